@@ -1,0 +1,147 @@
+"""Shape propagation over one graph: what reaches every input, in topological order.
+
+The runtime re-infers every shape from the Parameters, so the shape that reaches a layer is
+what its producer *produces*, not what the file declares.  We propagate the inferred output
+of every layer we model (broadcasting and shape-preserving layers) and fall back to the
+declared dims for the rest.  Interval dims survive only through Parameter ``shape``
+attributes, so that is where exact shapes start.
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from typing import Dict, List, Optional, Tuple
+
+from . import elements, ops
+from .binfile import BinFile, ConstError
+from .dims import Shape, from_declared, parse_shape
+from .infer import Inference, Value, infer
+from .ir import Edge, Graph, Layer, ParseProblem, Port
+
+PortKey = Tuple[str, str]
+
+
+def declared_shape(port: Port) -> Shape:
+    return tuple(from_declared(d) for d in port.dims)
+
+
+class GraphAnalysis:
+    def __init__(self, graph: Graph, weights: BinFile) -> None:
+        self.graph = graph
+        self.weights = weights
+        self.layers: Dict[str, Layer] = graph.layers_by_id()
+        self.problems: List[ParseProblem] = []
+        #: (to-layer, to-port) -> edges into that input port
+        self.incoming: Dict[PortKey, List[Edge]] = defaultdict(list)
+        #: edges whose endpoints do not exist, with the reason
+        self.dangling: List[Tuple[Edge, str]] = []
+        self.outputs: Dict[PortKey, Value] = {}
+        self.inferences: Dict[str, Inference] = {}
+        self._consts: Dict[str, object] = {}
+        self._index_edges()
+        for layer in self._topological_order():
+            self._visit(layer)
+
+    def _index_edges(self) -> None:
+        for edge in self.graph.edges:
+            source, target = self.layers.get(edge.from_layer), self.layers.get(edge.to_layer)
+            if source is None or target is None:
+                missing = edge.from_layer if source is None else edge.to_layer
+                self.dangling.append((edge, f"layer id {missing!r} does not exist"))
+            elif source.output_index(edge.from_port) is None:
+                self.dangling.append((edge, f"{source.describe()} has no output port {edge.from_port!r}"))
+            elif target.input_index(edge.to_port) is None:
+                self.dangling.append((edge, f"{target.describe()} has no input port {edge.to_port!r}"))
+            else:
+                self.incoming[(edge.to_layer, edge.to_port)].append(edge)
+
+    def _topological_order(self) -> List[Layer]:
+        pending = {lid: 0 for lid in self.layers}
+        consumers: Dict[str, List[str]] = defaultdict(list)
+        for (to_layer, _), edges in self.incoming.items():
+            for edge in edges:
+                pending[to_layer] += 1
+                consumers[edge.from_layer].append(to_layer)
+        ready = deque(lid for lid, count in pending.items() if count == 0)
+        order: List[Layer] = []
+        while ready:
+            lid = ready.popleft()
+            order.append(self.layers[lid])
+            for consumer in consumers[lid]:
+                pending[consumer] -= 1
+                if pending[consumer] == 0:
+                    ready.append(consumer)
+        if len(order) < len(self.layers):
+            # layers on or behind a cycle: analysed last, from whatever reached them
+            seen = {layer.id for layer in order}
+            order.extend(layer for lid, layer in self.layers.items() if lid not in seen)
+        return order
+
+    def input_values(self, layer: Layer) -> List[Value]:
+        """The values reaching a layer, counted as the runtime counts them: by their edges.
+
+        A port without an edge is no input at all, unless the layer has no incoming edge
+        (an isolated layer the runtime would drop): then its declared ports stand in.
+        """
+        connected = [(port, self.incoming.get((layer.id, port.id))) for port in layer.inputs]
+        isolated = not any(edges for _, edges in connected)
+        values = []
+        for port, edges in connected:
+            if not edges and not isolated:
+                continue
+            value = self.outputs.get((edges[0].from_layer, edges[0].from_port)) if edges else None
+            if value is None:
+                value = Value(declared_shape(port), elements.from_precision(port.precision))
+            values.append(value)
+        return values
+
+    def read_const(self, layer: Layer) -> List[int]:
+        cached = self._consts.get(layer.id)
+        if cached is None:
+            try:
+                cached = self.weights.integers(layer.data)
+            except ConstError as err:
+                cached = err
+            self._consts[layer.id] = cached
+        if isinstance(cached, ConstError):
+            raise cached
+        return cached  # type: ignore[return-value]
+
+    def _visit(self, layer: Layer) -> None:
+        kind = layer.type.lower()
+        if kind == "parameter" or kind in ops.CONST_TYPES:
+            self._source(layer)
+            return
+        inputs = self.input_values(layer)
+        family = ops.family(layer.type)
+        inference = infer(layer, family, inputs, self.read_const) if family else None
+        if inference is not None:
+            self.inferences[layer.id] = inference
+        for index, port in enumerate(layer.outputs):
+            shape: Optional[Shape] = None
+            et: Optional[str] = None
+            inferred = inference.outputs if inference is not None else None
+            if inferred is not None and index < len(inferred):
+                shape = inferred[index]
+                types = inference.output_types  # type: ignore[union-attr]
+                et = types[index] if index < len(types) else None
+            else:
+                shape = declared_shape(port)
+                if not port.dims and any(v.shape is None for v in inputs):
+                    shape = None  # no <dim> and a dynamic-rank input: the output is dynamic rank too
+            if et is None:
+                et = elements.from_precision(port.precision)
+            self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
+
+    def _source(self, layer: Layer) -> None:
+        """Parameter and Const: the ``shape`` attribute is exact (intervals included)."""
+        et = elements.from_element_type(layer.data.get("element_type"))
+        for port in layer.outputs:
+            # the runtime reads a missing shape attribute as a scalar, whatever the port says
+            shape: Shape = ()
+            try:
+                shape = parse_shape(layer.data.get("shape", ""))
+            except ValueError:
+                shape = declared_shape(port)
+                self.problems.append(ParseProblem(layer.line, f"{layer.describe()}: shape attribute "
+                                                  f"{layer.data['shape']!r} cannot be parsed", layer))
+            self.outputs[(layer.id, port.id)] = Value(shape, et or elements.from_precision(port.precision), layer)

@@ -1,0 +1,109 @@
+"""The ``<data>`` attributes of the broadcasting layers, validated as OpenVINO reads them.
+
+Enum values are matched case-insensitively but not whitespace-tolerantly; integers use
+OpenVINO's prefix parse (``"1.5"`` is 1, ``"0x1"`` is 0); a missing pdpd axis is 0.
+"""
+from __future__ import annotations
+
+import re
+from typing import Literal, Mapping, Optional, Tuple
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+AUTO_BROADCAST_VALUES = ("none", "explicit", "numpy", "pdpd")
+BROADCAST1_MODES = ("none", "explicit", "numpy", "pdpd")
+BROADCAST3_MODES = ("none", "explicit", "numpy", "pdpd", "bidirectional")
+
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+
+
+def parse_int(text: str) -> int:
+    match = _INT_PREFIX.match(text)
+    if match is None:
+        raise ValueError(f"cannot parse {text!r} as an integer")
+    return int(match.group())
+
+
+def _enum(value: object, legal: Tuple[str, ...]) -> str:
+    lowered = str(value).lower()
+    if lowered not in legal:
+        raise ValueError(f"{value!r} is not one of: {', '.join(legal)}")
+    # explicit is an alias of none for every op that accepts both
+    return "none" if lowered == "explicit" else lowered
+
+
+class _Attrs(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    @field_validator("axis", mode="before", check_fields=False)
+    @classmethod
+    def _axis(cls, value: object) -> object:
+        return parse_int(value) if isinstance(value, str) else value
+
+
+class AutoBroadcast(_Attrs):
+    """Elementwise ops, Select, FakeQuantize: ``auto_broadcast`` + ``auto_broadcast.auto_broadcast_axis``."""
+    mode: Literal["none", "numpy", "pdpd"] = "numpy"
+    axis: int = 0
+    axis_given: bool = False
+
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _mode(cls, value: object) -> str:
+        return _enum(value, AUTO_BROADCAST_VALUES)
+
+
+class BroadcastMode(_Attrs):
+    """Broadcast-1 (``mode`` + ``mode.auto_broadcast_axis``) and -3 (``mode`` + ``mode.mode.axis``)."""
+    mode: Literal["none", "numpy", "pdpd", "bidirectional"]
+    axis: int = 0
+    axis_given: bool = False
+
+
+def _describe(err: ValidationError, names: Mapping[str, str]) -> str:
+    parts = []
+    for item in err.errors():
+        field = names.get(str(item["loc"][0]), str(item["loc"][0])) if item["loc"] else "?"
+        message = item["msg"].removeprefix("Value error, ")
+        parts.append(f"attribute {field}: {message}")
+    return "; ".join(parts)
+
+
+class AttrError(ValueError):
+    """An illegal attribute value; the message lists the legal ones."""
+
+
+def auto_broadcast(data: Mapping[str, str]) -> AutoBroadcast:
+    names = {"mode": "auto_broadcast", "axis": "auto_broadcast.auto_broadcast_axis"}
+    raw = {"mode": data.get("auto_broadcast", "numpy")}
+    axis = data.get("auto_broadcast.auto_broadcast_axis")
+    if axis is not None:
+        raw.update(axis=axis, axis_given=True)
+    try:
+        return AutoBroadcast(**raw)
+    except ValidationError as err:
+        raise AttrError(_describe(err, names)) from None
+
+
+def broadcast_mode(data: Mapping[str, str], v3: bool, input_count: int) -> BroadcastMode:
+    axis_name = "mode.mode.axis" if v3 else "mode.auto_broadcast_axis"
+    names = {"mode": "mode", "axis": axis_name}
+    legal = BROADCAST3_MODES if v3 else BROADCAST1_MODES
+    value: Optional[str] = data.get("mode")
+    try:
+        if value is None:
+            # Broadcast-1 defaults to none (explicit) with 3 inputs, numpy with 2; -3 to numpy
+            mode = "none" if (not v3 and input_count >= 3) else "numpy"
+        else:
+            mode = _enum(value, legal)
+        if not v3 and mode == "none" and input_count < 3:
+            mode = "numpy"  # Broadcast-1 silently turns explicit into numpy without axes
+        raw = {"mode": mode}
+        axis = data.get(axis_name)
+        if axis is not None:
+            raw.update(axis=axis, axis_given=True)
+        return BroadcastMode(**raw)
+    except ValueError as err:
+        if isinstance(err, ValidationError):
+            raise AttrError(_describe(err, names)) from None
+        raise AttrError(f"attribute mode: {err}") from None

@@ -1,0 +1,163 @@
+"""Decode integer constants from the ``.bin`` beside an IR, reading only the bytes needed.
+
+Shared and overlapping byte ranges are legal (the serializer deduplicates payloads), so
+nothing here assumes a Const owns its bytes.  No tensor of a declared shape is ever built:
+sizes are checked arithmetically before anything is read.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from math import prod
+from typing import Dict, List, Optional, Tuple
+
+from . import elements
+from .dims import parse_shape
+
+#: constants longer than this are not decoded (a target_shape is short; this bounds memory)
+MAX_ELEMENTS = 1 << 16
+
+
+class ConstError(ValueError):
+    """The Const layer cannot be decoded; the message says why, for a finding."""
+
+
+@dataclass(frozen=True)
+class ConstSpec:
+    element_type: str
+    shape: Tuple[int, ...]
+    offset: int
+    size: int
+
+    @property
+    def count(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def required_bytes(self) -> int:
+        return (self.count * elements.BITS[self.element_type] + 7) // 8
+
+
+def const_spec(data: dict) -> ConstSpec:
+    """Validate a Const layer's ``<data>`` (element_type, shape, offset, size)."""
+    et = elements.from_element_type(data.get("element_type"))
+    if et is None:
+        raise ConstError(f"element_type {data.get('element_type')!r} is not a known type")
+    try:
+        dims = parse_shape(data.get("shape", ""))
+        offset, size = int(data.get("offset", "")), int(data.get("size", ""))
+    except ValueError as err:
+        raise ConstError(f"malformed Const attributes: {err}") from None
+    if dims is None or any(not d.is_static for d in dims):
+        raise ConstError("a Const shape must be static")
+    if offset < 0 or size < 0:
+        raise ConstError(f"negative offset ({offset}) or size ({size})")
+    return ConstSpec(et, tuple(d.lo for d in dims), offset, size)
+
+
+def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> List[int]:
+    per_byte = 8 // bits
+    mask = (1 << bits) - 1
+    out = []
+    for i in range(count):
+        byte, slot = raw[i // per_byte], i % per_byte
+        shift = (per_byte - 1 - slot) * bits if msb_first else slot * bits
+        out.append((byte >> shift) & mask)
+    return out
+
+
+def _unpack_u3(raw: bytes, count: int) -> List[int]:
+    out = []
+    for i in range(count):
+        group, k = divmod(i, 8)
+        base = group * 3
+        low_byte = raw[base + k // 4]
+        low = (low_byte >> (6 - 2 * (k % 4))) & 0b11
+        high = (raw[base + 2] >> (7 - k)) & 1
+        out.append(low | (high << 2))
+    return out
+
+
+def _unpack_u6(raw: bytes, count: int) -> List[int]:
+    out = []
+    for i in range(count):
+        group, k = divmod(i, 4)
+        base = group * 3
+        nibble = (raw[base + k // 2] >> (4 if k % 2 == 0 else 0)) & 0xF
+        high = (raw[base + 2] >> (6 - 2 * k)) & 0b11
+        out.append(nibble | (high << 4))
+    return out
+
+
+def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
+    """Integer values of a Const payload, little-endian; sub-byte types as OpenVINO packs them."""
+    et, count = spec.element_type, spec.count
+    if et not in elements.INTEGRAL:
+        raise ConstError(f"element type {et} is not an integer type")
+    bits = elements.BITS[et]
+    if bits >= 8:
+        width, signed = bits // 8, et in elements.SIGNED
+        return [int.from_bytes(raw[i * width:(i + 1) * width], "little", signed=signed)
+                for i in range(count)]
+    if et == "u1":
+        return _unpack_bits(raw, 1, count, msb_first=True)
+    if et == "u3":
+        return _unpack_u3(raw, count)
+    if et == "u6":
+        return _unpack_u6(raw, count)
+    values = _unpack_bits(raw, bits, count, msb_first=False)
+    if et == "i4":
+        values = [v - 16 if v >= 8 else v for v in values]
+    return values
+
+
+class BinFile:
+    """Random access to one ``.bin``; opened lazily, each range read at most once."""
+
+    def __init__(self, path: Optional[str]) -> None:
+        self.path = path
+        self._size: Optional[int] = None
+        self._error: Optional[str] = None
+        self._cache: Dict[Tuple[int, int], bytes] = {}
+        if path is None:
+            self._error = "no .bin file was given"
+        elif not os.path.exists(path):
+            self._error = f"the weights file {os.path.basename(path)} does not exist"
+        elif not os.path.isfile(path):
+            self._error = f"the weights path {os.path.basename(path)} is not a regular file"
+
+    @property
+    def error(self) -> Optional[str]:
+        return self._error
+
+    def size(self) -> int:
+        if self._size is None:
+            self._size = os.path.getsize(self.path)  # type: ignore[arg-type]
+        return self._size
+
+    def read(self, offset: int, size: int) -> bytes:
+        if self._error:
+            raise ConstError(self._error)
+        if offset + size > self.size():
+            raise ConstError(f"bytes {offset}..{offset + size} lie outside the .bin "
+                             f"({self.size()} bytes)")
+        key = (offset, size)
+        if key not in self._cache:
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+                handle.seek(offset)
+                self._cache[key] = handle.read(size)
+        return self._cache[key]
+
+    def integers(self, data: dict) -> List[int]:
+        """Decode an integer Const from its ``<data>``; ConstError says what is wrong."""
+        spec = const_spec(data)
+        if spec.element_type not in elements.INTEGRAL:
+            raise ConstError(f"element type {spec.element_type} is not an integer type")
+        if spec.size < spec.required_bytes:
+            raise ConstError(f"size {spec.size} is smaller than the {spec.required_bytes} bytes "
+                             f"that shape {list(spec.shape)} of {spec.element_type} needs")
+        if spec.count > MAX_ELEMENTS:
+            raise ConstError(f"{spec.count} elements are too many to decode (limit "
+                             f"{MAX_ELEMENTS})")
+        raw = self.read(spec.offset, spec.size)
+        return decode_integers(spec, raw[:spec.required_bytes])

@@ -1,0 +1,135 @@
+"""Dimensions as integer intervals, exactly as OpenVINO's ``ov::Dimension`` models them.
+
+A dimension is ``Dim(lo, hi)``: ``Dim(5, 5)`` is static, ``Dim(0, INF)`` is ``?`` and
+``Dim(1, 8)`` is ``1..8``.  A shape is a tuple of dims, or ``None`` for a dynamic rank.
+Nothing here knows about XML.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+#: The upper bound of an unbounded interval (OpenVINO uses int64 max the same way).
+INF = (1 << 63) - 1
+
+
+class Dim(NamedTuple):
+    lo: int
+    hi: int
+
+    @property
+    def is_static(self) -> bool:
+        return self.lo == self.hi
+
+    def contains(self, value: int) -> bool:
+        return self.lo <= value <= self.hi
+
+    def __str__(self) -> str:
+        return format_dim(self)
+
+
+Shape = Optional[Tuple[Dim, ...]]
+
+DYNAMIC = Dim(0, INF)
+ONE = Dim(1, 1)
+
+
+def static(value: int) -> Dim:
+    return Dim(value, value)
+
+
+def from_declared(value: int) -> Dim:
+    """A port ``<dim>``: ``-1`` is ``?`` (ports cannot write intervals)."""
+    return DYNAMIC if value == -1 else Dim(value, value)
+
+
+def shape_of(*values: int) -> Tuple[Dim, ...]:
+    return tuple(from_declared(v) for v in values)
+
+
+def format_dim(d: Dim) -> str:
+    if d.lo == d.hi:
+        return str(d.lo)
+    if d.hi >= INF:
+        return "?" if d.lo == 0 else f"{d.lo}.."
+    return f"..{d.hi}" if d.lo == 0 else f"{d.lo}..{d.hi}"
+
+
+def format_shape(shape: Shape) -> str:
+    if shape is None:
+        return "[...]"
+    return "[" + ",".join(format_dim(d) for d in shape) + "]"
+
+
+def _bound(token: str) -> int:
+    value = int(token)
+    if value < 0:
+        raise ValueError(f"negative bound {token!r}")
+    return min(value, INF)
+
+
+def parse_dim(token: str) -> Dim:
+    """Parse ``5``, ``-1``, ``?``, ``a..b``, ``..b`` or ``a..`` (OpenVINO's accepted forms)."""
+    token = token.strip()
+    if token in ("?", "-1"):
+        return DYNAMIC
+    if ".." in token:
+        low, _, high = token.partition("..")
+        lo = _bound(low) if low.strip() else 0
+        hi = _bound(high) if high.strip() else INF
+        return Dim(lo, hi)
+    value = int(token)
+    if value < 0:
+        # OpenVINO turns other negative values into 0 when it builds a shape from a list.
+        return Dim(0, 0)
+    value = min(value, INF)
+    return Dim(value, value)
+
+
+def parse_shape(text: str) -> Shape:
+    """Parse a Parameter/Const ``shape`` attribute: ``...`` is dynamic rank, ``""`` a scalar."""
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1].strip()
+    if text == "...":
+        return None
+    if not text:
+        return ()
+    return tuple(parse_dim(t) for t in text.split(","))
+
+
+def intersect(a: Dim, b: Dim) -> Optional[Dim]:
+    """``Dimension::merge``: the interval intersection, ``None`` when it is empty."""
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    return Dim(lo, hi) if lo <= hi else None
+
+
+def compatible(a: Dim, b: Dim) -> bool:
+    return max(a.lo, b.lo) <= min(a.hi, b.hi)
+
+
+def broadcast_merge(a: Dim, b: Dim) -> Optional[Dim]:
+    """``Dimension::broadcast_merge``: lenient, an interval containing 1 never conflicts."""
+    a_has_one, b_has_one = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
+    if a_has_one and b_has_one:
+        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
+    if a_has_one:
+        return b
+    if b_has_one:
+        return a
+    return intersect(a, b)
+
+
+def relies_on_leniency(a: Dim, b: Dim) -> bool:
+    """True when ``broadcast_merge`` accepts a pair only because an interval contains 1.
+
+    The runtime accepts ``1..8`` against ``10``; by the written rule, every value of the
+    interval except 1 fails at inference.  We flag a merge that succeeded through the
+    "contains 1" branch while the two intervals share no value: the only value that works is
+    an exact 1, yet the file admits others.
+    """
+    if a.is_static and b.is_static:
+        return False
+    a_has_one, b_has_one = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
+    if not (a_has_one or b_has_one):
+        return False
+    return not compatible(a, b) and not (a == ONE or b == ONE)

@@ -1,0 +1,64 @@
+"""Run every rule over every graph of a file; attach codes, severities and the path."""
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+from .analysis import GraphAnalysis
+from .binfile import BinFile
+from .findings import Finding, LayerRef, Problem
+from .ir import Graph
+from .parser import parse
+from .rules import INTERNAL_ERROR, RULES
+from .rules._common import Context
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: str
+    findings: List[Finding]
+
+
+def default_bin(xml_path: str) -> str:
+    return os.path.splitext(xml_path)[0] + ".bin"
+
+
+def _finding(path: str, rule, problem: Problem) -> Finding:
+    return Finding(path=path, line=problem.line, code=rule.CODE, slug=rule.SLUG, level=rule.LEVEL,
+                   message=problem.message, layer=LayerRef.of(problem.layer), port=problem.port,
+                   expected=problem.expected, declared=problem.declared, table=problem.table,
+                   scope=problem.scope)
+
+
+def _internal(path: str, where: str, err: BaseException) -> Finding:
+    frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
+    at = f" at {os.path.basename(frame.filename)}:{frame.lineno}" if frame else ""
+    return Finding(path=path, line=None, code=INTERNAL_ERROR[0], slug=INTERNAL_ERROR[1],
+                   level="error", message=f"internal error in {where}: {type(err).__name__}: "
+                   f"{err}{at}; please report it with the file")
+
+
+def validate_file(path: str, bin_path: Optional[str] = None,
+                  rules: Sequence = RULES) -> FileResult:
+    """Every finding for one IR file; never raises for anything the file contains."""
+    findings: List[Finding] = []
+    try:
+        doc = parse(path)
+        weights = BinFile(bin_path or default_bin(path))
+        if doc.fatal:
+            contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
+        else:
+            contexts = [Context(doc, graph, GraphAnalysis(graph, weights), index == 0)
+                        for index, graph in enumerate(doc.graphs())]
+    except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
+        return FileResult(path, [_internal(path, "the parser", err)])
+    for ctx in contexts:
+        for rule in rules:
+            try:
+                findings.extend(_finding(path, rule, p) for p in rule.check(ctx))
+            except Exception as err:  # noqa: BLE001
+                findings.append(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err))
+    findings.sort(key=Finding.sort_key)
+    return FileResult(path, findings)

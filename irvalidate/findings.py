@@ -1,0 +1,75 @@
+"""Problems (what a rule yields) and findings (a problem the engine has coded and located)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from .dims import Shape, format_dim
+from .ir import Layer
+
+LEVELS = ("error", "warning", "info")
+
+
+@dataclass(frozen=True, slots=True)
+class LayerRef:
+    id: str
+    name: str
+    type: str
+
+    @classmethod
+    def of(cls, layer: Optional[Layer]) -> Optional["LayerRef"]:
+        return None if layer is None else cls(layer.id, layer.name, layer.type)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    label: str
+    #: formatted dims, or None for a dynamic rank
+    dims: Optional[Tuple[str, ...]]
+    #: first column; None means right-aligned
+    offset: Optional[int] = None
+
+    @classmethod
+    def of(cls, label: str, shape: Shape, offset: Optional[int] = None) -> "TableRow":
+        return cls(label, None if shape is None else tuple(format_dim(d) for d in shape), offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeTable:
+    """The seeds' right-aligned table: operands, inferred result, declared; failing axes marked."""
+    rows: Tuple[TableRow, ...]
+    #: marked columns, counted from the left of the widest row
+    marks: Tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What a rule yields: what is wrong and where; the engine adds code and severity."""
+    message: str
+    line: Optional[int] = None
+    layer: Optional[Layer] = None
+    port: Optional[str] = None
+    expected: Optional[str] = None
+    declared: Optional[str] = None
+    table: Optional[ShapeTable] = None
+    #: the graph the layer lives in, when it is a nested body
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    path: str
+    line: Optional[int]
+    code: str
+    slug: str
+    level: str
+    message: str
+    layer: Optional[LayerRef] = None
+    port: Optional[str] = None
+    expected: Optional[str] = None
+    declared: Optional[str] = None
+    table: Optional[ShapeTable] = None
+    scope: str = ""
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line or 0, self.code)

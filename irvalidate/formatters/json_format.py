@@ -1,0 +1,10 @@
+"""``--format json``: exactly one JSON document (schemas/report.schema.json)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .. import report
+
+
+def render(results: Sequence, version: str) -> str:
+    return report.build(results, version).model_dump_json(indent=2) + "\n"

@@ -1,0 +1,179 @@
+"""Read an IR XML file into :mod:`irvalidate.ir` records, safely and in one streaming pass.
+
+The parser never expands entities, never loads a DTD and never touches the network.  It
+streams the top-level ``<layer>`` and ``<edge>`` elements and frees each one once it has been
+turned into a compact record, so memory follows the graph, not the XML text.
+"""
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Tuple
+
+from lxml import etree
+
+from .ir import Document, Edge, Graph, Layer, ParseProblem, Port
+
+SUPPORTED_VERSIONS = ("10", "11")
+BODY_TAGS = ("body", "then_body", "else_body")
+#: deeper nesting than this is refused rather than followed (bodies inside bodies)
+MAX_BODY_DEPTH = 64
+_MAX_DIM = (1 << 63) - 1
+
+
+def _parser_options() -> dict:
+    return dict(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                remove_comments=True, remove_pis=True)
+
+
+def sniff_root(path: str) -> Optional[str]:
+    """The root tag of an XML file, or None when it is not well-formed XML at the start."""
+    try:
+        for _, elem in etree.iterparse(path, events=("start",), **_parser_options()):
+            return elem.tag if isinstance(elem.tag, str) else None
+    except (etree.XMLSyntaxError, OSError, ValueError):
+        return None
+    return None
+
+
+def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int, ...]:
+    dims = []
+    for child in port:
+        if child.tag != "dim":
+            continue
+        text = (child.text or "").strip()
+        try:
+            value = int(text)
+        except ValueError:
+            problems.append(ParseProblem(child.sourceline, f"<dim> value {text!r} is not an integer"))
+            value = -1
+        else:
+            if value < -1 or value > _MAX_DIM:
+                problems.append(ParseProblem(
+                    child.sourceline, f"<dim> value {text} is out of range (must be -1 or a "
+                    f"non-negative int64)"))
+                value = -1
+        dims.append(value)
+    return tuple(dims)
+
+
+def _parse_ports(section: Optional[etree._Element], problems: List[ParseProblem]) -> Tuple[Port, ...]:
+    if section is None:
+        return ()
+    ports = []
+    for port in section:
+        if port.tag != "port":
+            continue
+        ports.append(Port(port.get("id", ""), _parse_dims(port, problems),
+                          port.get("precision"), port.sourceline or 0))
+    return tuple(ports)
+
+
+def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
+                 depth: int) -> Layer:
+    missing = [a for a in ("id", "type", "version") if elem.get(a) is None]
+    if missing:
+        problems.append(ParseProblem(elem.sourceline, "layer is missing mandatory attribute(s): "
+                                     + ", ".join(missing)))
+    data_elem = elem.find("data")
+    data = dict(data_elem.attrib) if data_elem is not None else {}
+    layer = Layer(
+        id=elem.get("id", ""), name=elem.get("name", ""), type=elem.get("type", ""),
+        version=elem.get("version", ""), line=elem.sourceline or 0, data=data,
+        inputs=_parse_ports(elem.find("input"), problems),
+        outputs=_parse_ports(elem.find("output"), problems))
+    bodies = []
+    for tag in BODY_TAGS:
+        body = elem.find(tag)
+        if body is None:
+            continue
+        where = f"{tag.replace('_', ' ')} of {layer.describe()}" + (f" in {scope}" if scope else "")
+        if depth >= MAX_BODY_DEPTH:
+            problems.append(ParseProblem(body.sourceline, f"{where} is nested more than "
+                                         f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
+            continue
+        bodies.append(_parse_graph(body, where, depth + 1))
+    if bodies:
+        layer = Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
+                      layer.inputs, layer.outputs, tuple(bodies))
+    return layer
+
+
+def _parse_edge(elem: etree._Element) -> Edge:
+    return Edge(elem.get("from-layer", ""), elem.get("from-port", ""), elem.get("to-layer", ""),
+                elem.get("to-port", ""), elem.sourceline or 0)
+
+
+def _parse_graph(container: etree._Element, scope: str, depth: int) -> Graph:
+    """A nested body, already in memory as part of its enclosing top-level layer."""
+    graph = Graph(scope=scope)
+    layers = container.find("layers")
+    for elem in layers if layers is not None else ():
+        if elem.tag == "layer":
+            graph.layers.append(_parse_layer(elem, graph.problems, scope, depth))
+    edges = container.find("edges")
+    for elem in edges if edges is not None else ():
+        if elem.tag == "edge":
+            graph.edges.append(_parse_edge(elem))
+    return graph
+
+
+def _free(elem: etree._Element) -> None:
+    elem.clear(keep_tail=False)
+    parent = elem.getparent()
+    if parent is not None:
+        while elem.getprevious() is not None:
+            del parent[0]
+
+
+def _check_root(root: etree._Element, doc: Document) -> bool:
+    if root.tag != "net":
+        doc.fatal.append(ParseProblem(root.sourceline, f"root element is <{root.tag}>, not <net>: "
+                                      f"this is not an OpenVINO IR file", kind="not-ir"))
+        return False
+    doc.version = root.get("version")
+    if doc.version not in SUPPORTED_VERSIONS:
+        doc.fatal.append(ParseProblem(root.sourceline, f"IR version {doc.version!r} is not "
+                                      f"supported; OpenVINO reads only versions 10 and 11", kind="version"))
+        return False
+    info = root.getroottree().docinfo
+    if info.doctype or info.internalDTD is not None:
+        doc.graph.problems.append(ParseProblem(
+            1, "the file declares a DTD (<!DOCTYPE>); IR files have none, and its entities "
+               "were not expanded"))
+    return True
+
+
+def _stream(path: str, doc: Document) -> None:
+    events: Iterable = etree.iterparse(path, events=("start", "end"), tag=("net", "layer", "edge"),
+                                       **_parser_options())
+    graph = doc.graph
+    root = None
+    for event, elem in events:
+        if root is None:
+            root = elem
+            if not _check_root(elem, doc):
+                return
+            continue
+        if event != "end" or elem.tag == "net":
+            continue
+        section = elem.getparent()
+        if section is None or section.getparent() is not root:
+            continue  # inside a body: handled with its enclosing layer
+        if elem.tag == "layer" and section.tag == "layers":
+            graph.layers.append(_parse_layer(elem, graph.problems, "", 1))
+        elif elem.tag == "edge" and section.tag == "edges":
+            graph.edges.append(_parse_edge(elem))
+        _free(elem)
+
+
+def parse(path: str) -> Document:
+    """Parse ``path``; problems become ParseProblems, never exceptions."""
+    doc = Document(path=path, version=None, graph=Graph())
+    try:
+        _stream(path, doc)
+    except etree.XMLSyntaxError as err:
+        line = err.lineno if err.lineno else None
+        doc.fatal.append(ParseProblem(line, f"XML syntax error: {err.msg}", kind="xml"))
+    except OSError as err:
+        doc.fatal.append(ParseProblem(None, f"cannot read the file: {err.strerror or err}",
+                                      kind="xml"))
+    return doc

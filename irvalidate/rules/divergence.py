@@ -1,0 +1,35 @@
+"""IRV107 spec-runtime-divergence: the model depends on a point where the specification and
+OpenVINO 2026.4 disagree.
+
+Three such points are known: pdpd without an axis attribute (the runtime reads 0, the
+specification -1); pdpd with trailing 1s in B (the specification ignores them, the runtime
+does not); and interval dims such as ``1..8`` against ``10``, which the runtime accepts because
+the interval contains 1 while only an exact 1 would work.  The warning names both readings.
+
+Passing (the axis is explicit, both readings agree)::
+
+    <data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="-1"/>  <!-- [2,3,4,5] + [5] -->
+
+Failing (no axis: the specification accepts, the runtime refuses)::
+
+    <data auto_broadcast="pdpd"/>                                         <!-- [2,3,4,5] + [5] -->
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV107"
+SLUG = "spec-runtime-divergence"
+LEVEL = "warning"
+SUMMARY = "The model relies on a point where the specification and the runtime disagree."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    for inference in ctx.inferences():
+        layer = inference.layer
+        for message in inference.divergences:
+            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+                          scope=ctx.graph.scope)

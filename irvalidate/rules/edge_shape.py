@@ -1,0 +1,49 @@
+"""IRV201 edge-shape-mismatch: an edge joins ports that declare different dims.
+
+The runtime takes the producer's shape and ignores what the consumer declares; the file then
+tells readers two different stories about one tensor.
+
+Passing::
+
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>  <!-- both ports [1,3] -->
+
+Failing::
+
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>  <!-- [1,3] into [1,4] -->
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis import declared_shape
+from ..dims import format_shape
+from ..findings import Problem, ShapeTable, TableRow
+from ._common import Context
+
+CODE = "IRV201"
+SLUG = "edge-shape-mismatch"
+LEVEL = "error"
+SUMMARY = "The producer's output dims differ from the consumer's input dims across an edge."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    layers = ctx.analysis.layers
+    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
+        consumer = layers[to_layer]
+        target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
+        for edge in edges:
+            producer = layers[edge.from_layer]
+            source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
+            if source.dims == target.dims:
+                continue
+            out, inp = declared_shape(source), declared_shape(target)
+            marks = ()
+            if len(source.dims) == len(target.dims):
+                marks = tuple(i for i, (a, b) in enumerate(zip(source.dims, target.dims)) if a != b)
+            table = ShapeTable((TableRow.of("from", out), TableRow.of("to", inp)), marks)
+            yield Problem(
+                f"{consumer.describe()}: input port {to_port} declares {format_shape(inp)} but "
+                f"its producer {producer.describe()} declares {format_shape(out)} on output port "
+                f"{edge.from_port}", line=edge.line, layer=consumer, port=to_port,
+                expected=format_shape(out), declared=format_shape(inp), table=table,
+                scope=ctx.graph.scope)

@@ -1,0 +1,43 @@
+"""IRV106 element-type-mismatch: element types a broadcasting layer does not accept or produce.
+
+The runtime requires equal input types (arithmetic: not boolean; logical: boolean; bitwise:
+integer or boolean; shifts: integer), a boolean Select condition and integer Broadcast
+target_shape / axes_mapping.  A declared output ``precision`` that differs from the type the
+layer produces (comparisons and logical ops produce boolean) is reported too: the runtime
+ignores it, readers of the file do not.
+
+Passing::
+
+    <layer id="3" type="Less" ...>... <output><port id="2" precision="BOOL">...</port></output>
+
+Failing::
+
+    <layer id="3" type="Less" ...>... <output><port id="2" precision="FP32">...</port></output>
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .. import elements
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV106"
+SLUG = "element-type-mismatch"
+LEVEL = "error"
+SUMMARY = "An input or declared output element type breaks the layer's type rules."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    for inference in ctx.inferences():
+        layer = inference.layer
+        for message in inference.type_errors:
+            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+                          scope=ctx.graph.scope)
+        for port, produced in zip(layer.outputs, inference.output_types):
+            declared = elements.from_precision(port.precision)
+            if elements.is_known(produced) and elements.is_known(declared) and declared != produced:
+                yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
+                              f"{port.precision} but the layer produces {produced}",
+                              line=port.line, layer=layer, port=port.id, expected=produced,
+                              declared=declared, scope=ctx.graph.scope)

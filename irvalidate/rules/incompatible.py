@@ -1,0 +1,48 @@
+"""IRV102 incompatible-broadcast: the inputs of a layer cannot broadcast together.
+
+The runtime refuses to load such a model ("Argument shapes are inconsistent", or one of the
+Broadcast messages) and names no XML line.  This rule reports every such layer at once, with
+the aligned shapes and the failing axis.
+
+Passing (numpy: ``[2,3]`` with ``[3]``)::
+
+    <layer id="2" name="mul" type="Multiply" version="opset1">
+      <data auto_broadcast="numpy"/>
+      <input><port id="0"><dim>2</dim><dim>3</dim></port><port id="1"><dim>3</dim></port></input>
+      <output><port id="2"><dim>2</dim><dim>3</dim></port></output>
+    </layer>
+
+Failing (3 and 2 differ and neither is 1)::
+
+      <input><port id="0"><dim>3</dim></port><port id="1"><dim>2</dim></port></input>
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ..infer import Operand
+from ._common import Context, mode_of, shape_table
+
+CODE = "IRV102"
+SLUG = "incompatible-broadcast"
+LEVEL = "error"
+SUMMARY = "The inputs cannot broadcast under the layer's rule; OpenVINO refuses the model."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    for inference in ctx.inferences():
+        failure = inference.failure
+        if failure is None:
+            continue
+        layer = inference.layer
+        operands = list(inference.operands)
+        if failure.offsets is not None:
+            # pdpd places the operands where the failing merge put them
+            operands[:2] = [Operand(op.label, op.shape, off)
+                            for op, off in zip(operands, failure.offsets)]
+        marks = (failure.column,) if failure.column is not None else ()
+        yield Problem(f"{layer.describe()}: inputs cannot broadcast ({mode_of(inference)}): "
+                      f"{failure.message}", line=layer.line, layer=layer,
+                      table=shape_table(operands, marks=marks) if operands else None,
+                      scope=ctx.graph.scope)

@@ -1,0 +1,33 @@
+"""IRV104 invalid-broadcast-attribute: an illegal ``auto_broadcast`` / ``mode`` / axis value.
+
+OpenVINO matches these values case-insensitively but refuses anything else, and refuses an
+axis that is not an integer.  The message lists the legal values.
+
+Passing::
+
+    <data auto_broadcast="NumPy"/>
+    <data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="1"/>
+
+Failing::
+
+    <data auto_broadcast="bidirectional"/>   <!-- only Broadcast-3's mode accepts it -->
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV104"
+SLUG = "invalid-broadcast-attribute"
+LEVEL = "error"
+SUMMARY = "An illegal broadcast attribute value (the message lists the legal ones)."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    for inference in ctx.inferences():
+        if inference.attr_error:
+            layer = inference.layer
+            yield Problem(f"{layer.describe()}: {inference.attr_error}", line=layer.line,
+                          layer=layer, scope=ctx.graph.scope)

@@ -1,0 +1,23 @@
+"""IRV003 unsupported-ir-version: The IR version is not 10 or 11, the only ones OpenVINO reads.
+
+Nothing else in the file is analysed when this fires.
+
+Passing: <net name="m" version="11">.
+
+Failing: <net name="m" version="7">.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context, fatal_problems
+
+CODE = "IRV003"
+SLUG = "unsupported-ir-version"
+LEVEL = "error"
+SUMMARY = "The IR version is not 10 or 11, the only ones OpenVINO reads."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    yield from fatal_problems(ctx, "version")

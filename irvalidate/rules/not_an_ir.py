@@ -1,0 +1,23 @@
+"""IRV002 not-an-ir: The root element is not <net>: the file is not an OpenVINO IR.
+
+Nothing else in the file is analysed when this fires.
+
+Passing: <net name="m" version="11">.
+
+Failing: <project>...</project> given explicitly (a directory scan skips such XML quietly).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context, fatal_problems
+
+CODE = "IRV002"
+SLUG = "not-an-ir"
+LEVEL = "error"
+SUMMARY = "The root element is not <net>: the file is not an OpenVINO IR."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    yield from fatal_problems(ctx, "not-ir")

@@ -1,0 +1,62 @@
+"""IRV101 broadcast-output-mismatch: a declared output rank or dim contradicts inference.
+
+OpenVINO re-infers every output shape and ignores the ``<dim>``s an IR declares, so a stale
+or hand-edited dim loads silently, yet every tool and person that reads the file is misled.
+A declared ``-1`` never contradicts (ports cannot write intervals); a static dim contradicts
+when the inferred interval does not contain it.
+
+Passing (numpy: ``[2,1,5]`` with ``[4,1]`` gives ``[2,4,5]``)::
+
+    <layer id="2" name="add" type="Add" version="opset1">
+      <input><port id="0"><dim>2</dim><dim>1</dim><dim>5</dim></port>
+             <port id="1"><dim>4</dim><dim>1</dim></port></input>
+      <output><port id="2"><dim>2</dim><dim>4</dim><dim>5</dim></port></output>
+    </layer>
+
+Failing (the output declares 6 where the inputs give 5)::
+
+      <output><port id="2"><dim>2</dim><dim>4</dim><dim>6</dim></port></output>
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis import declared_shape
+from ..dims import format_shape
+from ..findings import Problem
+from ._common import Context, mode_of, shape_table
+
+CODE = "IRV101"
+SLUG = "broadcast-output-mismatch"
+LEVEL = "error"
+SUMMARY = "A declared output rank or dim contradicts the shape the inputs broadcast to."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    for inference in ctx.inferences():
+        if inference.outputs is None:
+            continue
+        layer = inference.layer
+        for port, inferred in zip(layer.outputs, inference.outputs):
+            if inferred is None:
+                continue  # dynamic rank: any declaration is consistent
+            declared = declared_shape(port)
+            if len(port.dims) != len(inferred):
+                marks: tuple = ()
+                what = f"rank {len(port.dims)}"
+            else:
+                marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
+                              if d != -1 and not inf.contains(d))
+                if not marks:
+                    continue
+                what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
+                    ", ".join(str(m) for m in marks)
+            origin = f"{mode_of(inference)} broadcast" if inference.family != "unary" \
+                else "its input 0 (the output keeps the input shape)"
+            yield Problem(
+                f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
+                f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}",
+                line=port.line, layer=layer, port=port.id, expected=format_shape(inferred),
+                declared=format_shape(declared),
+                table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
+                scope=ctx.graph.scope)

@@ -1,0 +1,23 @@
+"""IRV001 unreadable-xml: The file is not well-formed XML or cannot be read.
+
+Nothing else in the file is analysed when this fires.
+
+Passing: any well-formed file.
+
+Failing: a <net version="11"> with no closing tag (or an empty file).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context, fatal_problems
+
+CODE = "IRV001"
+SLUG = "unreadable-xml"
+LEVEL = "error"
+SUMMARY = "The file is not well-formed XML or cannot be read."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    yield from fatal_problems(ctx, "xml")
