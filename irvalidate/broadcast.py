@@ -209,7 +209,13 @@ def broadcast_explicit(data: Shape, target: Shape, target_len: Optional[int],
     for i, ax in enumerate(axes):
         if not 0 <= ax < len(target):
             raise BroadcastError(f"axes_mapping[{i}] = {ax} exceeds the target rank {len(target)}")
-        d = data[i] if data else ONE
+        if not data:
+            # scalar data: the mapped target dim must admit 1
+            if i == 0 and not compatible(target[ax], ONE):
+                raise BroadcastError(f"target[axes_mapping[0]] is {format_dim(target[ax])}, "
+                                     f"expected 1 for scalar data", column=ax)
+            continue
+        d = data[i]
         if not (compatible(target[ax], d) or compatible(d, ONE)):
             raise BroadcastError(f"target[axes_mapping[{i}]] is {format_dim(target[ax])}, "
                                  f"expected {format_dim(d)} (data axis {i})", column=ax)

@@ -163,6 +163,8 @@ def _stream(path: str, doc: Document) -> None:
         elif elem.tag == "edge" and section.tag == "edges":
             graph.edges.append(_parse_edge(elem))
         _free(elem)
+    if root is None and getattr(events, "root", None) is not None:
+        _check_root(events.root, doc)  # the root matched none of the streamed tags
 
 
 def parse(path: str) -> Document:

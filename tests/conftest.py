@@ -1,0 +1,20 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from irvalidate.engine import validate_file  # noqa: E402
+
+
+@pytest.fixture
+def run(tmp_path):
+    """Write an IR (tests/irbuilder.IR) and validate it; returns the findings."""
+    def _run(ir, **kwargs):
+        return validate_file(str(ir.write(tmp_path, **kwargs))).findings
+    return _run
+
+
+def codes(findings):
+    return sorted({f.code for f in findings})

@@ -1,0 +1,73 @@
+"""IRV001-IRV004: files that cannot be (fully) read."""
+import pytest
+
+from irvalidate.engine import validate_file
+from irbuilder import IR
+
+
+def check(tmp_path, text, name="m.xml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return validate_file(str(path)).findings
+
+
+@pytest.mark.parametrize("text", ["", "<net version='11'><layers>", "\x00\x01binary"])
+def test_unreadable(tmp_path, text):
+    [f] = check(tmp_path, text)
+    assert f.code == "IRV001" and f.level == "error"
+
+
+def test_not_an_ir(tmp_path):
+    [f] = check(tmp_path, "<project><modelVersion>4.0.0</modelVersion></project>")
+    assert f.code == "IRV002" and "<project>" in f.message
+
+
+@pytest.mark.parametrize("version", ["7", "12", None])
+def test_unsupported_version(tmp_path, version):
+    attr = f' version="{version}"' if version else ""
+    [f] = check(tmp_path, f"<net name='m'{attr}><layers/><edges/></net>")
+    assert f.code == "IRV003"
+
+
+def test_v10_is_read(tmp_path, run):
+    ir = IR(version="10")
+    x, y = ir.parameter("2,3"), ir.parameter("3")
+    ir.result(ir.op("Add", [x, y], [[2, 4]]))
+    assert [f.code for f in run(ir)] == ["IRV101"]
+
+
+@pytest.mark.parametrize("dim", ["-2", "abc", "", "99999999999999999999999"])
+def test_bad_dim_is_malformed_not_a_crash(run, dim):
+    ir = IR()
+    x = ir.parameter("2")
+    ir.result(x)
+    text = ir.xml().replace("<dim>2</dim>", f"<dim>{dim}</dim>", 1)
+    ir.xml = lambda: text  # type: ignore[method-assign]
+    findings = run(ir)
+    assert "IRV004" in [f.code for f in findings]
+
+
+def _hostile(secret, where):
+    name = "&x;" if where == "attribute" else "n"
+    dim = "&x;" if where == "text" else "2"
+    return (f'<?xml version="1.0"?><!DOCTYPE net [<!ENTITY x SYSTEM "file://{secret}">]>'
+            f'<net name="{name}" version="11"><layers><layer id="0" name="p" type="Parameter" '
+            'version="opset1"><data shape="2" element_type="f32"/><output><port id="0">'
+            f'<dim>{dim}</dim></port></output></layer></layers><edges/></net>')
+
+
+def test_external_entity_in_attribute_is_refused(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET")
+    [f] = check(tmp_path, _hostile(secret, "attribute"))
+    assert f.code == "IRV001" and "external entity" in f.message
+    assert "TOPSECRET" not in f.message
+
+
+def test_external_entity_in_text_is_not_expanded(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET")
+    findings = check(tmp_path, _hostile(secret, "text"))
+    assert "TOPSECRET" not in repr(findings)
+    messages = [f.message for f in findings if f.code == "IRV004"]
+    assert any("DTD" in m for m in messages) and any("not an integer" in m for m in messages)

@@ -1,0 +1,73 @@
+"""IRV101 broadcast-output-mismatch and IRV103 dynamic-dim-declared."""
+import pytest
+
+from irbuilder import IR
+from conftest import codes
+
+
+def add_model(out, a="2,1,5", b="4,1", mode=None, name="add"):
+    ir = IR()
+    x, y = ir.parameter(a), ir.parameter(b)
+    data = {"auto_broadcast": mode} if mode else {}
+    ir.result(ir.op("Add", [x, y], [out], data, name=name))
+    return ir
+
+
+def test_valid_numpy_output_is_quiet(run):
+    assert run(add_model([2, 4, 5])) == []
+
+
+def test_wrong_dim_is_error_naming_layer_port_and_shapes(run):
+    ir = add_model([2, 4, 6])
+    [f] = run(ir)
+    assert (f.code, f.slug, f.level) == ("IRV101", "broadcast-output-mismatch", "error")
+    assert f.layer.id == "2" and f.layer.name == "add" and f.layer.type == "Add"
+    assert f.port == "2" and f.expected == "[2,4,5]" and f.declared == "[2,4,6]"
+    assert f.table.marks == (2,)
+    assert [r.label for r in f.table.rows] == ["A", "B", "Result", "Declared"]
+    assert ir.line_of("2") < f.line  # the output port's own line
+
+
+def test_wrong_rank_is_error(run):
+    [f] = run(add_model([4, 5]))
+    assert f.code == "IRV101" and "rank 2" in f.message
+
+
+def test_declared_scalar_where_inference_gives_rank_3(run):
+    assert codes(run(add_model([]))) == ["IRV101"]
+
+
+
+def test_declared_static_inside_inferred_interval_is_not_a_contradiction(run):
+    # [1..8] + [1] -> 1..8; a declared 4 lies inside the interval (not provable wrong)
+    assert run(add_model([4], a="1..8", b="1")) == []
+
+
+def test_declared_static_outside_inferred_interval_is_error(run):
+    [f] = run(add_model([9], a="1..8", b="1"))
+    assert f.code == "IRV101" and f.expected == "[1..8]"
+
+
+def test_dynamic_declared_where_static_inferred_is_warning(run):
+    [f] = run(add_model([2, -1, 5]))
+    assert (f.code, f.level) == ("IRV103", "warning") and f.table.marks == (1,)
+
+
+def test_dynamic_declared_where_dynamic_inferred_is_quiet(run):
+    assert run(add_model([2, -1, 5], a="2,?,5", b="5")) == []
+
+
+@pytest.mark.parametrize("op", ["Relu", "Sigmoid", "Convert"])
+def test_shape_preserving_ops_propagate_and_are_checked(run, op):
+    ir = IR()
+    x = ir.parameter("2,3")
+    ir.result(ir.op(op, [x], [[2, 4]], {"destination_type": "f32"} if op == "Convert" else {}))
+    [f] = run(ir)
+    assert f.code == "IRV101" and f.layer.type == op
+
+
+def test_dynamic_rank_input_makes_any_declaration_consistent(run):
+    ir = IR()
+    x, y = ir.parameter("..."), ir.parameter("3")
+    ir.result(ir.op("Add", [x, y], [[]]))
+    assert run(ir) == []
