@@ -120,11 +120,14 @@ class GraphAnalysis:
             shape: Optional[Shape] = None
             et: Optional[str] = None
             inferred = inference.outputs if inference is not None else None
-            if inferred is not None and index < len(inferred):
+            if inferred is not None and index < len(inferred) and (
+                    inferred[index] is not None or not port.dims):
                 shape = inferred[index]
                 types = inference.output_types  # type: ignore[union-attr]
                 et = types[index] if index < len(types) else None
             else:
+                # not modelled, or inferred as dynamic rank where the file writes dims (the
+                # runtime knew the rank to write them): the declared dims are the best estimate
                 shape = declared_shape(port)
                 if not port.dims and any(v.shape is None for v in inputs):
                     shape = None  # no <dim> and a dynamic-rank input: the output is dynamic rank too

@@ -149,10 +149,12 @@ def _stream(path: str, doc: Document) -> None:
     root = None
     for event, elem in events:
         if root is None:
-            root = elem
-            if not _check_root(elem, doc):
+            # the first streamed element need not be the root (tags are filtered)
+            root = elem.getroottree().getroot()
+            if not _check_root(root, doc):
                 return
-            continue
+            if elem is root:
+                continue
         if event != "end" or elem.tag == "net":
             continue
         section = elem.getparent()

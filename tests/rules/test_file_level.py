@@ -22,6 +22,18 @@ def test_not_an_ir(tmp_path):
     assert f.code == "IRV002" and "<project>" in f.message
 
 
+def test_not_an_ir_names_the_real_root_even_when_it_holds_layers(tmp_path):
+    text = ("<?xml version='1.0'?>\n<network version='11'>\n<layers>\n"
+            "<layer id='0' name='p' type='Parameter' version='opset1'/></layers></network>")
+    [f] = check(tmp_path, text)
+    assert f.code == "IRV002" and "<network>" in f.message and f.line == 2
+
+
+def test_net_nested_in_another_root_is_not_an_ir(tmp_path):
+    [f] = check(tmp_path, "<wrapper><net version='11'><layers/><edges/></net></wrapper>")
+    assert f.code == "IRV002" and "<wrapper>" in f.message
+
+
 @pytest.mark.parametrize("version", ["7", "12", None])
 def test_unsupported_version(tmp_path, version):
     attr = f' version="{version}"' if version else ""
