@@ -27,6 +27,8 @@ def _shape(text):
 
 def examples(section):
     """(A, B, result-or-None, axis) of one section: numpy, pdpd or bidirectional."""
+    if SEED is None:
+        return []
     text = SEED.read_text()
     heads = {"numpy": "Numpy examples", "pdpd": "PDPD examples",
              "bidirectional": "Bidirectional examples"}
