@@ -7,7 +7,7 @@ on the shapes that reach the layer, and records everything a rule may want to re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import attrs, broadcast as bc, elements, ops
 from .binfile import ConstError
@@ -15,16 +15,14 @@ from .dims import ONE, Shape, format_dim, format_shape
 from .ir import Layer
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(NamedTuple):
     """What reaches one input: its shape, element type and producing layer (if any)."""
     shape: Shape
     element_type: Optional[str]
     producer: Optional[Layer] = None
 
 
-@dataclass(frozen=True, slots=True)
-class Operand:
+class Operand(NamedTuple):
     label: str
     shape: Shape
     #: first table column of this operand; None means right-aligned
