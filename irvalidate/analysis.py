@@ -129,11 +129,24 @@ class GraphAnalysis:
                 # not modelled, or inferred as dynamic rank where the file writes dims (the
                 # runtime knew the rank to write them): the declared dims are the best estimate
                 shape = declared_shape(port)
-                if not port.dims and any(v.shape is None for v in inputs):
-                    shape = None  # no <dim> and a dynamic-rank input: the output is dynamic rank too
+                if not port.dims and self._may_be_dynamic_rank(layer, inputs):
+                    shape = None
             if et is None:
                 et = elements.from_precision(port.precision)
             self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
+
+    @staticmethod
+    def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:
+        """Whether a layer we do not model shows that its ``<dim>``-less output is dynamic rank.
+
+        Ports write rank 0 and dynamic rank alike.  We read rank 0 unless the producer shows
+        otherwise: a dynamic-rank input, a 1-D input of unknown length (a shape operand such
+        as Reshape's target, whose length sets the output rank), or a body (If and Loop
+        outputs come from their bodies, whose branches may differ in rank).
+        """
+        if layer.bodies or any(v.shape is None for v in inputs):
+            return True
+        return any(len(v.shape) == 1 and not v.shape[0].is_static for v in inputs)
 
     def _source(self, layer: Layer) -> None:
         """Parameter and Const: the ``shape`` attribute is exact (intervals included)."""
