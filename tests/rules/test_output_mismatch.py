@@ -71,3 +71,23 @@ def test_dynamic_rank_input_makes_any_declaration_consistent(run):
     x, y = ir.parameter("..."), ir.parameter("3")
     ir.result(ir.op("Add", [x, y], [[]]))
     assert run(ir) == []
+
+
+def test_dimless_output_of_unmodelled_layer_is_scalar_by_default(run):
+    # ReduceMean to a scalar (no <dim>), then Add with [2,3]: the Add must give [2,3]
+    ir = IR()
+    x, y = ir.parameter("4"), ir.parameter("2,3")
+    axes = ir.const([0])
+    mean = ir.op("ReduceMean", [x, axes], [[]], {"keep_dims": "false"})
+    ir.result(ir.op("Add", [mean, y], [[2, 4]]))
+    assert [f.code for f in run(ir)] == ["IRV101"]
+
+
+def test_dimless_output_of_reshape_with_unknown_length_target_is_dynamic_rank(run):
+    # Reshape's target is i64[?]: its output rank is unknown, written without <dim>
+    ir = IR()
+    x, target = ir.parameter("4"), ir.parameter("?", "i64")
+    reshaped = ir.op("Reshape", [x, target], [[]], {"special_zero": "false"})
+    y = ir.parameter("4,1")
+    ir.result(ir.op("Add", [reshaped, y], [[]]))
+    assert run(ir) == []

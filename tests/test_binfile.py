@@ -1,0 +1,64 @@
+"""Integer constants decoded from .bin bytes exactly as OpenVINO packs them (ov_semantics §4.6)."""
+import struct
+
+import pytest
+
+from irvalidate.binfile import BinFile, ConstError, ConstSpec, const_spec, decode_integers
+
+
+@pytest.mark.parametrize("et,count,raw,values", [
+    ("u1", 9, "b0 80", [1, 0, 1, 1, 0, 0, 0, 0, 1]),       # MSB first
+    ("u2", 5, "39 01", [1, 2, 3, 0, 1]),                   # LSB first
+    ("u4", 3, "21 03", [1, 2, 3]),                         # low nibble first
+    ("i4", 3, "2f 08", [-1, 2, -8]),
+    ("u3", 8, "6c 6c 1e", [1, 2, 3, 4, 5, 6, 7, 0]),       # 2 bytes of low bits, 1 of bit 2
+    ("u6", 4, "12 3f 03", [1, 2, 3, 63]),                  # nibbles high first, then top bits
+])
+def test_sub_byte_packing(et, count, raw, values):
+    assert decode_integers(ConstSpec(et, (count,), 0, 3), bytes.fromhex(raw)) == values
+
+
+@pytest.mark.parametrize("et,fmt", [("i8", "b"), ("i16", "h"), ("i32", "i"), ("i64", "q"),
+                                    ("u8", "B"), ("u16", "H"), ("u32", "I"), ("u64", "Q")])
+def test_byte_types_little_endian(et, fmt):
+    values = [0, 1, -2 if et.startswith("i") else 2, 127]
+    raw = struct.pack("<" + fmt * len(values), *values)
+    assert decode_integers(ConstSpec(et, (len(values),), 0, len(raw)), raw) == values
+
+
+def write_bin(tmp_path, payload):
+    path = tmp_path / "w.bin"
+    path.write_bytes(payload)
+    return BinFile(str(path))
+
+
+def test_reads_only_the_range_and_allows_overlap(tmp_path):
+    weights = write_bin(tmp_path, struct.pack("<3q", 7, 8, 9))
+    assert weights.integers({"element_type": "i64", "shape": "2", "offset": "8", "size": "16"}) == [8, 9]
+    assert weights.integers({"element_type": "i64", "shape": "2", "offset": "0", "size": "16"}) == [7, 8]
+
+
+@pytest.mark.parametrize("data,fragment", [
+    ({"element_type": "i64", "shape": "2", "offset": "16", "size": "16"}, "outside the .bin"),
+    ({"element_type": "i64", "shape": "2", "offset": "0", "size": "8"}, "smaller than the 16 bytes"),
+    ({"element_type": "f32", "shape": "2", "offset": "0", "size": "8"}, "not an integer type"),
+    ({"element_type": "FP32", "shape": "2", "offset": "0", "size": "8"}, "not a known type"),
+    ({"element_type": "i64", "shape": "2", "offset": "-1", "size": "8"}, "negative"),
+    ({"element_type": "i64", "shape": "?", "offset": "0", "size": "8"}, "static"),
+    ({"element_type": "i64", "shape": "99999999999", "offset": "0", "size": "799999999992"},
+     "too many"),
+])
+def test_bad_constants_raise_clear_errors(tmp_path, data, fragment):
+    weights = write_bin(tmp_path, bytes(24))
+    with pytest.raises(ConstError, match=fragment):
+        weights.integers(data)
+
+
+def test_missing_and_directory_bin(tmp_path):
+    assert "does not exist" in BinFile(str(tmp_path / "none.bin")).error
+    assert "not a regular file" in BinFile(str(tmp_path)).error
+
+
+def test_const_spec_counts_bits():
+    assert const_spec({"element_type": "u1", "shape": "9", "offset": "0", "size": "2"}).required_bytes == 2
+    assert const_spec({"element_type": "i64", "shape": "2, 3", "offset": "0", "size": "48"}).count == 6
