@@ -323,7 +323,7 @@ def test_benign_rewrites_have_no_errors(models, tmp_path, kind):
 @pytest.mark.xfail(reason="irvalidate does not evaluate ShapeOf/Concat/Gather/Multiply "
                           "target_shape subgraphs (OpenVINO resolves them by bound "
                           "evaluation), so a wrong declared dim on such a Broadcast goes "
-                          "unreported", strict=False)
+                          "unreported (issue 7: value propagation)", strict=True)
 def test_computed_target_output_dims_are_reported(models, tmp_path):
     mutations = []
     for seed in range(N_MUTATED):
