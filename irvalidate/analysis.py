@@ -8,12 +8,13 @@ attributes, so that is where exact shapes start.
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from typing import Dict, List, Optional, Tuple
 
 from . import elements, ops
 from .binfile import BinFile, ConstError
 from .dims import Shape, from_declared, parse_shape
+from .graph import topological_order
 from .infer import Inference, Value, infer
 from .ir import Edge, Graph, Layer, ParseProblem, Port
 
@@ -34,6 +35,10 @@ class GraphAnalysis:
         self.incoming: Dict[PortKey, List[Edge]] = defaultdict(list)
         #: edges whose endpoints do not exist, with the reason
         self.dangling: List[Tuple[Edge, str]] = []
+        #: edges that leave an input port or enter an output port
+        self.reversed: List[Tuple[Edge, str]] = []
+        #: layers a topological order could not place: on or behind a cycle
+        self.leftover: List[str] = []
         self.outputs: Dict[PortKey, Value] = {}
         self.inferences: Dict[str, Inference] = {}
         self._consts: Dict[str, object] = {}
@@ -48,33 +53,30 @@ class GraphAnalysis:
                 missing = edge.from_layer if source is None else edge.to_layer
                 self.dangling.append((edge, f"layer id {missing!r} does not exist"))
             elif source.output_index(edge.from_port) is None:
-                self.dangling.append((edge, f"{source.describe()} has no output port {edge.from_port!r}"))
+                if source.input_index(edge.from_port) is not None:
+                    self.reversed.append((edge, f"it leaves {source.describe()} from input port "
+                                                f"{edge.from_port!r}"))
+                else:
+                    self.dangling.append((edge, f"{source.describe()} has no output port "
+                                                f"{edge.from_port!r}"))
             elif target.input_index(edge.to_port) is None:
-                self.dangling.append((edge, f"{target.describe()} has no input port {edge.to_port!r}"))
+                if target.output_index(edge.to_port) is not None:
+                    self.reversed.append((edge, f"it enters {target.describe()} at output port "
+                                                f"{edge.to_port!r}"))
+                else:
+                    self.dangling.append((edge, f"{target.describe()} has no input port "
+                                                f"{edge.to_port!r}"))
             else:
                 self.incoming[(edge.to_layer, edge.to_port)].append(edge)
 
+    def arcs(self) -> List[Tuple[str, str]]:
+        """(producer id, consumer id) of every edge whose ends exist."""
+        return [(e.from_layer, e.to_layer) for edges in self.incoming.values() for e in edges]
+
     def _topological_order(self) -> List[Layer]:
-        pending = {lid: 0 for lid in self.layers}
-        consumers: Dict[str, List[str]] = defaultdict(list)
-        for (to_layer, _), edges in self.incoming.items():
-            for edge in edges:
-                pending[to_layer] += 1
-                consumers[edge.from_layer].append(to_layer)
-        ready = deque(lid for lid, count in pending.items() if count == 0)
-        order: List[Layer] = []
-        while ready:
-            lid = ready.popleft()
-            order.append(self.layers[lid])
-            for consumer in consumers[lid]:
-                pending[consumer] -= 1
-                if pending[consumer] == 0:
-                    ready.append(consumer)
-        if len(order) < len(self.layers):
-            # layers on or behind a cycle: analysed last, from whatever reached them
-            seen = {layer.id for layer in order}
-            order.extend(layer for lid, layer in self.layers.items() if lid not in seen)
-        return order
+        order, self.leftover = topological_order(list(self.layers), self.arcs())
+        # layers on or behind a cycle go last, seeing whatever reached them
+        return [self.layers[lid] for lid in order + self.leftover]
 
     def input_values(self, layer: Layer) -> List[Value]:
         """The values reaching a layer, counted as the runtime counts them: by their edges.

@@ -55,6 +55,28 @@ def const_spec(data: dict) -> ConstSpec:
     return ConstSpec(et, tuple(d.lo for d in dims), offset, size)
 
 
+def const_problems(data: dict, bin_size: Optional[int]) -> List[str]:
+    """What is wrong with a Const's offset, size, element type and shape, together and
+    against the ``.bin`` length (None when there is no .bin to compare with)."""
+    try:
+        spec = const_spec(data)
+    except ConstError as err:
+        return [str(err)]
+    found = []
+    if spec.element_type not in ("string", "dynamic"):
+        required = spec.required_bytes
+        # a larger size is read identically (the first bytes only), so it is no error
+        if spec.size < required:
+            found.append(f"size {spec.size} is smaller than the {required} bytes that shape "
+                         f"{list(spec.shape)} of {spec.element_type} needs")
+    elif spec.element_type == "dynamic":
+        found.append("a Const cannot have the dynamic element type")
+    if bin_size is not None and spec.offset + spec.size > bin_size:
+        found.append(f"bytes {spec.offset}..{spec.offset + spec.size} lie outside the .bin "
+                     f"({bin_size} bytes)")
+    return found
+
+
 def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> List[int]:
     per_byte = 8 // bits
     mask = (1 << bits) - 1

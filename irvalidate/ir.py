@@ -31,6 +31,14 @@ class Layer:
     inputs: Tuple[Port, ...]
     outputs: Tuple[Port, ...]
     bodies: Tuple["Graph", ...] = ()
+    port_maps: Tuple[PortMapEntry, ...] = ()
+    back_edges: Tuple[BackEdge, ...] = ()
+
+    def body(self, kind: str) -> Optional["Graph"]:
+        for graph in self.bodies:
+            if graph.kind == kind:
+                return graph
+        return None
 
     def input_index(self, port_id: str) -> Optional[int]:
         for i, port in enumerate(self.inputs):
@@ -46,6 +54,24 @@ class Layer:
 
     def describe(self) -> str:
         return f"{self.type} '{self.name}' (id={self.id})"
+
+
+class PortMapEntry(NamedTuple):
+    """One ``<input>``/``<output>`` of a TensorIterator/Loop/If port map."""
+    #: port_map, then_port_map or else_port_map
+    section: str
+    #: input or output
+    direction: str
+    external_port_id: str
+    internal_layer_id: str
+    purpose: Optional[str]
+    line: int
+
+
+class BackEdge(NamedTuple):
+    from_layer: str
+    to_layer: str
+    line: int
 
 
 class Edge(NamedTuple):
@@ -73,6 +99,8 @@ class Graph:
     problems: List[ParseProblem] = field(default_factory=list)
     #: where this graph sits: "" for the model, else e.g. "body of Loop 'loop' (id=3)"
     scope: str = ""
+    #: "" for the model, else the element it came from: body, then_body or else_body
+    kind: str = ""
 
     def layers_by_id(self) -> Dict[str, Layer]:
         # The runtime keeps the last layer of a duplicated id (std::map overwrite).
@@ -86,6 +114,8 @@ class Document:
     graph: Graph
     #: problems that stop analysis of the whole file (unreadable, not an IR, bad XML)
     fatal: List[ParseProblem] = field(default_factory=list)
+    #: where the file departs from the structural schema (schemas/ir.rng)
+    schema: List[ParseProblem] = field(default_factory=list)
 
     def graphs(self) -> List[Graph]:
         """The model graph followed by every nested body, outermost first."""

@@ -10,10 +10,12 @@ from typing import Iterable, List, Optional, Tuple
 
 from lxml import etree
 
-from .ir import Document, Edge, Graph, Layer, ParseProblem, Port
+from . import structure
+from .ir import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
 
 SUPPORTED_VERSIONS = ("10", "11")
 BODY_TAGS = ("body", "then_body", "else_body")
+PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
 #: deeper nesting than this is refused rather than followed (bodies inside bodies)
 MAX_BODY_DEPTH = 64
 _MAX_DIM = (1 << 63) - 1
@@ -69,10 +71,6 @@ def _parse_ports(section: Optional[etree._Element], problems: List[ParseProblem]
 
 def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                  depth: int) -> Layer:
-    missing = [a for a in ("id", "type", "version") if elem.get(a) is None]
-    if missing:
-        problems.append(ParseProblem(elem.sourceline, "layer is missing mandatory attribute(s): "
-                                     + ", ".join(missing)))
     data_elem = elem.find("data")
     data = dict(data_elem.attrib) if data_elem is not None else {}
     layer = Layer(
@@ -80,6 +78,14 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         version=elem.get("version", ""), line=elem.sourceline or 0, data=data,
         inputs=_parse_ports(elem.find("input"), problems),
         outputs=_parse_ports(elem.find("output"), problems))
+    port_maps = tuple(
+        PortMapEntry(section.tag, entry.tag, entry.get("external_port_id", ""),
+                     entry.get("internal_layer_id", ""), entry.get("purpose"), entry.sourceline or 0)
+        for section in elem if section.tag in PORT_MAP_TAGS
+        for entry in section if entry.tag in ("input", "output"))
+    back = elem.find("back_edges")
+    back_edges = tuple(BackEdge(e.get("from-layer", ""), e.get("to-layer", ""), e.sourceline or 0)
+                       for e in (back if back is not None else ()) if e.tag == "edge")
     bodies = []
     for tag in BODY_TAGS:
         body = elem.find(tag)
@@ -90,10 +96,10 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
             problems.append(ParseProblem(body.sourceline, f"{where} is nested more than "
                                          f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
             continue
-        bodies.append(_parse_graph(body, where, depth + 1))
-    if bodies:
+        bodies.append(_parse_graph(body, where, depth + 1, tag))
+    if bodies or port_maps or back_edges:
         layer = Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
-                      layer.inputs, layer.outputs, tuple(bodies))
+                      layer.inputs, layer.outputs, tuple(bodies), port_maps, back_edges)
     return layer
 
 
@@ -102,9 +108,9 @@ def _parse_edge(elem: etree._Element) -> Edge:
                 elem.get("to-port", ""), elem.sourceline or 0)
 
 
-def _parse_graph(container: etree._Element, scope: str, depth: int) -> Graph:
+def _parse_graph(container: etree._Element, scope: str, depth: int, kind: str) -> Graph:
     """A nested body, already in memory as part of its enclosing top-level layer."""
-    graph = Graph(scope=scope)
+    graph = Graph(scope=scope, kind=kind)
     layers = container.find("layers")
     for elem in layers if layers is not None else ():
         if elem.tag == "layer":
@@ -161,12 +167,17 @@ def _stream(path: str, doc: Document) -> None:
         if section is None or section.getparent() is not root:
             continue  # inside a body: handled with its enclosing layer
         if elem.tag == "layer" and section.tag == "layers":
+            doc.schema.extend(structure.check(elem, "layer"))
             graph.layers.append(_parse_layer(elem, graph.problems, "", 1))
         elif elem.tag == "edge" and section.tag == "edges":
+            doc.schema.extend(structure.check(elem, "edge"))
             graph.edges.append(_parse_edge(elem))
         _free(elem)
     if root is None and getattr(events, "root", None) is not None:
         _check_root(events.root, doc)  # the root matched none of the streamed tags
+    elif root is not None:
+        structure.strip_streamed(root)
+        doc.schema.extend(structure.check(root, "net"))
 
 
 def parse(path: str) -> Document:

@@ -351,8 +351,16 @@ def broken_irv003() -> None:
 
 
 def broken_irv004() -> None:
-    """A hand-written Result layer that lost its mandatory version attribute."""
+    """A Parameter shape attribute that does not parse: shape="2,one,5"."""
     xml = save(m_add(), BROKEN / "IRV004-malformed-ir.xml")
+    edit = Edit(xml)
+    edit.replace(layer(edit, "a").find("data"), 'shape="2,1,5"', 'shape="2,one,5"')
+    edit.save()
+
+
+def broken_irv005() -> None:
+    """A hand-written Result layer that lost its mandatory version attribute."""
+    xml = save(m_add(), BROKEN / "IRV005-schema-violation.xml")
     edit = Edit(xml)
     edit.replace(layer(edit, "add/sink"), ' version="opset1"', "")
     edit.save()
@@ -397,11 +405,12 @@ def broken_irv104() -> None:
 
 
 def broken_irv105() -> None:
-    """The edge into the Select's else input (port 2) removed."""
+    """The Select's else input (port 2 and its edge) removed: a Select with two inputs."""
     xml = save(m_select(), BROKEN / "IRV105-wrong-input-count.xml")
     edit = Edit(xml)
     sel_id = layer(edit, "select").get("id")
-    edit.delete(edit.one(f"/net/edges/edge[@to-layer='{sel_id}'][@to-port='2']"))
+    edit.delete(edit.one(f"/net/edges/edge[@to-layer='{sel_id}'][@to-port='2']"),
+                in_port(edit, "select", 2))
     edit.save()
 
 
@@ -454,7 +463,7 @@ def broken_irv204() -> None:
 
 
 BROKEN_SAMPLES: List[Callable[[], None]] = [
-    broken_irv001, broken_irv002, broken_irv003, broken_irv004,
+    broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv102, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
     broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204,
 ]

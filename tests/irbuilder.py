@@ -25,7 +25,7 @@ def precision(et: str) -> str:
 def port_dims(shape: str) -> List[int]:
     """The dims a port writes for a shape attribute: intervals and ? become -1."""
     shape = shape.strip()
-    if not shape:
+    if not shape or shape == "...":  # a scalar and a dynamic rank both write no <dim>
         return []
     return [int(t) if t.strip().lstrip("-").isdigit() else -1 for t in shape.split(",")]
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Dict, Tuple
 
-from . import (dangling_edge, divergence, dynamic_declared, edge_shape, element_type,
+from . import (body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id,
+               duplicate_port_id, dynamic_declared, edge_shape, element_type, graph_cycle,
                incompatible, input_count, invalid_attribute, invalid_constant, ir_version,
-               malformed, missing_weights, not_an_ir, output_mismatch, unreadable_xml)
+               malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch,
+               parameter_port, precision_mismatch, reversed_edge, schema_violation,
+               unconnected_input, unknown_op_type, unreachable_layer, unreadable_xml)
 
 RULES: Tuple[ModuleType, ...] = (
-    unreadable_xml, not_an_ir, ir_version, malformed,
+    unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,
     output_mismatch, incompatible, dynamic_declared, invalid_attribute, input_count,
     element_type, divergence,
-    edge_shape, dangling_edge, invalid_constant, missing_weights,
+    edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
+    duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
+    unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port, body_port_map,
 )
 
 #: the code of the engine's own failure inside a rule; not a rule module
@@ -20,6 +25,7 @@ INTERNAL_ERROR = ("IRV000", "internal-error")
 
 BY_CODE: Dict[str, ModuleType] = {rule.CODE: rule for rule in RULES}
 BY_SLUG: Dict[str, ModuleType] = {rule.SLUG: rule for rule in RULES}
+assert len(BY_CODE) == len(RULES) and len(BY_SLUG) == len(RULES), "codes and slugs are unique"
 
 
 def get(key: str) -> ModuleType:

@@ -8,7 +8,8 @@ from ..analysis import GraphAnalysis
 from ..dims import Shape, format_shape
 from ..findings import Problem, ShapeTable, TableRow
 from ..infer import Inference, Operand
-from ..ir import Document, Graph
+from .. import elements
+from ..ir import Document, Graph, Layer, Port
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,29 @@ def fatal_problems(ctx: Context, kind: str) -> Iterator[Problem]:
         for problem in ctx.doc.fatal:
             if problem.kind == kind:
                 yield Problem(problem.message, line=problem.line)
+
+
+def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Optional[str]:
+    """Why port dims cannot be how the serializer writes a shape attribute, or None.
+
+    Ports write static dims as themselves and every other dim (``?``, intervals) as -1; a
+    dynamic rank and a scalar both as no dims at all.
+    """
+    if shape is None:
+        return None if not dims else "the attribute says dynamic rank (...), so the port has no <dim>"
+    if len(shape) != len(dims):
+        return f"rank {len(shape)} in the attribute, rank {len(dims)} on the port"
+    bad = [i for i, (d, p) in enumerate(zip(shape, dims)) if (d.lo if d.is_static else -1) != p]
+    if bad:
+        return "they differ at axis " + ", ".join(map(str, bad))
+    return None
+
+
+def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterator[Problem]:
+    """A Parameter's or Const's ``element_type`` against its port's ``precision``."""
+    et = elements.from_element_type(layer.data.get("element_type"))
+    precision = elements.from_precision(port.precision)
+    if elements.is_known(et) and elements.is_known(precision) and et != precision:
+        yield Problem(f"{layer.describe()}: element_type={layer.data['element_type']!r} but the "
+                      f"port declares precision {port.precision}", line=port.line, layer=layer,
+                      port=port.id, expected=et, declared=precision, scope=ctx.graph.scope)

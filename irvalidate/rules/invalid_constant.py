@@ -1,8 +1,11 @@
-"""IRV203 invalid-constant: a Const that a rule needs cannot be read from the ``.bin``.
+"""IRV203 invalid-constant: a Const's offset, size, element type and shape disagree with
+each other or with the ``.bin``.
 
-A Broadcast's target_shape and axes_mapping come from Const layers.  Their bytes must lie
-inside the ``.bin``, their ``size`` must cover ``shape`` x element type (sub-byte types packed),
-and they must be integers.  OpenVINO refuses such a model ("Incorrect weights in bin file!").
+Every Const is checked: its bytes must lie inside the ``.bin``, its ``size`` must cover
+``shape`` x element type (sub-byte types packed; a larger size is read identically), and its
+shape must be static.  Shared and overlapping byte ranges are legal: the serializer
+deduplicates identical payloads.  OpenVINO refuses bytes outside the ``.bin`` ("Incorrect
+weights in bin file!") and a size too small; it reads a larger size silently.
 
 Passing::
 
@@ -16,24 +19,23 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from .. import ops
+from ..binfile import const_problems
 from ..findings import Problem
 from ._common import Context
 
 CODE = "IRV203"
 SLUG = "invalid-constant"
 LEVEL = "error"
-SUMMARY = "A Const needed by a rule lies outside the .bin or disagrees with its shape and type."
+SUMMARY = "A Const's offset, size, type and shape disagree with each other or the .bin length."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    if ctx.analysis.weights.error:
-        return  # reported once as missing-weights
-    seen = set()
-    for inference in ctx.inferences():
-        for const, reason in inference.const_problems:
-            if const.id in seen:
-                continue
-            seen.add(const.id)
-            yield Problem(f"{const.describe()}: cannot decode the constant that "
-                          f"{inference.layer.describe()} reads: {reason}", line=const.line,
-                          layer=const, scope=ctx.graph.scope)
+    weights = ctx.analysis.weights
+    size = None if weights.error else weights.size()
+    for layer in ctx.analysis.layers.values():
+        if layer.type.lower() not in ops.CONST_TYPES:
+            continue
+        for message in const_problems(dict(layer.data), size):
+            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+                          scope=ctx.graph.scope)

@@ -1,0 +1,72 @@
+"""Plain graph algorithms over layer ids: order, cycles, reachability.  No recursion, so no
+file can exhaust the stack however deep its graph."""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
+
+
+def topological_order(nodes: Sequence[str], arcs: Iterable[Tuple[str, str]]) -> Tuple[List[str], List[str]]:
+    """(nodes in dependency order, nodes left over because they are on or behind a cycle)."""
+    pending = {n: 0 for n in nodes}
+    successors: Dict[str, List[str]] = defaultdict(list)
+    for source, target in arcs:
+        pending[target] += 1
+        successors[source].append(target)
+    ready = deque(n for n in nodes if pending[n] == 0)
+    order = []
+    while ready:
+        node = ready.popleft()
+        order.append(node)
+        for nxt in successors[node]:
+            pending[nxt] -= 1
+            if pending[nxt] == 0:
+                ready.append(nxt)
+    placed = set(order)
+    return order, [n for n in nodes if n not in placed]
+
+
+def find_cycles(leftover: Sequence[str], arcs: Iterable[Tuple[str, str]], limit: int = 20) -> List[List[str]]:
+    """Distinct cycles among the nodes a topological sort could not place.
+
+    Every leftover node has a leftover predecessor, so walking predecessors from any of them
+    must close a loop; we take that loop, remove its nodes, and repeat.
+    """
+    remaining = set(leftover)
+    predecessors: Dict[str, List[str]] = defaultdict(list)
+    for source, target in arcs:
+        if source in remaining and target in remaining:
+            predecessors[target].append(source)
+    cycles: List[List[str]] = []
+    for start in leftover:
+        if start not in remaining or len(cycles) >= limit:
+            continue
+        path: List[str] = []
+        index: Dict[str, int] = {}
+        node = start
+        while node in remaining and node not in index and predecessors[node]:
+            index[node] = len(path)
+            path.append(node)
+            node = next((p for p in predecessors[node] if p in remaining), None)  # type: ignore[assignment]
+            if node is None:
+                break
+        if node is not None and node in index:
+            cycle = list(reversed(path[index[node]:]))
+            cycles.append(cycle)
+            remaining.difference_update(cycle)
+    return cycles
+
+
+def reaching(targets: Iterable[str], arcs: Iterable[Tuple[str, str]]) -> Set[str]:
+    """Every node from which one of ``targets`` can be reached (the targets included)."""
+    predecessors: Dict[str, List[str]] = defaultdict(list)
+    for source, target in arcs:
+        predecessors[target].append(source)
+    seen = set(targets)
+    queue = deque(seen)
+    while queue:
+        for prev in predecessors[queue.popleft()]:
+            if prev not in seen:
+                seen.add(prev)
+                queue.append(prev)
+    return seen

@@ -1,0 +1,64 @@
+"""Which layer types each opset of OpenVINO 2026.4 contains, looked up as its reader does.
+
+The table (``data/opsets.json``) was extracted from the openvino package at development time
+(``tests/extract_opsets.py``; a test fails when it drifts); irvalidate never imports openvino.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Dict, FrozenSet, List, Optional
+
+_OPSET_NAME = re.compile(r"opset\d+", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def _table() -> dict:
+    with resources.files("irvalidate.data").joinpath("opsets.json").open("rb") as handle:
+        return json.load(handle)
+
+
+@lru_cache(maxsize=None)
+def _lowered() -> Dict[str, FrozenSet[str]]:
+    return {name: frozenset(t.lower() for t in types) for name, types in _table()["opsets"].items()}
+
+
+def known_opsets() -> List[str]:
+    return sorted(_table()["opsets"], key=lambda n: int(n[5:]))
+
+
+def canonical_type(layer_type: str) -> str:
+    """The reader's own spelling (exact case only): ``PReLU`` -> ``PRelu``, ``Const`` -> ``Constant``."""
+    return _table()["type_aliases"].get(layer_type, layer_type)
+
+
+def opset_for(version: str, layer_type: str) -> Optional[str]:
+    """The opset the reader looks ``layer_type`` up in, or None: an unsupported version."""
+    table, name = _table(), canonical_type(layer_type)
+    if version in table["experimental_versions"]:
+        return table["experimental_opset"] if name in table["experimental_types"] else None
+    if version == "opset1" and name in table["opset1_redirect_types"]:
+        return table["opset1_redirect_opset"]
+    return version if version in table["opsets"] else None  # version names are case-sensitive
+
+
+def contains(version: str, layer_type: str) -> Optional[bool]:
+    """Whether the reader finds ``layer_type`` for ``version``; None when the version is
+    not one it supports.  Type lookup is case-insensitive after the exact-case aliases."""
+    opset = opset_for(version, layer_type)
+    if opset is None:
+        return None
+    return canonical_type(layer_type).lower() in _lowered()[opset]
+
+
+def looks_standard(version: str) -> bool:
+    """An opsetN-like or experimental version (anything else names a custom extension's opset)."""
+    return bool(_OPSET_NAME.fullmatch(version)) or version in _table()["experimental_versions"]
+
+
+def opsets_with(layer_type: str) -> List[str]:
+    """The opsets that contain ``layer_type``, in numeric order."""
+    wanted = canonical_type(layer_type).lower()
+    return [name for name in known_opsets() if wanted in _lowered()[name]]

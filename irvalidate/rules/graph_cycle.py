@@ -1,0 +1,38 @@
+"""IRV210 graph-cycle: the edges form a cycle.
+
+An IR graph is acyclic (loops live in Loop/TensorIterator bodies and their back edges).
+OpenVINO fails on a cycle with "Attempt to access node that not in graph"; this names every
+layer on it.
+
+Passing::
+
+    0 -> 1 -> 2
+
+Failing::
+
+    1 -> 2 -> 1
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ..graph import find_cycles
+from ._common import Context
+
+CODE = "IRV210"
+SLUG = "graph-cycle"
+LEVEL = "error"
+SUMMARY = "The edges form a cycle (the layers on it are named)."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    analysis = ctx.analysis
+    if not analysis.leftover:
+        return
+    for cycle in find_cycles(analysis.leftover, analysis.arcs()):
+        layers = [analysis.layers[lid] for lid in cycle]
+        path = " -> ".join(layer.describe() for layer in layers + layers[:1])
+        first = min(layers, key=lambda layer: layer.line)
+        yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}",
+                      line=first.line, layer=first, scope=ctx.graph.scope)

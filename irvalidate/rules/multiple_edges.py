@@ -1,0 +1,38 @@
+"""IRV208 multiple-edges-into-port: two edges feed one input port.
+
+An input has exactly one producer.  OpenVINO refuses the model ("has incorrect input with
+index"), naming neither edge.
+
+Passing::
+
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+
+Failing::
+
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV208"
+SLUG = "multiple-edges-into-port"
+LEVEL = "error"
+SUMMARY = "More than one edge feeds one input port."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    layers = ctx.analysis.layers
+    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
+        if len(edges) < 2:
+            continue
+        layer = layers[to_layer]
+        sources = ", ".join(f"{e.from_layer}:{e.from_port} (line {e.line})" for e in edges)
+        yield Problem(f"{layer.describe()}: input port {to_port} is fed by {len(edges)} edges: "
+                      f"{sources}", line=edges[1].line, layer=layer, port=to_port,
+                      scope=ctx.graph.scope)

@@ -1,0 +1,43 @@
+"""IRV213 precision-mismatch: the ports at the two ends of an edge declare different precisions.
+
+One tensor has one element type.  OpenVINO ignores declared precisions and uses the
+producer's real type, so the file tells readers two stories about one tensor.  Legacy and
+canonical spellings (``FP32`` and ``f32``) are the same precision.
+
+Passing::
+
+    producer <port id="0" precision="FP32">  ->  consumer <port id="1" precision="FP32">
+
+Failing::
+
+    producer <port id="0" precision="FP32">  ->  consumer <port id="1" precision="I64">
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .. import elements
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV213"
+SLUG = "precision-mismatch"
+LEVEL = "error"
+SUMMARY = "The two ports of an edge declare different precisions."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    layers = ctx.analysis.layers
+    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
+        consumer = layers[to_layer]
+        target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
+        for edge in edges:
+            producer = layers[edge.from_layer]
+            source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
+            a, b = elements.from_precision(source.precision), elements.from_precision(target.precision)
+            if a and b and a != b:
+                yield Problem(f"{consumer.describe()}: input port {to_port} declares precision "
+                              f"{target.precision} but its producer {producer.describe()} declares "
+                              f"{source.precision} on output port {edge.from_port}",
+                              line=edge.line, layer=consumer, port=to_port, expected=a,
+                              declared=b, scope=ctx.graph.scope)

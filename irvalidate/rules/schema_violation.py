@@ -1,0 +1,33 @@
+"""IRV005 schema-violation: the file departs from the structural schema of IR XML.
+
+Every file is checked against ``schemas/ir.rng`` (RELAX NG; IR versions 10 and 11) before the
+rules run: which elements and attributes may appear where, nested bodies and port maps
+included.  OpenVINO's reader ignores much of what the schema refuses, or fails on it with a
+byte offset; this says which element, on which line, in plain words.
+
+Passing::
+
+    <layer id="3" name="add" type="Add" version="opset1">
+
+Failing (no ``version``; a misspelt ``<ouput>``)::
+
+    <layer id="3" name="add" type="Add">
+      <ouput><port id="2"><dim>1</dim></port></ouput>
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Problem
+from ._common import Context
+
+CODE = "IRV005"
+SLUG = "schema-violation"
+LEVEL = "error"
+SUMMARY = "The XML departs from the structural schema of IR files (schemas/ir.rng)."
+
+
+def check(ctx: Context) -> Iterator[Problem]:
+    if ctx.is_model:
+        for problem in ctx.doc.schema:
+            yield Problem(problem.message, line=problem.line)
