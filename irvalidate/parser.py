@@ -167,8 +167,9 @@ def _stream(path: str, doc: Document) -> None:
         if section is None or section.getparent() is not root:
             continue  # inside a body: handled with its enclosing layer
         if elem.tag == "layer" and section.tag == "layers":
-            doc.schema.extend(structure.check(elem, "layer"))
-            graph.layers.append(_parse_layer(elem, graph.problems, "", 1))
+            layer = _parse_layer(elem, graph.problems, "", 1)
+            graph.layers.append(layer)
+            doc.schema.extend(structure.check(elem, "layer", layer))
         elif elem.tag == "edge" and section.tag == "edges":
             doc.schema.extend(structure.check(elem, "edge"))
             graph.edges.append(_parse_edge(elem))

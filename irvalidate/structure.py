@@ -16,16 +16,41 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
-from .ir import ParseProblem
+from .ir import Layer, ParseProblem
 
 RNG_NS = "http://relaxng.org/ns/structure/1.0"
-#: required and optional attributes of the elements whose attribute errors we explain
-_ATTRIBUTES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
-    "net": (("version",), ("name", "batch")),
-    "layer": (("id", "type", "version"), ("name", "output_names")),
-    "port": (("id",), ("precision", "names")),
-    "edge": (("from-layer", "from-port", "to-layer", "to-port"), ()),
+_PORT_MAP = ("external_port_id", "internal_layer_id"), (
+    "internal_port_id", "axis", "start", "end", "stride", "part_size", "purpose")
+#: (parent, element) -> (required attributes, optional attributes); None: any attributes
+_ATTRIBUTES: Dict[Tuple[str, str], Optional[Tuple[Tuple[str, ...], Tuple[str, ...]]]] = {
+    ("", "net"): (("version",), ("name", "batch")),
+    ("layers", "layer"): (("id", "type", "version"), ("name", "output_names")),
+    ("input", "port"): (("id",), ("precision", "names")),
+    ("output", "port"): (("id",), ("precision", "names")),
+    ("edges", "edge"): (("from-layer", "from-port", "to-layer", "to-port"), ()),
+    ("back_edges", "edge"): (("from-layer", "to-layer"), ("from-port", "to-port")),
+    ("port_map", "input"): _PORT_MAP, ("port_map", "output"): _PORT_MAP,
+    ("then_port_map", "input"): _PORT_MAP, ("then_port_map", "output"): _PORT_MAP,
+    ("else_port_map", "input"): _PORT_MAP, ("else_port_map", "output"): _PORT_MAP,
+    ("layer", "data"): None,
 }
+_BODY = frozenset({"layers", "edges", "rt_info"})
+#: element -> the children it may have (elements not listed here may have none)
+_CHILDREN: Dict[str, frozenset] = {
+    "net": frozenset({"layers", "edges", "rt_info", "meta_data", "quantization_parameters",
+                      "statistics"}),
+    "layers": frozenset({"layer"}), "edges": frozenset({"edge"}),
+    "layer": frozenset({"data", "input", "output", "rt_info", "port_map", "back_edges", "body",
+                        "then_port_map", "else_port_map", "then_body", "else_body"}),
+    "input": frozenset({"port"}), "output": frozenset({"port"}), "port": frozenset({"dim", "rt_info"}),
+    "body": _BODY, "then_body": _BODY, "else_body": _BODY, "back_edges": frozenset({"edge"}),
+    "port_map": frozenset({"input", "output"}), "then_port_map": frozenset({"input", "output"}),
+    "else_port_map": frozenset({"input", "output"}),
+}
+#: elements whose content is free (information for people and tools, not the graph)
+_FREE = frozenset({"rt_info", "meta_data", "quantization_parameters", "statistics"})
+_REQUIRED_CHILDREN = {"net": ("layers", "edges"), "body": ("layers", "edges"),
+                      "then_body": ("layers", "edges"), "else_body": ("layers", "edges")}
 #: summary lines libxml2 adds after the specific one
 _SUMMARIES = re.compile(r"failed to validate content|Invalid sequence in interleave|"
                         r"Extra element \S+ in interleave|Element \S+ has extra content")
@@ -48,10 +73,8 @@ def validator(start: str) -> etree.RelaxNG:
     return etree.RelaxNG(tree)
 
 
-def _attributes_problem(elem: etree._Element, tag: str) -> Optional[str]:
-    if tag not in _ATTRIBUTES:
-        return None
-    required, optional = _ATTRIBUTES[tag]
+def _attribute_words(elem: etree._Element, spec: Tuple[Tuple[str, ...], Tuple[str, ...]]) -> Optional[str]:
+    required, optional = spec
     names = set(elem.attrib)
     missing = [a for a in required if a not in names]
     unexpected = sorted(names - set(required) - set(optional))
@@ -62,22 +85,37 @@ def _attributes_problem(elem: etree._Element, tag: str) -> Optional[str]:
     if unexpected:
         parts.append("has the attribute" + ("s " if len(unexpected) > 1 else " ")
                      + ", ".join(repr(a) for a in unexpected) + ", which IR files do not use")
-    return f"<{tag}> " + " and ".join(parts) if parts else None
+    return f"<{elem.tag}> " + " and ".join(parts) if parts else None
 
 
-def _attribute_offenders(root: etree._Element, tag: str, line: int) -> List[Tuple[int, str]]:
-    """(line, plain message) of every element of ``tag`` whose attributes are wrong.
-
-    libxml2 gives line 0 when it validates a subtree, so we look for the culprits ourselves.
-    """
-    found = []
-    for elem in root.iter(tag):
-        if line and elem.sourceline != line:
+def diagnose(root: etree._Element) -> List[Tuple[int, str]]:
+    """Where a subtree the schema refused departs from it, in plain words (no recursion)."""
+    found: List[Tuple[int, str]] = []
+    pending = [root]
+    while pending:
+        elem = pending.pop()
+        if not isinstance(elem.tag, str) or elem.tag in _FREE:
             continue
-        problem = _attributes_problem(elem, tag)
-        if problem:
-            found.append((elem.sourceline or line, problem))
-    return found
+        parent = elem.getparent()
+        spec = _ATTRIBUTES.get((parent.tag if parent is not None else "", elem.tag), ((), ()))
+        if spec is not None:
+            words = _attribute_words(elem, spec)
+            if words:
+                found.append((elem.sourceline or 0, words))
+        allowed = _CHILDREN.get(elem.tag, frozenset())
+        children = [c for c in elem if isinstance(c.tag, str)]
+        for child in children:
+            if child.tag not in allowed:
+                where = f"<{elem.tag}>"
+                found.append((child.sourceline or 0, f"<{child.tag}> is not allowed in {where}"
+                              + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else "")))
+        for tag in _REQUIRED_CHILDREN.get(elem.tag, ()):
+            if not any(c.tag == tag for c in children):
+                found.append((elem.sourceline or 0, f"<{elem.tag}> lacks its <{tag}>"))
+        if elem.tag == "dim" and children:
+            found.append((elem.sourceline or 0, "<dim> holds elements instead of a number"))
+        pending.extend(reversed([c for c in children if c.tag in allowed]))
+    return sorted(found)
 
 
 def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, str]]:
@@ -86,9 +124,7 @@ def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, st
     plain: Optional[str] = None
     raw = f" [schema: {message.strip()}]"
     if match := re.match(r"Element (\S+) failed to validate attributes", message):
-        offenders = _attribute_offenders(root, match.group(1), line if line != root.sourceline else 0)
-        if offenders:
-            return [(at, text + raw) for at, text in offenders]
+        plain = f"<{match.group(1)}> has a missing or unexpected attribute"
     elif match := re.match(r"Invalid attribute (\S+) for element (\S+)", message):
         plain = f"<{match.group(2)}> does not take the attribute {match.group(1)!r}"
     elif match := re.match(r"Expecting element (\S+), got (\S+)", message):
@@ -106,12 +142,19 @@ def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, st
     return [(line, (plain or "the structure does not match the IR schema") + raw)]
 
 
-def check(elem: etree._Element, start: str) -> List[ParseProblem]:
-    """Schema problems of one element (a top-level layer or edge, or the net skeleton)."""
+def check(elem: etree._Element, start: str, layer: Optional[Layer] = None) -> List[ParseProblem]:
+    """Schema problems of one element (a top-level layer or edge, or the net skeleton);
+    ``layer`` is the parsed top-level layer the element is, or holds the problem."""
     schema = validator(start)
     if schema.validate(elem):
         return []
     entries = list(schema.error_log)
+    raw = "; ".join(dict.fromkeys(e.message.strip() for e in entries))
+    diagnosed = diagnose(elem)
+    if diagnosed:
+        # the schema said no; our own walk says where and why
+        return [ParseProblem(line or elem.sourceline, f"{text} [schema: {raw}]", layer, kind="schema")
+                for line, text in dict.fromkeys(diagnosed)]
     specific = [e for e in entries if not _SUMMARIES.search(e.message)] or entries[:1]
     found: List[ParseProblem] = []
     seen = set()
@@ -119,7 +162,7 @@ def check(elem: etree._Element, start: str) -> List[ParseProblem]:
         for line, message in explain(entry.message, elem, entry.line):
             if (line, message) not in seen:
                 seen.add((line, message))
-                found.append(ParseProblem(line, message, kind="schema"))
+                found.append(ParseProblem(line, message, layer, kind="schema"))
     return found
 
 

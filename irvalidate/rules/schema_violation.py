@@ -30,4 +30,5 @@ SUMMARY = "The XML departs from the structural schema of IR files (schemas/ir.rn
 def check(ctx: Context) -> Iterator[Problem]:
     if ctx.is_model:
         for problem in ctx.doc.schema:
-            yield Problem(problem.message, line=problem.line)
+            where = f"in {problem.layer.describe()}: " if problem.layer is not None else ""
+            yield Problem(where + problem.message, line=problem.line, layer=problem.layer)
