@@ -58,11 +58,24 @@ def infer(layer: Layer, family: str, inputs: Sequence[Value], read_const: ConstR
     if family == "unary":
         if inputs:
             result.outputs = (inputs[0].shape,)
+            result.output_types = (_unary_type(layer, inputs),)
         return result
     handler = {"binary": _binary, "select": _select, "fakequantize": _fake_quantize,
                "broadcast": _broadcast}[family]
     handler(result, inputs, read_const)
     return result
+
+
+def _unary_type(layer: Layer, inputs: Sequence[Value]) -> Optional[str]:
+    """The element type a shape-preserving layer produces."""
+    kind = layer.type.lower()
+    if kind == "convert":
+        return elements.from_element_type(layer.data.get("destination_type"))
+    if kind == "convertlike":
+        return inputs[1].element_type if len(inputs) > 1 else None
+    if kind in ops.BOOLEAN_RESULT:
+        return "boolean"
+    return inputs[0].element_type
 
 
 def _arity(result: Inference, inputs: Sequence[Value], allowed: Tuple[int, ...], why: str = "") -> bool:

@@ -21,6 +21,8 @@ SHAPE_PRESERVING = frozenset({
 })
 
 CONST_TYPES = frozenset({"const", "constant"})
+#: shape-preserving layers whose output is boolean whatever their input type
+BOOLEAN_RESULT = frozenset({"isfinite", "isinf", "isnan"})
 
 
 def family(layer_type: str) -> Optional[str]:

@@ -30,7 +30,9 @@ from typing import Callable, Dict, List, Optional
 import numpy as np
 import openvino as ov
 from lxml import etree
-from openvino import opset1, opset3
+from openvino import opset1, opset3, opset6, opset8, opset13
+from openvino.op.util import Variable, VariableInfo
+from openvino.utils.node_factory import NodeFactory
 
 HERE = Path(__file__).resolve().parent
 VALID, BROKEN, SPEC = HERE / "valid", HERE / "broken", HERE / "spec"
@@ -138,6 +140,15 @@ class Edit:
         for start, end in spans:
             del self.lines[start:end + 1]
 
+    def block(self, element: etree._Element) -> List[str]:
+        """The lines of a whole element, as the serializer wrote them."""
+        return self.lines[element.sourceline - 1:self._end_line(element) + 1]
+
+    def insert_after(self, element: etree._Element, new_lines: List[str]) -> None:
+        """Insert lines right after an element (call once per Edit: lines shift)."""
+        end = self._end_line(element)
+        self.lines[end + 1:end + 1] = new_lines
+
     def text(self) -> str:
         return "\n".join(self.lines)
 
@@ -160,6 +171,18 @@ def in_port(edit: Edit, name: str, index: int) -> etree._Element:
 def result_input(edit: Edit, producer: str) -> etree._Element:
     """The input port of the Result that sinks ``producer``."""
     return in_port(edit, f"{producer}/sink", 0)
+
+
+def edge_into(edit: Edit, name: str, port: str) -> etree._Element:
+    """The top-level edge into input ``port`` of layer ``name``."""
+    return edit.one(f"/net/edges/edge[@to-layer='{layer(edit, name).get('id')}'][@to-port='{port}']")
+
+
+def edge_line(from_layer: str, from_port: str, to_layer: str, to_port: str, like: str) -> str:
+    """An edge line in the serializer's layout, indented like the line ``like``."""
+    indent = like[: len(like) - len(like.lstrip())]
+    return (f'{indent}<edge from-layer="{from_layer}" from-port="{from_port}" '
+            f'to-layer="{to_layer}" to-port="{to_port}" />')
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,6 +310,254 @@ def m_spec_explicit_50x50() -> ov.Model:
 
 
 # --------------------------------------------------------------------------------------------
+# models of the graph and structure rules (IRV005, IRV205..IRV216); every node is named, so
+# no auto-generated name (which would depend on what the process built before) reaches a file
+
+
+def body_param(name: str, shape, dtype=np.float32) -> ov.Node:
+    """A Parameter of a TensorIterator/Loop/If body (no tensor name: the serializer adds none)."""
+    return opset1.parameter(shape, dtype, name=name)
+
+
+def m_tensor_iterator() -> ov.Node:
+    """TensorIterator: a running sum over axis 1 of x[2,4,3], one [2,1,3] slice per iteration.
+
+    The body adds the slice to the accumulator, whose Result feeds the next iteration through
+    a back edge; the TensorIterator returns the last accumulator.
+    """
+    x, init = param("x", [2, 4, 3]), param("init", [2, 1, 3])
+    piece, acc = body_param("ti/x_slice", [2, 1, 3]), body_param("ti/acc", [2, 1, 3])
+    total = opset1.add(acc, piece, name="ti/add")
+    body = ov.Model([opset1.result(total, name="ti/acc_out")], [piece, acc], "ti_body")
+    ti = opset8.tensor_iterator()
+    ti.set_friendly_name("ti")
+    ti.set_body(body)
+    ti.set_sliced_input(piece, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(acc, init.output(0), total.output(0))
+    ti.get_iter_value(total.output(0), -1)
+    return named(ti, "ti_sum")
+
+
+def m_loop(prefix: str = "loop", data: str = "y") -> ov.Node:
+    """Loop, 3 iterations: state[2,3] += the current iteration number (a Convert of it).
+
+    The body's current_iteration Parameter and its execution_condition Result (a Const True)
+    are special ports (external_port_id -1); the state goes round through a back edge.
+    """
+    y = param(data, [2, 3])
+    step, state = body_param(f"{prefix}/iteration", [], np.int64), body_param(f"{prefix}/state", [2, 3])
+    add = opset1.add(state, opset1.convert(step, "f32", name=f"{prefix}/iteration_f32"),
+                     name=f"{prefix}/add")
+    keep = opset1.constant(np.array(True), name=f"{prefix}/keep_going")
+    body = ov.Model([opset1.result(keep, name=f"{prefix}/cond_out"),
+                     opset1.result(add, name=f"{prefix}/state_out")], [step, state], f"{prefix}_body")
+    loop = opset8.loop(const(f"{prefix}/trip_count", 3),
+                       opset1.constant(np.array(True), name=f"{prefix}/exec_cond"))
+    loop.set_friendly_name(prefix)
+    loop.set_function(body)
+    loop.set_special_body_ports([0, 0])  # body Parameter 0: iteration, body Result 0: condition
+    loop.set_merged_input(state, y.output(0), add.output(0))
+    loop.get_iter_value(add.output(0), -1)
+    return named(loop, f"{prefix}_out")
+
+
+def m_if_node(data: ov.Output, flag: ov.Node, shape) -> ov.Node:
+    """If(flag): then Relu(data), else Negative(data)."""
+    then_in, else_in = body_param("if/then_in", shape), body_param("if/else_in", shape)
+    then_out = opset1.result(opset1.relu(then_in, name="if/relu"), name="if/then_out")
+    else_out = opset1.result(opset1.negative(else_in, name="if/negative"), name="if/else_out")
+    node = opset8.if_op(flag.output(0))
+    node.set_friendly_name("if")
+    node.set_then_body(ov.Model([then_out], [then_in], "then_body"))
+    node.set_else_body(ov.Model([else_out], [else_in], "else_body"))
+    node.set_input(data, then_in, else_in)
+    node.set_output(then_out, else_out)
+    return node
+
+
+def m_structure() -> ov.Model:
+    """What the IR schema knows: a Split with three outputs, an If with then/else bodies and
+    port maps, layers with and without <data>, and model-level <rt_info> sections."""
+    x, flag = param("x", [2, 6]), param("flag", [], np.bool_)
+    parts = opset1.split(x, const("split_axis", 1), 3, name="split")
+    picked = named(m_if_node(parts.output(0), flag, [2, 2]), "picked")
+    add = named(opset1.add(parts.output(1), parts.output(2), name="add"), "sum")
+    m = model("structure", [picked, add], [x, flag])
+    m.set_rt_info("irvalidate sample", ["framework", "name"])
+    m.set_rt_info("make_samples.py", ["conversion_parameters", "input_model"])
+    return m
+
+
+def m_if() -> ov.Model:
+    """If(flag) over z[2,3]: the model and both bodies number their layers from 0."""
+    z, flag = param("z", [2, 3]), param("flag", [], np.bool_)
+    return model("if", [named(m_if_node(z.output(0), flag, [2, 3]), "out")], [z, flag])
+
+
+def m_ports() -> ov.Model:
+    """Layers with many ports: Split (in 0,1; out 2,3,4), Concat (in 0,1,2; out 3),
+    TopK (in 0,1; out 2,3, both used)."""
+    x = param("x", [2, 6])
+    parts = opset1.split(x, const("split_axis", 1), 3, name="split")
+    cat = opset1.concat([parts.output(2), parts.output(0), parts.output(1)], 1, name="concat")
+    top = named(opset1.topk(cat, const("k", 2), 1, "max", "value", name="topk"), "values")
+    top.output(1).set_names({"indices"})
+    sinks = [opset1.result(top.output(0), name="topk/values"),
+             opset1.result(top.output(1), name="topk/indices")]
+    return ov.Model(sinks, [x], "many_ports")
+
+
+def m_directions() -> ov.Model:
+    """Less -> Select(mask, a, b) and Less -> LogicalNot: edges leave output ports (Less's 2,
+    Select's 3) and enter input ports, the BOOL mask into two consumers."""
+    a, b = param("a", [2, 3]), param("b", [3])
+    less = named(opset1.less(a, b, name="less"), "mask")
+    picked = named(opset1.select(less, a, b, name="select"), "picked")
+    unmasked = named(opset1.logical_not(less, name="not"), "unmasked")
+    return model("directions", [picked, unmasked], [a, b])
+
+
+def m_fan_out() -> ov.Model:
+    """x feeds five input ports: both ports of Multiply(x, x), a Relu and two of the four
+    ports of a Concat; each input port has exactly one edge."""
+    x, y = param("x", [2, 3]), param("y", [2, 3])
+    square, relu = opset1.multiply(x, x, name="square"), opset1.relu(x, name="relu")
+    cat = opset1.concat([square, relu, x, y], 0, name="concat")
+    return model("fan_out", [named(cat, "out")], [x, y])
+
+
+def m_concat() -> ov.Model:
+    """Concat of three [2,3] Parameters along axis 0 -> [6,3], then a Relu."""
+    a, b, c = param("a", [2, 3]), param("b", [2, 3]), param("c", [2, 3])
+    cat = opset1.concat([a, b, c], 0, name="concat")
+    return model("concat", [named(opset1.relu(cat, name="relu"), "out")], [a, b, c])
+
+
+def m_all_inputs() -> ov.Model:
+    """Every declared input connected: FakeQuantize (5), Select (3), Concat (4)."""
+    x, cond = param("x", [2, 3]), param("cond", [2, 3], np.bool_)
+    fq = opset1.fake_quantize(x, const("in_low", 0.0, np.float32), const("in_high", 6.0, np.float32),
+                              const("out_low", 0.0, np.float32), const("out_high", 6.0, np.float32),
+                              256, name="fq")
+    sel = opset1.select(cond, fq, x, name="select")
+    cat = opset1.concat([sel, x, fq, x], 0, name="concat")
+    return model("all_inputs", [named(cat, "out")], [x, cond])
+
+
+def m_dag() -> ov.Model:
+    """A diamond (x -> Relu and Sigmoid -> Add) and a Loop whose back edge closes a cycle
+    inside its body, which is legal."""
+    x = param("x", [2, 3])
+    add = opset1.add(opset1.relu(x, name="relu"), opset1.sigmoid(x, name="sigmoid"), name="add")
+    loop = m_loop("loop", "y")
+    return model("dag", [named(add, "sum"), loop], [x, loop.input_value(2).get_node()])
+
+
+def m_stateful() -> ov.Model:
+    """ReadValue/Assign: the Assign is a sink, so the layers behind it need no Result; the
+    Parameter 'unused' feeds nothing (Parameters are always kept)."""
+    x, unused = param("x", [2, 3]), param("unused", [4])
+    info = VariableInfo()
+    info.variable_id, info.data_shape, info.data_type = "running_sum", ov.PartialShape([2, 3]), ov.Type.f32
+    state = Variable(info)
+    read = opset6.read_value(const("zeros", np.zeros((2, 3)), np.float32), state, name="read_state")
+    add = opset1.add(read, x, name="accumulate")
+    write = opset6.assign(add, state)
+    write.set_friendly_name("write_state")
+    sink = opset1.result(named(opset1.relu(add, name="relu"), "out"), name="relu/sink")
+    return ov.Model([sink], [write], [x, unused], "stateful")
+
+
+def m_opsets() -> ov.Model:
+    """Types from many opsets, each with the version the serializer writes: BitwiseAnd
+    (opset13), Xor (opset1 only), LogicalXor (opset2), Gelu (opset7), SoftMax (opset8)."""
+    a, b = param("a", [2, 3], np.int32), param("b", [3], np.int32)
+    p, q = param("p", [2, 3], np.bool_), param("q", [2, 3], np.bool_)
+    bits = opset13.bitwise_and(a, b, name="bitwise_and")
+    xor = NodeFactory("opset1").create("Xor", [p.output(0), q.output(0)], {"auto_broadcast": "numpy"})
+    xor.set_friendly_name("xor")
+    flags = opset1.logical_xor(xor, q, name="logical_xor")
+    total = opset1.add(opset1.convert(bits, "f32", name="bits_f32"),
+                       opset1.convert(flags, "f32", name="flags_f32"), name="add")
+    soft = opset8.softmax(opset8.gelu(total, "erf", name="gelu"), -1, name="softmax")
+    return model("opsets", [named(soft, "out")], [a, b, p, q])
+
+
+def m_precisions() -> ov.Model:
+    """FP16, I64 and U8 Parameters converted to FP32, a BOOL mask from Less into Select, an
+    I32 output: each edge's two ports declare one precision."""
+    h, n, s = param("h", [2, 3], np.float16), param("n", [3], np.int64), param("s", [2, 3], np.uint8)
+    hf = opset1.convert(h, "f32", name="h_f32")
+    less = opset1.less(hf, opset1.convert(n, "f32", name="n_f32"), name="less")
+    sel = opset1.select(less, opset1.convert(s, "f32", name="s_f32"), hf, name="select")
+    return model("precisions", [named(opset1.convert(sel, "i32", name="as_i32"), "out")], [h, n, s])
+
+
+def m_parameters() -> ov.Model:
+    """Parameters of every kind: static, interval (1..8), dynamic (?), dynamic rank (...),
+    scalar, boolean, f16 and i64; the ports write every non-static dim as -1."""
+    static, interval, dynamic = param("static", [2, 3]), param("interval", "1..8,3"), param("dynamic", "?,3")
+    any_rank = opset1.parameter(ov.PartialShape.dynamic(), np.float32, name="any_rank")
+    any_rank.output(0).set_names({"any_rank"})
+    scalar, flags = param("scalar", [], np.float32), param("flags", [2, 3], np.bool_)
+    half, index = param("half", [3], np.float16), param("index", [2], np.int64)
+    picked = opset1.select(flags, static, opset1.convert(half, "f32", name="half_f32"), name="select")
+    outs = [named(picked, "picked"),
+            named(opset1.relu(interval, name="relu_interval"), "o1"),
+            named(opset1.relu(dynamic, name="relu_dynamic"), "o2"),
+            named(opset1.multiply(any_rank, scalar, name="scale_any_rank"), "o3"),
+            named(opset1.convert(index, "f32", name="index_f32"), "o4")]
+    return model("parameters", outs, [static, interval, dynamic, any_rank, scalar, flags, half, index])
+
+
+def m_constants() -> ov.Model:
+    """Consts of every kind: scalar f32, [2,3] f32, f16, u8, packed i4, boolean, i64, and two
+    [2,3] Consts with equal values that the serializer stores once (one shared offset)."""
+    x = param("x", [2, 3])
+    packed = ov.Tensor(ov.Type.i4, ov.Shape([3]))
+    packed.data[:] = np.array([0x21, 0x03], np.int8)  # 1, 2, 3: two per byte, low nibble first
+    nibbles = ov.op.Constant(packed)
+    nibbles.set_friendly_name("nibbles")
+    values = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    scaled = opset1.multiply(x, const("scale", 0.5, np.float32), name="scale_mul")
+    first = opset1.add(scaled, const("bias_a", values, np.float32), name="add_a")
+    second = opset1.add(first, const("bias_b", values, np.float32), name="add_b")
+    half = opset1.convert(const("half", [0.25, 0.5, 0.75], np.float16), "f32", name="half_f32")
+    small = opset1.convert(const("bytes", [1, 2, 3], np.uint8), "f32", name="bytes_f32")
+    mixed = opset1.multiply(opset1.add(second, half, name="add_half"), small, name="mul_bytes")
+    mixed = opset1.subtract(mixed, opset1.convert(nibbles, "f32", name="nibbles_f32"),
+                            name="sub_nibbles")
+    mask = const("mask", [[True, False, True], [False, True, False]], np.bool_)
+    sel = opset1.select(mask, mixed, x, name="select")
+    bc = opset3.broadcast(sel, const("target", [4, 2, 3]), name="bcast")
+    return model("constants", [named(bc, "out")], [x])
+
+
+def m_bias() -> ov.Model:
+    """x[2,3] + Const bias [1,3] (numpy) -> [2,3]."""
+    x = param("x", [2, 3])
+    add = opset1.add(x, const("bias", [[1.0, 2.0, 3.0]], np.float32), name="add")
+    return model("bias", [named(add, "out")], [x])
+
+
+def m_bodies() -> ov.Model:
+    """A TensorIterator, a Loop and an If side by side (see m_tensor_iterator, m_loop, m_if_node)."""
+    ti = m_tensor_iterator()
+    loop = m_loop("loop", "y")
+    z, flag = param("z", [2, 3]), param("flag", [], np.bool_)
+    branch = named(m_if_node(z.output(0), flag, [2, 3]), "if_out")
+    params = [ti.input_value(0).get_node(), ti.input_value(1).get_node(),
+              loop.input_value(2).get_node(), z, flag]
+    return model("bodies", [ti, loop, branch], params)
+
+
+def m_ti() -> ov.Model:
+    """The TensorIterator of m_bodies on its own."""
+    ti = m_tensor_iterator()
+    return model("tensor_iterator", [ti], [ti.input_value(0).get_node(), ti.input_value(1).get_node()])
+
+
+# --------------------------------------------------------------------------------------------
 # the samples
 
 
@@ -302,6 +573,19 @@ def valid_samples() -> None:
     save(m_two_heads(), VALID / "dangling-edge.xml")
     save(m_broadcast_const(), VALID / "invalid-constant.xml")
     save(m_broadcast_const(), VALID / "missing-weights.xml")
+    save(m_structure(), VALID / "schema-violation.xml")
+    save(m_if(), VALID / "duplicate-layer-id.xml")
+    save(m_ports(), VALID / "duplicate-port-id.xml")
+    save(m_directions(), VALID / "reversed-edge.xml")
+    save(m_fan_out(), VALID / "multiple-edges-into-port.xml")
+    save(m_all_inputs(), VALID / "unconnected-input.xml")
+    save(m_dag(), VALID / "graph-cycle.xml")
+    save(m_stateful(), VALID / "unreachable-layer.xml")
+    save(m_opsets(), VALID / "unknown-op-type.xml")
+    save(m_precisions(), VALID / "precision-mismatch.xml")
+    save(m_parameters(), VALID / "parameter-port-mismatch.xml")
+    save(m_constants(), VALID / "const-port-mismatch.xml")
+    save(m_bodies(), VALID / "body-port-map.xml")
 
 
 def spec_samples() -> None:
@@ -462,10 +746,123 @@ def broken_irv204() -> None:
     xml.with_suffix(".bin").unlink()
 
 
+def broken_irv205() -> None:
+    """A copy of the Relu pasted below it (renamed relu_copy, to become a new layer) keeps id 1."""
+    xml = save(m_chain(), BROKEN / "IRV205-duplicate-layer-id.xml")
+    edit = Edit(xml)
+    relu = layer(edit, "relu")
+    edit.insert_after(relu, [line.replace('name="relu"', 'name="relu_copy"')
+                             for line in edit.block(relu)])
+    edit.save()
+
+
+def broken_irv206() -> None:
+    """The Relu's output port renumbered from 0 like its input (id 1 -> 0), its edge too."""
+    xml = save(m_chain(), BROKEN / "IRV206-duplicate-port-id.xml")
+    edit = Edit(xml)
+    relu_id = layer(edit, "relu").get("id")
+    edit.replace(out_port(edit, "relu"), 'port id="1"', 'port id="0"')
+    edit.replace(edit.one(f"/net/edges/edge[@from-layer='{relu_id}']"),
+                 'from-port="1"', 'from-port="0"')
+    edit.save()
+
+
+def broken_irv207() -> None:
+    """The edge add -> sigmoid written a second time, backwards: from the Sigmoid's input
+    port 0 to the Add's output port 2."""
+    xml = save(m_two_heads(), BROKEN / "IRV207-reversed-edge.xml")
+    edit = Edit(xml)
+    edge = edge_into(edit, "sigmoid", "0")
+    backwards = edge_line(edge.get("to-layer"), edge.get("to-port"), edge.get("from-layer"),
+                          edge.get("from-port"), edit.lines[edge.sourceline - 1])
+    edit.insert_after(edge, [backwards])
+    edit.save()
+
+
+def broken_irv208() -> None:
+    """Concat input 1 rewired from b to a by adding the new edge; the old one was kept."""
+    xml = save(m_concat(), BROKEN / "IRV208-multiple-edges-into-port.xml")
+    edit = Edit(xml)
+    edge = edge_into(edit, "concat", "1")
+    rewired = edge_line(layer(edit, "a").get("id"), "0", edge.get("to-layer"), "1",
+                        edit.lines[edge.sourceline - 1])
+    edit.insert_after(edge, [rewired])
+    edit.save()
+
+
+def broken_irv209() -> None:
+    """The edge c -> concat (port 2) deleted; the Concat still declares three inputs."""
+    xml = save(m_concat(), BROKEN / "IRV209-unconnected-input.xml")
+    edit = Edit(xml)
+    edit.delete(edge_into(edit, "concat", "2"))
+    edit.save()
+
+
+def broken_irv210() -> None:
+    """The Relu's input edge re-pointed from x to the Add's output: relu -> add -> relu."""
+    xml = save(m_chain(), BROKEN / "IRV210-graph-cycle.xml")
+    edit = Edit(xml)
+    edit.replace(edge_into(edit, "relu", "0"), 'from-layer="0" from-port="0"',
+                 f'from-layer="{layer(edit, "add").get("id")}" from-port="2"')
+    edit.save()
+
+
+def broken_irv211() -> None:
+    """The Result of the Sigmoid head deleted (with its edge): the Sigmoid feeds nothing."""
+    xml = save(m_two_heads(), BROKEN / "IRV211-unreachable-layer.xml")
+    edit = Edit(xml)
+    edit.delete(layer(edit, "sigmoid/sink"), edge_into(edit, "sigmoid/sink", "0"))
+    edit.save()
+
+
+def broken_irv212() -> None:
+    """The BitwiseAnd's version edited opset13 -> opset12 (BitwiseAnd arrived in opset13)."""
+    xml = save(m_opsets(), BROKEN / "IRV212-unknown-op-type.xml")
+    edit = Edit(xml)
+    edit.replace(layer(edit, "bitwise_and"), 'version="opset13"', 'version="opset12"')
+    edit.save()
+
+
+def broken_irv213() -> None:
+    """The Relu's input port precision edited FP32 -> FP16; Parameter x still says FP32."""
+    xml = save(m_chain(), BROKEN / "IRV213-precision-mismatch.xml")
+    edit = Edit(xml)
+    edit.replace(in_port(edit, "relu", 0), 'precision="FP32"', 'precision="FP16"')
+    edit.save()
+
+
+def broken_irv214() -> None:
+    """Parameter x made dynamic by hand in its shape attribute only: 2,3 -> ?,3."""
+    xml = save(m_chain(), BROKEN / "IRV214-parameter-port-mismatch.xml")
+    edit = Edit(xml)
+    edit.replace(layer(edit, "x").find("data"), 'shape="2,3"', 'shape="?,3"')
+    edit.save()
+
+
+def broken_irv215() -> None:
+    """The bias Const's shape attribute squeezed by hand, 1, 3 -> 3; its port says [1,3]."""
+    xml = save(m_bias(), BROKEN / "IRV215-const-port-mismatch.xml")
+    edit = Edit(xml)
+    edit.replace(layer(edit, "bias").find("data"), 'shape="1, 3"', 'shape="3"')
+    edit.save()
+
+
+def broken_irv216() -> None:
+    """TensorIterator: the output's internal_layer_id edited 3 -> 2, naming the body's Add
+    instead of the Result that carries its value."""
+    xml = save(m_ti(), BROKEN / "IRV216-body-port-map.xml")
+    edit = Edit(xml)
+    edit.replace(edit.one("/net/layers/layer[@name='ti']/port_map/output"),
+                 'internal_layer_id="3"', 'internal_layer_id="2"')
+    edit.save()
+
+
 BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv102, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
     broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204,
+    broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
+    broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
 ]
 
 

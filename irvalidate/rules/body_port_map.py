@@ -43,7 +43,8 @@ def _entries(ctx: Context, layer: Layer) -> Iterator[Problem]:
         ports = layer.inputs if entry.direction == "input" else layer.outputs
         if entry.external_port_id != "-1" and all(p.id != entry.external_port_id for p in ports):
             yield Problem(f"{where} names external port {entry.external_port_id!r}, which is not "
-                          f"an {entry.direction} port of the layer", line=entry.line, layer=layer,
+                          f"an {entry.direction} port of the layer (OpenVINO 2026.4 tolerates "
+                          f"this, using the id only to order ports)", line=entry.line, layer=layer,
                           port=entry.external_port_id, scope=ctx.graph.scope)
         inner = body.layers_by_id().get(entry.internal_layer_id)
         want = _INNER[entry.direction]

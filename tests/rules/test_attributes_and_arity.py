@@ -104,3 +104,25 @@ def test_broadcast_target_must_be_integer(run):
     target = ir.parameter("2", "f32")
     ir.result(ir.op("Broadcast", [x, target], [[-1, -1]], {"mode": "numpy"}, version="opset3"))
     assert codes(run(ir)) == ["IRV106"]
+
+
+def test_element_types_flow_through_shape_preserving_layers(run):
+    ir = IR()
+    x, y = ir.parameter("2,3", "f16"), ir.parameter("3", "f32")
+    relu = ir.op("Relu", [x], [[2, 3]])
+    ir.result(ir.op("Add", [relu, y], [[2, 3]]))
+    found = [f for f in run(ir) if f.code == "IRV106"]
+    assert any("same element type" in f.message and f.layer.type == "Add" for f in found)
+
+
+def test_convert_produces_its_destination_type(run):
+    ir = IR()
+    x, y = ir.parameter("2,3", "f16"), ir.parameter("3", "f32")
+    conv = ir.op("Convert", [x], [[2, 3]], {"destination_type": "f32"}, out_precision="FP32")
+    ir.result(ir.op("Add", [conv, y], [[2, 3]]))
+    assert run(ir) == []
+    bad = IR()
+    x = bad.parameter("2,3", "f16")
+    bad.result(bad.op("Convert", [x], [[2, 3]], {"destination_type": "i32"}, out_precision="FP32"))
+    [f] = [f for f in run(bad) if f.code == "IRV106"]
+    assert f.expected == "i32" and f.layer.type == "Convert"
