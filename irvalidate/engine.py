@@ -8,11 +8,13 @@ from typing import List, Optional, Sequence
 
 from .analysis import GraphAnalysis
 from .binfile import BinFile
+from .config import Config
 from .findings import Finding, LayerRef, Problem
 from .ir import Graph
 from .parser import parse
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
+from .selection import enabled, ignores_for, level, plan
 
 
 @dataclass(frozen=True)
@@ -25,24 +27,30 @@ def default_bin(xml_path: str) -> str:
     return os.path.splitext(xml_path)[0] + ".bin"
 
 
-def _finding(path: str, rule, problem: Problem) -> Finding:
-    return Finding(path=path, line=problem.line, code=rule.CODE, slug=rule.SLUG, level=rule.LEVEL,
+def _finding(path: str, rule, level: str, problem: Problem) -> Finding:
+    return Finding(path=path, line=problem.line, code=rule.CODE, slug=rule.SLUG, level=level,
                    message=problem.message, layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
                    scope=problem.scope)
 
 
-def _internal(path: str, where: str, err: BaseException) -> Finding:
+def _internal(path: str, where: str, err: BaseException, config: Config) -> List[Finding]:
+    code, slug = INTERNAL_ERROR
+    if not enabled(config, code, slug, ignores_for(config, path)):
+        return []
     frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
     at = f" at {os.path.basename(frame.filename)}:{frame.lineno}" if frame else ""
-    return Finding(path=path, line=None, code=INTERNAL_ERROR[0], slug=INTERNAL_ERROR[1],
-                   level="error", message=f"internal error in {where}: {type(err).__name__}: "
-                   f"{err}{at}; please report it with the file")
+    return [Finding(path=path, line=None, code=code, slug=slug,
+                    level=level(config, code, slug, "error"),
+                    message=f"internal error in {where}: {type(err).__name__}: {err}{at}; "
+                    f"please report it with the file")]
 
 
-def validate_file(path: str, bin_path: Optional[str] = None,
+def validate_file(path: str, bin_path: Optional[str] = None, config: Optional[Config] = None,
                   rules: Sequence = RULES) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains."""
+    config = config or Config()
+    planned = plan(config, path, rules)
     findings: List[Finding] = []
     try:
         doc = parse(path)
@@ -53,12 +61,12 @@ def validate_file(path: str, bin_path: Optional[str] = None,
             contexts = [Context(doc, graph, GraphAnalysis(graph, weights), index == 0)
                         for index, graph in enumerate(doc.graphs())]
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
-        return FileResult(path, [_internal(path, "the parser", err)])
+        return FileResult(path, _internal(path, "the parser", err, config))
     for ctx in contexts:
-        for rule in rules:
+        for rule, rule_level in planned:
             try:
-                findings.extend(_finding(path, rule, p) for p in rule.check(ctx))
+                findings.extend(_finding(path, rule, rule_level, p) for p in rule.check(ctx))
             except Exception as err:  # noqa: BLE001
-                findings.append(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err))
+                findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
     findings.sort(key=Finding.sort_key)
     return FileResult(path, findings)

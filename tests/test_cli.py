@@ -92,3 +92,47 @@ def test_input_files_are_not_modified(tmp_path, fmt):
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     main(["--format", fmt, str(path)])
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_format_names_match_the_formatter_registry():
+    from irvalidate.cli import FORMAT_NAMES
+    from irvalidate.formatters import FORMATTERS
+    assert set(FORMAT_NAMES) == set(FORMATTERS) | {"auto"}
+
+
+def test_skip_non_ir_quietly_skips_named_xml(tmp_path, capsys):
+    pom = tmp_path / "pom.xml"
+    pom.write_text("<project/>")
+    assert main([str(pom)]) == 1 and "IRV002" in capsys.readouterr().out
+    assert main(["--skip-non-ir", str(pom), str(valid(tmp_path))]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_output_file_quiet_statistics_and_color(tmp_path, capsys, monkeypatch):
+    bad = invalid(tmp_path)
+    out = tmp_path / "report.txt"
+    assert main(["--output", str(out), str(bad)]) == 1
+    assert capsys.readouterr().out == "" and "IRV102" in out.read_text()
+    assert "\033[" not in out.read_text()  # no colour into a file
+    assert main(["-q", str(bad), str(valid(tmp_path))]) == 1
+    assert capsys.readouterr().out == f"{bad}\n"
+    assert main(["-qq", str(bad)]) == 1 and capsys.readouterr().out == ""
+    main(["--statistics", str(bad)])
+    assert "1     IRV102 incompatible-broadcast" in capsys.readouterr().out
+    main(["--color", "always", str(bad)])
+    assert "\033[31mIRV102" in capsys.readouterr().out
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["--color", "auto", str(bad)])
+    assert "\033[" not in capsys.readouterr().out
+
+
+def test_rules_and_explain(capsys):
+    from irvalidate.rules import RULES
+    assert main(["rules"]) == 0
+    listing = capsys.readouterr().out
+    assert all(f"{r.CODE:<7} {r.SLUG}" in listing for r in RULES)
+    assert main(["explain", "IRV102"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("IRV102 incompatible-broadcast") and "Passing" in text and "Failing" in text
+    assert main(["explain", "broadcast-output-mismatch"]) == 0 and "IRV101" in capsys.readouterr().out
+    assert main(["explain", "IRV999"]) == 2

@@ -1,23 +1,48 @@
 """Default output: ``file:line: CODE [level] message``, then the shape table when there is one."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import List, Sequence
 
 from ..table import render as render_table
 
+_COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
-def render(results: Sequence, version: str) -> str:
+
+def _line(f, color: bool) -> str:
+    where = f"{f.path}:{f.line}" if f.line is not None else f.path
+    scope = f" [in {f.scope}]" if f.scope else ""
+    if not color:
+        return f"{where}: {f.code} [{f.level}] {f.message}{scope} ({f.slug})"
+    return (f"{_BOLD}{where}{_RESET}: {_COLORS[f.level]}{f.code} [{f.level}]{_RESET} "
+            f"{f.message}{scope} {_DIM}({f.slug}){_RESET}")
+
+
+def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
+           statistics: bool = False) -> str:
     lines: List[str] = []
     counts = {"error": 0, "warning": 0, "info": 0}
+    per_rule: Counter = Counter()
+    slugs = {}
     for result in results:
         for f in result.findings:
             counts[f.level] += 1
-            where = f"{f.path}:{f.line}" if f.line is not None else f.path
-            scope = f" [in {f.scope}]" if f.scope else ""
-            lines.append(f"{where}: {f.code} [{f.level}] {f.message}{scope} ({f.slug})")
+            per_rule[f.code] += 1
+            slugs[f.code] = f.slug
+        if quiet == 1 and result.findings:
+            lines.append(result.path)
+        if quiet:
+            continue
+        for f in result.findings:
+            lines.append(_line(f, color))
             if f.table is not None and f.table.rows:
                 lines.extend(render_table(f.table))
-    if any(counts.values()):
+    if quiet >= 2:
+        return ""
+    if statistics:
+        lines.extend(f"{n:<5} {code} {slugs[code]}" for code, n in sorted(per_rule.items()))
+    if any(counts.values()) and not quiet:
         parts = [f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items() if n]
         lines.append(f"Found {', '.join(parts)} in {len(results)} file{'s' if len(results) != 1 else ''}.")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,56 @@
+"""The Python API: ``irvalidate.validate(path, config=None) -> Report``, no CLI needed."""
+from __future__ import annotations
+
+import os
+from typing import List, Mapping, Optional, Union
+
+from . import __version__
+from .config import Config
+from .engine import FileResult, validate_file
+from .report import Report, build
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
+    """A file as given (unless ``skip_non_ir`` and its root is not ``<net>``); a directory's
+    ``*.xml`` files whose root is ``<net>``, in a stable order."""
+    from .parser import sniff_root
+    if not os.path.isdir(path):
+        if skip_non_ir and path.lower().endswith(".xml") and sniff_root(path) not in ("net", None):
+            return []
+        return [path]
+    found = []
+    for folder, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            if name.lower().endswith(".xml"):
+                candidate = os.path.join(folder, name)
+                if sniff_root(candidate) == "net":
+                    found.append(candidate)
+    return found
+
+
+def validate_files(paths: List[str], config: Config, bin_path: Optional[str] = None) -> List[FileResult]:
+    """Validate files, ``config.jobs`` at a time; results come back in the order given."""
+    jobs = config.jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(paths) <= 1:
+        return [validate_file(p, bin_path, config) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        return list(pool.map(validate_file, paths, [bin_path] * len(paths), [config] * len(paths),
+                             chunksize=max(1, len(paths) // (jobs * 4))))
+
+
+def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Report:
+    """Validate one IR file, or every IR file under a directory, and return the report.
+
+    ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the same keys (as in
+    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.
+    """
+    if config is None:
+        config = Config()
+    elif not isinstance(config, Config):
+        config = Config(**dict(config))
+    files = discover_files(os.fspath(path))
+    return build(validate_files(files, config), __version__)

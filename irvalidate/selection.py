@@ -1,0 +1,63 @@
+"""Which rules run on a file, and at which level: select/ignore by code prefix or slug.
+
+As in flake8, the most specific selector wins: ``select = ["IRV1"]`` with
+``ignore = ["IRV10"]`` runs IRV110 but not IRV101; ``select = ["IRV101"]`` beats
+``ignore = ["IRV1"]``.  A slug is as specific as a full code.  On a tie, ignore wins.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+from types import ModuleType
+from typing import Iterable, List, Optional, Tuple
+
+from .config import Config
+
+
+def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
+    """Length of the longest selector that matches the rule; -1 when none does."""
+    best = -1
+    for selector in selectors:
+        if selector == slug:
+            best = max(best, len(code))
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def _relative(path: str, root: Optional[str]) -> str:
+    absolute = os.path.abspath(path)
+    base = root or os.getcwd()
+    relative = os.path.relpath(absolute, base)
+    return relative.replace(os.sep, "/")
+
+
+def ignores_for(config: Config, path: str) -> List[str]:
+    """ignore + extend-ignore + every per-file-ignores entry whose glob matches ``path``."""
+    found = list(config.ignore) + list(config.extend_ignore)
+    relative = _relative(path, config.root)
+    for glob, selectors in config.per_file_ignores.items():
+        if fnmatch.fnmatch(relative, glob) or fnmatch.fnmatch(path.replace(os.sep, "/"), glob):
+            found.extend(selectors)
+    return found
+
+
+def enabled(config: Config, code: str, slug: str, ignores: List[str]) -> bool:
+    chosen = _specificity(config.select, code, slug) if config.select else 0
+    return chosen >= 0 and chosen > _specificity(ignores, code, slug)
+
+
+def level(config: Config, code: str, slug: str, default: str) -> str:
+    best, chosen = -1, default
+    for selector, value in config.severity.items():
+        score = _specificity([selector], code, slug)
+        if score > best:
+            best, chosen = score, value
+    return chosen
+
+
+def plan(config: Config, path: str, rules: Iterable[ModuleType]) -> List[Tuple[ModuleType, str]]:
+    """The rules to run on ``path``, each with the level its findings get."""
+    ignores = ignores_for(config, path)
+    return [(rule, level(config, rule.CODE, rule.SLUG, rule.LEVEL)) for rule in rules
+            if enabled(config, rule.CODE, rule.SLUG, ignores)]

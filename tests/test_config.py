@@ -1,0 +1,121 @@
+"""Configuration, rule selection, severity overrides and the Python API."""
+import json
+
+import pytest
+
+import irvalidate
+from irvalidate.cli import main
+from irvalidate.config import Config, ConfigError, load
+from irbuilder import IR
+
+
+def broken(tmp_path, stem="bad"):
+    """Two findings: IRV102 (error) on the Add, IRV211 (warning) on a dangling Relu."""
+    ir = IR()
+    x, y = ir.parameter("2,3"), ir.parameter("4")
+    ir.result(ir.op("Add", [x, y], [[2, 3]]))
+    ir.op("Relu", [x], [[2, 3]], name="dangling")
+    return ir.write(tmp_path, stem)
+
+
+def codes(capsys, *argv):
+    code = main(["--format", "json", *map(str, argv)])
+    out = capsys.readouterr().out
+    return code, sorted(f["rule"] for f in json.loads(out)["files"][0]["findings"]) if out else None
+
+
+def test_defaults(tmp_path, capsys):
+    assert codes(capsys, broken(tmp_path)) == (1, ["IRV102", "IRV211"])
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["--select", "IRV2"], (0, ["IRV211"])),
+    (["--select", "incompatible-broadcast"], (1, ["IRV102"])),
+    (["--ignore", "IRV1"], (0, ["IRV211"])),
+    (["--ignore", "IRV1", "--select", "IRV102"], (1, ["IRV102"])),   # more specific select wins
+    (["--extend-ignore", "unreachable-layer"], (1, ["IRV102"])),
+    (["--severity", "IRV102=warning"], (0, ["IRV102", "IRV211"])),
+    (["--severity", "IRV2=error"], (1, ["IRV102", "IRV211"])),
+    (["--exit-zero"], (0, ["IRV102", "IRV211"])),
+])
+def test_command_line_selection(tmp_path, capsys, argv, expected):
+    assert codes(capsys, *argv, broken(tmp_path)) == expected
+
+
+def test_per_file_ignores(tmp_path, capsys):
+    (tmp_path / "legacy").mkdir()
+    path = broken(tmp_path / "legacy")
+    assert codes(capsys, "--per-file-ignores", "*/legacy/*.xml:IRV1,IRV2", path) == (0, [])
+
+
+def test_pyproject_is_discovered_and_command_line_wins(tmp_path, capsys, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.irvalidate]\nignore = ["IRV102"]\n'
+        'severity = { "unreachable-layer" = "error" }\n'
+        '[tool.irvalidate.per-file-ignores]\n"skip/*.xml" = ["IRV2"]\n')
+    sub = tmp_path / "models"
+    sub.mkdir()
+    (tmp_path / "skip").mkdir()
+    monkeypatch.chdir(sub)  # discovery walks up from the working directory
+    path = broken(sub)
+    code, found = codes(capsys, path)
+    assert (code, found) == (1, ["IRV211"])  # IRV102 ignored; IRV211 raised to error
+    assert codes(capsys, "--ignore", "IRV211", path) == (1, ["IRV102"])
+    assert codes(capsys, broken(tmp_path / "skip")) == (0, [])   # glob relative to pyproject
+
+
+def test_unknown_key_is_refused_clearly(tmp_path, capsys, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.irvalidate]\nselct = ["IRV1"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main([str(broken(tmp_path))]) == 2
+    err = capsys.readouterr().err
+    assert "unknown key 'selct'" in err and "pyproject.toml" in err
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ('[tool.irvalidate]\nselect = ["IRV9"]\n', "'IRV9' matches no rule"),
+    ('[tool.irvalidate]\nseverity = { IRV101 = "fatal" }\n', "severity.IRV101"),
+    ('[tool.irvalidate]\njobs = -1\n', "jobs"),
+    ('[tool.irvalidate\n', "cannot read it as TOML"),
+])
+def test_bad_values_are_refused(tmp_path, text, fragment):
+    path = tmp_path / "pyproject.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=fragment):
+        load(path)
+
+
+def test_config_file_option(tmp_path, capsys):
+    cfg = tmp_path / "irvalidate.toml"
+    cfg.write_text('select = ["IRV2"]\nexit-zero = true\n')
+    assert codes(capsys, "--config", cfg, broken(tmp_path)) == (0, ["IRV211"])
+    assert main(["--config", str(tmp_path / "none.toml"), str(broken(tmp_path))]) == 2
+
+
+def test_api_returns_a_pydantic_report(tmp_path):
+    report = irvalidate.validate(broken(tmp_path))
+    assert type(report).__name__ == "Report" and report.summary.errors == 1
+    assert [f.rule for f in report.files[0].findings] == ["IRV102", "IRV211"]
+    only = irvalidate.validate(tmp_path, config={"select": ["IRV2"]})
+    assert [f.rule for f in only.files[0].findings] == ["IRV211"]
+    with pytest.raises(Exception, match="selct"):
+        irvalidate.validate(tmp_path, config={"selct": []})
+
+
+def test_parallel_output_is_identical_and_in_order(tmp_path, capsys):
+    paths = []
+    for i in range(6):
+        (tmp_path / f"d{i}").mkdir()
+        paths.append(broken(tmp_path / f"d{i}", stem=f"m{i}"))
+    assert main(["-j", "1", *map(str, paths)]) == 1
+    serial = capsys.readouterr().out
+    assert main(["-j", "3", *map(str, paths)]) == 1
+    assert capsys.readouterr().out == serial
+    assert [line.split(":")[0] for line in serial.splitlines() if ": IRV102" in line] == list(map(str, paths))
+
+
+def test_config_json_schema_is_committed():
+    from pathlib import Path
+    committed = json.loads((Path(__file__).parent.parent / "schemas" / "config.schema.json").read_text())
+    assert committed == Config.model_json_schema(by_alias=True), (
+        "regenerate with `python -m irvalidate.config > schemas/config.schema.json`")
