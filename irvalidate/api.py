@@ -17,7 +17,9 @@ def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
     ``*.xml`` files whose root is ``<net>``, in a stable order."""
     from .parser import sniff_root
     if not os.path.isdir(path):
-        if skip_non_ir and path.lower().endswith(".xml") and sniff_root(path) not in ("net", None):
+        # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
+        # one is not, so the hook still reports a truncated IR
+        if skip_non_ir and sniff_root(path) not in ("net", None):
             return []
         return [path]
     found = []
