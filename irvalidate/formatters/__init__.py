@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Sequence
 
-from . import json_format, text
+from . import github, json_format, sarif, text
 
 FORMATTERS: Dict[str, Callable[[Sequence, str], str]] = {
     "text": text.render,
     "json": json_format.render,
+    "sarif": sarif.render,
+    "github": github.render,
 }

@@ -1,0 +1,233 @@
+"""``--format sarif``: one SARIF 2.1.0 log for GitHub code scanning (``upload-sarif``).
+
+Why these choices (github/docs "SARIF support for code scanning"):
+
+* Every registered rule plus IRV000 is listed, not only those that fired, so the rule table of
+  a log does not depend on the code analysed ("you should see differences in the results ...
+  but not in the rules").  A code the registry does not know still gets a minimal descriptor,
+  so every ``ruleIndex`` points at its rule.
+* Required strings are never empty, and ``fullDescription`` stays within GitHub's 1024 chars.
+* A uri is relative to the working directory (the checkout, in CI) with forward slashes and
+  ``uriBaseId: %SRCROOT%``; outside it, an absolute ``file://`` URI, which GitHub converts
+  itself when it lies under the checkout.  Symlinks are resolved first, as GitHub asks.
+* ``region.startLine`` is required; a finding without a line (unreadable file, whole file)
+  gets line 1 and ``properties.lineKnown: false``.  ``startColumn: 1`` and ``endLine`` state
+  the SARIF defaults explicitly (the whole line): the IR parser knows lines, not columns.
+* ``partialFingerprints`` carries irvalidate's own hash (see ``_fingerprint``): stable when
+  lines move.  Code scanning itself keys alerts on ``primaryLocationLineHash``, which
+  ``upload-sarif`` adds next to ours from the file's text; faking that one would be wrong.
+* Output is deterministic: no timestamps, findings in the engine's order, ASCII-only JSON (a
+  layer name in any script survives a console that cannot print it).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import re
+import textwrap
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+from urllib.parse import quote
+
+from ..rules import INTERNAL_ERROR, RULES
+from ..table import render as render_table
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/irvalidate/"
+SRCROOT = "%SRCROOT%"
+#: SARIF has no "info"; "note" is its lowest level that still shows in code scanning
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+#: GitHub's "problem.severity" vocabulary for non-security rules
+SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
+#: the rule families, by the hundreds digit of the code
+FAMILY = {"0": "file", "1": "broadcast", "2": "graph"}
+#: versioned like SARIF's own examples ("/v1"); bump it whenever the recipe in _fingerprint changes
+FINGERPRINT = "irvalidateFindingHash/v1"
+LIMIT = 1024  # GitHub's limit for shortDescription and fullDescription
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+
+_INTERNAL_SUMMARY = "irvalidate itself failed on the file."
+_INTERNAL_DOC = f"""{INTERNAL_ERROR[0]} {INTERNAL_ERROR[1]}: {_INTERNAL_SUMMARY}
+
+The parser or a rule raised an exception, so that check did not run and the file may or may
+not be valid.  The message names the failing rule and where it failed; please report it with
+the file that triggers it.
+"""
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= LIMIT else text[:LIMIT - 3].rstrip() + "..."
+
+
+def _doc_parts(doc: str) -> Tuple[str, str]:
+    """(description, help): the docstring minus its ``CODE slug: summary`` heading; the
+    description stops at the Passing/Failing examples and is unwrapped."""
+    _, _, body = inspect.cleandoc(doc).partition("\n\n")
+    description = []
+    for paragraph in body.split("\n\n"):
+        if paragraph.lstrip().startswith(("Passing", "Failing")):
+            break
+        description.append(" ".join(paragraph.split()))
+    return "\n\n".join(p for p in description if p), body.strip()
+
+
+def _inline_md(text: str) -> str:
+    """RST inline text to Markdown: ``code`` becomes `code`; elsewhere ``<``, ``>``, ``&``
+    and ``*`` are escaped, or GitHub would swallow ``<net>`` as an HTML tag."""
+    parts = re.split(r"``(.+?)``", text)
+    for i, part in enumerate(parts):
+        if i % 2:
+            parts[i] = f"`` {part} ``" if "`" in part else f"`{part}`"
+        else:
+            parts[i] = (part.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                        .replace("*", r"\*"))
+    return "".join(parts)
+
+
+def _fence(block: List[str]) -> List[str]:
+    return ["```xml", *textwrap.dedent("\n".join(block)).strip("\n").splitlines(), "```", ""]
+
+
+def _markdown(body: str) -> str:
+    """The docstring body as Markdown: paragraphs unwrapped; a paragraph ending in ``::``
+    introduces an indented literal block, which becomes a fenced ``xml`` block (the examples
+    are IR snippets)."""
+    out: List[str] = []
+    paragraph: List[str] = []
+    block: Optional[List[str]] = None
+
+    def flush() -> None:
+        if paragraph:
+            out.extend([_inline_md(" ".join(part.strip() for part in paragraph)), ""])
+            paragraph.clear()
+
+    for line in body.splitlines():
+        if block is not None:
+            if not line.strip() or line.startswith((" ", "\t")):
+                block.append(line)
+                continue
+            out.extend(_fence(block))
+            block = None
+        if not line.strip():
+            flush()
+        elif line.rstrip().endswith("::"):
+            text = line.rstrip()[:-2]
+            paragraph.append(text + (":" if text and not text.endswith(" ") else ""))
+            flush()
+            block = []
+        else:
+            paragraph.append(line)
+    flush()
+    if block:
+        out.extend(_fence(block))
+    return "\n".join(out).strip() + "\n"
+
+
+def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dict:
+    description, body = _doc_parts(doc)
+    return {
+        "id": code,
+        # The slug, not ruff's PascalCase: GitHub shows ``name`` in its rule filter, and the
+        # slug is what the text and JSON reports print and what rules.get() accepts, so users
+        # meet one spelling everywhere.  PascalCase is only a style note of Microsoft's SARIF
+        # validator (SARIF2025); CodeQL itself uses names like "js/unused-local-variable".
+        "name": slug,
+        "shortDescription": {"text": _clip(summary or slug)},
+        "fullDescription": {"text": _clip(description or summary or slug)},
+        "help": {"text": body or summary or slug, "markdown": _markdown(body or summary or slug)},
+        "defaultConfiguration": {"level": LEVELS.get(level, "warning")},
+        "properties": {"tags": ["openvino-ir", "internal" if code == INTERNAL_ERROR[0]
+                                else FAMILY.get(code[3:4], "other")],
+                       "problem.severity": SEVERITY.get(level, "warning")},
+    }
+
+
+def descriptors() -> List[dict]:
+    """IRV000 and then every registered rule, in code order."""
+    rules = [_descriptor(*INTERNAL_ERROR, _INTERNAL_SUMMARY, _INTERNAL_DOC, "error")]
+    rules += [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in RULES]
+    return rules
+
+
+def relative_path(path: str) -> Optional[str]:
+    """The path relative to the working directory, with forward slashes; None outside it.
+    Symlinks are resolved first, as GitHub asks."""
+    real, cwd = Path(os.path.realpath(path)), Path(os.path.realpath(os.getcwd()))
+    try:
+        return real.relative_to(cwd).as_posix()
+    except ValueError:
+        return None
+
+
+def artifact_location(path: str) -> dict:
+    """A uri relative to the working directory when the file is inside it, else file://."""
+    relative = relative_path(path)
+    if relative is None:
+        return {"uri": Path(os.path.realpath(path)).as_uri()}
+    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _fingerprint(rule_id: str, uri: str, f) -> str:
+    """sha256 of rule, uri, layer (type and name, else id), port and the message with every
+    digit run replaced by ``0``.  Names survive a re-export while ids and line numbers shift,
+    and shapes in the message may change while the problem stays the same one."""
+    layer = "" if f.layer is None else f"{f.layer.type}:{f.layer.name or f.layer.id}"
+    message = re.sub(r"\d+", "0", f.message)
+    key = "\0".join((rule_id, uri, layer, f.port or "", f.scope, message))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def _properties(f) -> dict:
+    """What the JSON report has and SARIF has no field for; absent values are left out."""
+    props: Dict[str, object] = {"lineKnown": bool(f.line and f.line > 0)}
+    if f.layer is not None:
+        props.update(layerId=f.layer.id, layerName=f.layer.name, layerType=f.layer.type)
+    props.update({key: getattr(f, key) for key in ("port", "expected", "declared", "scope")
+                  if getattr(f, key)})
+    return props
+
+
+def message_text(f) -> str:
+    """The text report's message and shape table: code scanning shows nothing else of it."""
+    text = f.message + (f" [in {f.scope}]" if f.scope else "")
+    if f.table is not None and f.table.rows:
+        text += "\n" + "\n".join(render_table(f.table))
+    return text
+
+
+def render(results: Sequence, version: str) -> str:
+    rules = descriptors()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    seen: Dict[str, int] = {}
+    out = []
+    for result in results:
+        location = artifact_location(result.path)
+        for f in result.findings:
+            if f.code not in index:  # a code the registry does not know: describe it minimally
+                index[f.code] = len(rules)
+                rules.append(_descriptor(f.code, f.slug, f.slug, "", f.level))
+            line = f.line if f.line and f.line > 0 else 1
+            digest = _fingerprint(f.code, location["uri"], f)
+            seen[digest] = seen.get(digest, 0) + 1  # ":n" tells identical findings apart
+            out.append({
+                "ruleId": f.code, "ruleIndex": index[f.code],
+                "level": LEVELS.get(f.level, "warning"),
+                "message": {"text": message_text(f)},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": dict(location),
+                    "region": {"startLine": line, "startColumn": 1, "endLine": line}}}],
+                "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
+                "properties": _properties(f),
+            })
+    driver = {"name": "irvalidate", "version": version or "0+unknown",
+              "informationUri": INFORMATION_URI, "rules": rules}
+    if _SEMVER.match(version or ""):
+        driver["semanticVersion"] = version
+    run = {"tool": {"driver": driver},
+           "originalUriBaseIds": {SRCROOT: {"uri": Path(os.path.realpath(os.getcwd())).as_uri()
+                                            .rstrip("/") + "/"}},
+           "results": out}
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2) + "\n"
