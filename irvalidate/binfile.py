@@ -19,7 +19,16 @@ MAX_ELEMENTS = 1 << 16
 
 
 class ConstError(ValueError):
-    """The Const layer cannot be decoded; the message says why, for a finding."""
+    """The Const layer cannot be decoded; the message says why, for a finding.
+
+    ``kind`` tells which rule speaks for it: "structure" (invalid-constant checks every
+    Const), "type" (element-type-mismatch), "limit" (too long to be a shape) or "weights"
+    (the .bin is missing: missing-weights).
+    """
+
+    def __init__(self, message: str, kind: str = "structure") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -115,7 +124,7 @@ def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
     """Integer values of a Const payload, little-endian; sub-byte types as OpenVINO packs them."""
     et, count = spec.element_type, spec.count
     if et not in elements.INTEGRAL:
-        raise ConstError(f"element type {et} is not an integer type")
+        raise ConstError(f"element type {et} is not an integer type", "type")
     bits = elements.BITS[et]
     if bits >= 8:
         width, signed = bits // 8, et in elements.SIGNED
@@ -159,7 +168,7 @@ class BinFile:
 
     def read(self, offset: int, size: int) -> bytes:
         if self._error:
-            raise ConstError(self._error)
+            raise ConstError(self._error, "weights")
         if offset + size > self.size():
             raise ConstError(f"bytes {offset}..{offset + size} lie outside the .bin "
                              f"({self.size()} bytes)")
@@ -174,12 +183,17 @@ class BinFile:
         """Decode an integer Const from its ``<data>``; ConstError says what is wrong."""
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
-            raise ConstError(f"element type {spec.element_type} is not an integer type")
+            raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
         if spec.size < spec.required_bytes:
             raise ConstError(f"size {spec.size} is smaller than the {spec.required_bytes} bytes "
                              f"that shape {list(spec.shape)} of {spec.element_type} needs")
         if spec.count > MAX_ELEMENTS:
-            raise ConstError(f"{spec.count} elements are too many to decode (limit "
-                             f"{MAX_ELEMENTS})")
-        raw = self.read(spec.offset, spec.size)
-        return decode_integers(spec, raw[:spec.required_bytes])
+            raise ConstError(f"it holds {spec.count} elements, too many for a shape or an axes "
+                             f"list (irvalidate decodes up to {MAX_ELEMENTS}); not decoded", "limit")
+        if self._error:
+            raise ConstError(self._error, "weights")
+        if spec.offset + spec.size > self.size():
+            raise ConstError(f"bytes {spec.offset}..{spec.offset + spec.size} lie outside the .bin "
+                             f"({self.size()} bytes)")
+        # only the bytes the shape needs: a declared size may be far larger
+        return decode_integers(spec, self.read(spec.offset, spec.required_bytes))

@@ -42,7 +42,7 @@ class Inference:
     arity_error: Optional[str] = None
     type_errors: List[str] = field(default_factory=list)
     divergences: List[str] = field(default_factory=list)
-    const_problems: List[Tuple[Layer, str]] = field(default_factory=list)
+    const_problems: List[Tuple[Layer, ConstError]] = field(default_factory=list)
 
 
 #: decodes an integer Const layer, raising ConstError
@@ -233,7 +233,7 @@ def _const_values(result: Inference, value: Value, read_const: ConstReader) -> O
     try:
         return read_const(producer)
     except ConstError as err:
-        result.const_problems.append((producer, str(err)))
+        result.const_problems.append((producer, err))
         return None
 
 

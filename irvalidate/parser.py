@@ -45,7 +45,11 @@ def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int
         try:
             value = int(text)
         except ValueError:
-            problems.append(ParseProblem(child.sourceline, f"<dim> value {text!r} is not an integer"))
+            hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
+                    "keeps the interval), and OpenVINO would read only its first number"
+                    if ".." in text else "")
+            problems.append(ParseProblem(child.sourceline, f"<dim> value {text[:40]!r} is not an "
+                                         f"integer{hint}"))
             value = -1
         else:
             if value < -1 or value > _MAX_DIM:
@@ -69,8 +73,12 @@ def _parse_ports(section: Optional[etree._Element], problems: List[ParseProblem]
     return tuple(ports)
 
 
+#: (body element, the Graph to fill, nesting depth), bodies still to be read
+Pending = List[Tuple[etree._Element, Graph, int]]
+
+
 def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
-                 depth: int) -> Layer:
+                 depth: int, pending: Pending) -> Layer:
     data_elem = elem.find("data")
     data = dict(data_elem.attrib) if data_elem is not None else {}
     layer = Layer(
@@ -96,7 +104,10 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
             problems.append(ParseProblem(body.sourceline, f"{where} is nested more than "
                                          f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
             continue
-        bodies.append(_parse_graph(body, where, depth + 1, tag))
+        # the body is read later, by the loop in _read_bodies: no recursion follows the file
+        graph = Graph(scope=where, kind=tag)
+        pending.append((body, graph, depth + 1))
+        bodies.append(graph)
     if bodies or port_maps or back_edges:
         layer = Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
                       layer.inputs, layer.outputs, tuple(bodies), port_maps, back_edges)
@@ -108,18 +119,18 @@ def _parse_edge(elem: etree._Element) -> Edge:
                 elem.get("to-port", ""), elem.sourceline or 0)
 
 
-def _parse_graph(container: etree._Element, scope: str, depth: int, kind: str) -> Graph:
-    """A nested body, already in memory as part of its enclosing top-level layer."""
-    graph = Graph(scope=scope, kind=kind)
-    layers = container.find("layers")
-    for elem in layers if layers is not None else ():
-        if elem.tag == "layer":
-            graph.layers.append(_parse_layer(elem, graph.problems, scope, depth))
-    edges = container.find("edges")
-    for elem in edges if edges is not None else ():
-        if elem.tag == "edge":
-            graph.edges.append(_parse_edge(elem))
-    return graph
+def _read_bodies(pending: Pending) -> None:
+    """Fill the nested bodies a top-level layer holds (already in memory with it)."""
+    while pending:
+        container, graph, depth = pending.pop()
+        layers = container.find("layers")
+        for elem in layers if layers is not None else ():
+            if elem.tag == "layer":
+                graph.layers.append(_parse_layer(elem, graph.problems, graph.scope, depth, pending))
+        edges = container.find("edges")
+        for elem in edges if edges is not None else ():
+            if elem.tag == "edge":
+                graph.edges.append(_parse_edge(elem))
 
 
 def _free(elem: etree._Element) -> None:
@@ -167,7 +178,9 @@ def _stream(path: str, doc: Document) -> None:
         if section is None or section.getparent() is not root:
             continue  # inside a body: handled with its enclosing layer
         if elem.tag == "layer" and section.tag == "layers":
-            layer = _parse_layer(elem, graph.problems, "", 1)
+            pending: Pending = []
+            layer = _parse_layer(elem, graph.problems, "", 1, pending)
+            _read_bodies(pending)
             graph.layers.append(layer)
             doc.schema.extend(structure.check(elem, "layer", layer))
         elif elem.tag == "edge" and section.tag == "edges":

@@ -39,3 +39,11 @@ def check(ctx: Context) -> Iterator[Problem]:
         for message in const_problems(dict(layer.data), size):
             yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
                           scope=ctx.graph.scope)
+    seen = set()
+    for inference in ctx.inferences():
+        for const, error in inference.const_problems:
+            # a target or axes list too long to be a shape; the rest is reported above
+            if error.kind == "limit" and const.id not in seen:
+                seen.add(const.id)
+                yield Problem(f"{const.describe()}, read by {inference.layer.describe()}: {error}",
+                              line=const.line, layer=const, scope=ctx.graph.scope)

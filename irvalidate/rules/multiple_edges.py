@@ -32,7 +32,9 @@ def check(ctx: Context) -> Iterator[Problem]:
         if len(edges) < 2:
             continue
         layer = layers[to_layer]
-        sources = ", ".join(f"{e.from_layer}:{e.from_port} (line {e.line})" for e in edges)
+        sources = ", ".join(f"{e.from_layer}:{e.from_port} (line {e.line})" for e in edges[:5])
+        if len(edges) > 5:
+            sources += f" and {len(edges) - 5} more"
         yield Problem(f"{layer.describe()}: input port {to_port} is fed by {len(edges)} edges: "
                       f"{sources}", line=edges[1].line, layer=layer, port=to_port,
                       scope=ctx.graph.scope)
