@@ -14,14 +14,18 @@ AUTO_BROADCAST_VALUES = ("none", "explicit", "numpy", "pdpd")
 BROADCAST1_MODES = ("none", "explicit", "numpy", "pdpd")
 BROADCAST3_MODES = ("none", "explicit", "numpy", "pdpd", "bidirectional")
 
-_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_INT_PREFIX = re.compile(r"\s*[+-]?[0-9]+", re.ASCII)
 
 
 def parse_int(text: str) -> int:
+    """OpenVINO's prefix parse of an int64 attribute: ``"1.5"`` is 1, ``"abc"`` an error."""
     match = _INT_PREFIX.match(text)
-    if match is None:
-        raise ValueError(f"cannot parse {text!r} as an integer")
-    return int(match.group())
+    if match is None or len(match.group().strip().lstrip("+-")) > 19:
+        raise ValueError(f"cannot parse {text[:40]!r} as an integer")
+    value = int(match.group())
+    if not -(1 << 63) <= value < (1 << 63):
+        raise ValueError(f"{text[:40]!r} is out of the int64 range")
+    return value
 
 
 def _enum(value: object, legal: Tuple[str, ...]) -> str:

@@ -12,7 +12,7 @@ from math import prod
 from typing import Dict, List, Optional, Tuple
 
 from . import elements
-from .dims import parse_shape
+from .dims import parse_int, parse_shape
 
 #: constants longer than this are not decoded (a target_shape is short; this bounds memory)
 MAX_ELEMENTS = 1 << 16
@@ -54,7 +54,7 @@ def const_spec(data: dict) -> ConstSpec:
         raise ConstError(f"element_type {data.get('element_type')!r} is not a known type")
     try:
         dims = parse_shape(data.get("shape", ""))
-        offset, size = int(data.get("offset", "")), int(data.get("size", ""))
+        offset, size = parse_int(data.get("offset", "")), parse_int(data.get("size", ""))
     except ValueError as err:
         raise ConstError(f"malformed Const attributes: {err}") from None
     if dims is None or any(not d.is_static for d in dims):
@@ -62,6 +62,15 @@ def const_spec(data: dict) -> ConstSpec:
     if offset < 0 or size < 0:
         raise ConstError(f"negative offset ({offset}) or size ({size})")
     return ConstSpec(et, tuple(d.lo for d in dims), offset, size)
+
+
+#: more elements than this cannot be stored in any file (1 EB of 1-byte elements)
+MAX_BIN_ELEMENTS = 10 ** 18
+
+
+def _shape_text(shape: Tuple[int, ...]) -> str:
+    text = "[" + ", ".join(str(d) for d in shape[:8]) + (", ..." if len(shape) > 8 else "") + "]"
+    return text
 
 
 def const_problems(data: dict, bin_size: Optional[int]) -> List[str]:
@@ -72,12 +81,15 @@ def const_problems(data: dict, bin_size: Optional[int]) -> List[str]:
     except ConstError as err:
         return [str(err)]
     found = []
+    if spec.count > MAX_BIN_ELEMENTS:
+        return [f"shape {_shape_text(spec.shape)} has more than {MAX_BIN_ELEMENTS:.0e} elements; "
+                f"no .bin holds that"]
     if spec.element_type not in ("string", "dynamic"):
         required = spec.required_bytes
         # a larger size is read identically (the first bytes only), so it is no error
         if spec.size < required:
             found.append(f"size {spec.size} is smaller than the {required} bytes that shape "
-                         f"{list(spec.shape)} of {spec.element_type} needs")
+                         f"{_shape_text(spec.shape)} of {spec.element_type} needs")
     elif spec.element_type == "dynamic":
         found.append("a Const cannot have the dynamic element type")
     if bin_size is not None and spec.offset + spec.size > bin_size:
@@ -142,10 +154,18 @@ def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
     return values
 
 
+def _inside(path: str, folder: str) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return os.path.commonpath([real, base]) == base
+
+
 class BinFile:
     """Random access to one ``.bin``; opened lazily, each range read at most once."""
 
-    def __init__(self, path: Optional[str]) -> None:
+    def __init__(self, path: Optional[str], confine_to: Optional[str] = None) -> None:
+        """``confine_to``: a folder the real path of the .bin must lie in (links out of it
+        are not followed: a hostile repository could otherwise echo any file's bytes into a
+        published report)."""
         self.path = path
         self._size: Optional[int] = None
         self._error: Optional[str] = None
@@ -156,6 +176,10 @@ class BinFile:
             self._error = f"the weights file {os.path.basename(path)} does not exist"
         elif not os.path.isfile(path):
             self._error = f"the weights path {os.path.basename(path)} is not a regular file"
+        elif confine_to is not None and not _inside(path, confine_to):
+            self._error = (f"the weights file {os.path.basename(path)} is a link to a file outside "
+                           f"the model's folder, which irvalidate does not read (name it with "
+                           f"--bin to read it anyway)")
 
     @property
     def error(self) -> Optional[str]:
@@ -184,12 +208,13 @@ class BinFile:
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
+        if spec.count > MAX_ELEMENTS:
+            raise ConstError(f"it holds {spec.count if spec.count < MAX_BIN_ELEMENTS else 'over 1e18'} "
+                             f"elements, too many for a shape or an axes list (irvalidate decodes "
+                             f"up to {MAX_ELEMENTS}); not decoded", "limit")
         if spec.size < spec.required_bytes:
             raise ConstError(f"size {spec.size} is smaller than the {spec.required_bytes} bytes "
-                             f"that shape {list(spec.shape)} of {spec.element_type} needs")
-        if spec.count > MAX_ELEMENTS:
-            raise ConstError(f"it holds {spec.count} elements, too many for a shape or an axes "
-                             f"list (irvalidate decodes up to {MAX_ELEMENTS}); not decoded", "limit")
+                             f"that shape {_shape_text(spec.shape)} of {spec.element_type} needs")
         if self._error:
             raise ConstError(self._error, "weights")
         if spec.offset + spec.size > self.size():

@@ -6,6 +6,7 @@ Nothing here knows about XML.
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple, Optional, Tuple
 
 #: The upper bound of an unbounded interval (OpenVINO uses int64 max the same way).
@@ -54,14 +55,37 @@ def format_dim(d: Dim) -> str:
     return f"..{d.hi}" if d.lo == 0 else f"{d.lo}..{d.hi}"
 
 
+#: shapes longer than this are shown with their middle elided (messages stay short)
+SHOWN_DIMS = 32
+
+
 def format_shape(shape: Shape) -> str:
     if shape is None:
         return "[...]"
+    if len(shape) > SHOWN_DIMS:
+        half = SHOWN_DIMS // 2
+        return ("[" + ",".join(format_dim(d) for d in shape[:half]) + f",...{len(shape) - SHOWN_DIMS} "
+                f"more...," + ",".join(format_dim(d) for d in shape[-half:]) + "]")
     return "[" + ",".join(format_dim(d) for d in shape) + "]"
 
 
+_INTEGER = re.compile(r"\s*[+-]?[0-9]{1,40}\s*", re.ASCII)
+
+
+def parse_int(text: str) -> int:
+    """A decimal integer written with ASCII digits only, as OpenVINO's reader accepts.
+
+    Python's ``int()`` would also take ``1_0``, fullwidth and Arabic-Indic digits, and
+    thousands of digits; the reader takes none of them.  More than 40 digits is refused
+    before any conversion.
+    """
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f"{text[:40]!r} is not a decimal integer")
+    return int(text)
+
+
 def _bound(token: str) -> int:
-    value = int(token)
+    value = parse_int(token)
     if value < 0:
         raise ValueError(f"negative bound {token!r}")
     return min(value, INF)
@@ -77,7 +101,7 @@ def parse_dim(token: str) -> Dim:
         lo = _bound(low) if low.strip() else 0
         hi = _bound(high) if high.strip() else INF
         return Dim(lo, hi)
-    value = int(token)
+    value = parse_int(token)
     if value < 0:
         # OpenVINO turns other negative values into 0 when it builds a shape from a list.
         return Dim(0, 0)

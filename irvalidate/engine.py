@@ -27,9 +27,19 @@ def default_bin(xml_path: str) -> str:
     return os.path.splitext(xml_path)[0] + ".bin"
 
 
+#: a message longer than this is cut in the middle (a hostile file must not flood reports)
+MAX_MESSAGE = 2000
+
+
+def _clip(message: str) -> str:
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[:MAX_MESSAGE - 300] + f" ... [{len(message) - MAX_MESSAGE + 100} characters cut] ... " + message[-200:]
+
+
 def _finding(path: str, rule, level: str, problem: Problem) -> Finding:
     return Finding(path=path, line=problem.line, code=rule.CODE, slug=rule.SLUG, level=level,
-                   message=problem.message, layer=LayerRef.of(problem.layer), port=problem.port,
+                   message=_clip(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
                    scope=problem.scope)
 
@@ -54,7 +64,9 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional[Co
     findings: List[Finding] = []
     try:
         doc = parse(path)
-        weights = BinFile(bin_path or default_bin(path))
+        # the .bin beside the XML must really be there; one named with --bin is trusted
+        weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                             os.path.dirname(os.path.abspath(path)))
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
         else:

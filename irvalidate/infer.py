@@ -48,6 +48,9 @@ class Inference:
 #: decodes an integer Const layer, raising ConstError
 ConstReader = Callable[[Layer], List[int]]
 
+#: the largest tensor rank irvalidate will build a shape for
+MAX_RANK = 4096
+
 _BINARY_LABELS = ("A", "B")
 _SELECT_LABELS = ("cond", "then", "else")
 _FQ_LABELS = ("data", "input_low", "input_high", "output_low", "output_high")
@@ -246,6 +249,12 @@ def _one_dim_length(result: Inference, value: Value, what: str) -> Tuple[bool, O
         result.failure = bc.BroadcastError(f"{what} must be a 1-D tensor, but has rank {len(shape)} "
                                            f"({format_shape(shape)})")
         return False, None
+    if shape[0].lo > MAX_RANK:
+        # the output would have that rank; no shape of it is ever built here
+        result.failure = bc.BroadcastError(f"{what} has {shape[0].lo} elements: an output of that "
+                                           f"rank is not a plausible tensor (irvalidate checks up "
+                                           f"to rank {MAX_RANK})")
+        return False, None
     return True, shape[0].lo if shape[0].is_static else None
 
 
@@ -275,6 +284,10 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
     if not ok:
         return
     values = _const_values(result, inputs[1], read_const)
+    if values is not None and len(values) > MAX_RANK:
+        result.failure = bc.BroadcastError(f"target_shape holds {len(values)} values: an output of "
+                                           f"that rank is not a plausible tensor")
+        return
     target = bc.target_from_values(values) if values is not None else None
     result.operands = (Operand("data", data.shape), Operand("target", target))
     if spec.mode == "pdpd":

@@ -33,6 +33,15 @@ class Layer:
     bodies: Tuple["Graph", ...] = ()
     port_maps: Tuple[PortMapEntry, ...] = ()
     back_edges: Tuple[BackEdge, ...] = ()
+    #: port id -> position, built once: a layer may have thousands of ports (first id wins)
+    _inputs_by_id: Dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _outputs_by_id: Dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for index, port in enumerate(self.inputs):
+            self._inputs_by_id.setdefault(port.id, index)
+        for index, port in enumerate(self.outputs):
+            self._outputs_by_id.setdefault(port.id, index)
 
     def body(self, kind: str) -> Optional["Graph"]:
         for graph in self.bodies:
@@ -41,16 +50,10 @@ class Layer:
         return None
 
     def input_index(self, port_id: str) -> Optional[int]:
-        for i, port in enumerate(self.inputs):
-            if port.id == port_id:
-                return i
-        return None
+        return self._inputs_by_id.get(port_id)
 
     def output_index(self, port_id: str) -> Optional[int]:
-        for i, port in enumerate(self.outputs):
-            if port.id == port_id:
-                return i
-        return None
+        return self._outputs_by_id.get(port_id)
 
     def describe(self) -> str:
         return f"{self.type} '{self.name}' (id={self.id})"

@@ -11,6 +11,7 @@ from typing import Iterable, List, Optional, Tuple
 from lxml import etree
 
 from . import structure
+from .dims import parse_int
 from .ir import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
 
 SUPPORTED_VERSIONS = ("10", "11")
@@ -27,10 +28,14 @@ def _parser_options() -> dict:
 
 
 def sniff_root(path: str) -> Optional[str]:
-    """The root tag of an XML file, or None when it is not well-formed XML at the start."""
+    """The root tag's local name, or None when the file is not well-formed XML at the start.
+
+    The local name, so a ``<net xmlns=...>`` is not skipped quietly: OpenVINO ignores the
+    namespace, and the parser reports what it cannot read.
+    """
     try:
         for _, elem in etree.iterparse(path, events=("start",), **_parser_options()):
-            return elem.tag if isinstance(elem.tag, str) else None
+            return etree.QName(elem).localname if isinstance(elem.tag, str) else None
     except (etree.XMLSyntaxError, OSError, ValueError):
         return None
     return None
@@ -43,7 +48,7 @@ def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int
             continue
         text = (child.text or "").strip()
         try:
-            value = int(text)
+            value = parse_int(text)
         except ValueError:
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
@@ -99,7 +104,9 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         body = elem.find(tag)
         if body is None:
             continue
-        where = f"{tag.replace('_', ' ')} of {layer.describe()}" + (f" in {scope}" if scope else "")
+        where = f"{tag.replace('_', ' ')} of {layer.describe()}"
+        if scope:  # name the parent body, and only the depth beyond it (messages stay short)
+            where += f" in {scope}" if depth <= 2 else f" ({depth} bodies deep)"
         if depth >= MAX_BODY_DEPTH:
             problems.append(ParseProblem(body.sourceline, f"{where} is nested more than "
                                          f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
@@ -143,12 +150,16 @@ def _free(elem: etree._Element) -> None:
 
 def _check_root(root: etree._Element, doc: Document) -> bool:
     if root.tag != "net":
-        doc.fatal.append(ParseProblem(root.sourceline, f"root element is <{root.tag}>, not <net>: "
-                                      f"this is not an OpenVINO IR file", kind="not-ir"))
+        qname = etree.QName(root)
+        message = (f"root element is <{root.tag[:60]}>, not <net>: this is not an OpenVINO IR file"
+                   if qname.localname != "net" else
+                   f"the <net> element is in the XML namespace {qname.namespace[:60]!r}; IR files "
+                   f"use no namespace (OpenVINO ignores it, irvalidate cannot check the file)")
+        doc.fatal.append(ParseProblem(root.sourceline, message, kind="not-ir"))
         return False
     doc.version = root.get("version")
     if doc.version not in SUPPORTED_VERSIONS:
-        doc.fatal.append(ParseProblem(root.sourceline, f"IR version {doc.version!r} is not "
+        doc.fatal.append(ParseProblem(root.sourceline, f"IR version {str(doc.version)[:20]!r} is not "
                                       f"supported; OpenVINO reads only versions 10 and 11", kind="version"))
         return False
     info = root.getroottree().docinfo

@@ -142,9 +142,31 @@ def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, st
     return [(line, (plain or "the structure does not match the IR schema") + raw)]
 
 
+#: more attributes than this on one element is refused before the schema engine sees it
+MAX_ATTRIBUTES = 256
+
+
+def _crowded(root: etree._Element) -> Optional[etree._Element]:
+    for elem in root.iter():
+        if len(elem.attrib) > MAX_ATTRIBUTES:
+            return elem
+    return None
+
+
 def check(elem: etree._Element, start: str, layer: Optional[Layer] = None) -> List[ParseProblem]:
     """Schema problems of one element (a top-level layer or edge, or the net skeleton);
     ``layer`` is the parsed top-level layer the element is, or holds the problem."""
+    for free in elem.iter(*_FREE):
+        # the schema lets these hold anything, so their content cannot fail it; libxml2 would
+        # still spend quadratic time on it.  Our records of this element are already built.
+        free.clear(keep_tail=True)
+    crowded = _crowded(elem)
+    if crowded is not None:
+        # libxml2 checks "any attribute" patterns in quadratic time and memory: refuse first
+        return [ParseProblem(crowded.sourceline or elem.sourceline,
+                             f"<{crowded.tag}> has {len(crowded.attrib)} attributes, more than the "
+                             f"{MAX_ATTRIBUTES} any IR element needs; this element was not checked "
+                             f"against the schema", layer, kind="schema")]
     schema = validator(start)
     if schema.validate(elem):
         return []

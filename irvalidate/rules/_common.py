@@ -24,8 +24,17 @@ class Context:
         return iter(self.analysis.inferences.values())
 
 
+#: tables wider than this many dims are left out (the message still gives both shapes)
+MAX_TABLE_RANK = 64
+
+
 def shape_table(operands: Sequence[Operand], extra: Sequence[Tuple[str, Shape]] = (),
-                marks: Tuple[int, ...] = ()) -> ShapeTable:
+                marks: Tuple[int, ...] = ()) -> Optional[ShapeTable]:
+    shapes = [op.shape for op in operands] + [shape for _, shape in extra]
+    if any(s is not None and len(s) > MAX_TABLE_RANK for s in shapes):
+        return None
+    if any(op.offset is not None and op.offset > MAX_TABLE_RANK for op in operands):
+        return None
     rows = [TableRow.of(op.label, op.shape, op.offset) for op in operands]
     rows += [TableRow.of(label, shape) for label, shape in extra]
     return ShapeTable(tuple(rows), marks)

@@ -32,7 +32,10 @@ def check(ctx: Context) -> Iterator[Problem]:
         return
     for cycle in find_cycles(analysis.leftover, analysis.arcs()):
         layers = [analysis.layers[lid] for lid in cycle]
-        path = " -> ".join(layer.describe() for layer in layers + layers[:1])
+        shown = layers if len(layers) <= 12 else layers[:10]
+        path = " -> ".join(layer.describe() for layer in shown + layers[:1])
+        if len(shown) < len(layers):
+            path = path.rsplit(" -> ", 1)[0] + f" -> ... {len(layers) - 10} more ... -> " + layers[0].describe()
         first = min(layers, key=lambda layer: layer.line)
         yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}",
                       line=first.line, layer=first, scope=ctx.graph.scope)
