@@ -132,6 +132,14 @@ def _unpack_u6(raw: bytes, count: int) -> List[int]:
     return out
 
 
+def _group_bytes(spec: ConstSpec) -> int:
+    """Bytes the decoder reads: whole 3-byte groups for u3 (8 values) and u6 (4 values)."""
+    per_group = {"u3": 8, "u6": 4}.get(spec.element_type)
+    if per_group is None:
+        return spec.required_bytes
+    return -(-spec.count // per_group) * 3
+
+
 def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
     """Integer values of a Const payload, little-endian; sub-byte types as OpenVINO packs them."""
     et, count = spec.element_type, spec.count
@@ -220,5 +228,8 @@ class BinFile:
         if spec.offset + spec.size > self.size():
             raise ConstError(f"bytes {spec.offset}..{spec.offset + spec.size} lie outside the .bin "
                              f"({self.size()} bytes)")
-        # only the bytes the shape needs: a declared size may be far larger
-        return decode_integers(spec, self.read(spec.offset, spec.required_bytes))
+        # only the bytes the shape needs (a declared size may be far larger); u3 and u6 are
+        # packed in 3-byte groups, which the size rule does not require to be complete
+        wanted = min(_group_bytes(spec), spec.size)
+        raw = self.read(spec.offset, wanted)
+        return decode_integers(spec, raw + bytes(_group_bytes(spec) - len(raw)))

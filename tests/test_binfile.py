@@ -62,3 +62,11 @@ def test_missing_and_directory_bin(tmp_path):
 def test_const_spec_counts_bits():
     assert const_spec({"element_type": "u1", "shape": "9", "offset": "0", "size": "2"}).required_bytes == 2
     assert const_spec({"element_type": "i64", "shape": "2, 3", "offset": "0", "size": "48"}).count == 6
+
+
+@pytest.mark.parametrize("et,size", [("u6", 1), ("u3", 1), ("u6", 3), ("u3", 3)])
+def test_grouped_types_with_a_short_size_decode_without_overrun(tmp_path, et, size):
+    # the size rule asks ceil(n*bits/8) bytes; the packing uses whole 3-byte groups
+    weights = write_bin(tmp_path, bytes.fromhex("12 3f 03") + bytes(8))
+    values = weights.integers({"element_type": et, "shape": "1", "offset": "0", "size": str(size)})
+    assert len(values) == 1 and 0 <= values[0] < (64 if et == "u6" else 8)
