@@ -14,7 +14,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
     """A file as given (unless ``skip_non_ir`` and its root is not ``<net>``); a directory's
-    ``*.xml`` files whose root is ``<net>``, in a stable order."""
+    ``*.xml`` files whose root is ``<net>`` or that are not well-formed, in a stable order."""
     from .parser import sniff_root
     if not os.path.isdir(path):
         # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
@@ -28,7 +28,9 @@ def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
         for name in sorted(files):
             if name.lower().endswith(".xml"):
                 candidate = os.path.join(folder, name)
-                if sniff_root(candidate) == "net":
+                # other well-formed XML is skipped; an .xml that does not even parse to its
+                # root is reported, or a broken model would pass a CI scan silently
+                if sniff_root(candidate) in ("net", None):
                     found.append(candidate)
     return found
 

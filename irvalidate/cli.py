@@ -119,6 +119,13 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     return 2
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.exists(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     handled = _subcommand(argv)
@@ -143,6 +150,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         files = [f for p in args.paths for f in discover_files(p, args.skip_non_ir)]
         if args.bin and len(files) != 1:
             print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
+            return 2
+        if args.output and any(_same_file(args.output, f) for f in files + args.paths):
+            print(f"irvalidate: error: --output {args.output} is one of the files to validate; "
+                  f"refusing to overwrite it", file=sys.stderr)
             return 2
         results = validate_files(files, config, args.bin)
         report = _render(config.format or "text", results, args, bool(args.output))

@@ -34,8 +34,9 @@ def sniff_root(path: str) -> Optional[str]:
     namespace, and the parser reports what it cannot read.
     """
     try:
-        for _, elem in etree.iterparse(path, events=("start",), **_parser_options()):
-            return etree.QName(elem).localname if isinstance(elem.tag, str) else None
+        with open(path, "rb") as handle:
+            for _, elem in etree.iterparse(_Reader(handle), events=("start",), **_parser_options()):
+                return etree.QName(elem).localname if isinstance(elem.tag, str) else None
     except (etree.XMLSyntaxError, OSError, ValueError):
         return None
     return None
@@ -170,8 +171,21 @@ def _check_root(root: etree._Element, doc: Document) -> bool:
     return True
 
 
+class _Reader:
+    """Only ``read``: lxml takes a file object's ``name`` as the document URL and fails on a
+    name that is not UTF-8; without one it reads any file."""
+
+    def __init__(self, handle) -> None:
+        self.read = handle.read
+
+
 def _stream(path: str, doc: Document) -> None:
-    events: Iterable = etree.iterparse(path, events=("start", "end"), tag=("net", "layer", "edge"),
+    with open(path, "rb") as handle:
+        _stream_from(_Reader(handle), doc)
+
+
+def _stream_from(handle, doc: Document) -> None:
+    events: Iterable = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
                                        **_parser_options())
     graph = doc.graph
     root = None
@@ -205,6 +219,16 @@ def _stream(path: str, doc: Document) -> None:
         doc.schema.extend(structure.check(root, "net"))
 
 
+def _unreadable_encoding(path: str) -> Optional[str]:
+    """UTF-32 by its byte-order mark: pugixml (OpenVINO) reads it, libxml2 here cannot."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return None
+    return "UTF-32" if head in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff") else None
+
+
 def parse(path: str) -> Document:
     """Parse ``path``; problems become ParseProblems, never exceptions."""
     doc = Document(path=path, version=None, graph=Graph())
@@ -212,7 +236,11 @@ def parse(path: str) -> Document:
         _stream(path, doc)
     except etree.XMLSyntaxError as err:
         line = err.lineno if err.lineno else None
-        doc.fatal.append(ParseProblem(line, f"XML syntax error: {err.msg}", kind="xml"))
+        encoding = _unreadable_encoding(path)
+        message = (f"the file is {encoding}-encoded, which OpenVINO reads but irvalidate's XML "
+                   f"parser (libxml2) does not; save it as UTF-8 to have it checked"
+                   if encoding else f"XML syntax error: {err.msg}")
+        doc.fatal.append(ParseProblem(line, message, kind="xml"))
     except OSError as err:
         doc.fatal.append(ParseProblem(None, f"cannot read the file: {err.strerror or err}",
                                       kind="xml"))
