@@ -34,13 +34,17 @@ DYNAMIC = Dim(0, INF)
 ONE = Dim(1, 1)
 
 
+#: static dims are immutable values; sharing the common ones saves an allocation per dim
+_STATIC = tuple(Dim(n, n) for n in range(4097))
+
+
 def static(value: int) -> Dim:
-    return Dim(value, value)
+    return _STATIC[value] if 0 <= value < len(_STATIC) else Dim(value, value)
 
 
 def from_declared(value: int) -> Dim:
     """A port ``<dim>``: ``-1`` is ``?`` (ports cannot write intervals)."""
-    return DYNAMIC if value == -1 else Dim(value, value)
+    return DYNAMIC if value == -1 else static(value)
 
 
 def shape_of(*values: int) -> Tuple[Dim, ...]:
@@ -79,6 +83,8 @@ def parse_int(text: str) -> int:
     thousands of digits; the reader takes none of them.  More than 40 digits is refused
     before any conversion.
     """
+    if text.isdigit() and text.isascii() and len(text) <= 40:
+        return int(text)  # the common case, without the regular expression
     if not _INTEGER.fullmatch(text):
         raise ValueError(f"{text[:40]!r} is not a decimal integer")
     return int(text)
@@ -104,9 +110,8 @@ def parse_dim(token: str) -> Dim:
     value = parse_int(token)
     if value < 0:
         # OpenVINO turns other negative values into 0 when it builds a shape from a list.
-        return Dim(0, 0)
-    value = min(value, INF)
-    return Dim(value, value)
+        return static(0)
+    return static(min(value, INF))
 
 
 def parse_shape(text: str) -> Shape:

@@ -67,9 +67,7 @@ def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int
     return tuple(dims)
 
 
-def _parse_ports(section: Optional[etree._Element], problems: List[ParseProblem]) -> Tuple[Port, ...]:
-    if section is None:
-        return ()
+def _parse_ports(section: etree._Element, problems: List[ParseProblem]) -> Tuple[Port, ...]:
     ports = []
     for port in section:
         if port.tag != "port":
@@ -85,26 +83,38 @@ Pending = List[Tuple[etree._Element, Graph, int]]
 
 def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                  depth: int, pending: Pending) -> Layer:
-    data_elem = elem.find("data")
-    data = dict(data_elem.attrib) if data_elem is not None else {}
-    layer = Layer(
-        id=elem.get("id", ""), name=elem.get("name", ""), type=elem.get("type", ""),
-        version=elem.get("version", ""), line=elem.sourceline or 0, data=data,
-        inputs=_parse_ports(elem.find("input"), problems),
-        outputs=_parse_ports(elem.find("output"), problems))
-    port_maps = tuple(
-        PortMapEntry(section.tag, entry.tag, entry.get("external_port_id", ""),
-                     entry.get("internal_layer_id", ""), entry.get("purpose"), entry.sourceline or 0)
-        for section in elem if section.tag in PORT_MAP_TAGS
-        for entry in section if entry.tag in ("input", "output"))
-    back = elem.find("back_edges")
-    back_edges = tuple(BackEdge(e.get("from-layer", ""), e.get("to-layer", ""), e.sourceline or 0)
-                       for e in (back if back is not None else ()) if e.tag == "edge")
+    data: dict = {}
+    inputs: Tuple[Port, ...] = ()
+    outputs: Tuple[Port, ...] = ()
+    port_maps: List[PortMapEntry] = []
+    back_edges: List[BackEdge] = []
+    body_elems: List[etree._Element] = []
+    for child in elem:  # one pass over the children: this runs once per layer
+        tag = child.tag
+        if tag == "data":
+            data = dict(child.attrib)
+        elif tag == "input":
+            inputs = _parse_ports(child, problems)
+        elif tag == "output":
+            outputs = _parse_ports(child, problems)
+        elif tag in BODY_TAGS:
+            body_elems.append(child)
+        elif tag in PORT_MAP_TAGS:
+            port_maps.extend(
+                PortMapEntry(tag, e.tag, e.get("external_port_id", ""), e.get("internal_layer_id", ""),
+                             e.get("purpose"), e.sourceline or 0)
+                for e in child if e.tag in ("input", "output"))
+        elif tag == "back_edges":
+            back_edges.extend(BackEdge(e.get("from-layer", ""), e.get("to-layer", ""),
+                                       e.sourceline or 0) for e in child if e.tag == "edge")
+    layer = Layer(id=elem.get("id", ""), name=elem.get("name", ""), type=elem.get("type", ""),
+                  version=elem.get("version", ""), line=elem.sourceline or 0, data=data,
+                  inputs=inputs, outputs=outputs)
+    if not (body_elems or port_maps or back_edges):
+        return layer
     bodies = []
-    for tag in BODY_TAGS:
-        body = elem.find(tag)
-        if body is None:
-            continue
+    for body in sorted(body_elems, key=lambda b: BODY_TAGS.index(b.tag)):
+        tag = body.tag
         where = f"{tag.replace('_', ' ')} of {layer.describe()}"
         if scope:  # name the parent body, and only the depth beyond it (messages stay short)
             where += f" in {scope}" if depth <= 2 else f" ({depth} bodies deep)"
@@ -116,10 +126,8 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         graph = Graph(scope=where, kind=tag)
         pending.append((body, graph, depth + 1))
         bodies.append(graph)
-    if bodies or port_maps or back_edges:
-        layer = Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
-                      layer.inputs, layer.outputs, tuple(bodies), port_maps, back_edges)
-    return layer
+    return Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
+                 layer.inputs, layer.outputs, tuple(bodies), tuple(port_maps), tuple(back_edges))
 
 
 def _parse_edge(elem: etree._Element) -> Edge:
@@ -209,7 +217,8 @@ def _stream_from(handle, doc: Document) -> None:
             graph.layers.append(layer)
             doc.schema.extend(structure.check(elem, "layer", layer))
         elif elem.tag == "edge" and section.tag == "edges":
-            doc.schema.extend(structure.check(elem, "edge"))
+            if not structure.plain_edge(elem):
+                doc.schema.extend(structure.check(elem, "edge"))
             graph.edges.append(_parse_edge(elem))
         _free(elem)
     if root is None and getattr(events, "root", None) is not None:

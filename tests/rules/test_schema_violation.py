@@ -55,3 +55,19 @@ def test_a_violation_does_not_hide_other_findings(tmp_path):
     path.write_text(text)
     codes = {f.code for f in validate_file(str(path)).findings}
     assert {"IRV005", "IRV201"} <= codes
+
+
+@pytest.mark.parametrize("edge", [
+    '<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>',
+    '<edge from-layer="0" from-port="0" to-layer="2" to-port="0">\n</edge>',
+    '<edge from-layer="0" from-port="0" to-layer="2"/>',
+    '<edge from-layer="0" from-port="0" to-layer="2" to-port="0" extra="1"/>',
+    '<edge from-layer="0" from-port="0" to-layer="2" to-port="0"><x/></edge>',
+    '<edge from-layer="0" from-port="0" to-layer="2" to-port="0">text</edge>',
+])
+def test_edge_fast_path_agrees_with_the_schema(edge):
+    from lxml import etree
+    from irvalidate import structure
+    elem = etree.fromstring(f"<edges>{edge}</edges>")[0]
+    by_schema = structure.validator("edge").validate(elem)
+    assert structure.plain_edge(elem) == by_schema
