@@ -9,7 +9,7 @@ attributes, so that is where exact shapes start.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from . import elements, ops
 from .binfile import BinFile, ConstError
@@ -68,6 +68,16 @@ class GraphAnalysis:
                                                 f"{edge.to_port!r}"))
             else:
                 self.incoming[(edge.to_layer, edge.to_port)].append(edge)
+
+    def edge_ports(self) -> Iterator[Tuple[Edge, Layer, Port, Layer, Port]]:
+        """(edge, producer, its output port, consumer, its input port) of every valid edge."""
+        for (to_layer, to_port), edges in self.incoming.items():
+            consumer = self.layers[to_layer]
+            target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
+            for edge in edges:
+                producer = self.layers[edge.from_layer]
+                source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
+                yield edge, producer, source, consumer, target
 
     def arcs(self) -> List[Tuple[str, str]]:
         """(producer id, consumer id) of every edge whose ends exist."""

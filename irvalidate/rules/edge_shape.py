@@ -27,23 +27,18 @@ SUMMARY = "The producer's output dims differ from the consumer's input dims acro
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    layers = ctx.analysis.layers
-    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
-        consumer = layers[to_layer]
-        target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
-        for edge in edges:
-            producer = layers[edge.from_layer]
-            source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
-            if source.dims == target.dims:
-                continue
-            out, inp = declared_shape(source), declared_shape(target)
-            marks = ()
-            if len(source.dims) == len(target.dims):
-                marks = tuple(i for i, (a, b) in enumerate(zip(source.dims, target.dims)) if a != b)
-            table = ShapeTable((TableRow.of("from", out), TableRow.of("to", inp)), marks)
-            yield Problem(
-                f"{consumer.describe()}: input port {to_port} declares {format_shape(inp)} but "
-                f"its producer {producer.describe()} declares {format_shape(out)} on output port "
-                f"{edge.from_port}", line=edge.line, layer=consumer, port=to_port,
-                expected=format_shape(out), declared=format_shape(inp), table=table,
-                scope=ctx.graph.scope)
+    for edge, producer, source, consumer, target in ctx.analysis.edge_ports():
+        if source.dims == target.dims:
+            continue
+        out, inp = declared_shape(source), declared_shape(target)
+        marks: tuple = ()
+        if len(source.dims) == len(target.dims):
+            marks = tuple(i for i, (a, b) in enumerate(zip(source.dims, target.dims)) if a != b)
+        table = ShapeTable((TableRow.of("from", out), TableRow.of("to", inp)), marks) \
+            if max(len(source.dims), len(target.dims)) <= 64 else None
+        yield Problem(
+            f"{consumer.describe()}: input port {edge.to_port} declares {format_shape(inp)} but "
+            f"its producer {producer.describe()} declares {format_shape(out)} on output port "
+            f"{edge.from_port}", line=edge.line, layer=consumer, port=edge.to_port,
+            expected=format_shape(out), declared=format_shape(inp), table=table,
+            scope=ctx.graph.scope)

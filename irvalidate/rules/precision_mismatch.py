@@ -27,17 +27,11 @@ SUMMARY = "The two ports of an edge declare different precisions."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    layers = ctx.analysis.layers
-    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
-        consumer = layers[to_layer]
-        target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
-        for edge in edges:
-            producer = layers[edge.from_layer]
-            source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
-            a, b = elements.from_precision(source.precision), elements.from_precision(target.precision)
-            if a and b and a != b:
-                yield Problem(f"{consumer.describe()}: input port {to_port} declares precision "
-                              f"{target.precision} but its producer {producer.describe()} declares "
-                              f"{source.precision} on output port {edge.from_port}",
-                              line=edge.line, layer=consumer, port=to_port, expected=a,
-                              declared=b, scope=ctx.graph.scope)
+    for edge, producer, source, consumer, target in ctx.analysis.edge_ports():
+        a, b = elements.from_precision(source.precision), elements.from_precision(target.precision)
+        if a and b and a != b:
+            yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "
+                          f"{target.precision} but its producer {producer.describe()} declares "
+                          f"{source.precision} on output port {edge.from_port}",
+                          line=edge.line, layer=consumer, port=edge.to_port, expected=a,
+                          declared=b, scope=ctx.graph.scope)
