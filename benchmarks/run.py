@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Time irvalidate against OpenVINO's reader and the iterparse floor, as whole processes.
+
+Why this shape (issue 6): a user pays for a whole process, start-up and imports included, so
+each measurement is a fresh subprocess: ``irvalidate FILE``, ``ov.Core().read_model(FILE)`` in
+a fresh python, and ``benchmarks/floor.py FILE``.  The machine may be shared, so the three are
+interleaved round by round (order rotating) and medians reported; each child's own peak RSS and
+CPU time come from ``os.wait4``.  Nothing is asserted: the issue's targets are printed as
+met / NOT met.  Parts: the start-up case (a ~10-layer IR), the main table (LLM-like and stress
+IRs), and a scaling series whose log-log slope is given raw, minus the start-up time (which
+flattens the raw slope at small sizes), and between the two largest sizes.
+
+    python benchmarks/run.py                 # full run (~5-10 min on 2 cores)
+    python benchmarks/run.py --quick         # smoke run: small models, 1 round
+    python benchmarks/run.py --llm 0 --series 1000,10000 --json out.json
+Models are generated on demand by make_models.py into --dir (default: irv-bench in the temporary directory).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+READ_MODEL = "import sys, openvino as ov; ov.Core().read_model(sys.argv[1])"
+TOOLS = ("irvalidate", "read_model", "floor")
+IRV_ENV = None   # the environment of irvalidate children (PYTHONPATH to a snapshot), or None
+
+
+def command(tool: str, xml: Path) -> list:
+    if tool == "irvalidate":
+        script = Path(PY).parent / "irvalidate"     # the installed console script
+        return [str(script), str(xml)] if script.exists() else [PY, "-m", "irvalidate", str(xml)]
+    if tool == "read_model":
+        return [PY, "-c", READ_MODEL, str(xml)]
+    return [PY, str(HERE / "floor.py"), str(xml)]
+
+
+def measure(tool: str, xml: Path) -> dict:
+    """One whole-process run: wall s, the child's own CPU s and peak RSS (MB), exit code."""
+    with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(command(tool, xml), stdout=out, stderr=subprocess.STDOUT,
+                                cwd=xml.parent, env=IRV_ENV if tool == "irvalidate" else None)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        tail = out.read()[-400:].decode(errors="replace")
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
+            "rc": proc.returncode, "tail": tail if proc.returncode else ""}
+
+
+def snapshot(dest: Path) -> dict:
+    """Copy irvalidate's sources to dest; return an environment that imports them first.
+    The install is editable and the project may change during a long run: one run must not
+    time two versions.  Byte-compiled up front, so no timed run pays for compiling."""
+    shutil.copytree(HERE.parent / "irvalidate", dest / "irvalidate",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([PY, "-m", "compileall", "-q", str(dest)], check=True)
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(dest)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+
+
+def ensure(kind: str, layers: int, out: Path, gen: dict) -> Path:
+    """The model's path, generated first if missing (the seconds it took go into gen)."""
+    xml = out / f"{kind}-{layers}.xml"
+    if not xml.exists():
+        args = [PY, str(HERE / "make_models.py"), "--layers", str(layers), "--out", str(out)]
+        t0 = time.perf_counter()
+        subprocess.run(args + (["--stress"] if kind == "stress" else []), check=True,
+                       stdout=subprocess.DEVNULL)
+        gen[xml.name] = round(time.perf_counter() - t0, 1)
+    return xml
+
+
+def layer_count(xml: Path) -> int:
+    """<layer> elements, counted in 64 KB chunks: the runner must stay small (see runner_rss)."""
+    count, tail = 0, b""
+    with open(xml, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            buf = tail + chunk
+            count += buf.count(b"<layer ")
+            tail = buf[-6:]            # a split "<layer " is counted once, in the next buffer
+    return count
+
+
+def runner_rss() -> float:
+    """The runner's peak RSS (MB): Linux carries it into a child through fork/vfork + exec."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench(files: list, tools: tuple, rounds: int) -> list:
+    """Interleaved rounds over every (file, tool); one summary row per file."""
+    runs = {(f, t): [] for f in files for t in tools}
+    for r in range(rounds):
+        for f in files:
+            order = tools[r % len(tools):] + tools[:r % len(tools)]   # rotate position
+            for t in order:
+                res = measure(t, f)
+                runs[f, t].append(res)
+                print(f"  round {r + 1}/{rounds} {f.name:<20} {t:<10} {res['wall']:7.2f} s "
+                      f"{res['rss_mb']:7.1f} MB rc={res['rc']}", file=sys.stderr)
+    rows = []
+    for f in files:
+        row = {"file": f.name, "layers": layer_count(f), "xml_mb": f.stat().st_size / 1e6}
+        for t in tools:
+            rs = runs[f, t]
+            row[t] = {k: statistics.median(r[k] for r in rs) for k in ("wall", "cpu", "rss_mb")}
+            row[t].update(walls=[r["wall"] for r in rs], rcs=sorted({r["rc"] for r in rs}))
+            if any(r["rc"] for r in rs):
+                row[t]["tail"] = next(r["tail"] for r in rs if r["rc"])
+        rows.append(row)
+    return rows
+
+
+def ratio(row: dict, a: str, b: str, key: str = "wall") -> float:
+    ok = a in row and b in row and row[b][key] > 0
+    return row[a][key] / row[b][key] if ok else float("nan")
+
+
+def slope(xs: list, ys: list) -> float:
+    """Least-squares slope of log(y) against log(x) (nan with fewer than two usable points)."""
+    pts = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y > 0]
+    if len({x for x, _ in pts}) < 2:
+        return float("nan")
+    return statistics.linear_regression(*zip(*pts)).slope
+
+
+def fmt(v, spec=".2f") -> str:
+    return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+
+
+def table(rows: list, tools: tuple, key: str = "wall") -> str:
+    """A markdown table of medians (`key`: wall or cpu), ratios and peak RSS, per file."""
+    pairs = [(a, b) for a, b in (("irvalidate", "read_model"), ("irvalidate", "floor"))
+             if a in tools and b in tools]
+    head = (["file", "layers", "XML MB"] + [f"{t} s" for t in tools]
+            + [f"{a[:3]}/{b}" for a, b in pairs] + [f"RSS {t} MB" for t in tools])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = ([row["file"], str(row["layers"]), fmt(row["xml_mb"], ".1f")]
+                 + [fmt(row[t][key], ".3f") for t in tools]
+                 + [fmt(ratio(row, a, b, key)) for a, b in pairs]
+                 + [fmt(row[t]["rss_mb"], ".0f") for t in tools])
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def targets(startup: list, main: list, slopes: dict) -> list:
+    """The issue's five targets against the measured figures (informative, never asserted)."""
+    nan = float("nan")
+    get = lambda r, t, k: r[t][k] if t in r else nan   # noqa: E731
+    checks = []
+    for r in [r for r in main if r["file"].startswith("llm")][:1]:
+        checks += [(f"irv/read_model on {r['file']}", ratio(r, "irvalidate", "read_model"), 0.30),
+                   (f"irv/floor on {r['file']}", ratio(r, "irvalidate", "floor"), 1.25)]
+    for r in [r for r in main if r["file"].startswith("stress")][:1]:
+        checks.append((f"irvalidate peak RSS MB on {r['file']}", get(r, "irvalidate", "rss_mb"), 80))
+    for r in startup[:1]:
+        checks.append((f"start-up s on {r['file']} ({r['layers']} layers)",
+                       get(r, "irvalidate", "wall"), 0.120))
+    checks.append(("log-log slope of irvalidate time vs layers", slopes.get("irvalidate", nan),
+                   1.05))
+    return [f"- {label}: {fmt(v, '.3f')} (target <= {lim}): "
+            + ("n/a" if math.isnan(v) else "met" if v <= lim else "NOT met")
+            for label, v, lim in checks]
+
+
+def code_state() -> str:
+    """irvalidate's commit (read-only git), '+dirty' when its sources differ from it."""
+    git = ["git", "-C", str(HERE.parent)]
+    try:
+        commit = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(git + ["status", "--porcelain", "--", "irvalidate"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
+def env_note() -> str:
+    from importlib import metadata   # late: importing it grows the runner (see runner_rss)
+    versions = {p: metadata.version(p) for p in ("openvino", "irvalidate", "lxml")}
+    return (f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} cores "
+            f"({platform.processor() or platform.machine()}), python {platform.python_version()}, "
+            + ", ".join(f"{k} {v}" for k, v in versions.items()))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "irv-bench", help="model directory")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per main/series run (3)")
+    ap.add_argument("--startup-rounds", type=int, default=10, help="runs of the start-up case")
+    ap.add_argument("--llm", type=int, default=100_000, help="LLM-like layers (0: skip)")
+    ap.add_argument("--stress", type=int, default=200_000, help="stress layers (0: skip)")
+    ap.add_argument("--series", default="1000,3000,10000,30000,100000,200000",
+                    help="comma-separated layer counts for the slope ('' to skip)")
+    ap.add_argument("--series-kind", choices=("llm", "stress"), default="llm")
+    ap.add_argument("--tools", default=",".join(TOOLS), help="subset of " + ",".join(TOOLS))
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: llm 3000, stress 5000, series 1000,3000,10000, 1 round "
+                    "(options given explicitly still win)")
+    ap.add_argument("--no-snapshot", action="store_true",
+                    help="run the live irvalidate sources, not a copy taken at the start")
+    ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
+    args = ap.parse_args(argv)
+    quick = dict(llm=3000, stress=5000, series="1000,3000,10000", rounds=1, startup_rounds=3)
+    for k, v in quick.items():   # --quick changes only what the command line left at default
+        if args.quick and getattr(args, k) == ap.get_default(k):
+            setattr(args, k, v)
+    tools = tuple(t for t in TOOLS if t in args.tools.split(","))
+    series = [int(s) for s in args.series.split(",") if s.strip()]
+
+    gen: dict = {}
+    small = ensure("stress", 10, args.dir, gen)
+    big = [ensure(k, n, args.dir, gen) for k, n in (("llm", args.llm), ("stress", args.stress))
+           if n]
+    ser = [ensure(args.series_kind, n, args.dir, gen) for n in series]
+
+    global IRV_ENV
+    code0, snapdir = code_state(), tempfile.TemporaryDirectory(prefix="irv-snapshot-")
+    if not args.no_snapshot:
+        IRV_ENV = snapshot(Path(snapdir.name))
+    load0, t0 = os.getloadavg(), time.perf_counter()
+    print(f"start-up case: {small.name}, {args.startup_rounds} runs", file=sys.stderr)
+    startup = bench([small], tools, args.startup_rounds)
+    print(f"main table: {[f.name for f in big]}, {args.rounds} rounds", file=sys.stderr)
+    main_rows = bench(big, tools, args.rounds)
+    print(f"series: {[f.name for f in ser]}, {args.rounds} rounds", file=sys.stderr)
+    ser_tools = tuple(t for t in ("irvalidate", "floor") if t in tools)
+    ser_rows = bench(ser, ser_tools, args.rounds) if ser else []
+    elapsed, load1, own_rss = time.perf_counter() - t0, os.getloadavg(), runner_rss()
+
+    start_s = startup[0]["irvalidate"]["wall"] if "irvalidate" in tools else 0.0
+    xs = [r["layers"] for r in ser_rows]
+    slopes, net, top = {}, {}, {}
+    for t in ser_tools:
+        ys = [r[t]["wall"] for r in ser_rows]
+        slopes[t] = slope(xs, ys)
+        net[t] = slope(xs, [y - (start_s if t == "irvalidate" else 0.0) for y in ys])
+        top[t] = slope(xs[-2:], ys[-2:])    # the two largest sizes: start-up no longer matters
+
+    code1 = code_state()
+    snapdir.cleanup()
+    code = code0 + ("" if args.no_snapshot else " (a copy of the sources taken at the start)")
+    if code1 != code0:
+        code += f"; the sources were at {code1} by the end" + (
+            " (CHANGED DURING RUN: timings mix versions)" if args.no_snapshot else "")
+    out = [f"Machine: {env_note()}", f"irvalidate commit: {code}",
+           f"Load average (1/5/15 min) at start {'/'.join(f'{x:.2f}' for x in load0)}, "
+           f"at end {'/'.join(f'{x:.2f}' for x in load1)}; benchmark wall time {elapsed:.0f} s",
+           "", f"Whole-process wall time, median; start-up row: {args.startup_rounds} runs, "
+           f"others: {args.rounds} interleaved rounds", "",
+           table(startup + main_rows, tools), "",
+           "Same runs, CPU time (user+sys of the child) instead of wall time", "",
+           table(startup + main_rows, tools, "cpu"), "",
+           f"Peak RSS is each child's own (os.wait4); the runner's own peak was {own_rss:.0f} MB"
+           " and Linux carries it into children, so no figure can read below it.", ""]
+    if ser_rows:
+        each = lambda d: ", ".join(f"{t} {fmt(d[t], '.3f')}" for t in ser_tools)  # noqa: E731
+        out += [f"Scaling series ({args.series_kind}), {args.rounds} rounds", "",
+                table(ser_rows, ser_tools), "", "Log-log slope of wall time vs layers:",
+                f"- least squares over the series: {each(slopes)}",
+                f"- the same, irvalidate minus its {start_s * 1000:.0f} ms start-up: "
+                f"{fmt(net.get('irvalidate'), '.3f')}",
+                f"- between the two largest sizes only: {each(top)}", ""]
+    bad = [(r["file"], t, r[t]["rcs"]) for r in startup + main_rows + ser_rows for t in tools
+           if t in r and r[t]["rcs"] != [0]]
+    out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
+            "Issue 6 targets (informative):", *targets(startup, main_rows, slopes)]
+    if gen:
+        out += ["", "Generated this run (s): " + ", ".join(f"{k} {v}" for k, v in gen.items())]
+    print("\n".join(out))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "machine": env_note(), "commit": code, "load_start": load0, "load_end": load1,
+            "elapsed_s": elapsed, "rounds": args.rounds, "runner_rss_mb": own_rss,
+            "startup": startup, "main": main_rows, "series": ser_rows,
+            "series_kind": args.series_kind, "slope": slopes, "slope_minus_startup": net,
+            "slope_two_largest": top, "generated_s": gen}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
