@@ -44,7 +44,7 @@ OPSET_NAMES = tuple(f"opset{i}" for i in range(1, OPSET_COUNT + 1))
 REPO_ROOT = Path(__file__).resolve().parents[1]
 JSON_PATH = REPO_ROOT / "irvalidate" / "data" / "opsets.json"
 
-# Op names mentioned in /work/shared/research/ov_semantics.md (copied here so the
+# Op names mentioned in ../shared/research/ov_semantics.md (copied here so the
 # extraction does not depend on a file outside the repository).  Names that are
 # not registered anywhere (aliases such as PReLU/Const, Foo) simply probe negative.
 RESEARCH_CANDIDATES = (
