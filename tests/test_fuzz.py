@@ -41,6 +41,9 @@ Knobs (environment)
 tenth of that).  ``IRVALIDATE_FUZZ_DERANDOMIZE`` (1): 0 explores new examples on every run.
 ``IRVALIDATE_FUZZ_COLLECT`` (0): 1 records every failure and keeps going instead of stopping
 at the first one (for long hunting runs; the test then fails at the end if any was found).
+``IRVALIDATE_FUZZ_MAX_MUTATIONS`` (5): tree mutations per example, from 1.
+``IRVALIDATE_FUZZ_SEED_DIRS``: more folders of seed IRs (``os.pathsep``-separated), e.g.
+``sample_models/broken`` for hunting; the test of the seeds' cleanliness then fails, by design.
 ``IRVALIDATE_FUZZ_OVGEN_SEEDS`` (1,2,3,10,36): the ovgen seeds, e.g. ``0-99`` for more variety.
 ``IRVALIDATE_FUZZ_SLOW_SECONDS`` (0): in collect mode, also save inputs whose validation takes
 longer than this plus a second per megabyte.
@@ -80,6 +83,8 @@ N_EXAMPLES = int(os.environ.get("IRVALIDATE_FUZZ_EXAMPLES", "150"))
 DERANDOMIZE = os.environ.get("IRVALIDATE_FUZZ_DERANDOMIZE", "1") != "0"
 COLLECT = os.environ.get("IRVALIDATE_FUZZ_COLLECT", "0") == "1"
 SAVE_DIR = Path(os.environ.get("IRVALIDATE_FUZZ_SAVE_DIR", Path(tempfile.gettempdir()) / "fuzzfail"))
+#: tree mutations per example: 1 to this many
+MAX_MUTATIONS = int(os.environ.get("IRVALIDATE_FUZZ_MAX_MUTATIONS", "5"))
 #: a validation taking longer than this is a hang (a valid seed takes milliseconds)
 HANG_SECONDS = float(os.environ.get("IRVALIDATE_FUZZ_HANG_SECONDS", "60"))
 #: in collect mode, also save files whose validation takes longer than this plus a second
@@ -119,10 +124,12 @@ class Seed:
 
 def _sample_seeds() -> List[Seed]:
     seeds = []
-    for folder in ("valid", "spec"):
-        for xml in sorted((ROOT / "sample_models" / folder).glob("*.xml")):
+    folders = [ROOT / "sample_models" / "valid", ROOT / "sample_models" / "spec"]
+    folders += [Path(p) for p in os.environ.get("IRVALIDATE_FUZZ_SEED_DIRS", "").split(os.pathsep) if p]
+    for folder in folders:
+        for xml in sorted(folder.glob("*.xml")):
             binp = xml.with_suffix(".bin")
-            seeds.append(Seed(f"{folder}/{xml.name}", xml.read_bytes(),
+            seeds.append(Seed(f"{folder.name}/{xml.name}", xml.read_bytes(),
                               binp.read_bytes() if binp.is_file() else None))
     return seeds
 
@@ -144,15 +151,23 @@ def _ovgen_seeds() -> List[Seed]:
     return seeds
 
 
-@functools.lru_cache(maxsize=None)
-def seeds() -> Tuple[Seed, ...]:
-    found = tuple(_sample_seeds() + _ovgen_seeds())
-    assert len(found) >= 10, "the fuzz seeds are missing (sample_models/valid, sample_models/spec)"
-    return found
-
-
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                           huge_tree=True)
+
+
+def _parses(seed: Seed) -> bool:
+    try:
+        etree.fromstring(seed.xml, _PARSER)
+    except etree.XMLSyntaxError:  # an extra seed that is not XML at all: nothing to mutate
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def seeds() -> Tuple[Seed, ...]:
+    found = tuple(s for s in _sample_seeds() + _ovgen_seeds() if _parses(s))
+    assert len(found) >= 10, "the fuzz seeds are missing (sample_models/valid, sample_models/spec)"
+    return found
 
 
 # --------------------------------------------------------------------------------------
@@ -466,7 +481,7 @@ def _semantic_value(draw, name: str, old: Optional[str]) -> str:
                                                         "5..2", "..3", "4..", "65536", "9" * 20)),
                                        max_size=5).map(",".join)))
     if name in ("offset", "size"):
-        base = int(old) if old is not None and old.isdigit() else 0
+        base = int(old) if old is not None and re.fullmatch(r"[0-9]{1,30}", old) else 0
         return str(draw(st.one_of(st.integers(-2, 4).map(lambda d: base + d),
                                   st.sampled_from((0, -1, 1 << 31, 1 << 63, 1 << 64, 10 ** 30))
                                   )))
@@ -787,7 +802,7 @@ def draw_case(draw) -> Case:
     seed = members[draw(st.integers(0, len(members) - 1))]
     root = etree.fromstring(seed.xml, _PARSER)
     done = []
-    for _ in range(draw(st.integers(1, 5))):
+    for _ in range(draw(st.integers(1, MAX_MUTATIONS))):
         kind = draw(st.sampled_from(_KINDS))
         desc = TREE_MUTATIONS[kind](draw, root)
         if desc:
@@ -825,36 +840,51 @@ def _signature_of_exception(kind: str, err: BaseException) -> str:
 
 
 def _full_traceback(xml: str, bin_path: Optional[str]) -> str:
-    """Re-run the engine's steps with nothing caught, for the traceback of an IRV000."""
-    out = []
+    """Run the engine again with every rule, and its parse and analysis steps, wrapped so
+    that the traceback of whatever crashed is kept (the IRV000 message has only its last
+    frame)."""
+    from irvalidate import engine
+    from irvalidate.rules import RULES
+
+    traces: List[str] = []
+
+    class Recording:
+        def __init__(self, rule) -> None:
+            self._rule = rule
+
+        def __getattr__(self, name: str):
+            return getattr(self._rule, name)
+
+        def check(self, ctx):
+            try:
+                yield from self._rule.check(ctx)
+            except Exception:
+                scope = getattr(getattr(ctx, "graph", None), "scope", "") or "model"
+                traces.append(f"in rule {self._rule.CODE} {self._rule.SLUG} (graph {scope!r}):\n"
+                              + traceback.format_exc())
+                raise
+
+    def recording(step: Callable, name: str) -> Callable:
+        def wrapper(*args, **kwargs):
+            try:
+                return step(*args, **kwargs)
+            except Exception:
+                traces.append(f"in {name}:\n" + traceback.format_exc())
+                raise
+        return wrapper
+
+    steps = {name: getattr(engine, name) for name in ("parse", "BinFile", "GraphAnalysis")
+             if hasattr(engine, name)}
     try:
-        from irvalidate.analysis import GraphAnalysis
-        from irvalidate.binfile import BinFile
-        from irvalidate.engine import default_bin
-        from irvalidate.ir import Graph
-        from irvalidate.parser import parse
-        from irvalidate.rules import RULES
-        from irvalidate.rules._common import Context
-        try:
-            doc = parse(xml)
-            weights = BinFile(bin_path or default_bin(xml))
-            if doc.fatal:
-                contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
-            else:
-                contexts = [Context(doc, g, GraphAnalysis(g, weights), i == 0)
-                            for i, g in enumerate(doc.graphs())]
-        except Exception:  # noqa: BLE001
-            return "in the parser / analysis:\n" + traceback.format_exc()
-        for ctx in contexts:
-            for rule in RULES:
-                try:
-                    list(rule.check(ctx))
-                except Exception:  # noqa: BLE001
-                    out.append(f"in rule {rule.CODE} {rule.SLUG} (graph {ctx.graph.scope or 'model'!r}):\n"
-                               + traceback.format_exc())
+        for name, step in steps.items():
+            setattr(engine, name, recording(step, name))
+        engine.validate_file(xml, bin_path, None, rules=tuple(Recording(r) for r in RULES))
     except Exception:  # noqa: BLE001 - internals moved: the message alone must do
-        out.append("(could not re-run the rules: " + traceback.format_exc(limit=2) + ")")
-    return "\n".join(out) or "(the crash did not reproduce outside the engine)"
+        traces.append("(could not re-run the engine: " + traceback.format_exc(limit=3) + ")")
+    finally:
+        for name, step in steps.items():
+            setattr(engine, name, step)
+    return "\n".join(traces) or "(the crash did not reproduce)"
 
 
 _recorded: Dict[str, int] = {}
@@ -993,6 +1023,17 @@ def test_mutated_ir_never_crashes_the_validator(data):
         _check_file(case, Path(tmp) / "case")
 
 
+def _root_tag(path: str) -> Optional[str]:
+    """The root element's tag, as far as the start of the file tells (None: not XML there)."""
+    try:
+        for _, elem in etree.iterparse(path, events=("start",), resolve_entities=False,
+                                       no_network=True, load_dtd=False):
+            return elem.tag if isinstance(elem.tag, str) else None
+    except (etree.XMLSyntaxError, OSError, ValueError):
+        return None
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def _schema_validators() -> Dict[str, Callable[[dict], None]]:
     """The committed report schema and the SARIF 2.1.0 schema, when jsonschema is installed."""
@@ -1051,12 +1092,23 @@ def test_cli_reports_every_file_of_a_mixed_batch(data):
         order = data.draw(st.permutations(range(len(paths))), label="order")
         paths = [paths[k] for k in order]
         jobs = data.draw(st.sampled_from(("1", "1", "2")), label="jobs")
+        # sometimes the folder itself: discovery then reads every file's root element
+        by_folder = data.draw(st.sampled_from((False, False, True)), label="by folder")
+        targets = [str(tmp_path)] if by_folder else paths
         code, stdout, stderr = _run_cli(["--format", "json", "--config", str(config), "-j", jobs,
-                                         *paths])
+                                         *targets])
         note(f"exit {code}; stderr: {stderr[-2000:]}")
         assert code in (0, 1), f"the CLI failed (exit {code}): {stderr[-2000:]}"
         report = json.loads(stdout)
-        assert [f["path"] for f in report["files"]] == paths
+        reported = [f["path"] for f in report["files"]]
+        if by_folder:
+            # every IR (root <net>) is found, once, in a stable order; other XML may be
+            # skipped, and whether a file that does not parse counts is the tool's choice
+            assert len(set(reported)) == len(reported) and set(reported) <= set(paths), reported
+            assert reported == sorted(reported, key=lambda p: Path(p).parent.name), reported
+            assert {p for p in paths if _root_tag(p) == "net"} <= set(reported), reported
+            paths = reported
+        assert reported == paths
         if "json" in _schema_validators():
             _schema_validators()["json"](report)
         internal = [(entry["path"], f["message"]) for entry in report["files"]
@@ -1074,7 +1126,7 @@ def test_cli_reports_every_file_of_a_mixed_batch(data):
         # the other formats render the same results: same status, never a tool failure
         fmt = data.draw(st.sampled_from(("text", "sarif", "github")), label="other format")
         other, out, err = _run_cli(["--format", fmt, "--config", str(config), "--statistics",
-                                    "--color", "always", *paths])
+                                    "--color", "always", *targets])
         assert other == code, f"--format {fmt} exits {other}, json {code}: {err[-2000:]}"
         if fmt == "sarif" and "sarif" in _schema_validators():
             _schema_validators()["sarif"](json.loads(out))
