@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from . import elements, ops
+from . import elements, ops, valueprop
 from .binfile import BinFile, ConstError
 from .dims import Shape, from_declared, parse_shape
 from .graph import topological_order
 from .infer import Inference, Value, infer
 from .ir import Edge, Graph, Layer, ParseProblem, Port
+from .values import RANGES, Tensor
 
 PortKey = Tuple[str, str]
 
@@ -42,6 +43,7 @@ class GraphAnalysis:
         self.outputs: Dict[PortKey, Value] = {}
         self.inferences: Dict[str, Inference] = {}
         self._consts: Dict[str, object] = {}
+        self._const_tensors: Dict[str, Optional[Tensor]] = {}
         self._index_edges()
         for layer in self._topological_order():
             self._visit(layer)
@@ -146,6 +148,43 @@ class GraphAnalysis:
             if et is None:
                 et = elements.from_precision(port.precision)
             self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
+        if kind in valueprop.VALUE_OPS and layer.outputs:
+            self._evaluate(layer, kind, inputs)
+
+    def _evaluate(self, layer: Layer, kind: str, inputs: List[Value]) -> None:
+        """Bound the integer value a shape layer computes (kept on its output 0)."""
+        key = (layer.id, layer.outputs[0].id)
+        out = self.outputs[key]
+        tensor = valueprop.evaluate(layer, inputs, self.tensor_of)
+        fallback = None
+        if tensor is None and kind == "concat" and out.shape is not None and len(out.shape) == 1 \
+                and out.shape[0].is_static:
+            fallback = valueprop.concat_fallback(inputs, out.shape[0].lo, self._first_value)
+        if tensor is not None or fallback is not None:
+            self.outputs[key] = out._replace(tensor=tensor, fallback=fallback)
+
+    def tensor_of(self, value: Value) -> Optional[Tensor]:
+        """The bounded value reaching an input: computed upstream, or a Const's own values."""
+        if value.tensor is not None:
+            return value.tensor
+        producer = value.producer
+        if producer is None or producer.type.lower() not in ops.CONST_TYPES or value.shape is None:
+            return None
+        if producer.id not in self._const_tensors:
+            tensor = None
+            if value.element_type in RANGES:
+                try:
+                    numbers = self.read_const(producer)
+                except ConstError:  # the invalid-constant rule reports it
+                    numbers = None
+                if numbers is not None:
+                    tensor = valueprop.const_tensor(producer, numbers, value.shape, value.element_type)
+            self._const_tensors[producer.id] = tensor
+        return self._const_tensors[producer.id]
+
+    def _first_value(self, value: Value) -> Optional[int]:
+        tensor = self.tensor_of(value) if value.tensor is None else None
+        return tensor.bounds[0].lo if tensor is not None and tensor.bounds else None
 
     @staticmethod
     def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:

@@ -11,8 +11,9 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import attrs, broadcast as bc, elements, ops
 from .binfile import ConstError
-from .dims import ONE, Shape, format_dim, format_shape
+from .dims import ONE, Dim, Shape, format_dim, format_shape
 from .ir import Layer
+from .values import NegativeTarget, Tensor, as_target, describe
 
 
 class Value(NamedTuple):
@@ -20,6 +21,10 @@ class Value(NamedTuple):
     shape: Shape
     element_type: Optional[str]
     producer: Optional[Layer] = None
+    #: the bounded integer value, when a shape subgraph computes it (see valueprop)
+    tensor: Optional[Tensor] = None
+    #: the Broadcast target OpenVINO falls back to for a Concat it cannot bound-evaluate
+    fallback: Optional[Tuple[Dim, ...]] = None
 
 
 class Operand(NamedTuple):
@@ -43,6 +48,8 @@ class Inference:
     type_errors: List[str] = field(default_factory=list)
     divergences: List[str] = field(default_factory=list)
     const_problems: List[Tuple[Layer, ConstError]] = field(default_factory=list)
+    #: how a computed target_shape was obtained (``ShapeOf(...) → Gather(...) → Concat``)
+    target_chain: Optional[str] = None
 
 
 #: decodes an integer Const layer, raising ConstError
@@ -258,6 +265,28 @@ def _one_dim_length(result: Inference, value: Value, what: str) -> Tuple[bool, O
     return True, shape[0].lo if shape[0].is_static else None
 
 
+def _computed_target(result: Inference, value: Value) -> Optional[Tuple[Dim, ...]]:
+    """A target_shape computed by a shape subgraph, as OpenVINO's bound evaluation reads it."""
+    tensor = value.tensor
+    if tensor is not None and tensor.rank == 1:
+        chain = describe(tensor.origin)
+        try:
+            target = as_target(tensor)
+        except NegativeTarget as neg:
+            result.failure = bc.BroadcastError(
+                f"target_shape element {neg.index} evaluates to {format_dim(neg.dim)}, computed as "
+                f"{chain}; OpenVINO refuses a value that can be negative (\"Value for partial "
+                f"shape evaluation can't be lower than zero\")")
+            return None
+        result.target_chain = chain
+        return target
+    if value.fallback is not None:
+        result.target_chain = ("Concat whose values OpenVINO cannot bound: each Constant input gives "
+                               "its first value, every other input '?'")
+        return value.fallback
+    return None
+
+
 def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstReader) -> None:
     layer = result.layer
     v3 = ops.broadcast_is_v3(layer.version)
@@ -288,7 +317,9 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
         result.failure = bc.BroadcastError(f"target_shape holds {len(values)} values: an output of "
                                            f"that rank is not a plausible tensor")
         return
-    target = bc.target_from_values(values) if values is not None else None
+    target = bc.target_from_values(values) if values is not None else _computed_target(result, inputs[1])
+    if result.failure is not None:
+        return
     result.operands = (Operand("data", data.shape), Operand("target", target))
     if spec.mode == "pdpd":
         start = (len(target) - len(data.shape) if spec.axis == -1 else spec.axis) \
@@ -305,6 +336,9 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
         if not ok:
             return
         axes = _const_values(result, inputs[2], read_const)
+        if axes is None and inputs[2].tensor is not None and inputs[2].tensor.rank == 1 \
+                and all(b.lo == b.hi for b in inputs[2].tensor.bounds):
+            axes = [b.lo for b in inputs[2].tensor.bounds]
         compute = lambda: bc.broadcast_explicit(data.shape, target, target_len, axes, axes_len)  # noqa: E731
     _run(result, compute, data.element_type)
     if spec.mode == "pdpd" and not spec.axis_given and target is not None:

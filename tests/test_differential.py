@@ -11,8 +11,8 @@
   a downstream layer, an accepted one (re-saved by OpenVINO) must get none.
 * Benign rewrites (enum case, aliases, default attributes, -1 dims, type case, opset
   version, layer/edge order, ids, Const size): OpenVINO reads the same model, so no new error.
-* Computed Broadcast targets (ShapeOf/Concat/Gather): xfail, irvalidate does not evaluate
-  them yet.
+* Computed Broadcast targets (ShapeOf/Concat/Gather/Multiply): the mutated layer is named
+  (tests/test_value_propagation.py covers the other shape operations).
 
 The validator runs in-process (``irvalidate.cli.main``) on a whole batch of files at once;
 set ``IRVALIDATE_DIFF_SUBPROCESS=1`` to run ``python -m irvalidate`` instead.  The number of
@@ -320,11 +320,9 @@ def test_benign_rewrites_have_no_errors(models, tmp_path, kind):
 # beyond constant folding: Broadcast whose target_shape is a ShapeOf/Concat/Gather subgraph
 
 
-@pytest.mark.xfail(reason="irvalidate does not evaluate ShapeOf/Concat/Gather/Multiply "
-                          "target_shape subgraphs (OpenVINO resolves them by bound "
-                          "evaluation), so a wrong declared dim on such a Broadcast goes "
-                          "unreported (issue 7: value propagation)", strict=True)
 def test_computed_target_output_dims_are_reported(models, tmp_path):
+    """Broadcasts whose target_shape is a ShapeOf/Concat/Gather/Multiply subgraph: OpenVINO
+    resolves it by bound evaluation, and so must the validator to name a wrong dim."""
     mutations = []
     for seed in range(N_MUTATED):
         m = ovgen.mutate_output_dims(models[seed], tmp_path / f"seed{seed}", select="computed")

@@ -53,6 +53,8 @@ def check(ctx: Context) -> Iterator[Problem]:
                     ", ".join(str(m) for m in marks)
             origin = f"{mode_of(inference)} broadcast" if inference.family != "unary" \
                 else "its input 0 (the output keeps the input shape)"
+            if inference.target_chain:
+                origin += f", with target_shape computed as {inference.target_chain}"
             yield Problem(
                 f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
                 f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}",

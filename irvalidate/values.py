@@ -1,0 +1,321 @@
+"""Integer tensor values with lower and upper bounds, as OpenVINO's bound evaluation computes them.
+
+A Broadcast whose target_shape is not a Constant gets its target from the subgraph that
+computes it (``ShapeOf -> Gather -> Concat -> Add ...``): OpenVINO evaluates a lower and an
+upper bound for every element and reads each pair as a dimension.  This module is that
+arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026.4.1:
+
+* an unbounded upper bound is the element type's maximum (``INF`` here, whatever the type);
+* in arithmetic (Add, Subtract, Multiply, Divide, Maximum, Minimum), an element with an
+  unbounded operand becomes ``?`` (``2..`` + 1 is ``?``, not ``3..``); the others are the
+  extremes of the four corner combinations (``10 - 1..8`` is ``2..9``);
+* a divisor interval starting at 0 gives an unbounded upper bound (``100 / ..5`` is ``20..``);
+* ReduceProd and Convert keep a finite lower bound under an unbounded upper one;
+* Gather-8 reads an out-of-range index as 0;
+* a negative bound reaching a Broadcast target is an error (see :func:`as_target`).
+
+Whatever else the runtime might do (overflow, division by zero, element types we do not
+follow) raises :class:`Unresolved`: the caller then falls back as the runtime does when
+bound evaluation fails, which can only make a check less precise, never wrong.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from .dims import INF, Dim, Shape
+
+#: the most elements a value may have (shape tensors are short; this bounds the work)
+MAX_ELEMENTS = 4096
+
+RANGES = {"i64": (-(1 << 63), (1 << 63) - 1), "i32": (-(1 << 31), (1 << 31) - 1),
+          "u8": (0, 255), "u16": (0, 65535), "u32": (0, (1 << 32) - 1)}
+
+DYNAMIC = Dim(0, INF)
+
+
+class Unresolved(Exception):
+    """The value cannot be bounded here; consumers fall back as on a failed bound evaluation."""
+
+
+class NegativeTarget(Exception):
+    """A computed target_shape has a negative lower bound: OpenVINO refuses the model."""
+
+    def __init__(self, index: int, dim: Dim) -> None:
+        super().__init__(index, dim)
+        self.index, self.dim = index, dim
+
+
+class Origin(NamedTuple):
+    """How a value was computed: an operation label and the origins of its inputs."""
+    label: str
+    inputs: Tuple["Origin", ...] = ()
+    #: left out of descriptions (constants: their consumer's label names them)
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tensor:
+    shape: Tuple[int, ...]
+    #: one bound pair per element, row-major; ``hi == INF`` is unbounded
+    bounds: Tuple[Dim, ...]
+    et: str
+    origin: Origin
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def static_values(self) -> List[int]:
+        """The values, when every element is known exactly (else Unresolved)."""
+        if any(b.lo != b.hi or b.hi == INF for b in self.bounds):
+            raise Unresolved(f"{self.origin.label} is not constant")
+        return [b.lo for b in self.bounds]
+
+
+def _size(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+    if et not in RANGES:
+        raise Unresolved(f"element type {et} is not followed")
+    if len(bounds) > MAX_ELEMENTS or _size(shape) != len(bounds):
+        raise Unresolved("too many elements")
+    low, high = RANGES[et]
+    for b in bounds:
+        if b.lo == INF or not low <= b.lo <= high or (b.hi != INF and not b.lo <= b.hi <= high):
+            raise Unresolved(f"a bound leaves the range of {et}")
+    return Tensor(tuple(shape), tuple(bounds), et, origin)
+
+
+def constant(values: Sequence[int], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
+    return _checked(tuple(shape), [Dim(v, v) for v in values], et, origin)
+
+
+def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
+    """ShapeOf: the dims of a shape, intervals included (bounds past the type are unbounded)."""
+    if shape is None:
+        raise Unresolved("ShapeOf of a dynamic rank")
+    high = RANGES.get(et, (0, 0))[1]
+    bounds = [Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
+    return _checked((len(shape),), bounds, et, origin)
+
+
+def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
+    """Convert keeps finite bounds and maps an unbounded one to the new type's maximum."""
+    return _checked(t.shape, t.bounds, et, origin)
+
+
+def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
+    """Numpy broadcasting of two value shapes: the result shape and index pairs per element."""
+    rank = max(a.rank, b.rank)
+    sa, sb = (1,) * (rank - a.rank) + a.shape, (1,) * (rank - b.rank) + b.shape
+    out = []
+    for x, y in zip(sa, sb):
+        if x != y and 1 not in (x, y):
+            raise Unresolved("value shapes do not broadcast")
+        out.append(max(x, y) if 0 not in (x, y) else 0)
+    if _size(out) > MAX_ELEMENTS:
+        raise Unresolved("too many elements")
+
+    def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:
+        k = 0
+        for i, d in zip(index, shape):
+            k = k * d + (i if d != 1 else 0)
+        return k
+    pairs = [(flat(ix, sa), flat(ix, sb)) for ix in itertools.product(*(range(d) for d in out))]
+    return tuple(out), pairs
+
+
+def _floor_div(x: int, y: int, python: bool) -> int:
+    q = x // y
+    if not python and q < 0 and q * y != x:
+        q += 1  # C++ truncates toward zero
+    return q
+
+
+def _div_bounds(a: Dim, b: Dim, python: bool) -> Dim:
+    if b.lo < 0 or b.hi == 0:
+        raise Unresolved("division by zero or by a negative interval")
+    if b.lo == 0:  # the runtime's upper bound divides by zero: unbounded
+        return Dim(min(_floor_div(a.lo, b.hi, python), _floor_div(a.hi, b.hi, python)), INF)
+    corners = [_floor_div(x, y, python) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+    return Dim(min(corners), max(corners))
+
+
+_CORNER = {
+    "add": lambda x, y: x + y,
+    "subtract": lambda x, y: x - y,
+    "multiply": lambda x, y: x * y,
+    "maximum": max,
+    "minimum": min,
+}
+
+
+def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
+    """Add, Subtract, Multiply, Divide, Maximum or Minimum of two bounded values."""
+    if a.et != b.et:
+        raise Unresolved("operand types differ")
+    shape, pairs = _broadcast(a, b)
+    bounds = []
+    for i, j in pairs:
+        x, y = a.bounds[i], b.bounds[j]
+        if INF in (x.hi, y.hi):
+            bounds.append(DYNAMIC)
+        elif kind == "divide":
+            bounds.append(_div_bounds(x, y, python_div))
+        else:
+            corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
+            bounds.append(Dim(min(corners), max(corners)))
+    return _checked(shape, bounds, a.et, origin)
+
+
+def _axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        raise Unresolved(f"axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def concat(parts: Sequence[Tensor], axis: int, origin: Origin) -> Tensor:
+    if not parts or any(p.rank != 1 for p in parts) or _axis(axis, 1) != 0:
+        raise Unresolved("Concat of values that are not 1-D")
+    if len({p.et for p in parts}) != 1:
+        raise Unresolved("Concat of different element types")
+    bounds = [b for p in parts for b in p.bounds]
+    return _checked((len(bounds),), bounds, parts[0].et, origin)
+
+
+def gather(data: Tensor, indices: Tensor, axis: int, zero_out_of_range: bool, origin: Origin) -> Tensor:
+    """Gather along axis 0 of a 1-D value; indices may be negative."""
+    if data.rank != 1 or _axis(axis, 1) != 0:
+        raise Unresolved("Gather of a value that is not 1-D")
+    n = data.shape[0]
+    bounds = []
+    for k in indices.static_values():
+        if -n <= k < n:
+            bounds.append(data.bounds[k % n])
+        elif zero_out_of_range:
+            bounds.append(Dim(0, 0))
+        else:
+            raise Unresolved(f"Gather index {k} is out of range")
+    return _checked(indices.shape, bounds, data.et, origin)
+
+
+def reshaped(t: Tensor, shape: Sequence[int], origin: Origin) -> Tensor:
+    return _checked(tuple(shape), t.bounds, t.et, origin)
+
+
+def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> List[int]:
+    """The output shape of Reshape(t, pattern)."""
+    out = []
+    for i, p in enumerate(pattern):
+        if p == 0 and special_zero:
+            if i >= t.rank:
+                raise Unresolved("special zero beyond the input rank")
+            p = t.shape[i]
+        out.append(p)
+    if out.count(-1) > 1 or any(p < -1 for p in out):
+        raise Unresolved("bad Reshape pattern")
+    if -1 in out:
+        rest = _size([p for p in out if p != -1])
+        if rest == 0 or _size(t.shape) % rest:
+            raise Unresolved("bad Reshape pattern")
+        out[out.index(-1)] = _size(t.shape) // rest
+    if _size(out) != _size(t.shape):
+        raise Unresolved("Reshape changes the element count")
+    return out
+
+
+def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
+    rank = len(shape) + len(axes)
+    where = sorted({_axis(a, rank) for a in axes})
+    if len(where) != len(axes):
+        raise Unresolved("repeated Unsqueeze axes")
+    out, rest = [], iter(shape)
+    for i in range(rank):
+        out.append(1 if i in where else next(rest))
+    return out
+
+
+def squeeze_shape(shape: Tuple[int, ...], axes: Optional[Sequence[int]]) -> List[int]:
+    if axes is None:
+        return [d for d in shape if d != 1]
+    where = {_axis(a, len(shape)) for a in axes} if shape else set()
+    if any(shape[a] != 1 for a in where):
+        raise Unresolved("Squeeze of an axis that is not 1")
+    return [d for i, d in enumerate(shape) if i not in where]
+
+
+def slice_1d(t: Tensor, start: int, stop: int, step: int, origin: Origin, shrink: bool = False) -> Tensor:
+    """Python/numpy slicing of a 1-D value (Slice-8, StridedSlice); shrink keeps one element."""
+    if t.rank != 1 or step == 0:
+        raise Unresolved("slice of a value that is not 1-D")
+    n = t.shape[0]
+    if shrink:
+        if not -n <= start < n:
+            raise Unresolved("StridedSlice shrinks an out-of-range index")
+        return _checked((), [t.bounds[start % n]], t.et, origin)
+    picked = [t.bounds[i] for i in range(*slice(start, stop, step).indices(n))]
+    return _checked((len(picked),), picked, t.et, origin)
+
+
+def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
+    """ReduceProd over every element of a value of rank <= 1."""
+    if t.rank > 1:
+        raise Unresolved("ReduceProd of a value of rank above 1")
+    lo, hi = 1, 1
+    for b in t.bounds:
+        lo *= b.lo
+        hi = INF if INF in (hi, b.hi) else hi * b.hi
+    if hi != INF and hi > RANGES.get(t.et, (0, 0))[1]:
+        hi = INF
+    shape = (1,) * t.rank if keep_dims else ()
+    return _checked(shape, [Dim(lo, hi)], t.et, origin)
+
+
+def arange(start: int, stop: int, step: int, et: str, origin: Origin) -> Tensor:
+    if step == 0:
+        raise Unresolved("Range with step 0")
+    values = range(start, stop, step)
+    if len(values) > MAX_ELEMENTS:
+        raise Unresolved("Range too long")
+    return constant(list(values), (len(values),), et, origin)
+
+
+def as_target(t: Tensor) -> Tuple[Dim, ...]:
+    """The dims a Broadcast reads from a computed target_shape (its rank is checked before).
+
+    An unbounded element is ``?`` for i32 and i64 values, and the type's maximum for the
+    narrower types (the runtime's Convert to u8 of ``?`` gives ``..255``).
+    """
+    out = []
+    for index, b in enumerate(t.bounds):
+        if b.lo < 0:
+            raise NegativeTarget(index, b)
+        hi = b.hi if b.hi != INF or t.et in ("i32", "i64") else RANGES[t.et][1]
+        out.append(Dim(b.lo, hi))
+    return tuple(out)
+
+
+def describe(origin: Origin, limit: int = 12) -> str:
+    """``ShapeOf(layer 12 'ids') → Gather(indices [1]) → Concat``: the operations in order."""
+    seen, order, stack = set(), [], [(origin, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            if not node.hidden:
+                order.append(node.label)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.inputs))
+    if len(order) > limit:
+        order = order[:limit // 2] + [f"... {len(order) - limit} more ..."] + order[-(limit // 2):]
+    return " → ".join(order)
