@@ -13,7 +13,8 @@ from . import attrs, broadcast as bc, elements, ops
 from .binfile import ConstError
 from .dims import ONE, Dim, Shape, format_dim, format_shape
 from .ir import Layer
-from .values import NegativeTarget, Tensor, as_target, describe
+from .targets import MAX_RANK, computed_target, const_values, one_dim_length
+from .values import Tensor
 
 
 class Value(NamedTuple):
@@ -54,9 +55,6 @@ class Inference:
 
 #: decodes an integer Const layer, raising ConstError
 ConstReader = Callable[[Layer], List[int]]
-
-#: the largest tensor rank irvalidate will build a shape for
-MAX_RANK = 4096
 
 _BINARY_LABELS = ("A", "B")
 _SELECT_LABELS = ("cond", "then", "else")
@@ -236,57 +234,6 @@ def _fake_quantize(result: Inference, inputs: Sequence[Value], read_const: Const
         _pdpd_divergence(result, spec, shapes[1:], fold)
 
 
-def _const_values(result: Inference, value: Value, read_const: ConstReader) -> Optional[List[int]]:
-    producer = value.producer
-    if producer is None or producer.type.lower() not in ops.CONST_TYPES:
-        return None
-    try:
-        return read_const(producer)
-    except ConstError as err:
-        result.const_problems.append((producer, err))
-        return None
-
-
-def _one_dim_length(result: Inference, value: Value, what: str) -> Tuple[bool, Optional[int]]:
-    """(ok, static length) of a 1-D shape input; records a failure when its rank is not 1."""
-    shape = value.shape
-    if shape is None:
-        return True, None
-    if len(shape) != 1:
-        result.failure = bc.BroadcastError(f"{what} must be a 1-D tensor, but has rank {len(shape)} "
-                                           f"({format_shape(shape)})")
-        return False, None
-    if shape[0].lo > MAX_RANK:
-        # the output would have that rank; no shape of it is ever built here
-        result.failure = bc.BroadcastError(f"{what} has {shape[0].lo} elements: an output of that "
-                                           f"rank is not a plausible tensor (irvalidate checks up "
-                                           f"to rank {MAX_RANK})")
-        return False, None
-    return True, shape[0].lo if shape[0].is_static else None
-
-
-def _computed_target(result: Inference, value: Value) -> Optional[Tuple[Dim, ...]]:
-    """A target_shape computed by a shape subgraph, as OpenVINO's bound evaluation reads it."""
-    tensor = value.tensor
-    if tensor is not None and tensor.rank == 1:
-        chain = describe(tensor.origin)
-        try:
-            target = as_target(tensor)
-        except NegativeTarget as neg:
-            result.failure = bc.BroadcastError(
-                f"target_shape element {neg.index} evaluates to {format_dim(neg.dim)}, computed as "
-                f"{chain}; OpenVINO refuses a value that can be negative (\"Value for partial "
-                f"shape evaluation can't be lower than zero\")")
-            return None
-        result.target_chain = chain
-        return target
-    if value.fallback is not None:
-        result.target_chain = ("Concat whose values OpenVINO cannot bound: each Constant input gives "
-                               "its first value, every other input '?'")
-        return value.fallback
-    return None
-
-
 def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstReader) -> None:
     layer = result.layer
     v3 = ops.broadcast_is_v3(layer.version)
@@ -309,15 +256,15 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
             et = inputs[index].element_type
             if elements.is_known(et) and et not in elements.INTEGRAL:
                 result.type_errors.append(f"{what} (input {index}) must be an integer tensor, not {et}")
-    ok, target_len = _one_dim_length(result, inputs[1], "target_shape (input 1)")
+    ok, target_len = one_dim_length(result, inputs[1], "target_shape (input 1)")
     if not ok:
         return
-    values = _const_values(result, inputs[1], read_const)
+    values = const_values(result, inputs[1], read_const)
     if values is not None and len(values) > MAX_RANK:
         result.failure = bc.BroadcastError(f"target_shape holds {len(values)} values: an output of "
                                            f"that rank is not a plausible tensor")
         return
-    target = bc.target_from_values(values) if values is not None else _computed_target(result, inputs[1])
+    target = bc.target_from_values(values) if values is not None else computed_target(result, inputs[1])
     if result.failure is not None:
         return
     result.operands = (Operand("data", data.shape), Operand("target", target))
@@ -332,10 +279,10 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
     elif spec.mode == "pdpd":
         compute = lambda: bc.broadcast_pdpd(data.shape, target, target_len, spec.axis)  # noqa: E731
     else:
-        ok, axes_len = _one_dim_length(result, inputs[2], "axes_mapping (input 2)")
+        ok, axes_len = one_dim_length(result, inputs[2], "axes_mapping (input 2)")
         if not ok:
             return
-        axes = _const_values(result, inputs[2], read_const)
+        axes = const_values(result, inputs[2], read_const)
         if axes is None and inputs[2].tensor is not None and inputs[2].tensor.rank == 1 \
                 and all(b.lo == b.hi for b in inputs[2].tensor.bounds):
             axes = [b.lo for b in inputs[2].tensor.bounds]
