@@ -12,7 +12,7 @@ from . import broadcast as bc, ops
 from .binfile import ConstError
 from .dims import Dim, format_dim, format_shape
 from .ir import Layer
-from .values import NegativeTarget, as_target, describe
+from .values import NegativeTarget, Unresolved, as_target, describe
 
 if TYPE_CHECKING:
     from .infer import Inference, Value
@@ -31,7 +31,7 @@ def const_values(result: Inference, value: Value, read_const: ConstReader) -> Op
     try:
         return read_const(producer)
     except ConstError as err:
-        result.const_problems.append((producer, err))
+        result.add_const_problem(producer, err)
         return None
 
 
@@ -65,6 +65,8 @@ def computed_target(result: Inference, value: Value) -> Optional[Tuple[Dim, ...]
                 f"target_shape element {neg.index} evaluates to {format_dim(neg.dim)}, computed as "
                 f"{chain}; OpenVINO refuses a value that can be negative (\"Value for partial "
                 f"shape evaluation can't be lower than zero\")")
+            return None
+        except Unresolved:  # a wrapped interval: what the runtime makes of it is not followed
             return None
         result.target_chain = chain
         return target

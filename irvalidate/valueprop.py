@@ -109,8 +109,7 @@ def _gather(layer: Layer, t: List[Tensor]) -> Tensor:
         raise Unresolved("Gather with batch_dims")
     axis = _scalar(t[2], "the Gather axis")
     indices = t[1].static_values()
-    v8 = layer.version.lower() not in ("opset1", "opset7")
-    return vals.gather(t[0], t[1], axis, v8, _origin(layer, t[:1], f"indices {_short(indices)}"))
+    return vals.gather(t[0], t[1], axis, _origin(layer, t[:1], f"indices {_short(indices)}"))
 
 
 def _concat(layer: Layer, t: List[Tensor]) -> Tensor:
@@ -149,22 +148,41 @@ def _slice(layer: Layer, t: List[Tensor]) -> Tensor:
 
 
 def _strided_slice(layer: Layer, t: List[Tensor]) -> Tensor:
-    if len(t) not in (3, 4) or any(_mask(layer, m)[:1] not in ([], [0])
-                                  for m in ("new_axis_mask", "ellipsis_mask")):
-        raise Unresolved("StridedSlice with new axes or an ellipsis")
-    begin, end = _scalar(t[1], "a StridedSlice bound"), _scalar(t[2], "a StridedSlice bound")
-    step = _scalar(t[3], "a StridedSlice stride") if len(t) == 4 else 1
-    # a set mask bit means "ignore this bound"
-    start = None if _mask(layer, "begin_mask")[:1] == [1] else begin
-    stop = None if _mask(layer, "end_mask")[:1] == [1] else end
-    shrink = _mask(layer, "shrink_axis_mask")[:1] == [1]
-    if step == 0 or t[0].rank != 1:
+    """StridedSlice of a 1-D value: one position slices (or shrinks) it, new axes add 1s."""
+    if len(t) not in (3, 4) or t[0].rank != 1:
         raise Unresolved("StridedSlice of a value that is not 1-D")
-    n = t[0].shape[0]
-    lo = (0 if step > 0 else n - 1) if start is None else start
-    hi = (n if step > 0 else -n - 1) if stop is None else stop
-    detail = f"{'' if start is None else start}:{'' if stop is None else stop}:{step}"
-    return vals.slice_1d(t[0], lo, hi, step, _origin(layer, t[:1], detail), shrink=shrink)
+    begin, end = t[1].static_values(), t[2].static_values()
+    strides = t[3].static_values() if len(t) == 4 else [1] * len(begin)
+    if not len(begin) == len(end) == len(strides):
+        raise Unresolved("StridedSlice bounds of different lengths")
+    masks = {m: _mask(layer, m) for m in ("begin_mask", "end_mask", "new_axis_mask",
+                                          "shrink_axis_mask", "ellipsis_mask")}
+
+    def bit(mask: str, i: int) -> bool:
+        return i < len(masks[mask]) and masks[mask][i] == 1
+
+    n, part, shape, detail = t[0].shape[0], None, [], ""
+    for i, step in enumerate(strides):
+        if bit("ellipsis_mask", i):
+            raise Unresolved("StridedSlice with an ellipsis")
+        if bit("new_axis_mask", i):
+            shape.append(1)
+            continue
+        if part is not None or step == 0:
+            raise Unresolved("StridedSlice over more axes than the value has")
+        # a set begin/end mask bit means "ignore this bound"
+        start = None if bit("begin_mask", i) else begin[i]
+        stop = None if bit("end_mask", i) else end[i]
+        lo = (0 if step > 0 else n - 1) if start is None else start
+        hi = (n if step > 0 else -n - 1) if stop is None else stop
+        detail = f"{'' if start is None else start}:{'' if stop is None else stop}:{step}"
+        part = vals.slice_1d(t[0], lo, hi, step, t[0].origin, shrink=bit("shrink_axis_mask", i))
+        if part.shape:
+            shape.append(part.shape[0])
+    if part is None:
+        part = t[0]
+        shape.append(n)
+    return vals.reshaped(part, shape, _origin(layer, t[:1], detail))
 
 
 def _range(layer: Layer, t: List[Tensor]) -> Tensor:

@@ -81,16 +81,33 @@ def _size(shape: Sequence[int]) -> int:
     return n
 
 
-def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+def _wrap(value: int, et: str) -> int:
+    """A C++ cast of an integer into ``et`` (two's complement wrap-around)."""
+    low, high = RANGES[et]
+    return (value - low) % (high - low + 1) + low
+
+
+def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin,
+             wrap: bool = False) -> Tensor:
+    """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
+    runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
     if len(bounds) > MAX_ELEMENTS or _size(shape) != len(bounds):
         raise Unresolved("too many elements")
     low, high = RANGES[et]
+    fitted = []
     for b in bounds:
-        if b.lo == INF or not low <= b.lo <= high or (b.hi != INF and not b.lo <= b.hi <= high):
+        lo, hi = b
+        if lo == INF:
+            raise Unresolved("a lower bound is unbounded")
+        if wrap:
+            lo, hi = _wrap(lo, et), (hi if hi == INF else _wrap(hi, et))
+        if not low <= lo <= high or (hi != INF and not low <= hi <= high):
             raise Unresolved(f"a bound leaves the range of {et}")
-    return Tensor(tuple(shape), tuple(bounds), et, origin)
+        # a range reaching the type's maximum is unbounded; a constant maximum stays itself
+        fitted.append(Dim(lo, INF if hi == high and lo != hi else hi))
+    return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
 def constant(values: Sequence[int], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
@@ -107,8 +124,9 @@ def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
 
 
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
-    """Convert keeps finite bounds and maps an unbounded one to the new type's maximum."""
-    return _checked(t.shape, t.bounds, et, origin)
+    """Convert casts each bound (wrapping, so a lower bound may end above the upper one) and
+    maps an unbounded one to the new type's maximum."""
+    return _checked(t.shape, t.bounds, et, origin, wrap=True)
 
 
 def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
@@ -140,8 +158,8 @@ def _floor_div(x: int, y: int, python: bool) -> int:
 
 
 def _div_bounds(a: Dim, b: Dim, python: bool) -> Dim:
-    if b.lo < 0 or b.hi == 0:
-        raise Unresolved("division by zero or by a negative interval")
+    if b.lo > b.hi or (b.lo <= 0 <= b.hi and (b.lo < 0 or b.hi == 0)):
+        raise Unresolved("division by an interval holding zero")
     if b.lo == 0:  # the runtime's upper bound divides by zero: unbounded
         return Dim(min(_floor_div(a.lo, b.hi, python), _floor_div(a.hi, b.hi, python)), INF)
     corners = [_floor_div(x, y, python) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
@@ -162,10 +180,12 @@ def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool
     if a.et != b.et:
         raise Unresolved("operand types differ")
     shape, pairs = _broadcast(a, b)
+    high = RANGES[a.et][1]
     bounds = []
     for i, j in pairs:
         x, y = a.bounds[i], b.bounds[j]
-        if INF in (x.hi, y.hi):
+        # the runtime marks every element where an input bound is the type's maximum
+        if INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
             bounds.append(DYNAMIC)
         elif kind == "divide":
             bounds.append(_div_bounds(x, y, python_div))
@@ -190,19 +210,15 @@ def concat(parts: Sequence[Tensor], axis: int, origin: Origin) -> Tensor:
     return _checked((len(bounds),), bounds, parts[0].et, origin)
 
 
-def gather(data: Tensor, indices: Tensor, axis: int, zero_out_of_range: bool, origin: Origin) -> Tensor:
-    """Gather along axis 0 of a 1-D value; indices may be negative."""
+def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
+    """Gather along axis 0 of a 1-D value; indices may be negative, and an index out of
+    range reads 0 in bound evaluation (every Gather version)."""
     if data.rank != 1 or _axis(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
     n = data.shape[0]
     bounds = []
     for k in indices.static_values():
-        if -n <= k < n:
-            bounds.append(data.bounds[k % n])
-        elif zero_out_of_range:
-            bounds.append(Dim(0, 0))
-        else:
-            raise Unresolved(f"Gather index {k} is out of range")
+        bounds.append(data.bounds[k % n] if -n <= k < n else Dim(0, 0))
     return _checked(indices.shape, bounds, data.et, origin)
 
 
@@ -272,7 +288,9 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     for b in t.bounds:
         lo *= b.lo
         hi = INF if INF in (hi, b.hi) else hi * b.hi
-    if hi != INF and hi > RANGES.get(t.et, (0, 0))[1]:
+    if any(b.hi == 0 for b in t.bounds):
+        hi = 0  # a zero element bounds the product, unbounded factors or not
+    elif hi != INF and hi > RANGES.get(t.et, (0, 0))[1]:
         hi = INF
     shape = (1,) * t.rank if keep_dims else ()
     return _checked(shape, [Dim(lo, hi)], t.et, origin)
@@ -295,8 +313,10 @@ def as_target(t: Tensor) -> Tuple[Dim, ...]:
     """
     out = []
     for index, b in enumerate(t.bounds):
-        if b.lo < 0:
+        if b.lo < 0 or b.hi < 0:
             raise NegativeTarget(index, b)
+        if b.lo > b.hi:
+            raise Unresolved("a wrapped bound")
         hi = b.hi if b.hi != INF or t.et in ("i32", "i64") else RANGES[t.et][1]
         out.append(Dim(b.lo, hi))
     return tuple(out)
