@@ -6,7 +6,7 @@ on the shapes that reach the layer, and records everything a rule may want to re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import attrs, broadcast as bc, elements, ops
@@ -46,11 +46,21 @@ class Inference:
     failure: Optional[bc.BroadcastError] = None
     attr_error: Optional[str] = None
     arity_error: Optional[str] = None
-    type_errors: List[str] = field(default_factory=list)
-    divergences: List[str] = field(default_factory=list)
-    const_problems: List[Tuple[Layer, ConstError]] = field(default_factory=list)
+    # tuples, not lists: most layers have none, and an empty list costs 56 bytes a layer
+    type_errors: Tuple[str, ...] = ()
+    divergences: Tuple[str, ...] = ()
+    const_problems: Tuple[Tuple[Layer, ConstError], ...] = ()
     #: how a computed target_shape was obtained (``ShapeOf(...) → Gather(...) → Concat``)
     target_chain: Optional[str] = None
+
+    def add_type_error(self, message: str) -> None:
+        self.type_errors += (message,)
+
+    def add_divergence(self, message: str) -> None:
+        self.divergences += (message,)
+
+    def add_const_problem(self, const: Layer, error: ConstError) -> None:
+        self.const_problems += ((const, error),)
 
 
 #: decodes an integer Const layer, raising ConstError
@@ -105,7 +115,7 @@ def _merge_types(result: Inference, names: Sequence[str], types: Sequence[Option
             merged = elements.merge(merged, et)
         except ValueError:
             listed = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
-            result.type_errors.append(f"inputs must have the same element type ({listed})")
+            result.add_type_error(f"inputs must have the same element type ({listed})")
             return None
     return merged
 
@@ -119,7 +129,7 @@ def _run(result: Inference, compute: Callable[[], bc.Outcome], out_type: Optiona
     result.outputs = (outcome.shape,)
     result.output_types = (out_type,)
     for column, x, y in outcome.lenient:
-        result.divergences.append(
+        result.add_divergence(
             f"axis {column}: the runtime accepts {format_dim(x)} against {format_dim(y)} because "
             f"an interval containing 1 never conflicts; by the broadcast rules only the value 1 "
             f"works there, every other value in the interval fails at inference")
@@ -149,7 +159,7 @@ def _pdpd_divergence(result: Inference, spec: attrs.AutoBroadcast, later: Sequen
     def verdict(o: object) -> str:
         return f"rejects it ({o.message})" if isinstance(o, bc.BroadcastError) else \
             f"accepts it, giving {format_shape(o.shape)}"  # type: ignore[union-attr]
-    result.divergences.append(f"pdpd: {'; '.join(reasons) or 'the readings differ'}. "
+    result.add_divergence(f"pdpd: {'; '.join(reasons) or 'the readings differ'}. "
                               f"OpenVINO 2026.4 {verdict(runtime)}; the specification "
                               f"{verdict(document)}")
 
@@ -184,13 +194,13 @@ def _binary(result: Inference, inputs: Sequence[Value], read_const: ConstReader)
     et = _merge_types(result, _BINARY_LABELS, types)
     known = [t for t in types if elements.is_known(t)]
     if kind == "arithmetic" and any(t in ("boolean", "string") for t in known):
-        result.type_errors.append(f"arithmetic operations do not support {'/'.join(sorted(set(known)))} inputs")
+        result.add_type_error(f"arithmetic operations do not support {'/'.join(sorted(set(known)))} inputs")
     elif kind == "logical" and any(t != "boolean" for t in known):
-        result.type_errors.append(f"logical operations need boolean inputs, got {'/'.join(sorted(set(known)))}")
+        result.add_type_error(f"logical operations need boolean inputs, got {'/'.join(sorted(set(known)))}")
     elif kind == "bitwise" and any(t not in elements.INTEGRAL and t != "boolean" for t in known):
-        result.type_errors.append(f"bitwise operations need integer or boolean inputs, got {'/'.join(sorted(set(known)))}")
+        result.add_type_error(f"bitwise operations need integer or boolean inputs, got {'/'.join(sorted(set(known)))}")
     elif kind == "shift" and any(t not in elements.INTEGRAL for t in known):
-        result.type_errors.append(f"shift operations need integer inputs, got {'/'.join(sorted(set(known)))}")
+        result.add_type_error(f"shift operations need integer inputs, got {'/'.join(sorted(set(known)))}")
     out_type = "boolean" if kind in ("comparison", "logical") else et
     _run(result, lambda: bc.eltwise(a, b, spec.mode, spec.axis), out_type)
     if spec.mode == "pdpd":
@@ -207,7 +217,7 @@ def _select(result: Inference, inputs: Sequence[Value], read_const: ConstReader)
     cond, then, else_ = (v.shape for v in inputs)
     cond_type = inputs[0].element_type
     if elements.is_known(cond_type) and cond_type != "boolean":
-        result.type_errors.append(f"the condition (input 0) must be boolean, not {cond_type}")
+        result.add_type_error(f"the condition (input 0) must be boolean, not {cond_type}")
     et = _merge_types(result, _SELECT_LABELS[1:], [v.element_type for v in inputs[1:]])
     _run(result, lambda: bc.select(cond, then, else_, spec.mode, spec.axis), et)
     if spec.mode == "pdpd":
@@ -255,7 +265,7 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
         if index < len(inputs) and (index == 1 or spec.mode == "none"):
             et = inputs[index].element_type
             if elements.is_known(et) and et not in elements.INTEGRAL:
-                result.type_errors.append(f"{what} (input {index}) must be an integer tensor, not {et}")
+                result.add_type_error(f"{what} (input {index}) must be an integer tensor, not {et}")
     ok, target_len = one_dim_length(result, inputs[1], "target_shape (input 1)")
     if not ok:
         return
@@ -296,6 +306,6 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
         runtime = result.outputs[0] if result.outputs else None
         if (document is None) != (result.failure is not None) or (
                 document is not None and runtime is not None and document.shape != runtime):
-            result.divergences.append(
+            result.add_divergence(
                 "pdpd: there is no mode.axis attribute, which the runtime reads as 0 and the "
                 "specification as -1 (right-aligned); the two readings give different results")

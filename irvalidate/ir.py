@@ -20,6 +20,24 @@ class Port(NamedTuple):
     line: int
 
 
+#: up to this many ports, a port is found by scanning (cheaper than a dict to keep)
+_SCAN_PORTS = 8
+
+
+def _index(ports: Tuple[Port, ...]) -> Dict[str, int]:
+    found: Dict[str, int] = {}
+    for index, port in enumerate(ports):
+        found.setdefault(port.id, index)
+    return found
+
+
+def _scan(ports: Tuple[Port, ...], port_id: str) -> Optional[int]:
+    for index, port in enumerate(ports):
+        if port.id == port_id:
+            return index
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Layer:
     id: str
@@ -33,15 +51,16 @@ class Layer:
     bodies: Tuple["Graph", ...] = ()
     port_maps: Tuple[PortMapEntry, ...] = ()
     back_edges: Tuple[BackEdge, ...] = ()
-    #: port id -> position, built once: a layer may have thousands of ports (first id wins)
-    _inputs_by_id: Dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _outputs_by_id: Dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: port id -> position (first id wins), built only for layers with many ports: a layer
+    #: may have thousands, and a dict per layer would cost ~250 bytes on every one of 100k
+    _inputs_by_id: Optional[Dict[str, int]] = field(default=None, init=False, repr=False, compare=False)
+    _outputs_by_id: Optional[Dict[str, int]] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for index, port in enumerate(self.inputs):
-            self._inputs_by_id.setdefault(port.id, index)
-        for index, port in enumerate(self.outputs):
-            self._outputs_by_id.setdefault(port.id, index)
+        if len(self.inputs) > _SCAN_PORTS:
+            object.__setattr__(self, "_inputs_by_id", _index(self.inputs))
+        if len(self.outputs) > _SCAN_PORTS:
+            object.__setattr__(self, "_outputs_by_id", _index(self.outputs))
 
     def body(self, kind: str) -> Optional["Graph"]:
         for graph in self.bodies:
@@ -50,10 +69,14 @@ class Layer:
         return None
 
     def input_index(self, port_id: str) -> Optional[int]:
-        return self._inputs_by_id.get(port_id)
+        if self._inputs_by_id is not None:
+            return self._inputs_by_id.get(port_id)
+        return _scan(self.inputs, port_id)
 
     def output_index(self, port_id: str) -> Optional[int]:
-        return self._outputs_by_id.get(port_id)
+        if self._outputs_by_id is not None:
+            return self._outputs_by_id.get(port_id)
+        return _scan(self.outputs, port_id)
 
     def describe(self) -> str:
         return f"{self.type} '{self.name}' (id={self.id})"

@@ -6,7 +6,7 @@ turned into a compact record, so memory follows the graph, not the XML text.
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
@@ -42,6 +42,25 @@ def sniff_root(path: str) -> Optional[str]:
     return None
 
 
+#: equal values met while parsing one file share one object: port ids, precisions, dims
+#: tuples and <data> dicts repeat across most of a 100k-layer IR (cleared after each file)
+_shared: Dict[object, object] = {}
+
+
+def _share(value):
+    return _shared.setdefault(value, value)
+
+
+def _shared_data(elem: etree._Element) -> dict:
+    """The <data> attributes as a dict, one dict for all layers with the same attributes
+    (never modified after parsing)."""
+    key = ("data",) + tuple(elem.attrib.items())
+    found = _shared.get(key)
+    if found is None:
+        found = _shared[key] = dict(elem.attrib)
+    return found  # type: ignore[return-value]
+
+
 def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int, ...]:
     dims = []
     for child in port:
@@ -64,7 +83,7 @@ def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int
                     f"non-negative int64)"))
                 value = -1
         dims.append(value)
-    return tuple(dims)
+    return _share(tuple(dims))
 
 
 def _parse_ports(section: etree._Element, problems: List[ParseProblem]) -> Tuple[Port, ...]:
@@ -72,8 +91,9 @@ def _parse_ports(section: etree._Element, problems: List[ParseProblem]) -> Tuple
     for port in section:
         if port.tag != "port":
             continue
-        ports.append(Port(port.get("id", ""), _parse_dims(port, problems),
-                          port.get("precision"), port.sourceline or 0))
+        precision = port.get("precision")
+        ports.append(Port(_share(port.get("id", "")), _parse_dims(port, problems),
+                          None if precision is None else _share(precision), port.sourceline or 0))
     return tuple(ports)
 
 
@@ -92,7 +112,7 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
     for child in elem:  # one pass over the children: this runs once per layer
         tag = child.tag
         if tag == "data":
-            data = dict(child.attrib)
+            data = _shared_data(child)
         elif tag == "input":
             inputs = _parse_ports(child, problems)
         elif tag == "output":
@@ -131,8 +151,8 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
 
 
 def _parse_edge(elem: etree._Element) -> Edge:
-    return Edge(elem.get("from-layer", ""), elem.get("from-port", ""), elem.get("to-layer", ""),
-                elem.get("to-port", ""), elem.sourceline or 0)
+    return Edge(elem.get("from-layer", ""), _share(elem.get("from-port", "")), elem.get("to-layer", ""),
+                _share(elem.get("to-port", "")), elem.sourceline or 0)
 
 
 def _read_bodies(pending: Pending) -> None:
@@ -241,6 +261,7 @@ def _unreadable_encoding(path: str) -> Optional[str]:
 def parse(path: str) -> Document:
     """Parse ``path``; problems become ParseProblems, never exceptions."""
     doc = Document(path=path, version=None, graph=Graph())
+    _shared.clear()
     try:
         _stream(path, doc)
     except etree.XMLSyntaxError as err:
@@ -253,4 +274,6 @@ def parse(path: str) -> Document:
     except OSError as err:
         doc.fatal.append(ParseProblem(None, f"cannot read the file: {err.strerror or err}",
                                       kind="xml"))
+    finally:
+        _shared.clear()
     return doc
