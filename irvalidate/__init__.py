@@ -1,11 +1,22 @@
 """irvalidate: check OpenVINO IR files before they ship."""
 from __future__ import annotations
 
-try:
-    from importlib.metadata import PackageNotFoundError, version as _version
-    __version__ = _version("irvalidate")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+
+def _read_version() -> str:
+    # importlib.metadata pulls in email, zipfile and csv (~20 ms), so it is read only when
+    # something asks for __version__ (--version, the json/sarif reports), never on import
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("irvalidate")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":
+        value = globals()["__version__"] = _read_version()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def validate(path, config=None):

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import os
-from typing import List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, List, Mapping, Optional, Union
 
-from . import __version__
-from .config import Config
 from .engine import FileResult, validate_file
-from .report import Report, build
+
+if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
+    from .config import Config
+    from .report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -66,6 +67,9 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the same keys (as in
     ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.
     """
+    from . import __version__
+    from .config import Config
+    from .report import build
     if config is None:
         config = Config()
     elif not isinstance(config, Config):

@@ -10,8 +10,6 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence
 
-from . import __version__
-
 #: kept in step with formatters.FORMATTERS (a test checks) so --help needs no formatter import
 FORMAT_NAMES = ("auto", "github", "json", "sarif", "text")
 
@@ -47,8 +45,35 @@ def _parser() -> argparse.ArgumentParser:
         "is not beside it with the same stem")
     add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
         "not <net> (for hooks that pass every staged XML file)")
-    add("--version", action="version", version=f"irvalidate {__version__}")
+    add("--version", action=_VersionAction)
     return parser
+
+
+def __getattr__(name: str) -> str:
+    # cli.__version__ stays importable (and a test pins it), but is only read on demand
+    if name == "__version__":
+        from . import __version__
+        return __version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _version() -> str:
+    """The version shown by --version and the json/sarif/github reports; reading it costs
+    importlib.metadata (~20 ms), so the text report of a small file never asks."""
+    pinned = globals().get("__version__")
+    return pinned if pinned is not None else __getattr__("__version__")
+
+
+class _VersionAction(argparse.Action):
+    """argparse's version action, with the version read only when --version is given."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"irvalidate {_version()}\n")
+        parser.exit()
 
 
 def _split(value: Optional[str]) -> Optional[List[str]]:
@@ -92,13 +117,15 @@ def _use_color(choice: str, to_file: bool) -> bool:
 
 
 def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
-    from .formatters import FORMATTERS, text
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     if fmt == "text":
-        return text.render(results, __version__, color=_use_color(args.color, to_file),
+        from .formatters import text
+        # the text report prints no version, so none is read for it
+        return text.render(results, "", color=_use_color(args.color, to_file),
                            quiet=args.quiet, statistics=args.statistics)
-    return FORMATTERS[fmt](results, __version__)
+    from .formatters import FORMATTERS
+    return FORMATTERS[fmt](results, _version())
 
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:

@@ -8,7 +8,9 @@ from typing import List, Optional, Sequence
 
 from .analysis import GraphAnalysis
 from .binfile import BinFile
-from .config import Config
+# the engine only calls Config() for validate_file(config=None) and reads attributes:
+# Defaults holds the same values without importing pydantic
+from .config import Defaults as Config
 from .findings import Finding, LayerRef, Problem
 from .ir import Graph
 from .parser import parse

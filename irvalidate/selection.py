@@ -9,9 +9,10 @@ from __future__ import annotations
 import fnmatch
 import os
 from types import ModuleType
-from typing import Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 
-from .config import Config
+if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
+    from .config import Config
 
 
 def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:

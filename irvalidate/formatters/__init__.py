@@ -1,13 +1,21 @@
 """Report formatters, by name; each turns file results into the text it prints."""
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Callable, Dict, Sequence
 
-from . import github, json_format, sarif, text
+
+def _lazy(module: str) -> Callable[[Sequence, str], str]:
+    # a formatter module is imported when it renders: json pulls in pydantic, sarif and github
+    # hashlib, pathlib and urllib, none of which the text report of a small file needs
+    def render(results: Sequence, version: str) -> str:
+        return import_module(f"{__name__}.{module}").render(results, version)
+    return render
+
 
 FORMATTERS: Dict[str, Callable[[Sequence, str], str]] = {
-    "text": text.render,
-    "json": json_format.render,
-    "sarif": sarif.render,
-    "github": github.render,
+    "text": _lazy("text"),
+    "json": _lazy("json_format"),
+    "sarif": _lazy("sarif"),
+    "github": _lazy("github"),
 }
