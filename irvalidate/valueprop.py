@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import attrs, elements, values as vals
+from . import attrs, elements, ops, values as vals
 from .dims import Dim, format_shape
 from .ir import Layer
 from .values import Origin, Tensor, Unresolved
@@ -70,12 +70,20 @@ def evaluate(layer: Layer, inputs: Sequence[object], tensor_of: TensorOf) -> Opt
     try:
         if kind == "shapeof":
             return _shape_of(layer, inputs)
+        # a computed input without a value settles it before any Const is decoded
+        if not inputs or any(v.tensor is None and not _is_const(v) for v in inputs):  # type: ignore[attr-defined]
+            return None
         tensors = [tensor_of(v) for v in inputs]
-        if not tensors or any(t is None for t in tensors):
+        if any(t is None for t in tensors):
             return None
         return _HANDLERS[kind](layer, tensors)  # type: ignore[arg-type]
     except Unresolved:
         return None
+
+
+def _is_const(value: object) -> bool:
+    producer = value.producer  # type: ignore[attr-defined]
+    return producer is not None and producer.type.lower() in ops.CONST_TYPES
 
 
 def _shape_of(layer: Layer, inputs: Sequence[object]) -> Tensor:

@@ -55,7 +55,7 @@ class Origin(NamedTuple):
     hidden: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # eq/hash would walk the origin chain
 class Tensor:
     shape: Tuple[int, ...]
     #: one bound pair per element, row-major; ``hi == INF`` is unbounded
