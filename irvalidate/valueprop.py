@@ -117,7 +117,7 @@ def _gather(layer: Layer, t: List[Tensor]) -> Tensor:
         raise Unresolved("Gather with batch_dims")
     axis = _scalar(t[2], "the Gather axis")
     indices = t[1].static_values()
-    return vals.gather(t[0], t[1], axis, _origin(layer, t[:1], f"indices {_short(indices)}"))
+    return vals.gather(t[0], t[1], axis, _origin(layer, t[:1], f"axis {axis}, indices {_short(indices)}"))
 
 
 def _concat(layer: Layer, t: List[Tensor]) -> Tensor:

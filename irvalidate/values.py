@@ -323,7 +323,7 @@ def as_target(t: Tensor) -> Tuple[Dim, ...]:
 
 
 def describe(origin: Origin, limit: int = 12) -> str:
-    """``ShapeOf(layer 12 'ids') → Gather(indices [1]) → Concat``: the operations in order."""
+    """``ShapeOf(layer 12 'ids') → Gather(axis 0, indices [1]) → Concat``: the operations in order."""
     seen, order, stack = set(), [], [(origin, False)]
     while stack:
         node, done = stack.pop()

@@ -286,4 +286,40 @@ def test_wrong_declared_dim_names_the_chain(tmp_path):
     assert [(f.code, f.expected, f.declared) for f in errors] == \
         [("IRV101", "[3,7]", "[3,8]")], errors
     assert "ShapeOf(layer 0 " in errors[0].message
-    assert "→ Gather(indices [2]) → Concat(Const" in errors[0].message
+    assert "→ Gather(axis 0, indices [2]) → Concat(Const" in errors[0].message
+
+
+def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
+    """One ShapeOf -> Gather -> Concat chain feeding 20 Broadcasts: each layer of the chain
+    is evaluated once, and every Broadcast gets the runtime's target from it."""
+    from irvalidate.engine import validate_file
+    op = _ops()[0]
+    x = _param(2, -1, (1, 8))
+    target = op.concat([_c([4]), op.gather(op.shape_of(x), _c([0, 2]), _c(0))], 0)
+    outs = []
+    for k in range(20):
+        b = op.broadcast(op.constant(np.float32(k)), target)
+        b.set_friendly_name(f"bcast{k}")
+        outs.append(b)
+    xml = tmp_path / "model.xml"
+    ov.save_model(ov.Model(outs, [x], "m"), str(xml), compress_to_fp16=False)
+    calls = {"shape_of": 0, "gather": 0, "concat": 0}
+    for name in calls:
+        real = getattr(vals, name)
+
+        def counting(*args, _real=real, _name=name, **kwargs):
+            calls[_name] += 1
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(vals, name, counting)
+    findings = validate_file(str(xml)).findings
+    assert calls == {"shape_of": 1, "gather": 1, "concat": 1}
+    assert not [f for f in findings if f.level == "error"]
+    runtime = str(outs[0].get_output_partial_shape(0)).replace(" ", "")
+    assert runtime == "[4,2,1..8]"
+    from irvalidate.analysis import GraphAnalysis
+    from irvalidate.binfile import BinFile
+    from irvalidate.parser import parse
+    analysis = GraphAnalysis(parse(str(xml)).graph, BinFile(str(xml.with_suffix(".bin")), str(tmp_path)))
+    inferred = [format_shape(i.outputs[0]) for i in analysis.inferences.values()
+                if i.layer.name.startswith("bcast")]
+    assert inferred == [runtime] * 20
