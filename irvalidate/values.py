@@ -323,19 +323,26 @@ def as_target(t: Tensor) -> Tuple[Dim, ...]:
 
 
 def describe(origin: Origin, limit: int = 12) -> str:
-    """``ShapeOf(layer 12 'ids') → Gather(axis 0, indices [1]) → Concat``: the operations in order."""
+    """The operations in the order they run: ``→`` where an operation reads the one before
+    it, ``,`` between parallel branches, e.g.
+    ``ShapeOf(layer 12 'ids') → Gather(axis 0, indices [0]), Gather(axis 0, indices [1]) → Concat``."""
     seen, order, stack = set(), [], [(origin, False)]
     while stack:
         node, done = stack.pop()
         if done:
             if not node.hidden:
-                order.append(node.label)
+                order.append(node)
             continue
         if id(node) in seen:
             continue
         seen.add(id(node))
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node.inputs))
-    if len(order) > limit:
-        order = order[:limit // 2] + [f"... {len(order) - limit} more ..."] + order[-(limit // 2):]
-    return " → ".join(order)
+    text = [order[0].label] if order else []
+    for before, node in zip(order, order[1:]):
+        reads = any(child is before for child in node.inputs)
+        text.append((" → " if reads else ", ") + node.label)
+    if len(text) > limit:
+        skipped = len(text) - limit
+        text = text[:limit // 2] + [f" → ... {skipped} more ..."] + text[-(limit // 2):]
+    return "".join(text)

@@ -261,6 +261,19 @@ def m_interval(bound: str = "1..8") -> ov.Model:
     return model("interval_add", [named(opset1.add(a, b, name="add"), "sum")], [a, b])
 
 
+def m_computed_target() -> ov.Model:
+    """An attention-mask Broadcast-3 whose target_shape is computed, as exporters write it:
+    ShapeOf(ids [?,1..128]) -> Gather([0]) and Gather([1]) -> Concat with Consts -> [?,8,1..128,1..128]."""
+    ids = param("input_ids", [-1, ov.Dimension(1, 128)], np.int64)
+    shape = opset3.shape_of(ids, output_type="i64", name="shape")
+    batch = opset8.gather(shape, const("batch_index", [0]), const("axis0", 0), name="batch")
+    seq = opset8.gather(shape, const("seq_index", [1]), const("axis0b", 0), name="seq")
+    target = opset1.concat([batch, const("heads", [8]), seq, seq], 0, name="target")
+    mask = const("mask", np.zeros((1, 1), dtype=np.float32), np.float32)
+    full = opset3.broadcast(mask, target, broadcast_spec="numpy", name="expand")
+    return model("computed_target", [full], [ids])
+
+
 def m_chain() -> ov.Model:
     """Parameter -> Relu -> Add(Const) -> Result: edges between declared ports."""
     x = param("x", [2, 3])
@@ -586,6 +599,7 @@ def valid_samples() -> None:
     save(m_parameters(), VALID / "parameter-port-mismatch.xml")
     save(m_constants(), VALID / "const-port-mismatch.xml")
     save(m_bodies(), VALID / "body-port-map.xml")
+    save(m_computed_target(), VALID / "computed-target.xml")
 
 
 def spec_samples() -> None:
@@ -657,6 +671,29 @@ def broken_irv101() -> None:
     edit.set_dims(out_port(edit, "add"), [2, 4, 6])
     edit.set_dims(result_input(edit, "add"), [2, 4, 6])
     edit.save()
+
+
+def broken_irv101_computed() -> None:
+    """The mask's declared head dim edited from 8 to 4 (and the Result's input with it): the
+    target is computed (ShapeOf -> Gather -> Concat with Const 'heads' [8]); the finding
+    shows that chain."""
+    xml = save(m_computed_target(), BROKEN / "IRV101-computed-target.xml")
+    edit = Edit(xml)
+    edit.set_dims(out_port(edit, "expand"), [-1, 4, -1, -1])
+    edit.set_dims(result_input(edit, "expand"), [-1, 4, -1, -1])
+    edit.save()
+
+
+def broken_irv102_computed() -> None:
+    """The Const 'heads' of the computed target edited to -1 in the .bin: bound evaluation
+    gives a negative dim and read_model refuses the model."""
+    xml = save(m_computed_target(), BROKEN / "IRV102-negative-computed-target.xml")
+    heads = Edit(xml).one("//layer[@name='heads']/data")
+    weights = xml.with_suffix(".bin")
+    blob = bytearray(weights.read_bytes())
+    offset = int(heads.get("offset"))
+    blob[offset:offset + 8] = (-1).to_bytes(8, "little", signed=True)
+    weights.write_bytes(bytes(blob))
 
 
 def broken_irv102() -> None:
@@ -859,7 +896,7 @@ def broken_irv216() -> None:
 
 BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
-    broken_irv101, broken_irv102, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
+    broken_irv101, broken_irv101_computed, broken_irv102, broken_irv102_computed, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
     broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204,
     broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
     broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
