@@ -42,11 +42,11 @@ def classify(path: str) -> Counter[str]:
             target = inference.operands[1].shape if len(inference.operands) > 1 else None
             if len(inference.operands) < 2:
                 counts["not run"] += 1
-            elif inference.target_chain is None:
+            elif inference.target_source is None:
                 producer = analysis.input_values(inference.layer)[1].producer
                 const = producer is not None and producer.type.lower() in ops.CONST_TYPES
                 counts["constant" if const and target is not None else "rank only"] += 1
-            elif inference.target_chain.startswith("Concat whose values"):
+            elif isinstance(inference.target_source, str):  # the Concat fallback, in words
                 counts["fallback"] += 1
             else:
                 counts["computed"] += 1

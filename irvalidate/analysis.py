@@ -183,7 +183,10 @@ class GraphAnalysis:
         return self._const_tensors[producer.id]
 
     def _first_value(self, value: Value) -> Optional[int]:
-        tensor = self.tensor_of(value) if value.tensor is None else None
+        """The first value of a Const input (the Concat fallback reads only Constants)."""
+        if value.tensor is not None:  # computed, not a Constant
+            return None
+        tensor = self.tensor_of(value)
         return tensor.bounds[0].lo if tensor is not None and tensor.bounds else None
 
     @staticmethod

@@ -7,14 +7,14 @@ on the shapes that reach the layer, and records everything a rule may want to re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import attrs, broadcast as bc, elements, ops
 from .binfile import ConstError
 from .dims import ONE, Dim, Shape, format_dim, format_shape
 from .ir import Layer
 from .targets import MAX_RANK, computed_target, const_values, one_dim_length
-from .values import Tensor
+from .values import Origin, Tensor, describe
 
 
 class Value(NamedTuple):
@@ -50,8 +50,16 @@ class Inference:
     type_errors: Tuple[str, ...] = ()
     divergences: Tuple[str, ...] = ()
     const_problems: Tuple[Tuple[Layer, ConstError], ...] = ()
-    #: how a computed target_shape was obtained (``ShapeOf(...) → Gather(...) → Concat``)
-    target_chain: Optional[str] = None
+    #: where a computed target_shape came from: its Origin, or words for a fallback
+    target_source: Union[Origin, str, None] = None
+
+    @property
+    def target_chain(self) -> Optional[str]:
+        """``ShapeOf(...) → Gather(...) → Concat``: written only when a finding asks (a chain
+        can be long, and a file may hold thousands of Broadcasts)."""
+        if isinstance(self.target_source, Origin):
+            return describe(self.target_source)
+        return self.target_source
 
     def add_type_error(self, message: str) -> None:
         self.type_errors += (message,)

@@ -57,21 +57,20 @@ def computed_target(result: Inference, value: Value) -> Optional[Tuple[Dim, ...]
     """A target_shape computed by a shape subgraph, as OpenVINO's bound evaluation reads it."""
     tensor = value.tensor
     if tensor is not None and tensor.rank == 1:
-        chain = describe(tensor.origin)
         try:
             target = as_target(tensor)
         except NegativeTarget as neg:
             result.failure = bc.BroadcastError(
                 f"target_shape element {neg.index} evaluates to {format_dim(neg.dim)}, computed as "
-                f"{chain}; OpenVINO refuses a value that can be negative (\"Value for partial "
+                f"{describe(tensor.origin)}; OpenVINO refuses a value that can be negative (\"Value for partial "
                 f"shape evaluation can't be lower than zero\")")
             return None
         except Unresolved:  # a wrapped interval: what the runtime makes of it is not followed
             return None
-        result.target_chain = chain
+        result.target_source = tensor.origin
         return target
     if value.fallback is not None:
-        result.target_chain = ("Concat whose values OpenVINO cannot bound: each Constant input gives "
+        result.target_source = ("Concat whose values OpenVINO cannot bound: each Constant input gives "
                                "its first value, every other input '?'")
         return value.fallback
     return None

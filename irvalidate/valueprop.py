@@ -81,6 +81,11 @@ def evaluate(layer: Layer, inputs: Sequence[object], tensor_of: TensorOf) -> Opt
         return None
 
 
+def _exact_rank(layer: Layer) -> bool:
+    kind = layer.type.lower()
+    return kind == "parameter" or kind in ops.CONST_TYPES or ops.family(layer.type) is not None
+
+
 def _is_const(value: object) -> bool:
     producer = value.producer  # type: ignore[attr-defined]
     return producer is not None and producer.type.lower() in ops.CONST_TYPES
@@ -94,6 +99,10 @@ def _shape_of(layer: Layer, inputs: Sequence[object]) -> Tensor:
     if layer.version.lower() != "opset1":  # ShapeOf-3 chooses; ShapeOf-1 is always i64
         et = elements.from_element_type(layer.data.get("output_type", "i64")) or "?"
     producer: Optional[Layer] = value.producer  # type: ignore[attr-defined]
+    if value.shape == () and producer is not None and not _exact_rank(producer):  # type: ignore[attr-defined]
+        # a port without <dim> is a scalar or a dynamic rank: only a layer whose rank we
+        # know (modelled, or a Parameter/Const shape attribute) tells which
+        raise Unresolved("ShapeOf of a port that may be dynamic rank")
     source = f"layer {producer.id} '{producer.name}' " if producer is not None else ""
     origin = Origin(f"ShapeOf({source}{format_shape(value.shape)})")  # type: ignore[attr-defined]
     return vals.shape_of(value.shape, et, origin)  # type: ignore[attr-defined]
@@ -178,13 +187,14 @@ def _strided_slice(layer: Layer, t: List[Tensor]) -> Tensor:
             continue
         if part is not None or step == 0:
             raise Unresolved("StridedSlice over more axes than the value has")
-        # a set begin/end mask bit means "ignore this bound"
-        start = None if bit("begin_mask", i) else begin[i]
+        shrink = bit("shrink_axis_mask", i)
+        # a set begin/end mask bit means "ignore this bound" (but a shrunk axis keeps begin)
+        start = None if bit("begin_mask", i) and not shrink else begin[i]
         stop = None if bit("end_mask", i) else end[i]
         lo = (0 if step > 0 else n - 1) if start is None else start
         hi = (n if step > 0 else -n - 1) if stop is None else stop
         detail = f"{'' if start is None else start}:{'' if stop is None else stop}:{step}"
-        part = vals.slice_1d(t[0], lo, hi, step, t[0].origin, shrink=bit("shrink_axis_mask", i))
+        part = vals.slice_1d(t[0], lo, hi, step, t[0].origin, shrink=shrink)
         if part.shape:
             shape.append(part.shape[0])
     if part is None:
@@ -230,12 +240,16 @@ def concat_fallback(inputs: Sequence[object], out_len: Optional[int],
 
     When the Concat output is 1-D of static length equal to its number of inputs, every
     Constant input gives its first value (a negative one reads as 0) and every other input
-    gives ``?``.
+    gives ``?``.  The runtime may bound-evaluate layers we do not (anything with a kernel
+    on constant inputs), so constant values are used only where every input is known to
+    hold one element, which keeps them at their positions; otherwise every dim is ``?``.
     """
     if out_len is None or out_len != len(inputs):
         return None
+    single = all(v.shape is not None and len(v.shape) == 1 and v.shape[0] == Dim(1, 1)  # type: ignore[attr-defined]
+                 for v in inputs)
     dims = []
     for value in inputs:
-        first = first_value(value)
+        first = first_value(value) if single else None
         dims.append(vals.DYNAMIC if first is None else Dim(max(first, 0), max(first, 0)))
     return tuple(dims)

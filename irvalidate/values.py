@@ -11,8 +11,11 @@ arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026
   extremes of the four corner combinations (``10 - 1..8`` is ``2..9``);
 * a divisor interval starting at 0 gives an unbounded upper bound (``100 / ..5`` is ``20..``);
 * ReduceProd and Convert keep a finite lower bound under an unbounded upper one;
-* Gather-8 reads an out-of-range index as 0;
-* a negative bound reaching a Broadcast target is an error (see :func:`as_target`).
+* Gather (every version) reads an out-of-range index as 0;
+* a negative bound reaching a Broadcast target is an error (see :func:`as_target`);
+* bound evaluation only runs where the runtime has a kernel for the element type: the
+  arithmetic, Gather and ReduceProd for i32, i64 and u32 values, Gather indices of i32 and
+  i64 (u8 and u16 values there make the runtime give up, or return garbage).
 
 Whatever else the runtime might do (overflow, division by zero, element types we do not
 follow) raises :class:`Unresolved`: the caller then falls back as the runtime does when
@@ -28,6 +31,12 @@ from .dims import INF, Dim, Shape
 
 #: the most elements a value may have (shape tensors are short; this bounds the work)
 MAX_ELEMENTS = 4096
+#: the highest rank a value may have (shape tensors are 0-D or 1-D; this bounds the work)
+MAX_VALUE_RANK = 8
+#: element types the runtime evaluates arithmetic, Gather and ReduceProd on (measured)
+COMPUTED_TYPES = frozenset({"i32", "i64", "u32"})
+#: element types Gather accepts as indices in bound evaluation
+INDEX_TYPES = frozenset({"i32", "i64"})
 
 RANGES = {"i64": (-(1 << 63), (1 << 63) - 1), "i32": (-(1 << 31), (1 << 31) - 1),
           "u8": (0, 255), "u16": (0, 65535), "u32": (0, (1 << 32) - 1)}
@@ -69,7 +78,7 @@ class Tensor:
 
     def static_values(self) -> List[int]:
         """The values, when every element is known exactly (else Unresolved)."""
-        if any(b.lo != b.hi or b.hi == INF for b in self.bounds):
+        if any(b.lo != b.hi for b in self.bounds):
             raise Unresolved(f"{self.origin.label} is not constant")
         return [b.lo for b in self.bounds]
 
@@ -93,13 +102,13 @@ def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Ori
     runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_ELEMENTS or _size(shape) != len(bounds):
+    if len(bounds) > MAX_ELEMENTS or _size(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
         raise Unresolved("too many elements")
     low, high = RANGES[et]
     fitted = []
     for b in bounds:
         lo, hi = b
-        if lo == INF:
+        if lo == INF and hi != INF:  # (a constant int64 maximum is itself)
             raise Unresolved("a lower bound is unbounded")
         if wrap:
             lo, hi = _wrap(lo, et), (hi if hi == INF else _wrap(hi, et))
@@ -118,15 +127,29 @@ def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
     """ShapeOf: the dims of a shape, intervals included (bounds past the type are unbounded)."""
     if shape is None:
         raise Unresolved("ShapeOf of a dynamic rank")
-    high = RANGES.get(et, (0, 0))[1]
+    if et not in RANGES:
+        raise Unresolved(f"ShapeOf to {et}")
+    high = RANGES[et][1]
     bounds = [Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
     return _checked((len(shape),), bounds, et, origin)
 
 
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
-    """Convert casts each bound (wrapping, so a lower bound may end above the upper one) and
-    maps an unbounded one to the new type's maximum."""
-    return _checked(t.shape, t.bounds, et, origin, wrap=True)
+    """Convert casts each bound (wrapping, so a lower bound may end above the upper one).
+
+    An unbounded i32/i64 bound stays unbounded in i32/i64 and becomes the maximum of a
+    narrower type (``?`` to u8 is ``..255``); from a narrower type, that maximum is a plain
+    number again (u8 ``..255`` to i64 is ``..255``).
+    """
+    if et not in RANGES:
+        raise Unresolved(f"Convert to {et}")
+    bounds = t.bounds
+    if t.et not in ("i32", "i64") and et in ("i32", "i64"):
+        top = RANGES[t.et][1]
+        if top > RANGES[et][1]:
+            raise Unresolved(f"the maximum of {t.et} does not fit {et}")
+        bounds = tuple(Dim(b.lo, top if b.hi == INF else b.hi) for b in bounds)
+    return _checked(t.shape, bounds, et, origin, wrap=True)
 
 
 def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
@@ -157,13 +180,23 @@ def _floor_div(x: int, y: int, python: bool) -> int:
     return q
 
 
-def _div_bounds(a: Dim, b: Dim, python: bool) -> Dim:
-    if b.lo > b.hi or (b.lo <= 0 <= b.hi and (b.lo < 0 or b.hi == 0)):
-        raise Unresolved("division by an interval holding zero")
-    if b.lo == 0:  # the runtime's upper bound divides by zero: unbounded
-        return Dim(min(_floor_div(a.lo, b.hi, python), _floor_div(a.hi, b.hi, python)), INF)
-    corners = [_floor_div(x, y, python) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
-    return Dim(min(corners), max(corners))
+def _div_bounds(a: Dim, b: Dim, python: bool, low: int, high: int) -> Dim:
+    """Divide's own bound evaluation (src/core/src/op/divide.cpp), element by element:
+    a positive divisor gives [a.lo / b.hi, a.hi / b.lo], a negative one [a.hi / b.lo,
+    a.lo / b.hi]; a divisor interval that holds 0 inside gives [type min, unbounded], a
+    zero divisor bound an unbounded upper bound, and an unbounded operand ``?``."""
+    if INF in (a.hi, b.hi) or high in (a.hi, b.hi):
+        return DYNAMIC
+    positive = b.hi > 0
+    if b.lo < 0 < b.hi:
+        return Dim(low, INF)
+    lower_divisor = b.hi if positive else b.lo
+    if lower_divisor == 0:
+        raise Unresolved("division by zero")  # the runtime's kernel throws
+    lo = _floor_div(a.lo if positive else a.hi, lower_divisor, python)
+    upper_divisor = b.lo if positive else b.hi
+    hi = INF if upper_divisor == 0 else _floor_div(a.hi if positive else a.lo, upper_divisor, python)
+    return Dim(lo, hi)
 
 
 _CORNER = {
@@ -177,18 +210,18 @@ _CORNER = {
 
 def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
     """Add, Subtract, Multiply, Divide, Maximum or Minimum of two bounded values."""
-    if a.et != b.et:
-        raise Unresolved("operand types differ")
+    if a.et != b.et or a.et not in COMPUTED_TYPES:
+        raise Unresolved("operand types differ, or the runtime has no kernel for them")
     shape, pairs = _broadcast(a, b)
     high = RANGES[a.et][1]
     bounds = []
     for i, j in pairs:
         x, y = a.bounds[i], b.bounds[j]
+        if kind == "divide":
+            bounds.append(_div_bounds(x, y, python_div, RANGES[a.et][0], high))
         # the runtime marks every element where an input bound is the type's maximum
-        if INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
+        elif INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
             bounds.append(DYNAMIC)
-        elif kind == "divide":
-            bounds.append(_div_bounds(x, y, python_div))
         else:
             corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
             bounds.append(Dim(min(corners), max(corners)))
@@ -215,6 +248,8 @@ def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     range reads 0 in bound evaluation (every Gather version)."""
     if data.rank != 1 or _axis(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
+    if data.et not in COMPUTED_TYPES or indices.et not in INDEX_TYPES:
+        raise Unresolved("Gather of types the runtime does not evaluate")
     n = data.shape[0]
     bounds = []
     for k in indices.static_values():
@@ -252,14 +287,14 @@ def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
     where = sorted({_axis(a, rank) for a in axes})
     if len(where) != len(axes):
         raise Unresolved("repeated Unsqueeze axes")
-    out, rest = [], iter(shape)
+    out, rest, inserted = [], iter(shape), set(where)
     for i in range(rank):
-        out.append(1 if i in where else next(rest))
+        out.append(1 if i in inserted else next(rest))
     return out
 
 
 def squeeze_shape(shape: Tuple[int, ...], axes: Optional[Sequence[int]]) -> List[int]:
-    if axes is None:
+    if not axes:  # no axes (or an empty list): every 1 goes
         return [d for d in shape if d != 1]
     where = {_axis(a, len(shape)) for a in axes} if shape else set()
     if any(shape[a] != 1 for a in where):
@@ -282,15 +317,15 @@ def slice_1d(t: Tensor, start: int, stop: int, step: int, origin: Origin, shrink
 
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
-    if t.rank > 1:
-        raise Unresolved("ReduceProd of a value of rank above 1")
+    if t.rank > 1 or t.et not in COMPUTED_TYPES:
+        raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
     lo, hi = 1, 1
     for b in t.bounds:
         lo *= b.lo
         hi = INF if INF in (hi, b.hi) else hi * b.hi
     if any(b.hi == 0 for b in t.bounds):
         hi = 0  # a zero element bounds the product, unbounded factors or not
-    elif hi != INF and hi > RANGES.get(t.et, (0, 0))[1]:
+    elif hi != INF and hi > RANGES[t.et][1]:
         hi = INF
     shape = (1,) * t.rank if keep_dims else ()
     return _checked(shape, [Dim(lo, hi)], t.et, origin)

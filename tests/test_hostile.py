@@ -1468,6 +1468,15 @@ def _wide(kind: str, n: int) -> IR:
     if kind == "concat-inputs":
         x = ir.parameter("2")
         ir.result(ir.op("Concat", [x] * n, [[2 * n]], {"axis": "0"}))
+    elif kind == "shape-chain-with-broadcasts":
+        # value propagation: every Broadcast reads a longer chain of the same shape value
+        x = ir.parameter("2,3")
+        value = ir.op("ShapeOf", [x], [[2]], version="opset3", out_precision="I64")
+        one, scalar = ir.const([1]), ir.const([1.0], "f32", shape=[])
+        for k in range(n // 2):
+            value = ir.op("Add", [value, one], [[2]])
+            ir.result(ir.op("Broadcast", [scalar, value], [[3 + k, 4 + k]], {"mode": "numpy"},
+                            version="opset3"))
     elif kind == "edges-into-one-port":
         x, y = ir.parameter("2"), ir.parameter("2")
         ir.result(ir.op("Add", [x, y], [[2]]))
@@ -1540,7 +1549,7 @@ def _write(case, directory: Path, stem: str) -> Path:
     return case.write(directory, stem)
 
 
-WIDE = {"concat-inputs": 2000, "edges-into-one-port": 5000, "duplicate-layer-ids": 2000,
+WIDE = {"concat-inputs": 2000, "shape-chain-with-broadcasts": 2000, "edges-into-one-port": 5000, "duplicate-layer-ids": 2000,
         "fan-out": 2000, "cycle": 3000, "outputs-of-one-layer": 2000, "dims-of-one-port": 8000,
         "rt-info-entries": 8000, "edges-in-a-body": 16000}
 

@@ -62,17 +62,49 @@ def test_arithmetic_bounds(kind, a, b, expected):
     ("subtract", X, _t((3, 3))),      # 2-3 < 0
     ("multiply", X, _t((-1, -1))),
     ("minimum", X, _t((-3, -3))),
-    ("divide", X, _t((-3, -3))),
 ])
 def test_negative_target_is_refused(kind, a, b):
     with pytest.raises(vals.NegativeTarget):
         vals.as_target(vals.arithmetic(kind, a, b, ORIGIN))
 
 
-@pytest.mark.parametrize("kind,b", [("divide", _t((0, 0))), ("divide", _t((-3, 3)))])
+@pytest.mark.parametrize("kind,b", [("divide", _t((0, 0)))])  # the runtime's kernel throws
 def test_unfollowed_arithmetic_is_unresolved(kind, b):
     with pytest.raises(Unresolved):
         vals.arithmetic(kind, X, b, ORIGIN)
+
+
+def test_types_without_a_runtime_kernel_are_unresolved():
+    """u8/u16 values: the runtime's Multiply, Divide, Maximum, Gather... have no kernel for
+    them (or return garbage), so bound evaluation gives up; so do we."""
+    u8 = vals.convert(X, "u8", ORIGIN)
+    for kind in ("add", "multiply", "divide", "maximum"):
+        with pytest.raises(Unresolved):
+            vals.arithmetic(kind, u8, vals.constant([1], [1], "u8", ORIGIN), ORIGIN)
+    with pytest.raises(Unresolved):
+        vals.gather(X, vals.constant([0], [1], "u8", ORIGIN), 0, ORIGIN)
+    # a narrow type's maximum is a plain number once converted back (u8 ..255 -> i64 ..255)
+    assert _shape(vals.convert(u8, "i64", ORIGIN)) == "[2,..255,1..8,3..10]"
+
+
+def test_divide_uses_low_over_high_and_high_over_low():
+    """Divide's own bounds, not the corners: (-3..2) / (1..4) is -1..2 in the runtime
+    (-3 // 4 and 2 // 1), where the corners would give -3..2."""
+    assert vals.arithmetic("divide", _t((-3, 2)), _t((1, 4)), ORIGIN).bounds == (Dim(-1, 2),)
+    assert vals.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN).bounds == (Dim(-4, -4),)
+    trunc = vals.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN, python_div=False)
+    assert trunc.bounds == (Dim(-3, -3),)
+    # a negative divisor swaps the roles; one holding 0 inside gives [min, unbounded]
+    assert vals.arithmetic("divide", _t((0, 6)), _t((-1, -1)), ORIGIN).bounds == (Dim(-6, 0),)
+    assert vals.arithmetic("divide", _t((1, 4)), _t((-3, 3)), ORIGIN).bounds == (Dim(-(1 << 63), INF),)
+    assert vals.arithmetic("divide", _t((1, 4)), _t((-3, 0)), ORIGIN).bounds == (Dim(-2, INF),)
+
+
+def test_int64_maximum_constant_is_a_value():
+    """ONNX writes Slice(ShapeOf(x), [2], [INT64_MAX]): the stop is a constant, not '?'."""
+    stop = vals.constant([(1 << 63) - 1], [1], "i64", ORIGIN)
+    assert stop.static_values() == [(1 << 63) - 1]
+    assert vals.squeeze_shape((1, 4, 1), []) == [4]
 
 
 def test_overflow_is_unresolved():
@@ -175,10 +207,53 @@ def _cases() -> List[Tuple[str, Builder]]:
         ("fallback", lambda x: op.concat([op.parameter(ov.PartialShape([1]), ov.Type.i64),
                                           _c([-1]), op.gather(s(x), _c([1]), _c(0))], 0)),
         ("unresolved", lambda x: op.concat([op.parameter(ov.PartialShape([2]), ov.Type.i64), s(x)], 0)),
+        # u8/u16 values: the runtime has no Multiply/Divide/Maximum/Gather kernel for them
+        ("u8-multiply", lambda x: op.multiply(op.convert(s(x), "u8"), _c([1], "uint8"))),
+        ("u8-divide", lambda x: op.divide(op.convert(s(x), "u8"), _c([1], "uint8"))),
+        ("u16-subtract", lambda x: op.subtract(op.convert(s(x), "u16"), _c([0], "uint16"))),
+        ("u8-roundtrip", lambda x: op.convert(op.convert(s(x), "u8"), "i64")),
+        ("u8-index", lambda x: op.gather(s(x), _c([0, 1], "uint8"), _c(0))),
+        # a dividend that can be negative: Divide's own bounds, not the corners
+        ("divide-negative", lambda x: op.add(op.divide(op.subtract(op.gather(s(x), _c([0]), _c(0)),
+                                                                   _c([1])),
+                                                       op.gather(s(x), _c([3]), _c(0))), _c([1]))),
+        ("divide-by-negative", lambda x: op.add(op.maximum(op.divide(s(x), _c([-2])), _c([-1])),
+                                                _c([2]))),
+        ("strided-shrink-beginmask", lambda x: op.unsqueeze(op.strided_slice(
+            s(x), _c([2]), _c([0]), _c([1]), [1], [0], shrink_axis_mask=[1]), _c(0))),
+        ("fallback-misaligned", lambda x: op.concat([
+            op.slice(s(x), _c([0]), _c([0]), _c([1])), _c([4, 5]),
+            op.abs(op.gather(s(x), _c([0]), _c(0)))], 0)),
+        ("slice-int64-max", lambda x: op.slice(s(x), _c([1]), _c([(1 << 63) - 1]), _c([1]))),
+        # a port without <dim> that is really dynamic rank (Unsqueeze by a Parameter)
+        ("dynrank-shapeof", lambda x: op.concat([op.shape_of(op.unsqueeze(
+            x, op.parameter(ov.PartialShape([2]), ov.Type.i64))), _c([3])], 0)),
+        ("squeeze-empty-axes", lambda x: op.squeeze(op.unsqueeze(s(x), _c(0)), _c([], "int64"))),
     ]
 
 
-SHAPES = [(2, -1, (1, 8), (3, 10)), ((2, -1), (0, 5), -1, (3, 10)), (4, 3, 2, 5)]
+#: cases whose values the runtime cannot bound either (no kernel for the type, a Parameter)
+UNRESOLVED = {"unresolved", "dynrank-shapeof", "u8-multiply", "u8-divide", "u16-subtract", "u8-index"}
+#: cases where the runtime bound-evaluates a layer irvalidate does not model (Abs)
+LESS_PRECISE = {"fallback-misaligned"}
+
+
+def _runtime_dims(xml: Path):
+    model = ov.Core().read_model(str(xml))
+    node = next(n for n in model.get_ops() if n.get_friendly_name() == "bcast")
+    return [(d.get_min_length(), d.get_max_length()) for d in node.get_output_partial_shape(0)]
+
+
+def _covers(shape, runtime_dims) -> bool:
+    """Whether every runtime interval lies inside irvalidate's interval at that axis."""
+    if shape is None:
+        return True
+    return len(shape) == len(runtime_dims) and all(
+        d.lo <= lo and (d.hi == INF or (hi != -1 and hi <= d.hi)) for d, (lo, hi) in zip(shape, runtime_dims))
+
+
+SHAPES = [(2, -1, (1, 8), (3, 10)), ((2, -1), (0, 5), -1, (3, 10)), (4, 3, 2, 5),
+          ((0, 5), (1, 4), 7, (1, 3))]
 
 
 def _build(shape, make_target, path: Path):
@@ -193,13 +268,14 @@ def _build(shape, make_target, path: Path):
 
 
 def _parameters(node):
-    """Every Parameter the node depends on (a target may add its own)."""
+    """Every Parameter the node depends on (a target may add its own), found by name: the
+    Python wrappers of nodes are short-lived, so their ids are no identity."""
     seen, stack, found = set(), [node], []
     while stack:
         n = stack.pop()
-        if id(n) in seen:
+        if n.get_friendly_name() in seen:
             continue
-        seen.add(id(n))
+        seen.add(n.get_friendly_name())
         if n.get_type_name() == "Parameter":
             found.append(n)
         stack.extend(i.get_source_output().get_node() for i in n.inputs())
@@ -214,28 +290,38 @@ def test_computed_targets_match_the_runtime(shape, tmp_path):
     from irvalidate.engine import validate_file
     from irvalidate.parser import parse
 
-    wrong = []
+    wrong, refused = [], []
     for name, make_target in _cases():
         xml = tmp_path / name / "model.xml"
         try:
             runtime = _build(shape, make_target, xml)
-        except RuntimeError:
-            continue   # the runtime refuses this combination (e.g. a negative bound)
+        except RuntimeError as err:   # the runtime refuses this combination
+            refused.append(name)
+            assert "can't be lower than zero" in str(err), (name, str(err)[-300:])
+            continue
         doc = parse(str(xml))
         analysis = GraphAnalysis(doc.graph, BinFile(str(xml.with_suffix(".bin")), str(xml.parent)))
         inference = next(i for i in analysis.inferences.values() if i.layer.name == "bcast")
         mine = format_shape(inference.outputs[0]) if inference.outputs else None
         errors = [f for f in validate_file(str(xml)).findings if f.level == "error"]
-        if mine != runtime or errors:
+        if errors:
+            wrong.append(f"{name}: errors {[f.message for f in errors]}")
+        elif name in LESS_PRECISE:
+            # the runtime evaluates a layer we do not model: ours must only be weaker
+            if not _covers(inference.outputs[0], _runtime_dims(xml)):
+                wrong.append(f"{name}: runtime {runtime} is not inside irvalidate's {mine}")
+        elif mine != runtime:
             wrong.append(f"{name}: runtime {runtime}, irvalidate {mine}, chain "
-                         f"{inference.target_chain}, errors {[f.message for f in errors]}")
-        elif name == "unresolved":
-            assert inference.target_chain is None
+                         f"{inference.target_chain}")
+        elif name in UNRESOLVED:
+            if inference.target_chain is not None:
+                wrong.append(f"{name}: resolved ({inference.target_chain}) where the runtime gives up")
         elif name == "fallback":
             assert "Concat whose values OpenVINO cannot bound" in inference.target_chain
         elif "ShapeOf(layer" not in (inference.target_chain or ""):
             wrong.append(f"{name}: chain {inference.target_chain!r} does not name the ShapeOf")
     assert not wrong, "\n".join(wrong)
+    assert len(refused) <= 3, f"too few cases built for this shape; refused: {refused}"
 
 
 def _const_offset(xml: Path, name: str) -> int:
