@@ -22,14 +22,10 @@ kind) and ``IRVALIDATE_DIFF_BENIGN`` (100 per kind).
 from __future__ import annotations
 
 import collections
-import contextlib
-import io
-import json
 import os
-import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 
@@ -37,6 +33,7 @@ ov = pytest.importorskip("openvino")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ovgen  # noqa: E402
+from jsonrun import errors as _errors, names_layer as _names_layer, run_validator, severity as _severity  # noqa: E402
 
 N_VALID = int(os.environ.get("IRVALIDATE_DIFF_VALID", "600"))
 N_MUTATED = int(os.environ.get("IRVALIDATE_DIFF_MUTATED", "200"))
@@ -55,68 +52,6 @@ def _batches(n: int) -> List[Tuple[int, int]]:
 
 # --------------------------------------------------------------------------------------
 # running the validator
-
-
-def _run_subprocess(paths: Sequence[Path]) -> Tuple[int, str, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "irvalidate", "--format", "json", *map(str, paths)],
-        capture_output=True, text=True, timeout=600,
-        cwd=str(Path(__file__).resolve().parents[1]))
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def _run_in_process(paths: Sequence[Path]) -> Tuple[int, str, str]:
-    from irvalidate.cli import main
-
-    out_buf, err_buf = io.BytesIO(), io.BytesIO()
-    out = io.TextIOWrapper(out_buf, encoding="utf-8", write_through=True)
-    err = io.TextIOWrapper(err_buf, encoding="utf-8", write_through=True)
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["--format", "json", *map(str, paths)])
-        except SystemExit as exc:
-            code = exc.code
-    out.flush()
-    err.flush()
-    if code is None:
-        code = 0
-    return int(code), out_buf.getvalue().decode("utf-8"), err_buf.getvalue().decode("utf-8")
-
-
-def run_validator(paths: Sequence[Path]) -> Tuple[int, Dict[Path, List[dict]], str]:
-    """Run the CLI on ``paths``; return (exit code, findings per resolved path, stderr)."""
-    if os.environ.get("IRVALIDATE_DIFF_SUBPROCESS") == "1":
-        code, stdout, stderr = _run_subprocess(paths)
-    else:
-        code, stdout, stderr = _run_in_process(paths)
-        try:
-            json.loads(stdout)
-        except ValueError:       # the CLI wrote somewhere else: fall back to a subprocess
-            code, stdout, stderr = _run_subprocess(paths)
-    try:
-        doc = json.loads(stdout)
-    except ValueError:
-        pytest.fail(f"validator output is not JSON (exit {code}):\n{stdout[:2000]}\n"
-                    f"stderr:\n{stderr[-4000:]}")
-    per_file: Dict[Path, List[dict]] = {}
-    for entry in doc.get("files", []):
-        per_file[Path(entry["path"]).resolve()] = list(entry.get("findings", []))
-    missing = [p for p in paths if Path(p).resolve() not in per_file]
-    assert not missing, f"validator report lacks files: {missing[:5]} (exit {code})\n{stderr}"
-    return code, per_file, stderr
-
-
-def _severity(f: dict) -> str:
-    return f.get("severity", f.get("level", ""))
-
-
-def _errors(findings: List[dict]) -> List[dict]:
-    return [f for f in findings if _severity(f) == "error"]
-
-
-def _names_layer(f: dict, layer_id: str) -> bool:
-    """Whether a finding names the top-level layer ``layer_id`` (bodies reuse ids)."""
-    return (f.get("layer") or {}).get("id") == layer_id and not f.get("scope")
 
 
 def _fmt(findings: List[dict]) -> str:

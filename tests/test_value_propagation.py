@@ -24,17 +24,14 @@ whole file takes 10-20 s).
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import io
-import json
 import os
 import random
 import re
 import shutil
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -43,6 +40,8 @@ pytest.importorskip("lxml")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shapegen  # noqa: E402
+from jsonrun import errors as _errors, names_layer as _names_layer, severity as _severity  # noqa: E402
+from jsonrun import run_validator as _run  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEPROP_MODELS", "600"))
 #: below this many models the coverage test is skipped (too few to cover everything)
@@ -53,40 +52,6 @@ OUTPUT_MISMATCH = ("IRV101", "broadcast-output-mismatch")
 
 # --------------------------------------------------------------------------------------
 # running the validator
-
-
-def run_validator(paths: Sequence[Path]) -> Dict[Path, List[dict]]:
-    """Run ``irvalidate --format json`` in-process; findings per resolved path."""
-    from irvalidate.cli import main
-
-    out_buf, err_buf = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
-        try:
-            code = main(["--format", "json", *map(str, paths)])
-        except SystemExit as exc:
-            code = exc.code
-    try:
-        doc = json.loads(out_buf.getvalue())
-    except ValueError:
-        pytest.fail(f"validator output is not JSON (exit {code}):\n"
-                    f"{out_buf.getvalue()[:2000]}\nstderr:\n{err_buf.getvalue()[-4000:]}")
-    per_file = {Path(e["path"]).resolve(): list(e.get("findings", [])) for e in doc["files"]}
-    missing = [p for p in paths if Path(p).resolve() not in per_file]
-    assert not missing, f"report lacks {len(missing)} files, e.g. {missing[:3]} " \
-                        f"(exit {code})\n{err_buf.getvalue()[-4000:]}"
-    return per_file
-
-
-def _severity(f: dict) -> str:
-    return f.get("severity", f.get("level", ""))
-
-
-def _errors(findings: List[dict]) -> List[dict]:
-    return [f for f in findings if _severity(f) == "error"]
-
-
-def _names_layer(f: dict, layer_id: str) -> bool:
-    return (f.get("layer") or {}).get("id") == layer_id and not f.get("scope")
 
 
 def _is_output_mismatch(f: dict) -> bool:
@@ -153,7 +118,7 @@ def models(tmp_path_factory) -> List[shapegen.ShapeModel]:
 
 @pytest.fixture(scope="module")
 def valid_findings(models) -> Dict[Path, List[dict]]:
-    return run_validator([m.xml for m in models])
+    return _run([m.xml for m in models])[1]
 
 
 @dataclasses.dataclass
@@ -228,7 +193,7 @@ def mutations(models, tmp_path_factory) -> Dict[str, List[Mutation]]:
 
 @pytest.fixture(scope="module")
 def mutated_findings(mutations) -> Dict[Path, List[dict]]:
-    return run_validator([mut.xml for muts in mutations.values() for mut in muts])
+    return _run([mut.xml for muts in mutations.values() for mut in muts])[1]
 
 
 # --------------------------------------------------------------------------------------
