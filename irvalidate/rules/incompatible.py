@@ -2,7 +2,10 @@
 
 The runtime refuses to load such a model ("Argument shapes are inconsistent", or one of the
 Broadcast messages) and names no XML line.  This rule reports every such layer at once, with
-the aligned shapes and the failing axis.
+the aligned shapes and the failing axis.  A Broadcast whose target_shape is computed
+(``ShapeOf -> Gather -> Concat ...``) is checked on the values that subgraph evaluates to, and
+a computed value that can be negative is reported too (the runtime refuses it); the message
+then shows the chain.
 
 Passing (numpy: ``[2,3]`` with ``[3]``)::
 
