@@ -8,7 +8,8 @@ arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026
 * an unbounded upper bound is the element type's maximum (``INF`` here, whatever the type);
 * in arithmetic (Add, Subtract, Multiply, Divide, Maximum, Minimum), an element with an
   unbounded operand becomes ``?`` (``2..`` + 1 is ``?``, not ``3..``); the others are the
-  extremes of the four corner combinations (``10 - 1..8`` is ``2..9``);
+  extremes of the four corner combinations (``10 - 1..8`` is ``2..9``), except for Divide,
+  which has its own rule (low/high and high/low; :func:`_div_bounds`);
 * a divisor interval starting at 0 gives an unbounded upper bound (``100 / ..5`` is ``20..``);
 * ReduceProd and Convert keep a finite lower bound under an unbounded upper one;
 * Gather (every version) reads an out-of-range index as 0;
