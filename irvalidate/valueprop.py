@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import attrs, elements, ops, values as vals
+from . import attrs, bounds, elements, ops, values as vals
 from .dims import Dim, format_shape
 from .ir import Layer
 from .values import Origin, Tensor, Unresolved
@@ -117,7 +117,7 @@ def _origin(layer: Layer, tensors: Sequence[Tensor], detail: str = "") -> Origin
 def _arithmetic(layer: Layer, t: List[Tensor]) -> Tensor:
     if len(t) != 2:
         raise Unresolved("arithmetic takes two inputs")
-    return vals.arithmetic(layer.type.lower(), t[0], t[1], _origin(layer, t),
+    return bounds.arithmetic(layer.type.lower(), t[0], t[1], _origin(layer, t),
                            python_div=_bool_attr(layer, "m_pythondiv", True))
 
 
@@ -214,7 +214,7 @@ def _reduce_prod(layer: Layer, t: List[Tensor]) -> Tensor:
         raise Unresolved("ReduceProd over other axes")
     if not t[1].static_values() and t[0].rank == 1:
         raise Unresolved("ReduceProd with no axes")
-    return vals.reduce_prod(t[0], _bool_attr(layer, "keep_dims", False), _origin(layer, t[:1]))
+    return bounds.reduce_prod(t[0], _bool_attr(layer, "keep_dims", False), _origin(layer, t[:1]))
 
 
 _HANDLERS = {**{k: _arithmetic for k in ARITHMETIC}, "gather": _gather, "concat": _concat,

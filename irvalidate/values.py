@@ -24,7 +24,6 @@ bound evaluation fails, which can only make a check less precise, never wrong.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
@@ -84,7 +83,7 @@ class Tensor:
         return [b.lo for b in self.bounds]
 
 
-def _size(shape: Sequence[int]) -> int:
+def element_count(shape: Sequence[int]) -> int:
     n = 1
     for d in shape:
         n *= d
@@ -97,13 +96,13 @@ def _wrap(value: int, et: str) -> int:
     return (value - low) % (high - low + 1) + low
 
 
-def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin,
+def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin,
              wrap: bool = False) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
     runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_ELEMENTS or _size(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
+    if len(bounds) > MAX_ELEMENTS or element_count(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
         raise Unresolved("too many elements")
     low, high = RANGES[et]
     fitted = []
@@ -121,7 +120,7 @@ def _checked(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Ori
 
 
 def constant(values: Sequence[int], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
-    return _checked(tuple(shape), [Dim(v, v) for v in values], et, origin)
+    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)
 
 
 def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -132,7 +131,7 @@ def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
         raise Unresolved(f"ShapeOf to {et}")
     high = RANGES[et][1]
     bounds = [Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
-    return _checked((len(shape),), bounds, et, origin)
+    return make_tensor((len(shape),), bounds, et, origin)
 
 
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
@@ -150,83 +149,7 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
         if top > RANGES[et][1]:
             raise Unresolved(f"the maximum of {t.et} does not fit {et}")
         bounds = tuple(Dim(b.lo, top if b.hi == INF else b.hi) for b in bounds)
-    return _checked(t.shape, bounds, et, origin, wrap=True)
-
-
-def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
-    """Numpy broadcasting of two value shapes: the result shape and index pairs per element."""
-    rank = max(a.rank, b.rank)
-    sa, sb = (1,) * (rank - a.rank) + a.shape, (1,) * (rank - b.rank) + b.shape
-    out = []
-    for x, y in zip(sa, sb):
-        if x != y and 1 not in (x, y):
-            raise Unresolved("value shapes do not broadcast")
-        out.append(max(x, y) if 0 not in (x, y) else 0)
-    if _size(out) > MAX_ELEMENTS:
-        raise Unresolved("too many elements")
-
-    def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:
-        k = 0
-        for i, d in zip(index, shape):
-            k = k * d + (i if d != 1 else 0)
-        return k
-    pairs = [(flat(ix, sa), flat(ix, sb)) for ix in itertools.product(*(range(d) for d in out))]
-    return tuple(out), pairs
-
-
-def _floor_div(x: int, y: int, python: bool) -> int:
-    q = x // y
-    if not python and q < 0 and q * y != x:
-        q += 1  # C++ truncates toward zero
-    return q
-
-
-def _div_bounds(a: Dim, b: Dim, python: bool, low: int, high: int) -> Dim:
-    """Divide's own bound evaluation (src/core/src/op/divide.cpp), element by element:
-    a positive divisor gives [a.lo / b.hi, a.hi / b.lo], a negative one [a.hi / b.lo,
-    a.lo / b.hi]; a divisor interval that holds 0 inside gives [type min, unbounded], a
-    zero divisor bound an unbounded upper bound, and an unbounded operand ``?``."""
-    if INF in (a.hi, b.hi) or high in (a.hi, b.hi):
-        return DYNAMIC
-    positive = b.hi > 0
-    if b.lo < 0 < b.hi:
-        return Dim(low, INF)
-    lower_divisor = b.hi if positive else b.lo
-    if lower_divisor == 0:
-        raise Unresolved("division by zero")  # the runtime's kernel throws
-    lo = _floor_div(a.lo if positive else a.hi, lower_divisor, python)
-    upper_divisor = b.lo if positive else b.hi
-    hi = INF if upper_divisor == 0 else _floor_div(a.hi if positive else a.lo, upper_divisor, python)
-    return Dim(lo, hi)
-
-
-_CORNER = {
-    "add": lambda x, y: x + y,
-    "subtract": lambda x, y: x - y,
-    "multiply": lambda x, y: x * y,
-    "maximum": max,
-    "minimum": min,
-}
-
-
-def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
-    """Add, Subtract, Multiply, Divide, Maximum or Minimum of two bounded values."""
-    if a.et != b.et or a.et not in COMPUTED_TYPES:
-        raise Unresolved("operand types differ, or the runtime has no kernel for them")
-    shape, pairs = _broadcast(a, b)
-    high = RANGES[a.et][1]
-    bounds = []
-    for i, j in pairs:
-        x, y = a.bounds[i], b.bounds[j]
-        if kind == "divide":
-            bounds.append(_div_bounds(x, y, python_div, RANGES[a.et][0], high))
-        # the runtime marks every element where an input bound is the type's maximum
-        elif INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
-            bounds.append(DYNAMIC)
-        else:
-            corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
-            bounds.append(Dim(min(corners), max(corners)))
-    return _checked(shape, bounds, a.et, origin)
+    return make_tensor(t.shape, bounds, et, origin, wrap=True)
 
 
 def _axis(axis: int, rank: int) -> int:
@@ -241,7 +164,7 @@ def concat(parts: Sequence[Tensor], axis: int, origin: Origin) -> Tensor:
     if len({p.et for p in parts}) != 1:
         raise Unresolved("Concat of different element types")
     bounds = [b for p in parts for b in p.bounds]
-    return _checked((len(bounds),), bounds, parts[0].et, origin)
+    return make_tensor((len(bounds),), bounds, parts[0].et, origin)
 
 
 def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
@@ -255,11 +178,11 @@ def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     bounds = []
     for k in indices.static_values():
         bounds.append(data.bounds[k % n] if -n <= k < n else Dim(0, 0))
-    return _checked(indices.shape, bounds, data.et, origin)
+    return make_tensor(indices.shape, bounds, data.et, origin)
 
 
 def reshaped(t: Tensor, shape: Sequence[int], origin: Origin) -> Tensor:
-    return _checked(tuple(shape), t.bounds, t.et, origin)
+    return make_tensor(tuple(shape), t.bounds, t.et, origin)
 
 
 def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> List[int]:
@@ -274,11 +197,11 @@ def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> Lis
     if out.count(-1) > 1 or any(p < -1 for p in out):
         raise Unresolved("bad Reshape pattern")
     if -1 in out:
-        rest = _size([p for p in out if p != -1])
-        if rest == 0 or _size(t.shape) % rest:
+        rest = element_count([p for p in out if p != -1])
+        if rest == 0 or element_count(t.shape) % rest:
             raise Unresolved("bad Reshape pattern")
-        out[out.index(-1)] = _size(t.shape) // rest
-    if _size(out) != _size(t.shape):
+        out[out.index(-1)] = element_count(t.shape) // rest
+    if element_count(out) != element_count(t.shape):
         raise Unresolved("Reshape changes the element count")
     return out
 
@@ -311,25 +234,9 @@ def slice_1d(t: Tensor, start: int, stop: int, step: int, origin: Origin, shrink
     if shrink:
         if not -n <= start < n:
             raise Unresolved("StridedSlice shrinks an out-of-range index")
-        return _checked((), [t.bounds[start % n]], t.et, origin)
+        return make_tensor((), [t.bounds[start % n]], t.et, origin)
     picked = [t.bounds[i] for i in range(*slice(start, stop, step).indices(n))]
-    return _checked((len(picked),), picked, t.et, origin)
-
-
-def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
-    """ReduceProd over every element of a value of rank <= 1."""
-    if t.rank > 1 or t.et not in COMPUTED_TYPES:
-        raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
-    lo, hi = 1, 1
-    for b in t.bounds:
-        lo *= b.lo
-        hi = INF if INF in (hi, b.hi) else hi * b.hi
-    if any(b.hi == 0 for b in t.bounds):
-        hi = 0  # a zero element bounds the product, unbounded factors or not
-    elif hi != INF and hi > RANGES[t.et][1]:
-        hi = INF
-    shape = (1,) * t.rank if keep_dims else ()
-    return _checked(shape, [Dim(lo, hi)], t.et, origin)
+    return make_tensor((len(picked),), picked, t.et, origin)
 
 
 def arange(start: int, stop: int, step: int, et: str, origin: Origin) -> Tensor:

@@ -14,7 +14,7 @@ from typing import Callable, List, Tuple
 
 import pytest
 
-from irvalidate import values as vals
+from irvalidate import bounds, values as vals
 from irvalidate.dims import INF, Dim, format_shape
 from irvalidate.values import Origin, Unresolved
 
@@ -55,7 +55,7 @@ HALF = _t((2, INF), (0, 5), (0, INF), (3, 10))     # ShapeOf of [2..,..5,?,3..10
     ("divide", _t((100, 100)), HALF, "[?,20..,?,10..33]"),
 ])
 def test_arithmetic_bounds(kind, a, b, expected):
-    assert _shape(vals.arithmetic(kind, a, b, ORIGIN)) == expected
+    assert _shape(bounds.arithmetic(kind, a, b, ORIGIN)) == expected
 
 
 @pytest.mark.parametrize("kind,a,b", [
@@ -65,13 +65,13 @@ def test_arithmetic_bounds(kind, a, b, expected):
 ])
 def test_negative_target_is_refused(kind, a, b):
     with pytest.raises(vals.NegativeTarget):
-        vals.as_target(vals.arithmetic(kind, a, b, ORIGIN))
+        vals.as_target(bounds.arithmetic(kind, a, b, ORIGIN))
 
 
 @pytest.mark.parametrize("kind,b", [("divide", _t((0, 0)))])  # the runtime's kernel throws
 def test_unfollowed_arithmetic_is_unresolved(kind, b):
     with pytest.raises(Unresolved):
-        vals.arithmetic(kind, X, b, ORIGIN)
+        bounds.arithmetic(kind, X, b, ORIGIN)
 
 
 def test_types_without_a_runtime_kernel_are_unresolved():
@@ -80,7 +80,7 @@ def test_types_without_a_runtime_kernel_are_unresolved():
     u8 = vals.convert(X, "u8", ORIGIN)
     for kind in ("add", "multiply", "divide", "maximum"):
         with pytest.raises(Unresolved):
-            vals.arithmetic(kind, u8, vals.constant([1], [1], "u8", ORIGIN), ORIGIN)
+            bounds.arithmetic(kind, u8, vals.constant([1], [1], "u8", ORIGIN), ORIGIN)
     with pytest.raises(Unresolved):
         vals.gather(X, vals.constant([0], [1], "u8", ORIGIN), 0, ORIGIN)
     # a narrow type's maximum is a plain number once converted back (u8 ..255 -> i64 ..255)
@@ -90,14 +90,14 @@ def test_types_without_a_runtime_kernel_are_unresolved():
 def test_divide_uses_low_over_high_and_high_over_low():
     """Divide's own bounds, not the corners: (-3..2) / (1..4) is -1..2 in the runtime
     (-3 // 4 and 2 // 1), where the corners would give -3..2."""
-    assert vals.arithmetic("divide", _t((-3, 2)), _t((1, 4)), ORIGIN).bounds == (Dim(-1, 2),)
-    assert vals.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN).bounds == (Dim(-4, -4),)
-    trunc = vals.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN, python_div=False)
+    assert bounds.arithmetic("divide", _t((-3, 2)), _t((1, 4)), ORIGIN).bounds == (Dim(-1, 2),)
+    assert bounds.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN).bounds == (Dim(-4, -4),)
+    trunc = bounds.arithmetic("divide", _t((-7, -7)), _t((2, 2)), ORIGIN, python_div=False)
     assert trunc.bounds == (Dim(-3, -3),)
     # a negative divisor swaps the roles; one holding 0 inside gives [min, unbounded]
-    assert vals.arithmetic("divide", _t((0, 6)), _t((-1, -1)), ORIGIN).bounds == (Dim(-6, 0),)
-    assert vals.arithmetic("divide", _t((1, 4)), _t((-3, 3)), ORIGIN).bounds == (Dim(-(1 << 63), INF),)
-    assert vals.arithmetic("divide", _t((1, 4)), _t((-3, 0)), ORIGIN).bounds == (Dim(-2, INF),)
+    assert bounds.arithmetic("divide", _t((0, 6)), _t((-1, -1)), ORIGIN).bounds == (Dim(-6, 0),)
+    assert bounds.arithmetic("divide", _t((1, 4)), _t((-3, 3)), ORIGIN).bounds == (Dim(-(1 << 63), INF),)
+    assert bounds.arithmetic("divide", _t((1, 4)), _t((-3, 0)), ORIGIN).bounds == (Dim(-2, INF),)
 
 
 def test_int64_maximum_constant_is_a_value():
@@ -109,21 +109,21 @@ def test_int64_maximum_constant_is_a_value():
 
 def test_overflow_is_unresolved():
     with pytest.raises(Unresolved):
-        vals.arithmetic("multiply", _t((1 << 40, 1 << 40)), _t((1 << 30, 1 << 30)), ORIGIN)
+        bounds.arithmetic("multiply", _t((1 << 40, 1 << 40)), _t((1 << 30, 1 << 30)), ORIGIN)
 
 
 def test_reduce_prod_and_convert_keep_lower_bounds():
-    assert _shape(vals.reduce_prod(_t((2, INF), (3, 10)), True, ORIGIN)) == "[6..]"
-    assert _shape(vals.reduce_prod(_t((0, INF), (0, 0)), True, ORIGIN)) == "[0]"
-    assert _shape(vals.reduce_prod(_t((0, 3), (0, INF)), True, ORIGIN)) == "[?]"
-    assert _shape(vals.reduce_prod(_t((0, 5), (3, 10)), True, ORIGIN)) == "[..50]"
+    assert _shape(bounds.reduce_prod(_t((2, INF), (3, 10)), True, ORIGIN)) == "[6..]"
+    assert _shape(bounds.reduce_prod(_t((0, INF), (0, 0)), True, ORIGIN)) == "[0]"
+    assert _shape(bounds.reduce_prod(_t((0, 3), (0, INF)), True, ORIGIN)) == "[?]"
+    assert _shape(bounds.reduce_prod(_t((0, 5), (3, 10)), True, ORIGIN)) == "[..50]"
     assert _shape(vals.convert(HALF, "u8", ORIGIN)) == "[2..255,..5,..255,3..10]"
     assert _shape(vals.convert(HALF, "i32", ORIGIN)) == "[2..,..5,?,3..10]"
     # Convert casts like C++: values wrap, and a wrapped upper bound may fall below the
     # lower one (Maximum(Convert_i32(5..4294967300), 0) is 4..5 in the runtime)
     assert _shape(vals.convert(_t((300, 300)), "u8", ORIGIN)) == "[44]"
     wrapped = vals.convert(_t((5, 4294967300)), "i32", ORIGIN)
-    assert _shape(vals.arithmetic("maximum", wrapped, _t((0, 0), et="i32"), ORIGIN)) == "[4..5]"
+    assert _shape(bounds.arithmetic("maximum", wrapped, _t((0, 0), et="i32"), ORIGIN)) == "[4..5]"
     with pytest.raises(Unresolved):
         vals.as_target(wrapped)
 

@@ -1,0 +1,108 @@
+"""Arithmetic on bounded integer values, as OpenVINO's bound evaluation does it.
+
+Add, Subtract, Multiply, Maximum and Minimum take the extremes of the four corner
+combinations of their operands' bounds, an element with an operand at the type's maximum
+becoming ``?``; Divide has its own rule (``src/core/src/op/divide.cpp``); ReduceProd
+multiplies the lower and the upper bounds.  Operands broadcast as numpy does.  Only the
+element types the runtime has kernels for are followed (see :mod:`values`).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import List, Tuple
+
+from .dims import INF, Dim
+from .values import (COMPUTED_TYPES, DYNAMIC, MAX_ELEMENTS, RANGES, Origin, Tensor, Unresolved,
+                     element_count, make_tensor)
+
+
+def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
+    """Numpy broadcasting of two value shapes: the result shape and index pairs per element."""
+    rank = max(a.rank, b.rank)
+    sa, sb = (1,) * (rank - a.rank) + a.shape, (1,) * (rank - b.rank) + b.shape
+    out = []
+    for x, y in zip(sa, sb):
+        if x != y and 1 not in (x, y):
+            raise Unresolved("value shapes do not broadcast")
+        out.append(max(x, y) if 0 not in (x, y) else 0)
+    if element_count(out) > MAX_ELEMENTS:
+        raise Unresolved("too many elements")
+
+    def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:
+        k = 0
+        for i, d in zip(index, shape):
+            k = k * d + (i if d != 1 else 0)
+        return k
+    pairs = [(flat(ix, sa), flat(ix, sb)) for ix in itertools.product(*(range(d) for d in out))]
+    return tuple(out), pairs
+
+
+def _floor_div(x: int, y: int, python: bool) -> int:
+    q = x // y
+    if not python and q < 0 and q * y != x:
+        q += 1  # C++ truncates toward zero
+    return q
+
+
+def _div_bounds(a: Dim, b: Dim, python: bool, low: int, high: int) -> Dim:
+    """Divide's own bound evaluation (src/core/src/op/divide.cpp), element by element:
+    a positive divisor gives [a.lo / b.hi, a.hi / b.lo], a negative one [a.hi / b.lo,
+    a.lo / b.hi]; a divisor interval that holds 0 inside gives [type min, unbounded], a
+    zero divisor bound an unbounded upper bound, and an unbounded operand ``?``."""
+    if INF in (a.hi, b.hi) or high in (a.hi, b.hi):
+        return DYNAMIC
+    positive = b.hi > 0
+    if b.lo < 0 < b.hi:
+        return Dim(low, INF)
+    lower_divisor = b.hi if positive else b.lo
+    if lower_divisor == 0:
+        raise Unresolved("division by zero")  # the runtime's kernel throws
+    lo = _floor_div(a.lo if positive else a.hi, lower_divisor, python)
+    upper_divisor = b.lo if positive else b.hi
+    hi = INF if upper_divisor == 0 else _floor_div(a.hi if positive else a.lo, upper_divisor, python)
+    return Dim(lo, hi)
+
+
+_CORNER = {
+    "add": lambda x, y: x + y,
+    "subtract": lambda x, y: x - y,
+    "multiply": lambda x, y: x * y,
+    "maximum": max,
+    "minimum": min,
+}
+
+
+def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
+    """Add, Subtract, Multiply, Divide, Maximum or Minimum of two bounded values."""
+    if a.et != b.et or a.et not in COMPUTED_TYPES:
+        raise Unresolved("operand types differ, or the runtime has no kernel for them")
+    shape, pairs = _broadcast(a, b)
+    high = RANGES[a.et][1]
+    bounds = []
+    for i, j in pairs:
+        x, y = a.bounds[i], b.bounds[j]
+        if kind == "divide":
+            bounds.append(_div_bounds(x, y, python_div, RANGES[a.et][0], high))
+        # the runtime marks every element where an input bound is the type's maximum
+        elif INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
+            bounds.append(DYNAMIC)
+        else:
+            corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
+            bounds.append(Dim(min(corners), max(corners)))
+    return make_tensor(shape, bounds, a.et, origin)
+
+
+def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
+    """ReduceProd over every element of a value of rank <= 1."""
+    if t.rank > 1 or t.et not in COMPUTED_TYPES:
+        raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
+    lo, hi = 1, 1
+    for b in t.bounds:
+        lo *= b.lo
+        hi = INF if INF in (hi, b.hi) else hi * b.hi
+    if any(b.hi == 0 for b in t.bounds):
+        hi = 0  # a zero element bounds the product, unbounded factors or not
+    elif hi != INF and hi > RANGES[t.et][1]:
+        hi = INF
+    shape = (1,) * t.rank if keep_dims else ()
+    return make_tensor(shape, [Dim(lo, hi)], t.et, origin)
