@@ -32,8 +32,10 @@ class GraphAnalysis:
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
         self.problems: List[ParseProblem] = []
-        #: (to-layer, to-port) -> edges into that input port
-        self.incoming: Dict[PortKey, List[Edge]] = defaultdict(list)
+        #: (to-layer, to-port) -> the first edge into that input port; any further edges
+        #: (an error) in ``extra_edges``: a list per port would cost ~100 bytes on every port
+        self.incoming: Dict[PortKey, Edge] = {}
+        self.extra_edges: Dict[PortKey, List[Edge]] = defaultdict(list)
         #: edges whose endpoints do not exist, with the reason
         self.dangling: List[Tuple[Edge, str]] = []
         #: edges that leave an input port or enter an output port
@@ -69,13 +71,21 @@ class GraphAnalysis:
                     self.dangling.append((edge, f"{target.describe()} has no input port "
                                                 f"{edge.to_port!r}"))
             else:
-                self.incoming[(edge.to_layer, edge.to_port)].append(edge)
+                key = (edge.to_layer, edge.to_port)
+                if self.incoming.setdefault(key, edge) is not edge:
+                    self.extra_edges[key].append(edge)
+
+    def edges_into(self, key: PortKey) -> List[Edge]:
+        """Every edge into one input port, in file order."""
+        first = self.incoming.get(key)
+        return [] if first is None else [first, *self.extra_edges.get(key, ())]
 
     def edge_ports(self) -> Iterator[Tuple[Edge, Layer, Port, Layer, Port]]:
         """(edge, producer, its output port, consumer, its input port) of every valid edge."""
-        for (to_layer, to_port), edges in self.incoming.items():
+        for (to_layer, to_port), first in self.incoming.items():
             consumer = self.layers[to_layer]
             target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
+            edges = [first, *self.extra_edges.get((to_layer, to_port), ())] if self.extra_edges else (first,)
             for edge in edges:
                 producer = self.layers[edge.from_layer]
                 source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
@@ -83,7 +93,9 @@ class GraphAnalysis:
 
     def arcs(self) -> List[Tuple[str, str]]:
         """(producer id, consumer id) of every edge whose ends exist."""
-        return [(e.from_layer, e.to_layer) for edges in self.incoming.values() for e in edges]
+        arcs = [(e.from_layer, e.to_layer) for e in self.incoming.values()]
+        arcs += [(e.from_layer, e.to_layer) for edges in self.extra_edges.values() for e in edges]
+        return arcs
 
     def _topological_order(self) -> List[Layer]:
         order, self.leftover = topological_order(list(self.layers), self.arcs())
@@ -97,12 +109,12 @@ class GraphAnalysis:
         (an isolated layer the runtime would drop): then its declared ports stand in.
         """
         connected = [(port, self.incoming.get((layer.id, port.id))) for port in layer.inputs]
-        isolated = not any(edges for _, edges in connected)
+        isolated = not any(edge for _, edge in connected)
         values = []
-        for port, edges in connected:
-            if not edges and not isolated:
+        for port, edge in connected:
+            if edge is None and not isolated:
                 continue
-            value = self.outputs.get((edges[0].from_layer, edges[0].from_port)) if edges else None
+            value = self.outputs.get((edge.from_layer, edge.from_port)) if edge else None
             if value is None:
                 value = Value(declared_shape(port), elements.from_precision(port.precision))
             values.append(value)

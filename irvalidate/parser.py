@@ -127,8 +127,10 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         elif tag == "back_edges":
             back_edges.extend(BackEdge(e.get("from-layer", ""), e.get("to-layer", ""),
                                        e.sourceline or 0) for e in child if e.tag == "edge")
-    layer = Layer(id=elem.get("id", ""), name=elem.get("name", ""), type=elem.get("type", ""),
-                  version=elem.get("version", ""), line=elem.sourceline or 0, data=data,
+    # the id is shared with the edges that name it; types and versions repeat everywhere
+    layer = Layer(id=_share(elem.get("id", "")), name=elem.get("name", ""),
+                  type=_share(elem.get("type", "")), version=_share(elem.get("version", "")),
+                  line=elem.sourceline or 0, data=data,
                   inputs=inputs, outputs=outputs)
     if not (body_elems or port_maps or back_edges):
         return layer
@@ -151,8 +153,8 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
 
 
 def _parse_edge(elem: etree._Element) -> Edge:
-    return Edge(elem.get("from-layer", ""), _share(elem.get("from-port", "")), elem.get("to-layer", ""),
-                _share(elem.get("to-port", "")), elem.sourceline or 0)
+    return Edge(_share(elem.get("from-layer", "")), _share(elem.get("from-port", "")),
+                _share(elem.get("to-layer", "")), _share(elem.get("to-port", "")), elem.sourceline or 0)
 
 
 def _read_bodies(pending: Pending) -> None:

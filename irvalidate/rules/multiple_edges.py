@@ -28,9 +28,8 @@ SUMMARY = "More than one edge feeds one input port."
 
 def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
-    for (to_layer, to_port), edges in ctx.analysis.incoming.items():
-        if len(edges) < 2:
-            continue
+    for (to_layer, to_port) in ctx.analysis.extra_edges:
+        edges = ctx.analysis.edges_into((to_layer, to_port))
         layer = layers[to_layer]
         sources = ", ".join(f"{e.from_layer}:{e.from_port} (line {e.line})" for e in edges[:5])
         if len(edges) > 5:
