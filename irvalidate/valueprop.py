@@ -73,6 +73,8 @@ def evaluate(layer: Layer, inputs: Sequence[object], tensor_of: TensorOf) -> Opt
         # a computed input without a value settles it before any Const is decoded
         if not inputs or any(v.tensor is None and not _is_const(v) for v in inputs):  # type: ignore[attr-defined]
             return None
+        if kind in _ARITY and len(inputs) not in _ARITY[kind]:
+            return None  # the arity rule reports it
         tensors = [tensor_of(v) for v in inputs]
         if any(t is None for t in tensors):
             return None
@@ -216,6 +218,11 @@ def _reduce_prod(layer: Layer, t: List[Tensor]) -> Tensor:
         raise Unresolved("ReduceProd with no axes")
     return bounds.reduce_prod(t[0], _bool_attr(layer, "keep_dims", False), _origin(layer, t[:1]))
 
+
+#: the input counts each operation takes (Concat: any)
+_ARITY = {**{k: (2,) for k in ARITHMETIC}, "gather": (3,), "convert": (1,), "unsqueeze": (2,),
+          "squeeze": (1, 2), "reshape": (2,), "slice": (4, 5), "stridedslice": (3, 4),
+          "range": (3,), "reduceprod": (2,)}
 
 _HANDLERS = {**{k: _arithmetic for k in ARITHMETIC}, "gather": _gather, "concat": _concat,
              "convert": _convert, "unsqueeze": _unsqueeze, "squeeze": _squeeze,

@@ -409,3 +409,17 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
     inferred = [format_shape(i.outputs[0]) for i in analysis.inferences.values()
                 if i.layer.name.startswith("bcast")]
     assert inferred == [runtime] * 20
+
+
+def test_a_shape_layer_with_the_wrong_input_count_is_unresolved(tmp_path):
+    """A Range with two inputs (found by the fuzzer: it unpacked three): no value, no crash."""
+    from irbuilder import IR
+    from irvalidate.engine import validate_file
+    ir = IR()
+    start, stop = ir.const([0], shape=[]), ir.const([3], shape=[])
+    target = ir.op("Range", [start, stop], [[3]], {"output_type": "i64"}, version="opset4",
+                   out_precision="I64")
+    ir.result(ir.op("Broadcast", [ir.const([1.0], "f32", shape=[]), target], [[5, 6, 7]],
+                    {"mode": "numpy"}, version="opset3"))
+    findings = validate_file(str(ir.write(tmp_path))).findings
+    assert "IRV000" not in {f.code for f in findings}, [f.message for f in findings]
