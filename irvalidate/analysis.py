@@ -85,7 +85,7 @@ class GraphAnalysis:
         for (to_layer, to_port), first in self.incoming.items():
             consumer = self.layers[to_layer]
             target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
-            edges = [first, *self.extra_edges.get((to_layer, to_port), ())] if self.extra_edges else (first,)
+            edges = self.edges_into((to_layer, to_port)) if self.extra_edges else (first,)
             for edge in edges:
                 producer = self.layers[edge.from_layer]
                 source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]

@@ -9,11 +9,12 @@ element types the runtime has kernels for are followed (see :mod:`values`).
 from __future__ import annotations
 
 import itertools
+from math import prod
 from typing import List, Tuple
 
 from .dims import INF, Dim
 from .values import (COMPUTED_TYPES, DYNAMIC, MAX_ELEMENTS, RANGES, Origin, Tensor, Unresolved,
-                     element_count, make_tensor)
+                     make_tensor)
 
 
 def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
@@ -25,7 +26,7 @@ def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, i
         if x != y and 1 not in (x, y):
             raise Unresolved("value shapes do not broadcast")
         out.append(max(x, y) if 0 not in (x, y) else 0)
-    if element_count(out) > MAX_ELEMENTS:
+    if prod(out) > MAX_ELEMENTS:
         raise Unresolved("too many elements")
 
     def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:

@@ -7,13 +7,13 @@ on the shapes that reach the layer, and records everything a rule may want to re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import attrs, broadcast as bc, elements, ops
 from .binfile import ConstError
 from .dims import ONE, Dim, Shape, format_dim, format_shape
 from .ir import Layer
-from .targets import MAX_RANK, computed_target, const_values, one_dim_length
+from .targets import MAX_RANK, ConstReader, computed_axes, computed_target, const_values, one_dim_length
 from .values import Origin, Tensor, describe
 
 
@@ -70,9 +70,6 @@ class Inference:
     def add_const_problem(self, const: Layer, error: ConstError) -> None:
         self.const_problems += ((const, error),)
 
-
-#: decodes an integer Const layer, raising ConstError
-ConstReader = Callable[[Layer], List[int]]
 
 _BINARY_LABELS = ("A", "B")
 _SELECT_LABELS = ("cond", "then", "else")
@@ -301,9 +298,8 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
         if not ok:
             return
         axes = const_values(result, inputs[2], read_const)
-        if axes is None and inputs[2].tensor is not None and inputs[2].tensor.rank == 1 \
-                and all(b.lo == b.hi for b in inputs[2].tensor.bounds):
-            axes = [b.lo for b in inputs[2].tensor.bounds]
+        if axes is None:
+            axes = computed_axes(inputs[2])
         compute = lambda: bc.broadcast_explicit(data.shape, target, target_len, axes, axes_len)  # noqa: E731
     _run(result, compute, data.element_type)
     if spec.mode == "pdpd" and not spec.axis_given and target is not None:

@@ -74,3 +74,14 @@ def computed_target(result: Inference, value: Value) -> Optional[Tuple[Dim, ...]
                                "its first value, every other input '?'")
         return value.fallback
     return None
+
+
+def computed_axes(value: Value) -> Optional[List[int]]:
+    """An axes_mapping a shape subgraph computes, when every value is known exactly."""
+    tensor = value.tensor
+    if tensor is None or tensor.rank != 1:
+        return None
+    try:
+        return tensor.static_values()
+    except Unresolved:
+        return None

@@ -25,6 +25,7 @@ bound evaluation fails, which can only make a check less precise, never wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from .dims import INF, Dim, Shape
@@ -83,13 +84,6 @@ class Tensor:
         return [b.lo for b in self.bounds]
 
 
-def element_count(shape: Sequence[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def _wrap(value: int, et: str) -> int:
     """A C++ cast of an integer into ``et`` (two's complement wrap-around)."""
     low, high = RANGES[et]
@@ -102,7 +96,7 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
     runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_ELEMENTS or element_count(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
+    if len(bounds) > MAX_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
         raise Unresolved("too many elements")
     low, high = RANGES[et]
     fitted = []
@@ -197,11 +191,11 @@ def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> Lis
     if out.count(-1) > 1 or any(p < -1 for p in out):
         raise Unresolved("bad Reshape pattern")
     if -1 in out:
-        rest = element_count([p for p in out if p != -1])
-        if rest == 0 or element_count(t.shape) % rest:
+        rest = prod([p for p in out if p != -1])
+        if rest == 0 or prod(t.shape) % rest:
             raise Unresolved("bad Reshape pattern")
-        out[out.index(-1)] = element_count(t.shape) // rest
-    if element_count(out) != element_count(t.shape):
+        out[out.index(-1)] = prod(t.shape) // rest
+    if prod(out) != prod(t.shape):
         raise Unresolved("Reshape changes the element count")
     return out
 
