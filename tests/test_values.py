@@ -423,3 +423,31 @@ def test_a_shape_layer_with_the_wrong_input_count_is_unresolved(tmp_path):
                     {"mode": "numpy"}, version="opset3"))
     findings = validate_file(str(ir.write(tmp_path))).findings
     assert "IRV000" not in {f.code for f in findings}, [f.message for f in findings]
+
+
+def test_computed_axes_mapping_is_checked(tmp_path):
+    """Broadcast explicit whose axes_mapping is computed (ShapeOf(y[?,2]) -> Gather -> -1 = [1]):
+    with data [3] against target [2,3,4] it is valid; the data edited to [5] is refused by
+    read_model, and the validator must see it through the computed axes."""
+    from irvalidate.engine import validate_file
+    op = _ops()[0]
+    data = op.parameter(ov.PartialShape([3]), ov.Type.f32, name="data")
+    y = op.parameter(ov.PartialShape([-1, 2]), ov.Type.f32, name="y")
+    axes = op.subtract(op.gather(op.shape_of(y), _c([1]), _c(0)), _c([1]))
+    node = op.broadcast(data, _c([2, 3, 4]), axes, "explicit")
+    node.set_friendly_name("bcast")
+    xml = tmp_path / "model.xml"
+    ov.save_model(ov.Model([node], [data, y], "m"), str(xml), compress_to_fp16=False)
+    assert not [f for f in validate_file(str(xml)).findings if f.level == "error"]
+    from lxml import etree
+    lines = xml.read_text().split("\n")
+    root = etree.parse(str(xml)).getroot()
+    dims = [root.find(".//layer[@name='data']/output/port/dim"),
+            root.find(".//layer[@name='bcast']/input/port[@id='0']/dim")]
+    for line in {d.sourceline - 1 for d in dims} | {root.find(".//layer[@name='data']/data").sourceline - 1}:
+        lines[line] = lines[line].replace("<dim>3</dim>", "<dim>5</dim>").replace('shape="3"', 'shape="5"')
+    xml.write_text("\n".join(lines))
+    with pytest.raises(RuntimeError, match="axes_mapping"):
+        ov.Core().read_model(str(xml))
+    errors = [f for f in validate_file(str(xml)).findings if f.level == "error"]
+    assert [(f.code, f.layer.name) for f in errors] == [("IRV102", "bcast")], errors
