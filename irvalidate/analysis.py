@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from . import elements, ops, valueprop
+from . import elements, ops, opsets, valueprop
 from .binfile import BinFile, ConstError
 from .dims import Shape, from_declared, parse_shape
 from .graph import topological_order
@@ -138,7 +138,9 @@ class GraphAnalysis:
             self._source(layer)
             return
         inputs = self.input_values(layer)
-        family = ops.family(layer.type)
+        # an extension's op is opaque, even when it shares a name with one of OpenVINO's
+        extension = opsets.is_extension(layer.version, layer.type)
+        family = None if extension else ops.family(layer.type)
         inference = infer(layer, family, inputs, self.read_const) if family else None
         if inference is not None:
             self.inferences[layer.id] = inference
@@ -155,12 +157,12 @@ class GraphAnalysis:
                 # not modelled, or inferred as dynamic rank where the file writes dims (the
                 # runtime knew the rank to write them): the declared dims are the best estimate
                 shape = declared_shape(port)
-                if not port.dims and self._may_be_dynamic_rank(layer, inputs):
+                if not port.dims and (extension or self._may_be_dynamic_rank(layer, inputs)):
                     shape = None
             if et is None:
                 et = elements.from_precision(port.precision)
             self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
-        if kind in valueprop.VALUE_OPS and layer.outputs:
+        if kind in valueprop.VALUE_OPS and layer.outputs and not extension:
             self._evaluate(layer, kind, inputs)
 
     def _evaluate(self, layer: Layer, kind: str, inputs: List[Value]) -> None:

@@ -58,7 +58,50 @@ def looks_standard(version: str) -> bool:
     return bool(_OPSET_NAME.fullmatch(version)) or version in _table()["experimental_versions"]
 
 
+def is_extension(version: str, layer_type: str) -> bool:
+    """Whether a runtime extension, not OpenVINO itself, supplies the op.
+
+    OpenVINO's serializer writes ``version="extension"`` for every op an extension registers
+    (openvino_tokenizers' RegexSplit, BPETokenizer, ...); its reader maps that version to
+    opset6 only for a handful of legacy types.  A version that does not look like an opset
+    (``custom_opset``) names an extension's own opset too.
+    """
+    if not version or _OPSET_NAME.fullmatch(version):
+        return False  # a missing version is the schema rule's to report
+    table = _table()
+    if version in table["experimental_versions"]:
+        return canonical_type(layer_type) not in table["experimental_types"]
+    return True
+
+
+@lru_cache(maxsize=None)
+def _extension_packages() -> Dict[str, str]:
+    with resources.files("irvalidate.data").joinpath("extensions.json").open("rb") as handle:
+        packages = json.load(handle)["packages"]
+    return {name: package for package, entry in packages.items() for name in entry["types"]}
+
+
+def extension_package(layer_type: str) -> Optional[str]:
+    """The Python package whose extension registers ``layer_type`` (exact case), if known."""
+    return _extension_packages().get(layer_type)
+
+
 def opsets_with(layer_type: str) -> List[str]:
     """The opsets that contain ``layer_type``, in numeric order."""
     wanted = canonical_type(layer_type).lower()
     return [name for name in known_opsets() if wanted in _lowered()[name]]
+
+
+@lru_cache(maxsize=None)
+def _spellings() -> Dict[str, str]:
+    return {t.lower(): t for types in _table()["opsets"].values() for t in types}
+
+
+def all_types_lowered() -> List[str]:
+    """Every type some opset has, lower-cased (for near-miss suggestions)."""
+    return sorted(_spellings())
+
+
+def spelling(lowered: str) -> str:
+    """The canonical spelling of a lower-cased type name."""
+    return _spellings()[lowered]

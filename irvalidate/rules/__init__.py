@@ -5,7 +5,7 @@ from types import ModuleType
 from typing import Dict, Tuple
 
 from . import (body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id,
-               duplicate_port_id, dynamic_declared, edge_shape, element_type, graph_cycle,
+               duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op, graph_cycle,
                incompatible, input_count, invalid_attribute, invalid_constant, ir_version,
                malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch,
                parameter_port, precision_mismatch, reversed_edge, schema_violation,
@@ -18,6 +18,7 @@ RULES: Tuple[ModuleType, ...] = (
     edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
     unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port, body_port_map,
+    extension_op,
 )
 
 #: the code of the engine's own failure inside a rule; not a rule module

@@ -3,8 +3,10 @@
 OpenVINO looks the type up in the named opset (case-insensitively) and fails with "Opset
 opsetN doesn't contain the operation with type" — but only for layers that reach a Result.
 The opset tables come from OpenVINO 2026.4 itself.  An ``opsetN`` that OpenVINO does not
-have (``opset99``) is reported; any other ``version`` names a custom extension's opset, which
-only that extension can check, so it is left alone.
+have (``opset99``) is reported.  ``version="extension"`` (what the serializer writes for an
+op a runtime extension registers, such as openvino_tokenizers' RegexSplit) and any version
+that does not look like an opset name a custom extension's op, which only that extension can
+check: they are left alone here (IRV217 extension-op says which package they need).
 
 Passing::
 
@@ -17,6 +19,7 @@ Failing (BitwiseAnd arrived in opset13; Add is not in the sparse opset17)::
 """
 from __future__ import annotations
 
+import difflib
 from typing import Iterator
 
 from .. import opsets
@@ -38,21 +41,36 @@ def _where(layer_type: str) -> str:
     return f"it exists in {', '.join(found) if gaps else span}"
 
 
+def _unknown_version(layer) -> str:
+    known = opsets.known_opsets()
+    text = (f"{layer.describe()}: OpenVINO 2026.4 cannot create a {layer.type!r} from opset "
+            f"{layer.version!r} (it has {known[0]} to {known[-1]})")
+    spelled = [name for name in known if name.lower() == layer.version.lower()]
+    if spelled:
+        return text + f"; opset names are case-sensitive: write version=\"{spelled[0]}\""
+    return text + "; set version to an opset that has the operation"
+
+
+def _suggestion(layer_type: str) -> str:
+    """`` did you mean 'Add'?`` for a near miss of a type some opset has."""
+    close = difflib.get_close_matches(layer_type.lower(), opsets.all_types_lowered(), n=1, cutoff=0.8)
+    return f"; did you mean {opsets.spelling(close[0])!r}?" if close else ""
+
+
 def check(ctx: Context) -> Iterator[Problem]:
     for layer in ctx.analysis.layers.values():
         if not layer.type or not layer.version:
             continue  # the schema rule reports a missing attribute
+        if opsets.is_extension(layer.version, layer.type):
+            continue  # only the extension that registers it can check it (extension-op says so)
         present = opsets.contains(layer.version, layer.type)
         if present is None:
-            if opsets.looks_standard(layer.version):
-                known = opsets.known_opsets()
-                yield Problem(f"{layer.describe()}: OpenVINO 2026.4 cannot create a {layer.type!r} "
-                              f"from opset {layer.version!r} (it has {known[0]} to {known[-1]}, "
-                              f"names are case-sensitive)", line=layer.line, layer=layer,
-                              scope=ctx.graph.scope)
-            continue  # a custom extension's opset: only that extension can check it
-        if not present:
-            yield Problem(f"{layer.describe()}: {layer.version} has no "
-                          f"{opsets.canonical_type(layer.type)!r} operation; "
-                          f"{_where(layer.type)}", line=layer.line, layer=layer,
+            yield Problem(_unknown_version(layer), line=layer.line, layer=layer,
                           scope=ctx.graph.scope)
+        elif not present:
+            where = _where(layer.type)
+            hint = _suggestion(layer.type) if where.startswith("no opset") else \
+                f"; set version to one of those opsets"
+            yield Problem(f"{layer.describe()}: {layer.version} has no "
+                          f"{opsets.canonical_type(layer.type)!r} operation; {where}{hint}",
+                          line=layer.line, layer=layer, scope=ctx.graph.scope)
