@@ -12,6 +12,7 @@ from math import prod
 from typing import Dict, List, Optional, Tuple
 
 from . import elements
+from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
 from .dims import parse_int, parse_shape
 
 #: constants longer than this are not decoded (a target_shape is short; this bounds memory)
@@ -73,29 +74,35 @@ def _shape_text(shape: Tuple[int, ...]) -> str:
     return text
 
 
-def const_problems(data: dict, bin_size: Optional[int]) -> List[str]:
-    """What is wrong with a Const's offset, size, element type and shape, together and
-    against the ``.bin`` length (None when there is no .bin to compare with)."""
+def const_problems(data: dict) -> List[str]:
+    """What is wrong with a Const's offset, size, element type and shape together (the
+    ``.bin`` itself aside: see :func:`bytes_past_end`)."""
     try:
         spec = const_spec(data)
     except ConstError as err:
         return [str(err)]
-    found = []
     if spec.count > MAX_BIN_ELEMENTS:
         return [f"shape {_shape_text(spec.shape)} has more than {MAX_BIN_ELEMENTS:.0e} elements; "
                 f"no .bin holds that"]
-    if spec.element_type not in ("string", "dynamic"):
-        required = spec.required_bytes
-        # a larger size is read identically (the first bytes only), so it is no error
-        if spec.size < required:
-            found.append(f"size {spec.size} is smaller than the {required} bytes that shape "
-                         f"{_shape_text(spec.shape)} of {spec.element_type} needs")
-    elif spec.element_type == "dynamic":
-        found.append("a Const cannot have the dynamic element type")
-    if bin_size is not None and spec.offset + spec.size > bin_size:
-        found.append(f"bytes {spec.offset}..{spec.offset + spec.size} lie outside the .bin "
-                     f"({bin_size} bytes)")
-    return found
+    if spec.element_type == "dynamic":
+        return ["a Const cannot have the dynamic element type"]
+    required = spec.required_bytes
+    # a larger size is read identically (the first bytes only), so it is no error
+    if spec.element_type != "string" and spec.size < required:
+        return [f"size {spec.size} is smaller than the {required} bytes that shape "
+                f"{_shape_text(spec.shape)} of {spec.element_type} needs"]
+    return []
+
+
+def bytes_past_end(data: dict, bin_size: int) -> Optional[int]:
+    """The end of a Const's bytes when it lies past the end of a ``.bin`` of ``bin_size``
+    bytes (OpenVINO: "Incorrect weights in bin file!"), else None."""
+    try:
+        spec = const_spec(data)
+    except ConstError:
+        return None  # const_problems says why
+    end = spec.offset + spec.size
+    return end if end > bin_size else None
 
 
 def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> List[int]:
@@ -167,6 +174,18 @@ def _inside(path: str, folder: str) -> bool:
     return os.path.commonpath([real, base]) == base
 
 
+def _unusable(path: str) -> Optional[str]:
+    """Why a regular file cannot serve as the weights: unreadable, or a Git LFS pointer."""
+    name = os.path.basename(path)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(MAX_POINTER_BYTES)
+    except OSError as err:
+        return f"{name} cannot be read: {err.strerror or err}"
+    size = lfs_pointer_size(head)
+    return describe_lfs_pointer(name, size) if size is not None else None
+
+
 class BinFile:
     """Random access to one ``.bin``; opened lazily, each range read at most once."""
 
@@ -181,13 +200,20 @@ class BinFile:
         if path is None:
             self._error = "no .bin file was given"
         elif not os.path.exists(path):
-            self._error = f"the weights file {os.path.basename(path)} does not exist"
+            self._error = f"{os.path.basename(path)} does not exist"
         elif not os.path.isfile(path):
-            self._error = f"the weights path {os.path.basename(path)} is not a regular file"
+            # a directory, FIFO or device: never opened (reading a FIFO would hang)
+            self._error = f"{os.path.basename(path)} is not a regular file"
         elif confine_to is not None and not _inside(path, confine_to):
-            self._error = (f"the weights file {os.path.basename(path)} is a link to a file outside "
-                           f"the model's folder, which irvalidate does not read (name it with "
-                           f"--bin to read it anyway)")
+            self._error = (f"{os.path.basename(path)} is a link to a file outside the model's "
+                           f"folder, which irvalidate does not read (name it with --bin to read "
+                           f"it anyway)")
+        else:
+            self._error = _unusable(path)
+
+    @property
+    def lfs_pointer(self) -> bool:
+        return bool(self._error) and "Git LFS pointer" in self._error
 
     @property
     def error(self) -> Optional[str]:

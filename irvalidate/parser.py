@@ -6,11 +6,13 @@ turned into a compact record, so memory follows the graph, not the XML text.
 """
 from __future__ import annotations
 
+import os
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
 from . import structure
+from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
 from .dims import parse_int
 from .ir import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
 
@@ -250,14 +252,21 @@ def _stream_from(handle, doc: Document) -> None:
         doc.schema.extend(structure.check(root, "net"))
 
 
-def _unreadable_encoding(path: str) -> Optional[str]:
-    """UTF-32 by its byte-order mark: pugixml (OpenVINO) reads it, libxml2 here cannot."""
+def _not_xml(path: str) -> Optional[str]:
+    """Why a file that is not XML is not: a Git LFS pointer, or UTF-32 (which pugixml, in
+    OpenVINO, reads and libxml2 here cannot), told by its first bytes; else None."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(4)
+            head = handle.read(MAX_POINTER_BYTES)
     except OSError:
         return None
-    return "UTF-32" if head in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff") else None
+    size = lfs_pointer_size(head)
+    if size is not None:
+        return describe_lfs_pointer(os.path.basename(path), size)
+    if head[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return ("the file is UTF-32-encoded, which OpenVINO reads but irvalidate's XML parser "
+                "(libxml2) does not; save it as UTF-8 to have it checked")
+    return None
 
 
 def parse(path: str) -> Document:
@@ -268,11 +277,9 @@ def parse(path: str) -> Document:
         _stream(path, doc)
     except etree.XMLSyntaxError as err:
         line = err.lineno if err.lineno else None
-        encoding = _unreadable_encoding(path)
-        message = (f"the file is {encoding}-encoded, which OpenVINO reads but irvalidate's XML "
-                   f"parser (libxml2) does not; save it as UTF-8 to have it checked"
-                   if encoding else f"XML syntax error: {err.msg}")
-        doc.fatal.append(ParseProblem(line, message, kind="xml"))
+        reason = _not_xml(path)
+        doc.fatal.append(ParseProblem(None if reason else line, reason or f"XML syntax error: {err.msg}",
+                                      kind="xml"))
     except OSError as err:
         doc.fatal.append(ParseProblem(None, f"cannot read the file: {err.strerror or err}",
                                       kind="xml"))

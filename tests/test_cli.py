@@ -75,7 +75,7 @@ def test_bin_option(tmp_path):
     path = ir.write(tmp_path, "m")
     other = tmp_path / "weights.data"
     path.with_suffix(".bin").rename(other)
-    assert main([str(path)]) == 0  # no .bin: rank only, a warning
+    assert main([str(path)]) == 1  # no .bin: the runtime refuses the model
     assert main(["--bin", str(other), str(path)]) == 1  # with it: [2,3] is not [2,4]
     assert main(["--bin", str(other), str(path), str(path)]) == 2
 

@@ -1056,7 +1056,7 @@ def broadcast_ir(values=(2, 3), declared=(2, 3), **const) -> IR:
 def test_missing_bin(tmp_path, capsys):
     path = broadcast_ir().write(tmp_path, with_bin=False)
     found = assess(path, capsys)
-    assert found.has("IRV204", r"does not exist") and found.runs["json"].rc == 0
+    assert found.has("IRV204", r"does not exist") and found.runs["json"].rc == 1  # the runtime refuses it
 
 
 def test_bin_is_a_directory(tmp_path, capsys):
@@ -1109,14 +1109,14 @@ def test_bin_too_short(tmp_path, capsys):
     path = ir.write(tmp_path)
     path.with_suffix(".bin").write_bytes(bytes(ir.weights[:4]))
     found = assess(path, capsys)
-    assert found.has("IRV203", r"outside the \.bin"), found.findings
+    assert found.has("IRV203", r"lie outside model\.bin"), found.findings
 
 
 def test_bin_empty(tmp_path, capsys):
     path = broadcast_ir().write(tmp_path)
     path.with_suffix(".bin").write_bytes(b"")
     found = assess(path, capsys)
-    assert found.has("IRV203", r"outside the \.bin"), found.findings
+    assert found.has("IRV203", r"lie outside model\.bin"), found.findings
 
 
 CONST_ATTRS = {  # attributes -> (codes one of which must be found, what its message says)

@@ -5,7 +5,9 @@ Every Const is checked: its bytes must lie inside the ``.bin``, its ``size`` mus
 ``shape`` x element type (sub-byte types packed; a larger size is read identically), and its
 shape must be static.  Shared and overlapping byte ranges are legal: the serializer
 deduplicates identical payloads.  OpenVINO refuses bytes outside the ``.bin`` ("Incorrect
-weights in bin file!") and a size too small; it reads a larger size silently.
+weights in bin file!") and a size too small; it reads a larger size silently.  When many
+Consts read past the end, the ``.bin`` is truncated or belongs to another export: that is
+said once, not once per Const.
 
 Passing::
 
@@ -17,11 +19,13 @@ Failing (32 bytes are needed, 16 are declared)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+import os
+from typing import Iterator, List, Tuple
 
 from .. import ops
-from ..binfile import const_problems
+from ..binfile import bytes_past_end, const_problems
 from ..findings import Problem
+from ..ir import Layer
 from ._common import Context
 
 CODE = "IRV203"
@@ -29,16 +33,25 @@ SLUG = "invalid-constant"
 LEVEL = "error"
 SUMMARY = "A Const's offset, size, type and shape disagree with each other or the .bin length."
 
+#: more Consts past the end than this are one finding about the .bin
+_ONE_BY_ONE = 3
+
 
 def check(ctx: Context) -> Iterator[Problem]:
     weights = ctx.analysis.weights
     size = None if weights.error else weights.size()
+    past: List[Tuple[Layer, int]] = []
     for layer in ctx.analysis.layers.values():
         if layer.type.lower() not in ops.CONST_TYPES:
             continue
-        for message in const_problems(dict(layer.data), size):
-            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+        for message in const_problems(dict(layer.data)):
+            yield Problem(f"{layer.describe()}: {message}; fix its <data> attributes or "
+                          f"re-export the model", line=layer.line, layer=layer,
                           scope=ctx.graph.scope)
+        end = None if size is None else bytes_past_end(dict(layer.data), size)
+        if end is not None:
+            past.append((layer, end))
+    yield from _past_end(ctx, past, size)
     seen = set()
     for inference in ctx.inferences():
         for const, error in inference.const_problems:
@@ -47,3 +60,21 @@ def check(ctx: Context) -> Iterator[Problem]:
                 seen.add(const.id)
                 yield Problem(f"{const.describe()}, read by {inference.layer.describe()}: {error}",
                               line=const.line, layer=const, scope=ctx.graph.scope)
+
+
+def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Problem]:
+    name = os.path.basename(ctx.analysis.weights.path or "") or "the .bin"
+    if len(past) <= _ONE_BY_ONE:
+        for layer, end in past:
+            yield Problem(f"{layer.describe()}: its bytes {end - int(layer.data.get('size', 0) or 0)}"
+                          f"..{end} lie outside {name} ({size:,} bytes); fix offset/size or "
+                          f"re-export the model", line=layer.line, layer=layer,
+                          scope=ctx.graph.scope)
+        return
+    furthest = max(end for _, end in past)
+    first = past[0][0]
+    names = ", ".join(repr(layer.name) for layer, _ in past[:3])
+    yield Problem(f"{name} holds {size:,} bytes, but {len(past):,} Const layers read past its end "
+                  f"(up to byte {furthest:,}; {names}, ...): it is truncated or belongs to another "
+                  f"export; restore it or re-export the model", line=first.line, layer=first,
+                  scope=ctx.graph.scope)

@@ -1,15 +1,20 @@
-"""IRV204 missing-weights: the ``.bin`` is missing or unreadable.
+"""IRV204 missing-weights: Const layers need the ``.bin``, and it is missing or unusable.
 
-Without it no Const can be checked against its bytes, and Broadcast layers with constant
-target shapes are checked for rank only.  The ``.bin`` is looked for beside the XML with the
-same stem (``--bin`` names another path).
+OpenVINO refuses such a model ("Empty weights data in bin file or bin file cannot be
+found!", or "Incorrect weights in bin file!" for a Git LFS pointer), so this is an error.
+Missing, a directory, a FIFO, a device, unreadable, or a Git LFS pointer (the usual state of
+a CI checkout without LFS): one finding per file, and no constant is read from it.  The
+``.bin`` is looked for beside the XML with the same stem; ``--bin`` names another path.
+``--ignore IRV204`` checks the XML alone.
 
 Passing: ``model.xml`` with ``model.bin`` beside it.
 
-Failing: ``model.xml`` alone, with Const layers in it.
+Failing: ``model.xml`` alone, with Const layers in it; or a ``model.bin`` that holds
+``version https://git-lfs.github.com/spec/v1 ...`` instead of the weights.
 """
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 from .. import ops
@@ -18,17 +23,26 @@ from ._common import Context
 
 CODE = "IRV204"
 SLUG = "missing-weights"
-LEVEL = "warning"
-SUMMARY = "The .bin is missing, so constants cannot be read or checked."
+LEVEL = "error"
+SUMMARY = "Const layers need the .bin, and it is missing, unreadable or a Git LFS pointer."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    error = ctx.analysis.weights.error
-    if not error or not ctx.is_model:
+    weights = ctx.analysis.weights
+    if not weights.error or not ctx.is_model:
         return
     consts = [layer for graph in ctx.doc.graphs() for layer in graph.layers
               if layer.type.lower() in ops.CONST_TYPES]
-    if consts:
-        yield Problem(f"{error}: its {len(consts)} Const layer(s) cannot be checked, and Broadcast "
-                      f"target shapes read from them are checked for rank only",
-                      line=consts[0].line, layer=consts[0])
+    if not consts:
+        return
+    count = f"{len(consts)} Const layer{'s' if len(consts) != 1 else ''}"
+    if weights.lfs_pointer:
+        advice = (f"its {count} cannot be read from it (OpenVINO reads the pointer's text as "
+                  f"weights, or refuses the model)")
+    else:
+        name = os.path.basename(weights.path or "") or "the .bin"
+        xml = os.path.basename(ctx.doc.path)
+        need = "needs" if len(consts) == 1 else "need"
+        advice = (f"OpenVINO refuses the model ({count} {need} it): put {name} beside {xml} or "
+                  f"pass --bin (--ignore IRV204 checks the XML alone)")
+    yield Problem(f"{weights.error}; {advice}", line=consts[0].line, layer=consts[0])

@@ -41,7 +41,7 @@ def broadcast_with(target_kwargs):
 
 def test_const_outside_bin(run):
     f = [f for f in run(broadcast_with({"offset": 8})) if f.code == "IRV203"]
-    assert f and "outside the .bin" in f[0].message and f[0].layer.type == "Const"
+    assert f and "lie outside model.bin" in f[0].message and f[0].layer.type == "Const"
 
 
 def test_const_size_too_small(run):
@@ -72,6 +72,62 @@ def test_sub_byte_target_types(run):
     assert f.code == "IRV101" and f.expected == "[2,3]"
 
 
-def test_missing_bin_is_one_warning(run):
+def test_missing_bin_is_one_error_that_says_what_to_do(run):
+    # the runtime refuses a model whose Consts have no .bin: an error, not a warning
     findings = run(broadcast_with({}), with_bin=False)
-    assert codes(findings) == ["IRV204"] and findings[0].level == "warning"
+    assert codes(findings) == ["IRV204"] and findings[0].level == "error"
+    assert "model.bin does not exist" in findings[0].message
+    assert "put model.bin beside model.xml or pass --bin" in findings[0].message
+
+
+LFS_POINTER = (b"version https://git-lfs.github.com/spec/v1\n"
+               b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+               b"size 267866468\n")
+
+
+def many_consts(count=6):
+    ir = IR()
+    x = ir.parameter("3")
+    out = x
+    for _ in range(count):
+        out = ir.op("Add", [out, ir.const([1.0, 2.0, 3.0], et="f32")], [[3]])
+    ir.result(out)
+    return ir
+
+
+def test_lfs_pointer_bin_is_one_finding_and_no_constant_is_read(tmp_path, run):
+    ir = many_consts()
+    path = ir.write(tmp_path)
+    path.with_suffix(".bin").write_bytes(LFS_POINTER)
+    from irvalidate.engine import validate_file
+    findings = validate_file(str(path)).findings
+    assert [(f.code, f.level) for f in findings] == [("IRV204", "error")]
+    assert "model.bin is a Git LFS pointer (object of 267,866,468 bytes)" in findings[0].message
+    assert "git lfs pull" in findings[0].message
+
+
+def test_lfs_pointer_bin_reads_no_value(tmp_path):
+    # a Broadcast target at bytes 0..8 would have decoded the pointer's ASCII as a number
+    ir = broadcast_with({})
+    path = ir.write(tmp_path)
+    path.with_suffix(".bin").write_bytes(LFS_POINTER)
+    from irvalidate.engine import validate_file
+    assert [f.code for f in validate_file(str(path)).findings] == ["IRV204"]
+
+
+def test_a_truncated_bin_is_one_finding_not_one_per_const(tmp_path):
+    ir = many_consts(6)
+    path = ir.write(tmp_path)
+    path.with_suffix(".bin").write_bytes(bytes(ir.weights[:15]))  # 1 of 6 Consts still fits
+    from irvalidate.engine import validate_file
+    found = [f for f in validate_file(str(path)).findings if f.code == "IRV203"]
+    assert len(found) == 1, found
+    assert "model.bin holds 15 bytes, but 5 Const layers read past its end" in found[0].message
+    assert "truncated" in found[0].message
+
+
+def test_ignoring_irv204_checks_the_xml_alone(tmp_path):
+    from irvalidate.cli import main
+    path = broadcast_with({}).write(tmp_path, with_bin=False)
+    assert main(["-qq", str(path)]) == 1
+    assert main(["-qq", "--ignore", "IRV204", str(path)]) == 0

@@ -83,3 +83,17 @@ def test_external_entity_in_text_is_not_expanded(tmp_path):
     assert "TOPSECRET" not in repr(findings)
     messages = [f.message for f in findings if f.code == "IRV004"]
     assert any("DTD" in m for m in messages) and any("not an integer" in m for m in messages)
+
+
+def test_lfs_pointer_in_place_of_the_xml_is_named(tmp_path, capsys):
+    from irvalidate.cli import main
+    path = tmp_path / "model.xml"
+    path.write_bytes(b"version https://git-lfs.github.com/spec/v1\n"
+                     b"oid sha256:" + b"ab" * 32 + b"\nsize 1234567\n")
+    [f] = validate_file(str(path)).findings
+    assert f.code == "IRV001" and f.line is None
+    assert f.message.startswith("model.xml is a Git LFS pointer (object of 1,234,567 bytes)")
+    assert "git lfs pull" in f.message and "Start tag" not in f.message
+    # the pre-commit hook's mode reports it too: it is an IR that could not be read
+    assert main(["--skip-non-ir", str(path)]) == 1
+    assert "Git LFS pointer" in capsys.readouterr().out
