@@ -21,6 +21,7 @@ Usage (any working directory)::
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -564,6 +565,18 @@ def m_bodies() -> ov.Model:
     return model("bodies", [ti, loop, branch], params)
 
 
+def m_strings(factory=None) -> ov.Model:
+    """Unpack a string tensor, fold it to lower case (with an extension's ``factory``; else
+    pass it through), pack it again: the start of every tokenizer model."""
+    from openvino import opset15
+    text = param("text", ov.PartialShape([-1]), ov.Type.string)
+    unpacked = opset15.string_tensor_unpack(text)
+    parts = factory.create("CaseFold", unpacked.outputs(), {}).outputs() if factory else \
+        unpacked.outputs()
+    packed = named(opset15.string_tensor_pack(*parts), "folded")
+    return model("strings", [packed], [text])
+
+
 def m_ti() -> ov.Model:
     """The TensorIterator of m_bodies on its own."""
     ti = m_tensor_iterator()
@@ -600,6 +613,7 @@ def valid_samples() -> None:
     save(m_constants(), VALID / "const-port-mismatch.xml")
     save(m_bodies(), VALID / "body-port-map.xml")
     save(m_computed_target(), VALID / "computed-target.xml")
+    save(m_strings(), VALID / "extension-op.xml")  # opset15's own string ops
 
 
 def spec_samples() -> None:
@@ -783,6 +797,16 @@ def broken_irv204() -> None:
     xml.with_suffix(".bin").unlink()
 
 
+def broken_irv204_lfs() -> None:
+    """A CI checkout without Git LFS: the .bin is the LFS pointer, not the weights."""
+    xml = save(m_broadcast_const(), BROKEN / "IRV204-lfs-pointer.xml")
+    weights = xml.with_suffix(".bin")
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    size = weights.stat().st_size
+    weights.write_text(f"version https://git-lfs.github.com/spec/v1\noid sha256:{digest}\n"
+                       f"size {size}\n")
+
+
 def broken_irv205() -> None:
     """A copy of the Relu pasted below it (renamed relu_copy, to become a new layer) keeps id 1."""
     xml = save(m_chain(), BROKEN / "IRV205-duplicate-layer-id.xml")
@@ -894,12 +918,21 @@ def broken_irv216() -> None:
     edit.save()
 
 
+def broken_irv217() -> None:
+    """A tokenizer-like model written with openvino_tokenizers loaded: the serializer writes
+    version="extension" for all three string ops.  Built last: importing the package
+    registers its ops in openvino for the rest of the process."""
+    import openvino_tokenizers
+    save(m_strings(openvino_tokenizers._get_factory()), BROKEN / "IRV217-extension-op.xml")
+
+
 BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv101_computed, broken_irv102, broken_irv102_computed, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
-    broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204,
+    broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
     broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
     broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
+    broken_irv217,  # last: see its docstring
 ]
 
 

@@ -278,9 +278,9 @@ def test_github_cli_output_by_hand(report):
     ]
     assert ("::error file=empty.xml,title=IRV001 unreadable-xml::XML syntax error: no element "
             "found") in lines  # no line=
-    assert "::warning file=models/noweights.xml,line=10,title=IRV204 missing-weights::" in out
+    assert "::error file=models/noweights.xml,line=10,title=IRV204 missing-weights::" in out
     assert lines.count("::endgroup::") == 5  # good.xml, with no finding, has no group
-    assert lines[-1] == "Found 4 errors, 2 warnings in 6 files."
+    assert lines[-1] == "Found 5 errors, 1 warning in 6 files."
     assert all("\n" not in line and "\r" not in line for line in lines)
 
 
@@ -319,7 +319,7 @@ def test_json_validates_against_the_report_schema(report):
 
 def test_text_summary_and_no_line(report):
     lines = report("text")[1].splitlines()
-    assert lines[-1] == "Found 4 errors, 2 warnings in 6 files."
+    assert lines[-1] == "Found 5 errors, 1 warning in 6 files."
     assert "empty.xml: IRV001 [error] XML syntax error: no element found (unreadable-xml)" in lines
 
 
