@@ -42,9 +42,10 @@ def static(value: int) -> Dim:
     return _STATIC[value] if 0 <= value < len(_STATIC) else Dim(value, value)
 
 
-def from_declared(value: int) -> Dim:
-    """A port ``<dim>``: ``-1`` is ``?`` (ports cannot write intervals)."""
-    return DYNAMIC if value == -1 else static(value)
+def from_declared(value: Optional[int]) -> Dim:
+    """A port ``<dim>``: ``-1`` is ``?`` (ports cannot write intervals); so is one that could
+    not be read (None), for inference downstream; rules skip such a port."""
+    return DYNAMIC if value is None or value == -1 else static(value)
 
 
 def shape_of(*values: int) -> Tuple[Dim, ...]:

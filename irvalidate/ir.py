@@ -14,10 +14,16 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 class Port(NamedTuple):
     id: str
-    #: declared ``<dim>`` values; -1 is a dynamic dimension
-    dims: Tuple[int, ...]
+    #: declared ``<dim>`` values; -1 is a dynamic dimension, None one that could not be read
+    #: (IRV004 reports it; rules that compare declared dims skip such a port: see ``readable``)
+    dims: Tuple[Optional[int], ...]
     precision: Optional[str]
     line: int
+
+    @property
+    def readable(self) -> bool:
+        """Whether every ``<dim>`` could be read (else the malformed-ir rule said so)."""
+        return None not in self.dims
 
 
 #: up to this many ports, a port is found by scanning (cheaper than a dict to keep)
@@ -116,6 +122,7 @@ class ParseProblem:
     layer: Optional[Layer] = None
     #: xml (unreadable), not-ir, version, or malformed (anything else the parser refused)
     kind: str = "malformed"
+    port: Optional[str] = None
 
 
 @dataclass(slots=True)

@@ -63,38 +63,44 @@ def _shared_data(elem: etree._Element) -> dict:
     return found  # type: ignore[return-value]
 
 
-def _parse_dims(port: etree._Element, problems: List[ParseProblem]) -> Tuple[int, ...]:
-    dims = []
+#: a <dim> this parser could not read; the port is skipped by the shape rules (see ir.Port)
+BAD_DIM = None
+
+#: (line, port id, what is wrong) of a layer's unreadable <dim>s, reported once it is built
+BadDims = List[Tuple[int, str, str]]
+
+
+def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]:
+    dims: List[Optional[int]] = []
     for child in port:
         if child.tag != "dim":
             continue
         text = (child.text or "").strip()
         try:
-            value = parse_int(text)
+            value: Optional[int] = parse_int(text)
         except ValueError:
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
                     if ".." in text else "")
-            problems.append(ParseProblem(child.sourceline, f"<dim> value {text[:40]!r} is not an "
-                                         f"integer{hint}"))
-            value = -1
+            bad.append((child.sourceline, port.get("id", ""), f"<dim> value {text[:40]!r} is not "
+                        f"an integer{hint}"))
+            value = BAD_DIM
         else:
             if value < -1 or value > _MAX_DIM:
-                problems.append(ParseProblem(
-                    child.sourceline, f"<dim> value {text} is out of range (must be -1 or a "
-                    f"non-negative int64)"))
-                value = -1
+                bad.append((child.sourceline, port.get("id", ""), f"<dim> value {text} is out of "
+                            f"range (must be -1 or a non-negative int64)"))
+                value = BAD_DIM
         dims.append(value)
     return _share(tuple(dims))
 
 
-def _parse_ports(section: etree._Element, problems: List[ParseProblem]) -> Tuple[Port, ...]:
+def _parse_ports(section: etree._Element, bad: BadDims) -> Tuple[Port, ...]:
     ports = []
     for port in section:
         if port.tag != "port":
             continue
         precision = port.get("precision")
-        ports.append(Port(_share(port.get("id", "")), _parse_dims(port, problems),
+        ports.append(Port(_share(port.get("id", "")), _parse_dims(port, bad),
                           None if precision is None else _share(precision), port.sourceline or 0))
     return tuple(ports)
 
@@ -111,14 +117,15 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
     port_maps: List[PortMapEntry] = []
     back_edges: List[BackEdge] = []
     body_elems: List[etree._Element] = []
+    bad: BadDims = []
     for child in elem:  # one pass over the children: this runs once per layer
         tag = child.tag
         if tag == "data":
             data = _shared_data(child)
         elif tag == "input":
-            inputs = _parse_ports(child, problems)
+            inputs = _parse_ports(child, bad)
         elif tag == "output":
-            outputs = _parse_ports(child, problems)
+            outputs = _parse_ports(child, bad)
         elif tag in BODY_TAGS:
             body_elems.append(child)
         elif tag in PORT_MAP_TAGS:
@@ -134,6 +141,9 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                   type=_share(elem.get("type", "")), version=_share(elem.get("version", "")),
                   line=elem.sourceline or 0, data=data,
                   inputs=inputs, outputs=outputs)
+    for line, port_id, what in bad:
+        problems.append(ParseProblem(line, f"{layer.describe()}: port {port_id}: {what}; the "
+                                     f"shape rules skip this port", layer, port=port_id))
     if not (body_elems or port_maps or back_edges):
         return layer
     bodies = []

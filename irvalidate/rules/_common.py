@@ -65,6 +65,8 @@ def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Optional[str]:
     Ports write static dims as themselves and every other dim (``?``, intervals) as -1; a
     dynamic rank and a scalar both as no dims at all.
     """
+    if None in dims:
+        return None  # a <dim> malformed-ir already reported
     if shape is None:
         return None if not dims else "the attribute says dynamic rank (...), so the port has no <dim>"
     if len(shape) != len(dims):

@@ -32,7 +32,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             continue
         layer = inference.layer
         for port, inferred in zip(layer.outputs, inference.outputs):
-            if inferred is None or len(port.dims) != len(inferred):
+            if inferred is None or len(port.dims) != len(inferred) or not port.readable:
                 continue
             marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
                           if d == -1 and inf.is_static)

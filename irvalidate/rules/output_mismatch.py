@@ -38,8 +38,8 @@ def check(ctx: Context) -> Iterator[Problem]:
             continue
         layer = inference.layer
         for port, inferred in zip(layer.outputs, inference.outputs):
-            if inferred is None:
-                continue  # dynamic rank: any declaration is consistent
+            if inferred is None or not port.readable:
+                continue  # dynamic rank: any declaration is consistent (or IRV004 spoke)
             declared = declared_shape(port)
             if len(port.dims) != len(inferred):
                 marks: tuple = ()

@@ -59,6 +59,39 @@ def test_bad_dim_is_malformed_not_a_crash(run, dim):
     assert "IRV004" in [f.code for f in findings]
 
 
+def _with_text(ir, old, new, nth):
+    """The IR's XML with the ``nth`` (0-based) occurrence of ``old`` replaced by ``new``."""
+    text = ir.xml()
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(old, at + 1)
+    changed = text[:at] + new + text[at + len(old):]
+    ir.xml = lambda: changed  # type: ignore[method-assign]
+    return ir
+
+
+def _add_chain():
+    ir = IR()
+    x, c = ir.parameter("2,3"), ir.const([1.0, 2.0, 3.0], et="f32")
+    ir.result(ir.op("Add", [ir.op("Relu", [x], [[2, 3]]), c], [[2, 3]]))
+    return ir
+
+
+# <dim>3</dim> occurrences in _add_chain: 0 Parameter out, 1 Const out, 2 Relu in, 3 Relu out,
+# 4 Add in 0, 5 Add in 1, 6 Add out, 7 Result in
+@pytest.mark.parametrize("nth,layer,port", [
+    (0, "p0", "0"), (1, "c1", "0"), (2, "relu2", "0"), (3, "relu2", "1"),
+    (4, "add3", "0"), (6, "add3", "2"), (7, "result4", "0"),
+])
+def test_a_malformed_dim_is_reported_once_naming_layer_and_port(run, nth, layer, port):
+    # read as "?" before, it also made IRV201/IRV101/IRV214/IRV215 fire on the same port
+    findings = run(_with_text(_add_chain(), "<dim>3</dim>", "<dim>four</dim>", nth))
+    assert [f.code for f in findings] == ["IRV004"], findings
+    [f] = findings
+    assert f.layer.name == layer and f.port == port
+    assert f"port {port}: <dim> value 'four' is not an integer" in f.message
+
+
 def _hostile(secret, where):
     name = "&x;" if where == "attribute" else "n"
     dim = "&x;" if where == "text" else "2"
