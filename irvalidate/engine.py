@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import traceback
 from dataclasses import dataclass, replace
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis
 from .binfile import BinFile
@@ -12,7 +12,8 @@ from .binfile import BinFile
 # Defaults holds the same values without importing pydantic
 from .config import Defaults as Config
 from .findings import Finding, LayerRef, Problem
-from .ir import Graph
+from .ir import Document, Graph
+from .locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
 from .parser import parse
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
@@ -39,8 +40,8 @@ def _clip(message: str) -> str:
     return message[:MAX_MESSAGE - 300] + f" ... [{len(message) - MAX_MESSAGE + 100} characters cut] ... " + message[-200:]
 
 
-def _finding(path: str, rule, level: str, problem: Problem) -> Finding:
-    return Finding(path=path, line=problem.line, code=rule.CODE, slug=rule.SLUG, level=level,
+def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int]) -> Finding:
+    return Finding(path=path, line=line, code=rule.CODE, slug=rule.SLUG, level=level,
                    message=_clip(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
                    scope=problem.scope)
@@ -56,6 +57,40 @@ def _internal(path: str, where: str, err: BaseException, config: Config) -> List
                     level=level(config, code, slug, "error"),
                     message=f"internal error in {where}: {type(err).__name__}: {err}{at}; "
                     f"please report it with the file")]
+
+
+def _line(problem: Problem) -> Optional[int]:
+    if problem.line is not None or problem.at is None:
+        return problem.line
+    return getattr(problem.at, "line", None) or None
+
+
+def _needs_scan(problem: Problem, line: Optional[int], doc: Document) -> bool:
+    if problem.at is None:
+        return False
+    if line is not None and line > MAX_EXACT_LINE and doc.lines > MAX_EXACT_LINE:
+        return True  # libxml2 gave a neighbour's line
+    return problem.axis is not None and problem.line is None  # a <dim>: not in the records
+
+
+def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int]]:
+    """Each problem's line: its record's, made exact where libxml2 could not keep it (past
+    line 65,534), or its ``<dim>``'s when it names one; one scan of the file at most."""
+    lines = [_line(p) for p in problems]
+    asked = [i for i, (p, line) in enumerate(zip(problems, lines)) if _needs_scan(p, line, doc)]
+    if not asked:
+        return lines
+    keys = record_keys(doc, [problems[i].at for i in asked])
+    wanted: Dict[int, Tuple] = {}
+    for i in asked:
+        key = keys.get(id(problems[i].at))
+        if key is not None:
+            axis = problems[i].axis
+            wanted[i] = dim_key(key, axis) if axis is not None and key[0] == "port" else key
+    found = find_lines(doc.path, wanted.values())
+    for i, key in wanted.items():
+        lines[i] = found.get(key, lines[i])
+    return lines
 
 
 def display_path(path: str) -> str:
@@ -88,11 +123,19 @@ def _validate(path: str, bin_path: Optional[str], config: Config, rules: Sequenc
                         for index, graph in enumerate(doc.graphs())]
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
         return FileResult(path, _internal(path, "the parser", err, config))
+    problems: List[Tuple[object, str, Problem]] = []
     for ctx in contexts:
         for rule, rule_level in planned:
             try:
-                findings.extend(_finding(path, rule, rule_level, p) for p in rule.check(ctx))
+                problems.extend((rule, rule_level, p) for p in rule.check(ctx))
             except Exception as err:  # noqa: BLE001
                 findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
+    try:
+        lines = exact_lines(doc, [p for _, _, p in problems])
+    except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay
+        lines = [_line(p) for _, _, p in problems]
+        findings.extend(_internal(path, "the line locator", err, config))
+    findings.extend(_finding(path, rule, rule_level, p, line)
+                    for (rule, rule_level, p), line in zip(problems, lines))
     findings.sort(key=Finding.sort_key)
     return FileResult(path, findings)

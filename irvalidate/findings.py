@@ -54,6 +54,12 @@ class Problem:
     table: Optional[ShapeTable] = None
     #: the graph the layer lives in, when it is a nested body
     scope: str = ""
+    #: the record the finding points at (a Layer, Port, Edge, port-map entry or back edge):
+    #: its line is shown when ``line`` is not given, made exact by the engine where libxml2
+    #: could not keep it (see irvalidate.locate)
+    at: object = None
+    #: with a Port ``at``: point at its ``<dim>`` of this axis (the one dim that is wrong)
+    axis: Optional[int] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,6 +123,10 @@ class ParseProblem:
     #: xml (unreadable), not-ir, version, or malformed (anything else the parser refused)
     kind: str = "malformed"
     port: Optional[str] = None
+    #: the record the problem is about (a Port, ...), whose line the finding shows; with
+    #: ``axis``, that port's <dim> at this axis
+    at: object = None
+    axis: Optional[int] = None
 
 
 @dataclass(slots=True)
@@ -134,6 +138,9 @@ class Graph:
     scope: str = ""
     #: "" for the model, else the element it came from: body, then_body or else_body
     kind: str = ""
+    #: () for the model; a body adds (index of its layer in the parent graph, its tag, how
+    #: many bodies of that tag came before it in the layer): see irvalidate.locate
+    path: Tuple = ()
 
     def layers_by_id(self) -> Dict[str, Layer]:
         # The runtime keeps the last layer of a duplicated id (std::map overwrite).
@@ -147,6 +154,8 @@ class Document:
     graph: Graph
     #: problems that stop analysis of the whole file (unreadable, not an IR, bad XML)
     fatal: List[ParseProblem] = field(default_factory=list)
+    #: how many lines the file has (past 65,534, lxml's lines are not exact: see locate)
+    lines: int = 0
     #: where the file departs from the structural schema (schemas/ir.rng)
     schema: List[ParseProblem] = field(default_factory=list)
 

@@ -66,8 +66,9 @@ def _shared_data(elem: etree._Element) -> dict:
 #: a <dim> this parser could not read; the port is skipped by the shape rules (see ir.Port)
 BAD_DIM = None
 
-#: (line, port id, what is wrong) of a layer's unreadable <dim>s, reported once it is built
-BadDims = List[Tuple[int, str, str]]
+#: a layer's unreadable <dim>s: (line, port id or its Port record, axis, what is wrong); the
+#: record replaces the id once the port is built, and the layer reports them once it is
+BadDims = List[Tuple[int, object, int, str]]
 
 
 def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]:
@@ -82,12 +83,12 @@ def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
                     if ".." in text else "")
-            bad.append((child.sourceline, port.get("id", ""), f"<dim> value {text[:40]!r} is not "
+            bad.append((child.sourceline, None, len(dims), f"<dim> value {text[:40]!r} is not "
                         f"an integer{hint}"))
             value = BAD_DIM
         else:
             if value < -1 or value > _MAX_DIM:
-                bad.append((child.sourceline, port.get("id", ""), f"<dim> value {text} is out of "
+                bad.append((child.sourceline, None, len(dims), f"<dim> value {text} is out of "
                             f"range (must be -1 or a non-negative int64)"))
                 value = BAD_DIM
         dims.append(value)
@@ -100,8 +101,11 @@ def _parse_ports(section: etree._Element, bad: BadDims) -> Tuple[Port, ...]:
         if port.tag != "port":
             continue
         precision = port.get("precision")
-        ports.append(Port(_share(port.get("id", "")), _parse_dims(port, bad),
-                          None if precision is None else _share(precision), port.sourceline or 0))
+        first_bad = len(bad)
+        record = Port(_share(port.get("id", "")), _parse_dims(port, bad),
+                      None if precision is None else _share(precision), port.sourceline or 0)
+        bad[first_bad:] = [(line, record, axis, what) for line, _, axis, what in bad[first_bad:]]
+        ports.append(record)
     return tuple(ports)
 
 
@@ -110,7 +114,8 @@ Pending = List[Tuple[etree._Element, Graph, int]]
 
 
 def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
-                 depth: int, pending: Pending) -> Layer:
+                 depth: int, pending: Pending, path: tuple = (), index: int = 0) -> Layer:
+    """``path`` is the graph's path (see Graph.path), ``index`` the layer's place in it."""
     data: dict = {}
     inputs: Tuple[Port, ...] = ()
     outputs: Tuple[Port, ...] = ()
@@ -141,14 +146,17 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                   type=_share(elem.get("type", "")), version=_share(elem.get("version", "")),
                   line=elem.sourceline or 0, data=data,
                   inputs=inputs, outputs=outputs)
-    for line, port_id, what in bad:
-        problems.append(ParseProblem(line, f"{layer.describe()}: port {port_id}: {what}; the "
-                                     f"shape rules skip this port", layer, port=port_id))
+    for line, port, axis, what in bad:
+        problems.append(ParseProblem(line, f"{layer.describe()}: port {port.id}: {what}; the "
+                                     f"shape rules skip this port", layer, port=port.id,
+                                     at=port, axis=axis))
     if not (body_elems or port_maps or back_edges):
         return layer
     bodies = []
-    for body in sorted(body_elems, key=lambda b: BODY_TAGS.index(b.tag)):
+    seen: Dict[str, int] = {}
+    for body in body_elems:  # document order, as irvalidate.locate counts them
         tag = body.tag
+        nth = seen[tag] = seen.get(tag, -1) + 1
         where = f"{tag.replace('_', ' ')} of {layer.describe()}"
         if scope:  # name the parent body, and only the depth beyond it (messages stay short)
             where += f" in {scope}" if depth <= 2 else f" ({depth} bodies deep)"
@@ -157,9 +165,10 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                                          f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
             continue
         # the body is read later, by the loop in _read_bodies: no recursion follows the file
-        graph = Graph(scope=where, kind=tag)
+        graph = Graph(scope=where, kind=tag, path=path + ((index, tag, nth),))
         pending.append((body, graph, depth + 1))
         bodies.append(graph)
+    bodies.sort(key=lambda g: BODY_TAGS.index(g.kind))
     return Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
                  layer.inputs, layer.outputs, tuple(bodies), tuple(port_maps), tuple(back_edges))
 
@@ -176,7 +185,8 @@ def _read_bodies(pending: Pending) -> None:
         layers = container.find("layers")
         for elem in layers if layers is not None else ():
             if elem.tag == "layer":
-                graph.layers.append(_parse_layer(elem, graph.problems, graph.scope, depth, pending))
+                graph.layers.append(_parse_layer(elem, graph.problems, graph.scope, depth, pending,
+                                                 graph.path, len(graph.layers)))
         edges = container.find("edges")
         for elem in edges if edges is not None else ():
             if elem.tag == "edge":
@@ -215,15 +225,26 @@ def _check_root(root: etree._Element, doc: Document) -> bool:
 
 class _Reader:
     """Only ``read``: lxml takes a file object's ``name`` as the document URL and fails on a
-    name that is not UTF-8; without one it reads any file."""
+    name that is not UTF-8; without one it reads any file.  Counts the lines it hands over
+    (libxml2 cannot tell lines past 65,534 apart; the count says whether a file has any)."""
 
     def __init__(self, handle) -> None:
-        self.read = handle.read
+        self._read = handle.read
+        self.newlines = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._read(size)
+        self.newlines += data.count(b"\n")
+        return data
 
 
 def _stream(path: str, doc: Document) -> None:
     with open(path, "rb") as handle:
-        _stream_from(_Reader(handle), doc)
+        reader = _Reader(handle)
+        try:
+            _stream_from(reader, doc)
+        finally:
+            doc.lines = reader.newlines + 1
 
 
 def _stream_from(handle, doc: Document) -> None:
@@ -246,7 +267,7 @@ def _stream_from(handle, doc: Document) -> None:
             continue  # inside a body: handled with its enclosing layer
         if elem.tag == "layer" and section.tag == "layers":
             pending: Pending = []
-            layer = _parse_layer(elem, graph.problems, "", 1, pending)
+            layer = _parse_layer(elem, graph.problems, "", 1, pending, (), len(graph.layers))
             _read_bodies(pending)
             graph.layers.append(layer)
             doc.schema.extend(structure.check(elem, "layer", layer))

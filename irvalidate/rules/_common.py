@@ -51,6 +51,18 @@ def shape_text(shape: Optional[Shape]) -> str:
     return format_shape(shape)
 
 
+def port_dim(dim) -> str:
+    """How a port writes an inferred dim: a static value as itself, anything else as -1."""
+    return str(dim.lo) if dim.is_static else "-1"
+
+
+def fix_dims(inferred: Shape, marks: Tuple[int, ...]) -> Tuple[str, Optional[int]]:
+    """What to write instead, and the axis to point at when one dim is wrong."""
+    if len(marks) == 1:
+        return f"set this <dim> to {port_dim(inferred[marks[0]])}", marks[0]
+    return "declare [" + ",".join(port_dim(d) for d in inferred) + "] on this port", None
+
+
 def fatal_problems(ctx: Context, kind: str) -> Iterator[Problem]:
     """The parser's fatal problems of one kind, reported once per file."""
     if ctx.is_model:
@@ -59,22 +71,25 @@ def fatal_problems(ctx: Context, kind: str) -> Iterator[Problem]:
                 yield Problem(problem.message, line=problem.line)
 
 
-def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Optional[str]:
-    """Why port dims cannot be how the serializer writes a shape attribute, or None.
+def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Tuple[Optional[str], Optional[int]]:
+    """Why port dims cannot be how the serializer writes a shape attribute (or None), and the
+    axis to point at when one dim differs.
 
     Ports write static dims as themselves and every other dim (``?``, intervals) as -1; a
     dynamic rank and a scalar both as no dims at all.
     """
     if None in dims:
-        return None  # a <dim> malformed-ir already reported
+        return None, None  # a <dim> malformed-ir already reported
     if shape is None:
-        return None if not dims else "the attribute says dynamic rank (...), so the port has no <dim>"
+        return (None if not dims else "the attribute says dynamic rank (...), so the port has "
+                "no <dim>; remove them"), None
     if len(shape) != len(dims):
-        return f"rank {len(shape)} in the attribute, rank {len(dims)} on the port"
-    bad = [i for i, (d, p) in enumerate(zip(shape, dims)) if (d.lo if d.is_static else -1) != p]
+        return f"rank {len(shape)} in the attribute, rank {len(dims)} on the port", None
+    bad = tuple(i for i, (d, p) in enumerate(zip(shape, dims)) if (d.lo if d.is_static else -1) != p)
     if bad:
-        return "they differ at axis " + ", ".join(map(str, bad))
-    return None
+        fix, axis = fix_dims(shape, bad)
+        return f"they differ at axis {', '.join(map(str, bad))}; {fix}, or fix the attribute", axis
+    return None, None
 
 
 def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterator[Problem]:
@@ -83,5 +98,5 @@ def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterato
     precision = elements.from_precision(port.precision)
     if elements.is_known(et) and elements.is_known(precision) and et != precision:
         yield Problem(f"{layer.describe()}: element_type={layer.data['element_type']!r} but the "
-                      f"port declares precision {port.precision}", line=port.line, layer=layer,
+                      f"port declares precision {port.precision}", at=port, layer=layer,
                       port=port.id, expected=et, declared=precision, scope=ctx.graph.scope)

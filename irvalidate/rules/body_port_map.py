@@ -38,24 +38,24 @@ def _entries(ctx: Context, layer: Layer) -> Iterator[Problem]:
         where = f"{layer.describe()}: <{entry.section}> {entry.direction}"
         if body is None:
             yield Problem(f"{where}: the layer has no <{_BODY_OF[entry.section]}>",
-                          line=entry.line, layer=layer, scope=ctx.graph.scope)
+                          at=entry, layer=layer, scope=ctx.graph.scope)
             continue
         ports = layer.inputs if entry.direction == "input" else layer.outputs
         if entry.external_port_id != "-1" and all(p.id != entry.external_port_id for p in ports):
             yield Problem(f"{where} names external port {entry.external_port_id!r}, which is not "
                           f"an {entry.direction} port of the layer (OpenVINO 2026.4 tolerates "
-                          f"this, using the id only to order ports)", line=entry.line, layer=layer,
+                          f"this, using the id only to order ports)", at=entry, layer=layer,
                           port=entry.external_port_id, scope=ctx.graph.scope)
         inner = body.layers_by_id().get(entry.internal_layer_id)
         want = _INNER[entry.direction]
         if inner is None:
             yield Problem(f"{where} names internal layer {entry.internal_layer_id!r}, which is "
-                          f"not in the {body.kind.replace('_', ' ')}", line=entry.line,
+                          f"not in the {body.kind.replace('_', ' ')}", at=entry,
                           layer=layer, scope=ctx.graph.scope)
         elif inner.type.lower() != want:
             yield Problem(f"{where} names internal layer {inner.describe()}, but an "
                           f"{entry.direction} maps to a body {want.capitalize()}",
-                          line=entry.line, layer=layer, scope=ctx.graph.scope)
+                          at=entry, layer=layer, scope=ctx.graph.scope)
 
 
 def _back_edges(ctx: Context, layer: Layer) -> Iterator[Problem]:
@@ -66,12 +66,12 @@ def _back_edges(ctx: Context, layer: Layer) -> Iterator[Problem]:
             target = inner.get(lid)
             if target is None:
                 yield Problem(f"{layer.describe()}: back edge {edge.from_layer} -> {edge.to_layer}: "
-                              f"its {end}-layer {lid!r} is not in the body", line=edge.line,
+                              f"its {end}-layer {lid!r} is not in the body", at=edge,
                               layer=layer, scope=ctx.graph.scope)
             elif target.type.lower() != want:
                 yield Problem(f"{layer.describe()}: back edge {edge.from_layer} -> {edge.to_layer}: "
                               f"its {end}-layer is {target.describe()}, not a body "
-                              f"{want.capitalize()}", line=edge.line, layer=layer,
+                              f"{want.capitalize()}", at=edge, layer=layer,
                               scope=ctx.graph.scope)
 
 

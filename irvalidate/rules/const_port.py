@@ -39,11 +39,11 @@ def check(ctx: Context) -> Iterator[Problem]:
         except ValueError:
             shape = None
         if shape is not None:
-            reason = attribute_vs_port(shape, port.dims)
+            reason, axis = attribute_vs_port(shape, port.dims)
             if reason:
                 yield Problem(f"{layer.describe()}: shape={layer.data.get('shape', '')!r} but the "
                               f"port declares {format_shape(declared_shape(port))}: {reason}",
-                              line=port.line, layer=layer, port=port.id,
+                              at=port, axis=axis, layer=layer, port=port.id,
                               expected=format_shape(shape),
                               declared=format_shape(declared_shape(port)), scope=ctx.graph.scope)
         yield from element_type_vs_precision(ctx, layer, port)

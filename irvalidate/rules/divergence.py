@@ -31,5 +31,5 @@ def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         layer = inference.layer
         for message in inference.divergences:
-            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+            yield Problem(f"{layer.describe()}: {message}", at=layer, layer=layer,
                           scope=ctx.graph.scope)

@@ -34,4 +34,4 @@ def check(ctx: Context) -> Iterator[Problem]:
         earlier = first[layer.id]
         yield Problem(f"{layer.describe()} reuses the id of {earlier.describe()} on line "
                       f"{earlier.line}; OpenVINO keeps only the last layer with an id",
-                      line=layer.line, layer=layer, scope=ctx.graph.scope)
+                      at=layer, layer=layer, scope=ctx.graph.scope)

@@ -32,6 +32,6 @@ def check(ctx: Context) -> Iterator[Problem]:
                 if port.id in seen:
                     yield Problem(f"{layer.describe()}: {section} port id {port.id!r} is already "
                                   f"used by an {seen[port.id]} port of this layer",
-                                  line=port.line, layer=layer, port=port.id, scope=ctx.graph.scope)
+                                  at=port, layer=layer, port=port.id, scope=ctx.graph.scope)
                 else:
                     seen[port.id] = section

@@ -18,7 +18,7 @@ from typing import Iterator
 from ..analysis import declared_shape
 from ..dims import format_shape
 from ..findings import Problem
-from ._common import Context, shape_table
+from ._common import Context, fix_dims, shape_table
 
 CODE = "IRV103"
 SLUG = "dynamic-dim-declared"
@@ -39,10 +39,12 @@ def check(ctx: Context) -> Iterator[Problem]:
             if not marks:
                 continue
             declared = declared_shape(port)
+            fix, axis = fix_dims(inferred, marks)
             yield Problem(
                 f"{layer.describe()}: output port {port.id} declares {format_shape(declared)} "
-                f"but axis {', '.join(map(str, marks))} is static: {format_shape(inferred)}",
-                line=port.line, layer=layer, port=port.id, expected=format_shape(inferred),
+                f"but axis {', '.join(map(str, marks))} is static: {format_shape(inferred)}; "
+                f"{fix}", at=port, axis=axis, layer=layer, port=port.id,
+                expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
                                   marks), scope=ctx.graph.scope)

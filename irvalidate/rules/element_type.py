@@ -32,12 +32,12 @@ def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         layer = inference.layer
         for message in inference.type_errors:
-            yield Problem(f"{layer.describe()}: {message}", line=layer.line, layer=layer,
+            yield Problem(f"{layer.describe()}: {message}", at=layer, layer=layer,
                           scope=ctx.graph.scope)
         for port, produced in zip(layer.outputs, inference.output_types):
             declared = elements.from_precision(port.precision)
             if elements.is_known(produced) and elements.is_known(declared) and declared != produced:
                 yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
                               f"{port.precision} but the layer produces {produced}",
-                              line=port.line, layer=layer, port=port.id, expected=produced,
+                              at=port, layer=layer, port=port.id, expected=produced,
                               declared=declared, scope=ctx.graph.scope)

@@ -54,4 +54,4 @@ def check(ctx: Context) -> Iterator[Problem]:
     first = found[0]
     yield Problem(f"{len(found)} layer{'s' if len(found) != 1 else ''} of extension "
                   f"operation{'s' if len(types) != 1 else ''} ({names}); {need}; their output "
-                  f"shapes are taken as declared", line=first.line, layer=first)
+                  f"shapes are taken as declared", at=first, layer=first)

@@ -38,4 +38,4 @@ def check(ctx: Context) -> Iterator[Problem]:
             path = path.rsplit(" -> ", 1)[0] + f" -> ... {len(layers) - 10} more ... -> " + layers[0].describe()
         first = min(layers, key=lambda layer: layer.line)
         yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}",
-                      line=first.line, layer=first, scope=ctx.graph.scope)
+                      at=first, layer=first, scope=ctx.graph.scope)

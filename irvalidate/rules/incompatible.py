@@ -47,6 +47,6 @@ def check(ctx: Context) -> Iterator[Problem]:
         marks = (failure.column,) if failure.column is not None else ()
         chain = f" (target_shape computed as {inference.target_chain})" if inference.target_chain else ""
         yield Problem(f"{layer.describe()}: inputs cannot broadcast ({mode_of(inference)}): "
-                      f"{failure.message}{chain}", line=layer.line, layer=layer,
+                      f"{failure.message}{chain}", at=layer, layer=layer,
                       table=shape_table(operands, marks=marks) if operands else None,
                       scope=ctx.graph.scope)

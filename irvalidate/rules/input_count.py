@@ -30,5 +30,5 @@ def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         if inference.arity_error:
             layer = inference.layer
-            yield Problem(f"{layer.describe()}: {inference.arity_error}", line=layer.line,
+            yield Problem(f"{layer.describe()}: {inference.arity_error}", at=layer,
                           layer=layer, scope=ctx.graph.scope)

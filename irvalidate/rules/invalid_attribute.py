@@ -29,5 +29,5 @@ def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         if inference.attr_error:
             layer = inference.layer
-            yield Problem(f"{layer.describe()}: {inference.attr_error}", line=layer.line,
+            yield Problem(f"{layer.describe()}: {inference.attr_error}", at=layer,
                           layer=layer, scope=ctx.graph.scope)

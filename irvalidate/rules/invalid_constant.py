@@ -46,7 +46,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             continue
         for message in const_problems(dict(layer.data)):
             yield Problem(f"{layer.describe()}: {message}; fix its <data> attributes or "
-                          f"re-export the model", line=layer.line, layer=layer,
+                          f"re-export the model", at=layer, layer=layer,
                           scope=ctx.graph.scope)
         end = None if size is None else bytes_past_end(dict(layer.data), size)
         if end is not None:
@@ -59,7 +59,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             if error.kind == "limit" and const.id not in seen:
                 seen.add(const.id)
                 yield Problem(f"{const.describe()}, read by {inference.layer.describe()}: {error}",
-                              line=const.line, layer=const, scope=ctx.graph.scope)
+                              at=const, layer=const, scope=ctx.graph.scope)
 
 
 def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Problem]:
@@ -68,7 +68,7 @@ def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Pro
         for layer, end in past:
             yield Problem(f"{layer.describe()}: its bytes {end - int(layer.data.get('size', 0) or 0)}"
                           f"..{end} lie outside {name} ({size:,} bytes); fix offset/size or "
-                          f"re-export the model", line=layer.line, layer=layer,
+                          f"re-export the model", at=layer, layer=layer,
                           scope=ctx.graph.scope)
         return
     furthest = max(end for _, end in past)
@@ -76,5 +76,5 @@ def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Pro
     names = ", ".join(repr(layer.name) for layer, _ in past[:3])
     yield Problem(f"{name} holds {size:,} bytes, but {len(past):,} Const layers read past its end "
                   f"(up to byte {furthest:,}; {names}, ...): it is truncated or belongs to another "
-                  f"export; restore it or re-export the model", line=first.line, layer=first,
+                  f"export; restore it or re-export the model", at=first, layer=first,
                   scope=ctx.graph.scope)

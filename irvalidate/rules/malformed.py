@@ -28,4 +28,4 @@ SUMMARY = "A part of the IR cannot be read as OpenVINO reads it (bad dim, missin
 def check(ctx: Context) -> Iterator[Problem]:
     for problem in list(ctx.graph.problems) + ctx.analysis.problems:
         yield Problem(problem.message, line=problem.line, layer=problem.layer,
-                      port=problem.port, scope=ctx.graph.scope)
+                      port=problem.port, scope=ctx.graph.scope, at=problem.at, axis=problem.axis)

@@ -45,4 +45,4 @@ def check(ctx: Context) -> Iterator[Problem]:
         need = "needs" if len(consts) == 1 else "need"
         advice = (f"OpenVINO refuses the model ({count} {need} it): put {name} beside {xml} or "
                   f"pass --bin (--ignore IRV204 checks the XML alone)")
-    yield Problem(f"{weights.error}; {advice}", line=consts[0].line, layer=consts[0])
+    yield Problem(f"{weights.error}; {advice}", at=consts[0], layer=consts[0])

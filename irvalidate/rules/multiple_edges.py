@@ -35,5 +35,5 @@ def check(ctx: Context) -> Iterator[Problem]:
         if len(edges) > 5:
             sources += f" and {len(edges) - 5} more"
         yield Problem(f"{layer.describe()}: input port {to_port} is fed by {len(edges)} edges: "
-                      f"{sources}", line=edges[1].line, layer=layer, port=to_port,
+                      f"{sources}", at=edges[1], layer=layer, port=to_port,
                       scope=ctx.graph.scope)

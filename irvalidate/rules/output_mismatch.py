@@ -24,7 +24,7 @@ from typing import Iterator
 from ..analysis import declared_shape
 from ..dims import format_shape
 from ..findings import Problem
-from ._common import Context, mode_of, shape_table
+from ._common import Context, fix_dims, mode_of, shape_table
 
 CODE = "IRV101"
 SLUG = "broadcast-output-mismatch"
@@ -44,6 +44,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             if len(port.dims) != len(inferred):
                 marks: tuple = ()
                 what = f"rank {len(port.dims)}"
+                fix, axis = fix_dims(inferred, marks)
             else:
                 marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
                               if d != -1 and not inf.contains(d))
@@ -51,14 +52,15 @@ def check(ctx: Context) -> Iterator[Problem]:
                     continue
                 what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
                     ", ".join(str(m) for m in marks)
+                fix, axis = fix_dims(inferred, marks)
             origin = f"{mode_of(inference)} broadcast" if inference.family != "unary" \
                 else "its input 0 (the output keeps the input shape)"
             if inference.target_chain:
                 origin += f", with target_shape computed as {inference.target_chain}"
             yield Problem(
                 f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
-                f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}",
-                line=port.line, layer=layer, port=port.id, expected=format_shape(inferred),
+                f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}; "
+                f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id, expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
                 scope=ctx.graph.scope)

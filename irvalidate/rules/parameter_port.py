@@ -39,11 +39,11 @@ def check(ctx: Context) -> Iterator[Problem]:
             shape = parse_shape(text) if text is not None else ()
         except ValueError:
             continue  # malformed-ir reports it
-        reason = attribute_vs_port(shape, port.dims)
+        reason, axis = attribute_vs_port(shape, port.dims)
         if reason:
             said = f"shape={text!r}" if text is not None else "no shape attribute (read as a scalar)"
             yield Problem(f"{layer.describe()}: {said} but the port declares "
-                          f"{format_shape(declared_shape(port))}: {reason}", line=port.line,
+                          f"{format_shape(declared_shape(port))}: {reason}", at=port, axis=axis,
                           layer=layer, port=port.id, expected=format_shape(shape),
                           declared=format_shape(declared_shape(port)), scope=ctx.graph.scope)
         yield from element_type_vs_precision(ctx, layer, port)

@@ -33,5 +33,5 @@ def check(ctx: Context) -> Iterator[Problem]:
             yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "
                           f"{target.precision} but its producer {producer.describe()} declares "
                           f"{source.precision} on output port {edge.from_port}",
-                          line=edge.line, layer=consumer, port=edge.to_port, expected=a,
+                          at=edge, layer=consumer, port=edge.to_port, expected=a,
                           declared=b, scope=ctx.graph.scope)

@@ -28,5 +28,5 @@ def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
     for edge, reason in ctx.analysis.reversed:
         yield Problem(f"edge {edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port} "
-                      f"runs the wrong way: {reason}", line=edge.line,
+                      f"runs the wrong way: {reason}", at=edge,
                       layer=layers.get(edge.to_layer), scope=ctx.graph.scope)

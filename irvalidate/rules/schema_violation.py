@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
+from ..locate import MAX_EXACT_LINE
 from ._common import Context
 
 CODE = "IRV005"
@@ -31,4 +32,7 @@ def check(ctx: Context) -> Iterator[Problem]:
     if ctx.is_model:
         for problem in ctx.doc.schema:
             where = f"in {problem.layer.describe()}: " if problem.layer is not None else ""
-            yield Problem(where + problem.message, line=problem.line, layer=problem.layer)
+            line, at = problem.line, None
+            if line is not None and line > MAX_EXACT_LINE and problem.layer is not None:
+                line, at = None, problem.layer  # libxml2 lost the element's line: its layer's
+            yield Problem(where + problem.message, line=line, layer=problem.layer, at=at)

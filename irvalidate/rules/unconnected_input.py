@@ -35,8 +35,8 @@ def check(ctx: Context) -> Iterator[Problem]:
             continue
         if len(loose) == len(layer.inputs):
             yield Problem(f"{layer.describe()}: none of its {len(loose)} input port(s) has an edge",
-                          line=layer.line, layer=layer, scope=ctx.graph.scope)
+                          at=layer, layer=layer, scope=ctx.graph.scope)
             continue
         for port in loose:
             yield Problem(f"{layer.describe()}: input port {port.id} has no edge",
-                          line=port.line, layer=layer, port=port.id, scope=ctx.graph.scope)
+                          at=port, layer=layer, port=port.id, scope=ctx.graph.scope)

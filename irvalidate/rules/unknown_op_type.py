@@ -65,7 +65,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             continue  # only the extension that registers it can check it (extension-op says so)
         present = opsets.contains(layer.version, layer.type)
         if present is None:
-            yield Problem(_unknown_version(layer), line=layer.line, layer=layer,
+            yield Problem(_unknown_version(layer), at=layer, layer=layer,
                           scope=ctx.graph.scope)
         elif not present:
             where = _where(layer.type)
@@ -73,4 +73,4 @@ def check(ctx: Context) -> Iterator[Problem]:
                 f"; set version to one of those opsets"
             yield Problem(f"{layer.describe()}: {layer.version} has no "
                           f"{opsets.canonical_type(layer.type)!r} operation; {where}{hint}",
-                          line=layer.line, layer=layer, scope=ctx.graph.scope)
+                          at=layer, layer=layer, scope=ctx.graph.scope)
