@@ -105,7 +105,8 @@ def _arity(result: Inference, inputs: Sequence[Value], allowed: Tuple[int, ...],
     if len(inputs) in allowed:
         return True
     want = " or ".join(str(n) for n in allowed)
-    result.arity_error = f"{result.layer.type} takes {want} inputs{why}, but {len(inputs)} are connected"
+    connected = f"{len(inputs)} {'is' if len(inputs) == 1 else 'are'} connected"
+    result.arity_error = f"{result.layer.type} takes {want} inputs{why}, but {connected}"
     return False
 
 

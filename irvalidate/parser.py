@@ -213,7 +213,9 @@ def _check_root(root: etree._Element, doc: Document) -> bool:
     doc.version = root.get("version")
     if doc.version not in SUPPORTED_VERSIONS:
         doc.fatal.append(ParseProblem(root.sourceline, f"IR version {str(doc.version)[:20]!r} is not "
-                                      f"supported; OpenVINO reads only versions 10 and 11", kind="version"))
+                                      f"supported; OpenVINO reads only versions 10 and 11: convert the original "
+                                      f"model again with a current OpenVINO (ovc, or "
+                                      f"openvino.save_model)", kind="version"))
         return False
     info = root.getroottree().docinfo
     if info.doctype or info.internalDTD is not None:

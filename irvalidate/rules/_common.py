@@ -10,6 +10,7 @@ from ..findings import Problem, ShapeTable, TableRow
 from ..infer import Inference, Operand
 from .. import elements
 from ..ir import Document, Graph, Layer, Port
+from ..locate import MAX_EXACT_LINE
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,13 @@ def shape_text(shape: Optional[Shape]) -> str:
     return format_shape(shape)
 
 
+def on_line(record, template: str = " on line {}") -> str:
+    """`` on line N`` for a record's line when libxml2 kept it exactly, else nothing (a
+    finding's own line is made exact by the engine; a line inside a message is not)."""
+    line = getattr(record, "line", 0)
+    return template.format(line) if 0 < line <= MAX_EXACT_LINE else ""
+
+
 def port_dim(dim) -> str:
     """How a port writes an inferred dim: a static value as itself, anything else as -1."""
     return str(dim.lo) if dim.is_static else "-1"
@@ -84,7 +92,8 @@ def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Tuple[Optional[str
         return (None if not dims else "the attribute says dynamic rank (...), so the port has "
                 "no <dim>; remove them"), None
     if len(shape) != len(dims):
-        return f"rank {len(shape)} in the attribute, rank {len(dims)} on the port", None
+        return (f"rank {len(shape)} in the attribute, rank {len(dims)} on the port; "
+                f"{fix_dims(shape, ())[0]}, or fix the attribute"), None
     bad = tuple(i for i, (d, p) in enumerate(zip(shape, dims)) if (d.lo if d.is_static else -1) != p)
     if bad:
         fix, axis = fix_dims(shape, bad)

@@ -29,4 +29,4 @@ def check(ctx: Context) -> Iterator[Problem]:
     for edge, reason in ctx.analysis.dangling:
         layer = layers.get(edge.to_layer) or layers.get(edge.from_layer)
         yield Problem(f"edge {edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port}: "
-                      f"{reason}", at=edge, layer=layer, scope=ctx.graph.scope)
+                      f"{reason}; delete the edge or restore what it names", at=edge, layer=layer, scope=ctx.graph.scope)

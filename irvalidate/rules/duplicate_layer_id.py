@@ -17,7 +17,7 @@ from typing import Dict, Iterator
 
 from ..findings import Problem
 from ..ir import Layer
-from ._common import Context
+from ._common import Context, on_line
 
 CODE = "IRV205"
 SLUG = "duplicate-layer-id"
@@ -32,6 +32,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             first[layer.id] = layer
             continue
         earlier = first[layer.id]
-        yield Problem(f"{layer.describe()} reuses the id of {earlier.describe()} on line "
-                      f"{earlier.line}; OpenVINO keeps only the last layer with an id",
+        yield Problem(f"{layer.describe()} reuses the id of {earlier.describe()}"
+                      f"{on_line(earlier)}; OpenVINO keeps only the last layer with an id: give "
+                      f"it an id of its own (and update its edges)",
                       at=layer, layer=layer, scope=ctx.graph.scope)

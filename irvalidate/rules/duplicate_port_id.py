@@ -31,7 +31,9 @@ def check(ctx: Context) -> Iterator[Problem]:
             for port in ports:
                 if port.id in seen:
                     yield Problem(f"{layer.describe()}: {section} port id {port.id!r} is already "
-                                  f"used by an {seen[port.id]} port of this layer",
+                                  f"used by an {seen[port.id]} port of this layer; port ids are unique "
+                                  f"across a layer's inputs and outputs: renumber it (and its "
+                                  f"edges)",
                                   at=port, layer=layer, port=port.id, scope=ctx.graph.scope)
                 else:
                     seen[port.id] = section

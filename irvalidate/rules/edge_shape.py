@@ -39,6 +39,7 @@ def check(ctx: Context) -> Iterator[Problem]:
         yield Problem(
             f"{consumer.describe()}: input port {edge.to_port} declares {format_shape(inp)} but "
             f"its producer {producer.describe()} declares {format_shape(out)} on output port "
-            f"{edge.from_port}", at=edge, layer=consumer, port=edge.to_port,
+            f"{edge.from_port}; the runtime uses the producer's, so make the input port say "
+            f"{format_shape(out)}, or fix the producer", at=edge, layer=consumer, port=edge.to_port,
             expected=format_shape(out), declared=format_shape(inp), table=table,
             scope=ctx.graph.scope)

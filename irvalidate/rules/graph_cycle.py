@@ -37,5 +37,6 @@ def check(ctx: Context) -> Iterator[Problem]:
         if len(shown) < len(layers):
             path = path.rsplit(" -> ", 1)[0] + f" -> ... {len(layers) - 10} more ... -> " + layers[0].describe()
         first = min(layers, key=lambda layer: layer.line)
-        yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}",
+        yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}; a model is "
+                      f"acyclic (loops live in Loop/TensorIterator bodies): remove an edge of it",
                       at=first, layer=first, scope=ctx.graph.scope)

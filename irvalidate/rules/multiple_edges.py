@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ._common import Context
+from ._common import Context, on_line
 
 CODE = "IRV208"
 SLUG = "multiple-edges-into-port"
@@ -31,9 +31,10 @@ def check(ctx: Context) -> Iterator[Problem]:
     for (to_layer, to_port) in ctx.analysis.extra_edges:
         edges = ctx.analysis.edges_into((to_layer, to_port))
         layer = layers[to_layer]
-        sources = ", ".join(f"{e.from_layer}:{e.from_port} (line {e.line})" for e in edges[:5])
+        sources = ", ".join(f"{e.from_layer}:{e.from_port}{on_line(e, ' (line {})')}"
+                            for e in edges[:5])
         if len(edges) > 5:
             sources += f" and {len(edges) - 5} more"
         yield Problem(f"{layer.describe()}: input port {to_port} is fed by {len(edges)} edges: "
-                      f"{sources}", at=edges[1], layer=layer, port=to_port,
+                      f"{sources}; an input takes one edge: keep the one you mean", at=edges[1], layer=layer, port=to_port,
                       scope=ctx.graph.scope)

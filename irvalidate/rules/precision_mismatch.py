@@ -32,6 +32,7 @@ def check(ctx: Context) -> Iterator[Problem]:
         if a and b and a != b:
             yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "
                           f"{target.precision} but its producer {producer.describe()} declares "
-                          f"{source.precision} on output port {edge.from_port}",
+                          f"{source.precision} on output port {edge.from_port}; the runtime uses the "
+                          f"producer's: make the input port say {source.precision}",
                           at=edge, layer=consumer, port=edge.to_port, expected=a,
                           declared=b, scope=ctx.graph.scope)

@@ -28,5 +28,6 @@ def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
     for edge, reason in ctx.analysis.reversed:
         yield Problem(f"edge {edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port} "
-                      f"runs the wrong way: {reason}", at=edge,
+                      f"runs the wrong way: {reason}; an edge goes from an output port to "
+                      f"an input port: swap its ends or delete it", at=edge,
                       layer=layers.get(edge.to_layer), scope=ctx.graph.scope)

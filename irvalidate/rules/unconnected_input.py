@@ -34,9 +34,11 @@ def check(ctx: Context) -> Iterator[Problem]:
         if not loose:
             continue
         if len(loose) == len(layer.inputs):
-            yield Problem(f"{layer.describe()}: none of its {len(loose)} input port(s) has an edge",
+            yield Problem(f"{layer.describe()}: none of its {len(loose)} input port(s) has an "
+                          f"edge; connect them with <edge>s, or delete the layer",
                           at=layer, layer=layer, scope=ctx.graph.scope)
             continue
         for port in loose:
-            yield Problem(f"{layer.describe()}: input port {port.id} has no edge",
+            yield Problem(f"{layer.describe()}: input port {port.id} has no edge; connect it "
+                          f"with an <edge> or remove the port",
                           at=port, layer=layer, port=port.id, scope=ctx.graph.scope)

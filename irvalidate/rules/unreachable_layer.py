@@ -35,5 +35,5 @@ def check(ctx: Context) -> Iterator[Problem]:
     for lid, layer in layers.items():
         if lid not in kept and layer.type.lower() != "parameter":
             yield Problem(f"{layer.describe()} reaches no Result or Assign; OpenVINO drops it "
-                          f"when it reads the model", at=layer, layer=layer,
+                          f"when it reads the model; connect it to a Result or delete it", at=layer, layer=layer,
                           scope=ctx.graph.scope)
