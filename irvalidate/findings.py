@@ -28,10 +28,14 @@ class TableRow:
     dims: Optional[Tuple[str, ...]]
     #: first column; None means right-aligned
     offset: Optional[int] = None
+    #: the layer the operand comes from: ``'x' (id 0)``
+    source: Optional[str] = None
 
     @classmethod
-    def of(cls, label: str, shape: Shape, offset: Optional[int] = None) -> "TableRow":
-        return cls(label, None if shape is None else tuple(format_dim(d) for d in shape), offset)
+    def of(cls, label: str, shape: Shape, offset: Optional[int] = None,
+           source: Optional[Layer] = None) -> "TableRow":
+        return cls(label, None if shape is None else tuple(format_dim(d) for d in shape), offset,
+                   None if source is None else f"{source.name!r} (id {source.id})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,8 @@ class Operand(NamedTuple):
     shape: Shape
     #: first table column of this operand; None means right-aligned
     offset: Optional[int] = None
+    #: the layer that produces it, named in the shape table
+    source: Optional[Layer] = None
 
 
 @dataclass(slots=True)
@@ -111,7 +113,8 @@ def _arity(result: Inference, inputs: Sequence[Value], allowed: Tuple[int, ...],
 
 
 def _operands(labels: Sequence[str], inputs: Sequence[Value]) -> Tuple[Operand, ...]:
-    return tuple(Operand(label, value.shape) for label, value in zip(labels, inputs))
+    return tuple(Operand(label, value.shape, None, value.producer)
+                 for label, value in zip(labels, inputs))
 
 
 def _merge_types(result: Inference, names: Sequence[str], types: Sequence[Optional[str]]) -> Optional[str]:
@@ -194,7 +197,7 @@ def _binary(result: Inference, inputs: Sequence[Value], read_const: ConstReader)
         return
     if spec.mode == "pdpd":
         offsets = _pdpd_offsets(a, b, spec.axis)
-        result.operands = tuple(Operand(o.label, o.shape, off) for o, off in zip(result.operands, offsets))
+        result.operands = tuple(o._replace(offset=off) for o, off in zip(result.operands, offsets))
     kind = ops.binary_kind(result.layer.type)
     types = [v.element_type for v in inputs]
     et = _merge_types(result, _BINARY_LABELS, types)
@@ -283,11 +286,13 @@ def _broadcast(result: Inference, inputs: Sequence[Value], read_const: ConstRead
     target = bc.target_from_values(values) if values is not None else computed_target(result, inputs[1])
     if result.failure is not None:
         return
-    result.operands = (Operand("data", data.shape), Operand("target", target))
+    result.operands = (Operand("data", data.shape, None, data.producer),
+                       Operand("target", target, None, inputs[1].producer))
     if spec.mode == "pdpd":
         start = (len(target) - len(data.shape) if spec.axis == -1 else spec.axis) \
             if target is not None and data.shape is not None else None
-        result.operands = (Operand("data", data.shape, start), Operand("target", target, 0))
+        result.operands = (result.operands[0]._replace(offset=start),
+                           result.operands[1]._replace(offset=0))
     if spec.mode == "numpy":
         compute = lambda: bc.broadcast_numpy(data.shape, target, target_len)  # noqa: E731
     elif spec.mode == "bidirectional":

@@ -31,6 +31,8 @@ class TableRowModel(_Model):
     label: str
     dims: Optional[List[str]] = Field(description="formatted dims; null for a dynamic rank")
     offset: Optional[int] = Field(description="first column; null means right-aligned")
+    source: Optional[str] = Field(None, description="the layer the operand comes from: "
+                                                    "'name' (id N)")
 
 
 class TableModel(_Model):
@@ -55,7 +57,7 @@ class FindingModel(_Model):
     def of(cls, f: Finding) -> "FindingModel":
         table = None
         if f.table is not None:
-            table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset,
+            table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset, source=r.source,
                                                    dims=None if r.dims is None else list(r.dims))
                                      for r in f.table.rows], marks=list(f.table.marks))
         layer = None if f.layer is None else LayerModel(id=f.layer.id, name=f.layer.name,

@@ -43,16 +43,18 @@ def render(table: ShapeTable, indent: str = "    ") -> List[str]:
         for c, cell in enumerate(_cells(row, columns)):
             if cell is not None:
                 width[c] = max(width[c], len(cell))
-    label_width = max(len(row.label) for row in table.rows)
+    labels = [row.label if row.source is None else f"{row.label} = {row.source}"
+              for row in table.rows]
+    label_width = max(len(label) for label in labels)
     lines = []
-    for row in table.rows:
+    for row, label in zip(table.rows, labels):
         if row.dims is None:
             body = "dynamic rank"
         elif not row.dims:
             body = "() scalar"
         else:
             body = _join(_cells(row, columns), width)
-        lines.append(f"{indent}{row.label.rjust(label_width)}: {body}")
+        lines.append(f"{indent}{label.rjust(label_width)}: {body}")
     marks = [c for c in table.marks if 0 <= c < columns]
     if marks:
         marker = ["^".rjust(width[c]) if c in marks else None for c in range(columns)]

@@ -39,7 +39,8 @@ def test_exit_1_on_error_with_file_line_code(tmp_path, capsys):
 def test_text_output_draws_the_shape_table(tmp_path, capsys):
     main([str(invalid(tmp_path))])
     out = capsys.readouterr().out.splitlines()
-    assert out[1].strip() == "A: (2, 3)" and out[2].strip() == "B: (   4)"
+    # each operand is labelled with the layer it comes from
+    assert out[1].strip() == "A = 'p0' (id 0): (2, 3)" and out[2].strip() == "B = 'p1' (id 1): (   4)"
     assert out[3].strip() == "^" and out[3].index("^") == out[1].index("3")
 
 

@@ -190,7 +190,8 @@ def test_sarif_unknown_line_is_line_1_and_says_so(report):
 def test_sarif_carries_the_shape_table_and_layer(report):
     results = json.loads(report("sarif")[1])["runs"][0]["results"]
     irv101 = next(r for r in results if r["ruleId"] == "IRV101")
-    assert irv101["message"]["text"].endswith("\n    Declared: (2, 4, 6)\n                     ^")
+    assert irv101["message"]["text"].endswith("\n           Declared: (2, 4, 6)\n"
+                                              "                            ^")
     assert irv101["properties"] == {"lineKnown": True, "layerId": "2", "layerName": "add2",
                                     "layerType": "Add", "port": "2", "expected": "[2,4,5]",
                                     "declared": "[2,4,6]"}
@@ -272,8 +273,8 @@ def test_github_cli_output_by_hand(report):
         "::group::models/bad.xml",
         "::error file=models/bad.xml,line=16,title=IRV102 incompatible-broadcast::Add "
         "'add%251,x:y' (id=2): inputs cannot broadcast (numpy): dimension 3 cannot broadcast "
-        "with 4 at axis 1: they differ and neither is 1%0A    A: (2, 3)%0A    B: (   4)%0A"
-        "           ^",
+        "with 4 at axis 1: they differ and neither is 1%0A    A = 'p0' (id 0): (2, 3)%0A"
+        "    B = 'p1' (id 1): (   4)%0A                         ^",
         "::endgroup::",
     ]
     assert ("::error file=empty.xml,title=IRV001 unreadable-xml::XML syntax error: no element "

@@ -36,7 +36,7 @@ def shape_table(operands: Sequence[Operand], extra: Sequence[Tuple[str, Shape]] 
         return None
     if any(op.offset is not None and op.offset > MAX_TABLE_RANK for op in operands):
         return None
-    rows = [TableRow.of(op.label, op.shape, op.offset) for op in operands]
+    rows = [TableRow.of(op.label, op.shape, op.offset, op.source) for op in operands]
     rows += [TableRow.of(label, shape) for label, shape in extra]
     return ShapeTable(tuple(rows), marks)
 

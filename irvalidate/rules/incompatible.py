@@ -42,8 +42,7 @@ def check(ctx: Context) -> Iterator[Problem]:
         operands = list(inference.operands)
         if failure.offsets is not None:
             # pdpd places the operands where the failing merge put them
-            operands[:2] = [Operand(op.label, op.shape, off)
-                            for op, off in zip(operands, failure.offsets)]
+            operands[:2] = [op._replace(offset=off) for op, off in zip(operands, failure.offsets)]
         marks = (failure.column,) if failure.column is not None else ()
         chain = f" (target_shape computed as {inference.target_chain})" if inference.target_chain else ""
         yield Problem(f"{layer.describe()}: inputs cannot broadcast ({mode_of(inference)}): "
