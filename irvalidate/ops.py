@@ -49,3 +49,35 @@ def binary_kind(layer_type: str) -> str:
 def broadcast_is_v3(version: str) -> bool:
     """Broadcast in opset1/opset2 is Broadcast-1; opset3 and later name Broadcast-3."""
     return version.lower() not in ("opset1", "opset2")
+
+
+#: the ``<data>`` attributes OpenVINO 2026.4 reads for the layers irvalidate models (their
+#: visit_attributes names, and the nested names of a pdpd axis); any other attribute is
+#: ignored by the reader, so a misspelled one silently takes the default
+_AUTO_BROADCAST = frozenset({"auto_broadcast", "auto_broadcast.auto_broadcast_axis"})
+_ATTRIBUTES = {
+    "divide": _AUTO_BROADCAST | {"m_pythondiv"},
+    "select": _AUTO_BROADCAST,
+    "fakequantize": _AUTO_BROADCAST | {"levels"},
+    "clamp": frozenset({"min", "max"}),
+    "convert": frozenset({"destination_type"}),
+    "elu": frozenset({"alpha"}),
+    "isinf": frozenset({"detect_negative", "detect_positive"}),
+    "round": frozenset({"mode"}),
+}
+_BROADCAST_ATTRIBUTES = {False: frozenset({"mode", "mode.auto_broadcast_axis"}),
+                         True: frozenset({"mode", "mode.mode.axis"})}
+
+
+def known_attributes(layer_type: str, version: str) -> Optional[frozenset]:
+    """The attribute names the reader reads for a modelled layer; None for other layers."""
+    t = layer_type.lower()
+    if t == "broadcast":
+        return _BROADCAST_ATTRIBUTES[broadcast_is_v3(version)]
+    if t == "gelu":  # Gelu-2 has no attribute, Gelu-7 its approximation mode
+        return frozenset() if version == "opset2" else frozenset({"approximation_mode"})
+    if t in _ATTRIBUTES:
+        return _ATTRIBUTES[t]
+    if t in BINARY:
+        return _AUTO_BROADCAST
+    return frozenset() if t in SHAPE_PRESERVING else None

@@ -570,10 +570,13 @@ def m_strings(factory=None) -> ov.Model:
     pass it through), pack it again: the start of every tokenizer model."""
     from openvino import opset15
     text = param("text", ov.PartialShape([-1]), ov.Type.string)
-    unpacked = opset15.string_tensor_unpack(text)
-    parts = factory.create("CaseFold", unpacked.outputs(), {}).outputs() if factory else \
-        unpacked.outputs()
-    packed = named(opset15.string_tensor_pack(*parts), "folded")
+    unpacked = opset15.string_tensor_unpack(text, name="unpack")
+    parts = unpacked.outputs()
+    if factory:
+        fold = factory.create("CaseFold", parts, {})
+        fold.set_friendly_name("fold")  # stable names: regenerating gives the same file
+        parts = fold.outputs()
+    packed = named(opset15.string_tensor_pack(*parts, name="pack"), "folded")
     return model("strings", [packed], [text])
 
 
@@ -614,6 +617,7 @@ def valid_samples() -> None:
     save(m_bodies(), VALID / "body-port-map.xml")
     save(m_computed_target(), VALID / "computed-target.xml")
     save(m_strings(), VALID / "extension-op.xml")  # opset15's own string ops
+    save(m_attrs(), VALID / "unknown-attribute.xml")
 
 
 def spec_samples() -> None:
@@ -762,6 +766,14 @@ def broken_irv106() -> None:
 def broken_irv107() -> None:
     """[1..8,3] + [10,3]: OpenVINO itself builds and accepts it; only an exact 1 would broadcast."""
     save(m_interval("1..8"), BROKEN / "IRV107-spec-runtime-divergence.xml")
+
+
+def broken_irv108() -> None:
+    """The Add's auto_broadcast attribute misspelled auto_brodcast: the reader ignores it."""
+    xml = save(m_add(), BROKEN / "IRV108-unknown-attribute.xml")
+    edit = Edit(xml)
+    edit.replace(layer(edit, "add").find("data"), 'auto_broadcast="numpy"', 'auto_brodcast="numpy"')
+    edit.save()
 
 
 def broken_irv201() -> None:
@@ -929,7 +941,7 @@ def broken_irv217() -> None:
 BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv101_computed, broken_irv102, broken_irv102_computed, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
-    broken_irv107, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
+    broken_irv107, broken_irv108, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
     broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
     broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
     broken_irv217,  # last: see its docstring

@@ -5,20 +5,21 @@ from types import ModuleType
 from typing import Dict, Tuple
 
 from . import (body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id,
-               duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op, graph_cycle,
-               incompatible, input_count, invalid_attribute, invalid_constant, ir_version,
-               malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch,
+               duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op,
+               graph_cycle, incompatible, input_count, invalid_attribute, invalid_constant,
+               ir_version, malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch,
                parameter_port, precision_mismatch, reversed_edge, schema_violation,
-               unconnected_input, unknown_op_type, unreachable_layer, unreadable_xml)
+               unconnected_input, unknown_attribute, unknown_op_type, unreachable_layer,
+               unreadable_xml)
 
 RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,
     output_mismatch, incompatible, dynamic_declared, invalid_attribute, input_count,
-    element_type, divergence,
+    element_type, divergence, unknown_attribute,
     edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
-    unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port, body_port_map,
-    extension_op,
+    unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port,
+    body_port_map, extension_op,
 )
 
 #: the code of the engine's own failure inside a rule; not a rule module

@@ -1,0 +1,94 @@
+"""IRV108 unknown-attribute: the reader ignores attributes an op does not have."""
+import numpy as np
+import pytest
+
+from conftest import codes
+from irbuilder import IR
+from irvalidate import ops
+
+
+@pytest.mark.parametrize("type_,data,suggestion", [
+    ("Add", {"auto_brodcast": "none"}, "did you mean 'auto_broadcast'?"),
+    ("Add", {"auto_broadcast": "numpy", "auto_broadcast.axis": "1"},
+     "did you mean 'auto_broadcast.auto_broadcast_axis'?"),
+    ("Relu", {"negative_slope": "0.1"}, "it has none: remove it"),
+])
+def test_an_unknown_attribute_is_a_warning_with_a_suggestion(run, type_, data, suggestion):
+    ir = IR()
+    x = ir.parameter("2,3")
+    inputs = [x, ir.parameter("3")] if type_ == "Add" else [x]
+    ir.result(ir.op(type_, inputs, [[2, 3]], data))
+    [f] = [f for f in run(ir) if f.code == "IRV108"]
+    assert f.level == "warning" and suggestion in f.message and "OpenVINO ignores it" in f.message
+
+
+def test_broadcast_mode_names_differ_by_version(run):
+    ir = IR()
+    x = ir.parameter("3")
+    target = ir.const([2, 3])
+    ir.result(ir.op("Broadcast", [x, target], [[2, 3]], {"mode": "numpy", "mode.mode.axis": "0"},
+                    version="opset1"))
+    [f] = [f for f in run(ir) if f.code == "IRV108"]
+    assert "'mode.mode.axis'" in f.message and "mode.auto_broadcast_axis" in f.message
+
+
+def test_extension_and_unmodelled_ops_are_left_alone(run):
+    ir = IR()
+    x = ir.parameter("2,3")
+    y = ir.op("MatMul", [x, ir.parameter("3,2")], [[2, 2]], {"transpose_a": "false",
+                                                               "whatever": "1"})
+    ir.result(ir.op("Add", [y], [[2, 2]], {"anything": "1"}, version="extension"))
+    assert "IRV108" not in codes(run(ir))
+
+
+def test_every_attribute_openvino_writes_is_known(tmp_path):
+    """Models with every modelled op, written by openvino with non-default attributes."""
+    ov = pytest.importorskip("openvino")
+    from openvino import opset1, opset3, opset5, opset7, opset10
+    from openvino.utils.node_factory import NodeFactory
+    from irvalidate.engine import validate_file
+    f32 = lambda shape: opset1.parameter(shape, np.float32)  # noqa: E731
+    i32 = lambda shape: opset1.parameter(shape, np.int32)  # noqa: E731
+    boolean = lambda shape: opset1.parameter(shape, np.bool_)  # noqa: E731
+    outs = []
+    for type_ in sorted(ops.BINARY):
+        name = next(t for t in ("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum",
+                                "Minimum", "FloorMod", "Mod", "SquaredDifference", "Equal",
+                                "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+                                "LogicalAnd", "LogicalOr", "LogicalXor", "Xor", "BitwiseAnd",
+                                "BitwiseOr", "BitwiseXor", "BitwiseLeftShift",
+                                "BitwiseRightShift") if t.lower() == type_)
+        opset = {"xor": "opset1", "logicalxor": "opset2"}.get(type_, "opset15")
+        make = boolean if "logical" in type_ or type_ == "xor" else i32 if "bitwise" in type_ else f32
+        a = make([2, 3, 4])
+        node = NodeFactory(opset).create(name, [a.output(0), a.output(0)],
+                                         {"auto_broadcast": "pdpd"})
+        node.set_attribute("auto_broadcast.auto_broadcast_axis", 1)  # as make_samples.pdpd
+        node.set_argument(1, make([3]).output(0))
+        node.validate_and_infer_types()
+        outs.append(node)
+    x = f32([2, 3])
+    outs += [opset1.select(boolean([2, 3]), x, f32([2, 1]), auto_broadcast="pdpd"),
+             opset1.fake_quantize(x, f32([1]), f32([1]), f32([1]), f32([1]), 16),
+             opset1.broadcast(f32([3]), opset1.constant(np.array([3, 2])),
+                              opset1.constant(np.array([0])), mode="explicit"),
+             opset3.broadcast(f32([1, 2]), opset1.constant(np.array([3, 2])), broadcast_spec="PDPD"),
+             opset1.clamp(x, 0.0, 1.0), opset1.convert(x, "i32"), opset1.elu(x, 0.5),
+             opset7.gelu(x, "tanh"), NodeFactory("opset2").create("Gelu", [x.output(0)], {}),
+             opset10.is_inf(x, {"detect_negative": False}), opset5.round(x, "half_to_even"),
+             opset1.relu(x), opset1.sigmoid(x)]
+    params = [p for o in outs for p in _parameters(o)]
+    path = tmp_path / "attrs.xml"
+    ov.save_model(ov.Model([o.output(0) for o in outs], params), str(path))
+    written = path.read_text()
+    assert "auto_broadcast.auto_broadcast_axis" in written and "mode.mode.axis" in written
+    assert "IRV108" not in codes(validate_file(str(path)).findings)
+
+
+def _parameters(node):
+    found = []
+    for value in node.input_values():
+        producer = value.get_node()
+        if producer.get_type_name() == "Parameter":
+            found.append(producer)
+    return found
