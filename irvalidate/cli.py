@@ -178,8 +178,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.bin and len(files) != 1:
             print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
             return 2
-        if args.output and any(_same_file(args.output, f) for f in files + args.paths):
-            print(f"irvalidate: error: --output {args.output} is one of the files to validate; "
+        # the weights beside each IR are inputs too: a report must never replace them
+        inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
+        if args.output and any(_same_file(args.output, f) for f in inputs + [args.bin or ""]):
+            print(f"irvalidate: error: --output {args.output} is one of the input files (an IR or its .bin); "
                   f"refusing to overwrite it", file=sys.stderr)
             return 2
         results = validate_files(files, config, args.bin)

@@ -22,9 +22,15 @@ def invalid(tmp_path, stem="bad"):
     return ir.write(tmp_path, stem)
 
 
-def test_exit_0_when_clean_and_prints_nothing(tmp_path, capsys):
+def test_clean_run_says_how_many_files_it_checked(tmp_path, capsys):
+    """A clean run must not look like a run that checked nothing: one success line."""
     assert main([str(valid(tmp_path))]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "1 file checked, no problems.\n"
+    assert main([str(valid(tmp_path)), str(valid(tmp_path, "other"))]) == 0
+    assert capsys.readouterr().out == "2 files checked, no problems.\n"
+    for quiet in ("-q", "-qq"):
+        assert main([quiet, str(valid(tmp_path))]) == 0
+        assert capsys.readouterr().out == ""
 
 
 def test_exit_1_on_error_with_file_line_code(tmp_path, capsys):
@@ -105,7 +111,7 @@ def test_skip_non_ir_quietly_skips_named_xml(tmp_path, capsys):
     pom.write_text("<project/>")
     assert main([str(pom)]) == 1 and "IRV002" in capsys.readouterr().out
     assert main(["--skip-non-ir", str(pom), str(valid(tmp_path))]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "1 file checked, no problems.\n"
 
 
 def test_output_file_quiet_statistics_and_color(tmp_path, capsys, monkeypatch):

@@ -42,7 +42,11 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
         return ""
     if statistics:
         lines.extend(f"{n:<5} {code} {slugs[code]}" for code, n in sorted(per_rule.items()))
+    checked = f"{len(results)} file{'s' if len(results) != 1 else ''}"
     if any(counts.values()) and not quiet:
         parts = [f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items() if n]
-        lines.append(f"Found {', '.join(parts)} in {len(results)} file{'s' if len(results) != 1 else ''}.")
+        lines.append(f"Found {', '.join(parts)} in {checked}.")
+    elif results and not quiet:
+        # a clean run says so, or it would look like a run that checked nothing
+        lines.append(f"{checked} checked, no problems.")
     return "\n".join(lines) + ("\n" if lines else "")
