@@ -174,7 +174,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         from .api import discover_files, validate_files
+        from .engine import display_path
         files = [f for p in args.paths for f in discover_files(p, args.skip_non_ir)]
+        if not files and not args.skip_non_ir:
+            # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
+            # commit without IRs is normal, and an empty report follows
+            shown = ", ".join(display_path(p) for p in args.paths)
+            print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
+            return 2
         if args.bin and len(files) != 1:
             print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
             return 2

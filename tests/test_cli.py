@@ -142,3 +142,30 @@ def test_rules_and_explain(capsys):
     assert text.startswith("IRV102 incompatible-broadcast") and "Passing" in text and "Failing" in text
     assert main(["explain", "broadcast-output-mismatch"]) == 0 and "IRV101" in capsys.readouterr().out
     assert main(["explain", "IRV999"]) == 2
+
+
+@pytest.mark.parametrize("layout", ["empty", "no-ir", "all-skipped"])
+def test_a_run_that_finds_no_ir_fails(tmp_path, capsys, layout):
+    """A mistyped or empty models folder must not turn CI green (ruff: "No files found")."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    if layout != "empty":
+        (folder / "pom.xml").write_text("<project/>")
+        (folder / "notes.txt").write_text("<net/>")
+    other = tmp_path / "more"
+    other.mkdir()
+    args = ([str(folder), str(other)] if layout != "all-skipped"
+            else ["--skip-non-ir", str(folder / "pom.xml")])
+    code = main(args)
+    out, err = capsys.readouterr()
+    if layout == "all-skipped":  # the hook's mode: a commit without IRs is normal
+        assert (code, out, err) == (0, "", "")
+    else:
+        assert (code, out) == (2, "")
+        assert err == f"irvalidate: no IR files found under {folder}, {other}\n"
+
+
+def test_no_ir_under_skip_non_ir_still_prints_one_document_for_programs(tmp_path, capsys):
+    import json
+    assert main(["--skip-non-ir", "--format", "json", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["files"] == []
