@@ -3,6 +3,7 @@
 As in flake8, the most specific selector wins: ``select = ["IRV1"]`` with
 ``ignore = ["IRV10"]`` runs IRV110 but not IRV101; ``select = ["IRV101"]`` beats
 ``ignore = ["IRV1"]``.  A slug is as specific as a full code.  On a tie, ignore wins.
+IRV000-IRV005 are selected whatever ``select`` says (see ``ALWAYS_SELECTED``).
 """
 from __future__ import annotations
 
@@ -43,8 +44,16 @@ def ignores_for(config: Config, path: str) -> List[str]:
     return found
 
 
+#: internal-error and the rules that say a file cannot be read as an IR at all: a ``select``
+#: that leaves them out would pass a truncated or garbage model, so they are always selected
+#: (an ``ignore`` that names them is still honoured)
+ALWAYS_SELECTED = ("IRV000", "IRV001", "IRV002", "IRV003", "IRV004", "IRV005")
+
+
 def enabled(config: Config, code: str, slug: str, ignores: List[str]) -> bool:
     chosen = _specificity(config.select, code, slug) if config.select else 0
+    if code in ALWAYS_SELECTED:
+        chosen = max(chosen, 0)
     return chosen >= 0 and chosen > _specificity(ignores, code, slug)
 
 

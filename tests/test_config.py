@@ -119,3 +119,25 @@ def test_config_json_schema_is_committed():
     committed = json.loads((Path(__file__).parent.parent / "schemas" / "config.schema.json").read_text())
     assert committed == Config.model_json_schema(by_alias=True), (
         "regenerate with `python -m irvalidate.config > schemas/config.schema.json`")
+
+
+def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch):
+    """IRV000-IRV005 say the file could not be read as an IR at all: the README's own
+    ``select = ["IRV1", "IRV2"]`` must not turn a truncated or garbage model green."""
+    (tmp_path / "pyproject.toml").write_text('[tool.irvalidate]\nselect = ["IRV1", "IRV2"]\n')
+    monkeypatch.chdir(tmp_path)
+    truncated = tmp_path / "truncated.xml"
+    truncated.write_text(broken(tmp_path, "whole").read_text()[:300])
+    garbage = tmp_path / "garbage.xml"
+    garbage.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x01garbage")
+    for path in (truncated, garbage):
+        assert codes(capsys, path) == (1, ["IRV001"])
+        assert codes(capsys, "--select", "IRV2", path) == (1, ["IRV001"])
+        # naming them in ignore or per-file-ignores is still honoured
+        assert codes(capsys, "--ignore", "IRV001", path) == (0, [])
+        assert codes(capsys, "--per-file-ignores", f"{path.name}:unreadable-xml", path) == (0, [])
+    old = tmp_path / "old.xml"
+    old.write_text(broken(tmp_path, "v9").read_text().replace('version="11"', 'version="9"', 1))
+    assert codes(capsys, "--select", "IRV102", old)[1][0] == "IRV003"
+    report = irvalidate.validate(garbage, config={"select": ["IRV2"]})
+    assert [f.rule for f in report.files[0].findings] == ["IRV001"]
