@@ -153,6 +153,18 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _usage_problem(args: argparse.Namespace) -> Optional[str]:
+    """What makes the command line unusable before anything is read, in one line."""
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        return f"no such file or directory: {', '.join(missing)}"
+    # a named .bin that is a device or a FIFO is left to the engine, which reports it (IRV204)
+    if args.bin is not None and (os.path.isdir(args.bin) or not os.path.exists(args.bin)):
+        reason = "is a directory, not a file" if os.path.isdir(args.bin) else "no such file"
+        return f"--bin {args.bin}: {reason}"
+    return None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     handled = _subcommand(argv)
@@ -162,9 +174,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
-    missing = [p for p in args.paths if not os.path.exists(p)]
-    if missing:
-        print(f"irvalidate: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+    problem = _usage_problem(args)
+    if problem:
+        print(f"irvalidate: error: {problem}", file=sys.stderr)
         return 2
     from .config import ConfigError
     try:

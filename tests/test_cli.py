@@ -169,3 +169,17 @@ def test_no_ir_under_skip_non_ir_still_prints_one_document_for_programs(tmp_path
     import json
     assert main(["--skip-non-ir", "--format", "json", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["files"] == []
+
+
+@pytest.mark.parametrize("what", ["missing", "directory"])
+def test_bin_option_naming_no_file_is_a_usage_error(tmp_path, capsys, monkeypatch, what):
+    import irvalidate.api
+    path = valid(tmp_path)
+    weights = tmp_path / "weights"
+    if what == "directory":
+        weights.mkdir()
+    monkeypatch.setattr(irvalidate.api, "validate_files", lambda *a, **k: pytest.fail("validated"))
+    assert main(["--bin", str(weights), str(path)]) == 2
+    out, err = capsys.readouterr()
+    reason = "no such file" if what == "missing" else "is a directory, not a file"
+    assert out == "" and err == f"irvalidate: error: --bin {weights}: {reason}\n"
