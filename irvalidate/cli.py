@@ -186,7 +186,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         from .api import discover_files, validate_files
-        from .engine import display_path
+        from .names import display_path
         files = [f for p in args.paths for f in discover_files(p, args.skip_non_ir)]
         if not files and not args.skip_non_ir:
             # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a

@@ -162,11 +162,12 @@ def relative_path(path: str) -> Optional[str]:
 
 
 def artifact_location(path: str) -> dict:
-    """A uri relative to the working directory when the file is inside it, else file://."""
+    """A uri relative to the working directory when the file is inside it, else file://.
+    Both percent-encode the name's own bytes, so a name that is not UTF-8 is found again."""
     relative = relative_path(path)
     if relative is None:
         return {"uri": Path(os.path.realpath(path)).as_uri()}
-    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _fingerprint(rule_id: str, uri: str, f) -> str:
