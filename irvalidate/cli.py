@@ -97,6 +97,9 @@ def _config(args: argparse.Namespace):
     from .config import resolve
     base = resolve(args.config)
     per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
+    if per_file is not None:  # anchored at the working directory, whatever the file's root
+        from .globs import anchored
+        per_file = {anchored(k, os.getcwd()): v for k, v in per_file.items()}
     overrides = dict(
         select=_split(args.select), ignore=_split(args.ignore), format=args.format,
         exit_zero=args.exit_zero, jobs=args.jobs, severity=_pairs(args.severity, "=", "--severity"),

@@ -7,10 +7,8 @@ IRV000-IRV005 are selected whatever ``select`` says (see ``ALWAYS_SELECTED``).
 """
 from __future__ import annotations
 
-import fnmatch
-import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Tuple
 
 if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
     from .config import Config
@@ -27,19 +25,13 @@ def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
     return best
 
 
-def _relative(path: str, root: Optional[str]) -> str:
-    absolute = os.path.abspath(path)
-    base = root or os.getcwd()
-    relative = os.path.relpath(absolute, base)
-    return relative.replace(os.sep, "/")
-
-
 def ignores_for(config: Config, path: str) -> List[str]:
-    """ignore + extend-ignore + every per-file-ignores entry whose glob matches ``path``."""
+    """ignore + extend-ignore + every per-file-ignores entry whose pattern matches ``path``
+    (globs.py: ruff's patterns, anchored at the configuration file's folder)."""
+    from .globs import match
     found = list(config.ignore) + list(config.extend_ignore)
-    relative = _relative(path, config.root)
     for glob, selectors in config.per_file_ignores.items():
-        if fnmatch.fnmatch(relative, glob) or fnmatch.fnmatch(path.replace(os.sep, "/"), glob):
+        if match([glob], path, config.root):
             found.extend(selectors)
     return found
 

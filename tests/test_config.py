@@ -42,10 +42,33 @@ def test_command_line_selection(tmp_path, capsys, argv, expected):
     assert codes(capsys, *argv, broken(tmp_path)) == expected
 
 
-def test_per_file_ignores(tmp_path, capsys):
-    (tmp_path / "legacy").mkdir()
-    path = broken(tmp_path / "legacy")
+def test_per_file_ignores(tmp_path, capsys, monkeypatch):
+    (tmp_path / "models" / "legacy").mkdir(parents=True)
+    path = broken(tmp_path / "models" / "legacy")
+    monkeypatch.chdir(tmp_path)  # command-line patterns are anchored at the working directory
     assert codes(capsys, "--per-file-ignores", "*/legacy/*.xml:IRV1,IRV2", path) == (0, [])
+
+
+@pytest.mark.parametrize("pattern,ignored", [
+    ("bad.xml", True),                 # no "/": the file's name, at any depth
+    ("legacy", True),                  # ... or a folder's name: what is in it
+    ("./models/legacy/bad.xml", True),  # "./" anchors at the configuration's folder
+    ("./legacy", False),
+    ("models/*.xml", False),           # "*" does not cross "/"
+    ("models/**/*.xml", True),
+])
+def test_per_file_ignores_match_like_ruff(tmp_path, capsys, monkeypatch, pattern, ignored):
+    (tmp_path / "models" / "legacy").mkdir(parents=True)
+    path = broken(tmp_path / "models" / "legacy")
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.irvalidate.per-file-ignores]\n"{pattern}" = ["IRV102"]\n')
+    monkeypatch.chdir(tmp_path / "models")
+    expected = ["IRV211"] if ignored else ["IRV102", "IRV211"]
+    assert codes(capsys, path)[1] == expected
+    # the same patterns on the command line are anchored at the working directory
+    (tmp_path / "pyproject.toml").unlink()
+    monkeypatch.chdir(tmp_path)
+    assert codes(capsys, "--per-file-ignores", f"{pattern}:IRV102", path)[1] == expected
 
 
 def test_pyproject_is_discovered_and_command_line_wins(tmp_path, capsys, monkeypatch):
