@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, List, Mapping, Optional, Sequence, Union
 
 from .engine import FileResult, validate_file
 
@@ -14,37 +14,26 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
-    """A file as given (unless ``skip_non_ir`` and its root is not ``<net>``); a directory's
-    ``*.xml`` files whose root is ``<net>`` or that are not well-formed, in a stable order."""
-    from .parser import sniff_root
-    if not os.path.isdir(path):
-        # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
-        # one is not, so the hook still reports a truncated IR
-        if skip_non_ir and sniff_root(path) not in ("net", None):
-            return []
-        return [path]
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs.sort()
-        for name in sorted(files):
-            if name.lower().endswith(".xml"):
-                candidate = os.path.join(folder, name)
-                # other well-formed XML is skipped; an .xml that does not even parse to its
-                # root is reported, or a broken model would pass a CI scan silently
-                if sniff_root(candidate) in ("net", None):
-                    found.append(candidate)
-    return found
+    """The IR files a run over ``path`` checks (see discovery.py)."""
+    from .discovery import files_under
+    return files_under(path, skip_non_ir)
 
 
-def validate_files(paths: List[str], config: Config, bin_path: Optional[str] = None) -> List[FileResult]:
-    """Validate files, ``config.jobs`` at a time; results come back in the order given."""
-    jobs = config.jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(paths) <= 1:
-        return _without_cycle_collector(lambda: [validate_file(p, bin_path, config) for p in paths])
+def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
+                   bin_path: Optional[str] = None, jobs: Optional[int] = None) -> List[FileResult]:
+    """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
+    come back in the order given.  ``config`` is one for every file, or a list with one per
+    file (each file's nearest configuration)."""
+    configs = list(config) if isinstance(config, (list, tuple)) else [config] * len(paths)
+    wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
+    wanted = wanted or os.cpu_count() or 1
+    if wanted <= 1 or len(paths) <= 1:
+        return _without_cycle_collector(
+            lambda: [validate_file(p, bin_path, c) for p, c in zip(paths, configs)])
     from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        return list(pool.map(validate_file, paths, [bin_path] * len(paths), [config] * len(paths),
-                             chunksize=max(1, len(paths) // (jobs * 4))))
+    with ProcessPoolExecutor(max_workers=min(wanted, len(paths))) as pool:
+        return list(pool.map(validate_file, paths, [bin_path] * len(paths), configs,
+                             chunksize=max(1, len(paths) // (wanted * 4))))
 
 
 def _without_cycle_collector(work):

@@ -8,45 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Dict, List, Optional, Sequence
+from typing import Optional, Sequence
 
-#: kept in step with formatters.FORMATTERS (a test checks) so --help needs no formatter import
-FORMAT_NAMES = ("auto", "github", "json", "sarif", "text")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="irvalidate", description="Check OpenVINO IR files: declared shapes against "
-        "broadcast inference, graph integrity, constants.  Also: `irvalidate rules`, "
-        "`irvalidate explain CODE`.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="IR .xml files or directories")
-    add = parser.add_argument
-    add("--format", choices=FORMAT_NAMES, help="report format; auto is github under GitHub "
-        "Actions, else text (default: text)")
-    add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
-    add("--config", metavar="FILE", help="read settings from FILE instead of the nearest "
-        "pyproject.toml's [tool.irvalidate]")
-    add("--select", metavar="RULES", help="comma-separated codes, code prefixes or slugs to run")
-    add("--ignore", metavar="RULES", help="rules not to run (replaces the configured list)")
-    add("--extend-ignore", metavar="RULES", help="rules not to run, added to the configured list")
-    add("--per-file-ignores", metavar="GLOB:RULES", action="append",
-        help="rules not to run on files matching GLOB (repeatable)")
-    add("--severity", metavar="RULE=LEVEL", action="append",
-        help="set a rule's level: error, warning or info (repeatable)")
-    add("--exit-zero", action="store_true", default=None,
-        help="exit 0 even when there are error findings")
-    add("-q", "--quiet", action="count", default=0,
-        help="text: -q prints only the names of files with findings, -qq nothing")
-    add("--statistics", action="store_true", help="text: count the findings of each rule")
-    add("--color", choices=("auto", "always", "never"), default="auto",
-        help="colour in text output (auto: on a terminal, unless NO_COLOR is set)")
-    add("-j", "--jobs", type=int, metavar="N", help="validate N files in parallel (0: one per CPU)")
-    add("--bin", metavar="PATH", help="the weights file, when a single IR is given and its .bin "
-        "is not beside it with the same stem")
-    add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
-        "not <net> (for hooks that pass every staged XML file)")
-    add("--version", action=_VersionAction)
-    return parser
+from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
 
 
 def __getattr__(name: str) -> str:
@@ -62,55 +26,6 @@ def _version() -> str:
     importlib.metadata (~20 ms), so the text report of a small file never asks."""
     pinned = globals().get("__version__")
     return pinned if pinned is not None else __getattr__("__version__")
-
-
-class _VersionAction(argparse.Action):
-    """argparse's version action, with the version read only when --version is given."""
-
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):
-        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write(f"irvalidate {_version()}\n")
-        parser.exit()
-
-
-def _split(value: Optional[str]) -> Optional[List[str]]:
-    return None if value is None else [v.strip() for v in value.split(",") if v.strip()]
-
-
-def _pairs(values: Optional[List[str]], sep: str, what: str) -> Optional[Dict[str, str]]:
-    if not values:
-        return None
-    table = {}
-    for value in values:
-        key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
-        if not found or not key or not rest:
-            raise ValueError(f"{what} expects {'GLOB:RULES' if sep == ':' else 'RULE=LEVEL'}, "
-                             f"got {value!r}")
-        table[key.strip()] = rest.strip()
-    return table
-
-
-def _config(args: argparse.Namespace):
-    from .config import resolve
-    base = resolve(args.config)
-    per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
-    if per_file is not None:  # anchored at the working directory, whatever the file's root
-        from .globs import anchored
-        per_file = {anchored(k, os.getcwd()): v for k, v in per_file.items()}
-    overrides = dict(
-        select=_split(args.select), ignore=_split(args.ignore), format=args.format,
-        exit_zero=args.exit_zero, jobs=args.jobs, severity=_pairs(args.severity, "=", "--severity"),
-        per_file_ignores=None if per_file is None else {**base.per_file_ignores,
-                                                        **{k: _split(v) for k, v in per_file.items()}})
-    extend = _split(args.extend_ignore)
-    if extend is not None:
-        overrides["extend_ignore"] = list(base.extend_ignore) + extend
-    if overrides["severity"] is not None:
-        overrides["severity"] = {**base.severity, **overrides["severity"]}
-    return base.merged(**overrides)
 
 
 def _use_color(choice: str, to_file: bool) -> bool:
@@ -173,8 +88,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     handled = _subcommand(argv)
     if handled is not None:
         return handled
+    from .options import parser
     try:
-        args = _parser().parse_args(argv)
+        args = parser(_version).parse_args(argv)
+        if not args.paths and not args.show_settings:
+            parser(_version).error("the following arguments are required: PATH")
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
     problem = _usage_problem(args)
@@ -183,31 +101,44 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     from .config import ConfigError
     try:
-        config = _config(args)
-    except (ConfigError, ValueError) as err:
-        print(f"irvalidate: configuration error:\n{err}", file=sys.stderr)
+        return _run(args)
+    except ConfigError as err:
+        for line in str(err).splitlines():
+            print(f"irvalidate: error: {line}", file=sys.stderr)
         return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .hierarchy import Resolver
+    from .options import Overrides
+    overrides = Overrides(args)
+    resolver = Resolver(overrides.apply, args.config, args.isolated)
+    if args.show_settings:
+        return _show_settings(args, resolver, overrides)
+    run = resolver.run_wide()
+    from .discovery import find
+    from .names import display_path
+    files = find(args.paths, args.skip_non_ir)
+    if not files and not args.skip_non_ir:
+        # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
+        # commit without IRs is normal, and an empty report follows
+        shown = ", ".join(display_path(p) for p in args.paths)
+        print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
+        return 2
+    if args.bin and len(files) != 1:
+        print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
+        return 2
+    # the weights beside each IR are inputs too: a report must never replace them
+    inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
+    if args.output and any(_same_file(args.output, f) for f in inputs + [args.bin or ""]):
+        print(f"irvalidate: error: --output {args.output} is one of the input files (an IR or "
+              f"its .bin); refusing to overwrite it", file=sys.stderr)
+        return 2
+    configs = [resolver.settings_for(f) for f in files]
     try:
-        from .api import discover_files, validate_files
-        from .names import display_path
-        files = [f for p in args.paths for f in discover_files(p, args.skip_non_ir)]
-        if not files and not args.skip_non_ir:
-            # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
-            # commit without IRs is normal, and an empty report follows
-            shown = ", ".join(display_path(p) for p in args.paths)
-            print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
-            return 2
-        if args.bin and len(files) != 1:
-            print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
-            return 2
-        # the weights beside each IR are inputs too: a report must never replace them
-        inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
-        if args.output and any(_same_file(args.output, f) for f in inputs + [args.bin or ""]):
-            print(f"irvalidate: error: --output {args.output} is one of the input files (an IR or its .bin); "
-                  f"refusing to overwrite it", file=sys.stderr)
-            return 2
-        results = validate_files(files, config, args.bin)
-        report = _render(config.format or "text", results, args, bool(args.output))
+        from .api import validate_files
+        results = validate_files(files, configs, args.bin, jobs=run.jobs)
+        report = _render(run.format or "text", results, args, bool(args.output))
         if args.output:
             with open(args.output, "w", encoding="utf-8") as handle:
                 handle.write(report)
@@ -217,4 +148,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
     failed = any(f.level == "error" for r in results for f in r.findings)
-    return 1 if failed and not config.exit_zero else 0
+    return 1 if failed and not run.exit_zero else 0
+
+
+def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:
+    if len(args.paths) > 1:
+        print("irvalidate: error: --show-settings takes one PATH at most", file=sys.stderr)
+        return 2
+    from .hierarchy import show_settings
+    sys.stdout.write(show_settings(resolver, args.paths[0] if args.paths else os.getcwd(),
+                                   overrides.given()))
+    return 0
