@@ -13,10 +13,15 @@ if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
-    """The IR files a run over ``path`` checks (see discovery.py)."""
-    from .discovery import files_under
-    return files_under(path, skip_non_ir)
+def discover_files(path: str, skip_non_ir: bool = False,
+                   config: Optional[Config] = None) -> List[str]:
+    """The IR files a run over ``path`` checks with ``config`` (its ``exclude`` and
+    ``respect-gitignore``; see discovery.py), reading no configuration file."""
+    from .config import Defaults
+    from .discovery import find
+    from .hierarchy import Resolver
+    settings = Defaults() if config is None else config
+    return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
 
 def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
@@ -63,5 +68,5 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
         config = Config()
     elif not isinstance(config, Config):
         config = Config(**dict(config))
-    files = discover_files(os.fspath(path))
+    files = discover_files(os.fspath(path), config=config)
     return build(validate_files(files, config), __version__)

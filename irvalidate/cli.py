@@ -118,13 +118,16 @@ def _run(args: argparse.Namespace) -> int:
     run = resolver.run_wide()
     from .discovery import find
     from .names import display_path
-    files = find(args.paths, args.skip_non_ir)
+    files = find(args.paths, resolver, args.skip_non_ir)
     if not files and not args.skip_non_ir:
         # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
         # commit without IRs is normal, and an empty report follows
         shown = ", ".join(display_path(p) for p in args.paths)
         print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
         return 2
+    if args.show_files:
+        sys.stdout.write("".join(f"{display_path(f)}\n" for f in files))
+        return 0
     if args.bin and len(files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
         return 2

@@ -38,6 +38,9 @@ def _tomllib() -> Any:
 #: the configuration files of one folder, the first that counts winning (as ruff's
 #: .ruff.toml > ruff.toml > pyproject.toml); a pyproject.toml counts only with the table
 CONFIG_NAMES = (".irvalidate.toml", "irvalidate.toml", "pyproject.toml")
+#: what directory walks skip unless ``exclude`` says otherwise: hidden folders (.git, .venv,
+#: .tox, ...), virtual environments, node_modules and caches
+DEFAULT_EXCLUDE = [".*/", "venv", "node_modules", "__pycache__"]
 
 
 class ConfigError(ValueError):
@@ -93,6 +96,16 @@ def _build() -> type:
         format: Optional[FormatName] = None
         exit_zero: bool = Field(False, description="exit 0 even when there are error findings")
         jobs: int = Field(1, ge=0, description="files validated in parallel (0: one per CPU)")
+        exclude: List[str] = Field(
+            default_factory=lambda: list(DEFAULT_EXCLUDE),
+            description="path patterns directory walks skip (replaces the default list); a "
+            "name matches at any depth, a pattern with '/' or './' is relative to this file")
+        extend_exclude: List[str] = Field(default_factory=list,
+                                          description="more patterns, added to exclude")
+        force_exclude: bool = Field(False, description="apply exclude and .gitignore to files "
+                                    "named on the command line too (for pre-commit)")
+        respect_gitignore: bool = Field(True, description="in a git work tree, skip what "
+                                        ".gitignore files and .git/info/exclude exclude")
         #: the directory per-file-ignores globs are relative to (the config file's)
         root: Optional[str] = Field(None, exclude=True)
 
@@ -106,6 +119,11 @@ def _build() -> type:
         def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
             return {_pattern(glob): [_known_selector(v) for v in values]
                     for glob, values in table.items()}
+
+        @field_validator("exclude", "extend_exclude")
+        @classmethod
+        def _patterns(cls, values: List[str]) -> List[str]:
+            return [_pattern(v) for v in values]
 
         @field_validator("severity")
         @classmethod
@@ -139,6 +157,10 @@ class Defaults:
     format: Optional[FormatName] = None
     exit_zero: bool = False
     jobs: int = 1
+    exclude: List[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    extend_exclude: List[str] = field(default_factory=list)
+    force_exclude: bool = False
+    respect_gitignore: bool = True
     root: Optional[str] = None
 
     def merged(self, **overrides: object) -> "Defaults | Config":

@@ -17,7 +17,8 @@ FORMAT_NAMES = ("auto", "github", "json", "sarif", "text")
 OPTION_NAMES = {
     "select": "--select", "ignore": "--ignore", "extend_ignore": "--extend-ignore",
     "per_file_ignores": "--per-file-ignores", "severity": "--severity", "format": "--format",
-    "exit_zero": "--exit-zero", "jobs": "-j/--jobs",
+    "exit_zero": "--exit-zero", "jobs": "-j/--jobs", "exclude": "--exclude",
+    "extend_exclude": "--extend-exclude",
 }
 
 
@@ -49,6 +50,17 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--isolated", action="store_true", help="read no configuration file")
     add("--show-settings", action="store_true", help="print the settings for the working "
         "directory (or the one PATH given) and where each comes from, then exit")
+    add("--show-files", action="store_true", help="list the files that would be checked, "
+        "then exit")
+    add("--exclude", metavar="GLOBS", help="comma-separated path patterns directory walks skip "
+        "(replaces the configured list and the default: hidden folders, venv, node_modules, "
+        "__pycache__)")
+    add("--extend-exclude", metavar="GLOBS", help="path patterns to skip, added to the list")
+    add("--force-exclude", action="store_true", default=None, help="apply the exclusions to "
+        "files named on the command line too (for pre-commit)")
+    add("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+        help="in a git work tree, skip what .gitignore and .git/info/exclude exclude "
+        "(default: on)")
     add("--select", metavar="RULES", help="comma-separated codes, code prefixes or slugs to run")
     add("--ignore", metavar="RULES", help="rules not to run (replaces the configured list)")
     add("--extend-ignore", metavar="RULES", help="rules not to run, added to the configured list")
@@ -99,18 +111,29 @@ class Overrides:
         #: replace the configured value
         self.values = {k: v for k, v in dict(
             select=_split(args.select), ignore=_split(args.ignore), format=args.format,
-            exit_zero=args.exit_zero, jobs=args.jobs).items() if v is not None}
+            exit_zero=args.exit_zero, jobs=args.jobs, exclude=_split(args.exclude),
+            force_exclude=args.force_exclude,
+            respect_gitignore=args.respect_gitignore).items() if v is not None}
         #: added to the configured value
         self.extend = {k: v for k, v in dict(
             extend_ignore=_split(args.extend_ignore),
             severity=_pairs(args.severity, "=", "--severity"),
+            extend_exclude=_split(args.extend_exclude),
             per_file_ignores=None if per_file is None else
             {k: _split(v) for k, v in per_file.items()}).items() if v is not None}
         if self.values or self.extend:
             self._check()
-        if "per_file_ignores" in self.extend:  # anchored at the working directory
-            from .globs import anchored
-            cwd = os.getcwd()
+        self._anchor(os.getcwd())
+
+    def _anchor(self, cwd: str) -> None:
+        """Command-line patterns mean the working directory, whichever configuration file
+        (with its own folder) they are applied to."""
+        from .globs import anchored
+        for table in (self.values, self.extend):
+            for key in ("exclude", "extend_exclude"):
+                if key in table:
+                    table[key] = [anchored(p, cwd) for p in table[key]]
+        if "per_file_ignores" in self.extend:
             self.extend["per_file_ignores"] = {anchored(k, cwd): v for k, v
                                                in self.extend["per_file_ignores"].items()}
 

@@ -83,7 +83,8 @@ def test_bin_option(tmp_path):
     path.with_suffix(".bin").rename(other)
     assert main([str(path)]) == 0  # no .bin: rank only, a warning
     assert main(["--bin", str(other), str(path)]) == 1  # with it: [2,3] is not [2,4]
-    assert main(["--bin", str(other), str(path), str(path)]) == 2
+    assert main(["--bin", str(other), str(path), str(valid(tmp_path))]) == 2  # two IRs
+    assert main(["--bin", str(other), str(path), str(path)]) == 1  # one IR, given twice
 
 
 def test_python_dash_m_and_version():

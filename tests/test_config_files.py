@@ -156,6 +156,7 @@ def test_show_settings_says_where_each_value_comes_from(repo, capsys):
     assert 'extend-ignore = ["IRV211"]  # command line' in lines
     assert "select = []  # default" in lines
     assert "per-file-ignores = {}  # default" in lines
+    assert "respect-gitignore = true  # default" in lines
     path = broken(repo / "legacy")
     assert main(["--show-settings", str(path)]) == 0
     out = capsys.readouterr().out
