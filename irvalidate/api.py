@@ -59,14 +59,15 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     """Validate one IR file, or every IR file under a directory, and return the report.
 
     ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the same keys (as in
-    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.
+    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.  A
+    mapping that is not a valid configuration raises :class:`irvalidate.ConfigError`.
     """
     from . import __version__
-    from .config import Config
+    from .config import Config, build as build_config
     from .report import build
     if config is None:
         config = Config()
     elif not isinstance(config, Config):
-        config = Config(**dict(config))
+        config = build_config(dict(config), "config")  # ConfigError, not a raw pydantic error
     files = discover_files(os.fspath(path), config=config)
     return build(validate_files(files, config), __version__)

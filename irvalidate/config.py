@@ -117,8 +117,13 @@ def _build() -> type:
         @field_validator("per_file_ignores")
         @classmethod
         def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
-            return {_pattern(glob): [_known_selector(v) for v in values]
-                    for glob, values in table.items()}
+            checked = {}
+            for glob, values in table.items():
+                try:  # the message names the pattern whose rules are wrong
+                    checked[_pattern(glob)] = [_known_selector(v) for v in values]
+                except ValueError as err:
+                    raise ValueError(f"{glob}: {err}") from None
+            return checked
 
         @field_validator("exclude", "extend_exclude")
         @classmethod

@@ -164,3 +164,42 @@ def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch
     assert codes(capsys, "--select", "IRV102", old)[1][0] == "IRV003"
     report = irvalidate.validate(garbage, config={"select": ["IRV2"]})
     assert [f.rule for f in report.files[0].findings] == ["IRV001"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--ignore", "IRV999"], "--ignore: 'IRV999' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--select", "FOO"], "--select: 'FOO' matches no rule code or slug; `irvalidate rules` lists them"),
+    (["--extend-ignore", "unreachable-layers"],
+     "--extend-ignore: 'unreachable-layers' matches no rule code or slug; did you mean "
+     "'unreachable-layer'?"),
+    (["--severity", "IRV101=fatal"], "--severity: IRV101: Input should be 'error', 'warning' or 'info'"),
+    (["--severity", "IRV101"], "--severity: expected RULE=LEVEL, got 'IRV101'"),
+    (["-j", "-1"], "-j/--jobs: Input should be greater than or equal to 0"),
+    (["--per-file-ignores", "bad"], "--per-file-ignores: expected GLOB:RULES, got 'bad'"),
+    (["--per-file-ignores", "*.xml:IRV9"], "--per-file-ignores: *.xml: 'IRV9' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--extend-exclude", "./"], "--extend-exclude: './' is an empty pattern"),
+])
+def test_command_line_mistakes_get_one_line_naming_the_option(tmp_path, capsys, argv, message):
+    assert main([*argv, str(broken(tmp_path))]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"irvalidate: error: {message}\n"
+
+
+def test_configuration_file_mistakes_get_the_same_suggestion(tmp_path, capsys, monkeypatch):
+    (tmp_path / "irvalidate.toml").write_text('ignore = ["IRV999"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main([str(broken(tmp_path))]) == 2
+    assert capsys.readouterr().err == (
+        f"irvalidate: error: {tmp_path / 'irvalidate.toml'}: ignore: 'IRV999' matches no rule "
+        f"code or slug; did you mean 'IRV209'?\n")
+
+
+def test_api_raises_config_error(tmp_path):
+    path = broken(tmp_path)
+    assert issubclass(irvalidate.ConfigError, ValueError)
+    with pytest.raises(irvalidate.ConfigError, match=r"ignore: 'IRV999' matches no rule code or "
+                       r"slug; did you mean 'IRV209'\?") as caught:
+        irvalidate.validate(path, config={"ignore": ["IRV999"]})
+    assert "pydantic" not in str(caught.value)
+    with pytest.raises(irvalidate.ConfigError, match="unknown key 'selct'"):
+        irvalidate.validate(path, config={"selct": []})
