@@ -1,6 +1,6 @@
 """``irvalidate PATH...``: exit 0 when clean, 1 on an error finding, 2 on usage or internal failure.
 
-Also ``irvalidate rules`` and ``irvalidate explain CODE``.  Imports stay inside ``main`` so
+Also ``irvalidate rules`` and ``irvalidate explain CODE...`` (commands.py).  Imports stay inside ``main`` so
 ``--help`` and a small file pay only for what they use.
 """
 from __future__ import annotations
@@ -47,21 +47,11 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
 
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:
+    # a file or folder named "rules" or "explain" is a path to check, not a command
     if not argv or argv[0] not in ("rules", "explain") or os.path.exists(argv[0]):
         return None
-    from .commands import explain, rules_table
-    if argv[0] == "rules" and len(argv) == 1:
-        sys.stdout.write(rules_table())
-        return 0
-    if argv[0] == "explain" and len(argv) == 2:
-        try:
-            sys.stdout.write(explain(argv[1]))
-            return 0
-        except ValueError as err:
-            print(f"irvalidate: error: {err}", file=sys.stderr)
-            return 2
-    print("irvalidate: usage: irvalidate rules | irvalidate explain CODE", file=sys.stderr)
-    return 2
+    from .commands import run
+    return run(argv)
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -184,3 +184,60 @@ def test_bin_option_naming_no_file_is_a_usage_error(tmp_path, capsys, monkeypatc
     out, err = capsys.readouterr()
     reason = "no such file" if what == "missing" else "is a directory, not a file"
     assert out == "" and err == f"irvalidate: error: --bin {weights}: {reason}\n"
+
+
+@pytest.mark.parametrize("code,summary", [
+    ("IRV107", "The model depends on a point where the specification and OpenVINO 2026.4 disagree."),
+    ("IRV203", "A Const's offset, size, element type and shape disagree with each other or with "
+               "the .bin."),
+    ("IRV216", "A TensorIterator/Loop/If port map or back edge names a missing layer or port."),
+])
+def test_explain_shows_the_whole_summary_as_plain_text(capsys, code, summary):
+    assert main(["explain", code]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{code} ") and lines[1] == "" and lines[2] == summary
+
+
+def test_explain_renders_rest_markup_as_plain_text(capsys):
+    from irvalidate.rules import RULES
+    for rule in RULES:
+        assert main(["explain", rule.CODE]) == 0
+        text = capsys.readouterr().out
+        assert "``" not in text and not any(line.rstrip().endswith("::")
+                                            for line in text.splitlines()), rule.CODE
+    main(["explain", "IRV107"])
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("Passing (the axis is explicit, both readings agree):")
+    assert lines[at + 1] == "" and lines[at + 2].startswith("    <data auto_broadcast=\"pdpd\"")
+    assert any("such as 1..8 against 10," in line for line in lines)
+
+
+def test_explain_several_all_and_internal_error(capsys):
+    from irvalidate.rules import RULES
+    assert main(["explain", "IRV101", "incompatible-broadcast"]) == 0
+    headers = [l for l in capsys.readouterr().out.splitlines() if l.startswith("IRV")]
+    assert headers == ["IRV101 broadcast-output-mismatch (default level: error)",
+                       "IRV102 incompatible-broadcast (default level: error)"]
+    assert main(["explain", "IRV000"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("IRV000 internal-error (default level: error)\n\n") and "report" in text
+    assert main(["explain", "--all"]) == 0
+    text = capsys.readouterr().out
+    for code in ["IRV000", *(r.CODE for r in RULES)]:
+        assert f"\n{code} " in "\n" + text
+    assert main(["explain", "IRV999"]) == 2
+    assert capsys.readouterr().err == "irvalidate: error: no such rule: IRV999; did you mean 'IRV209'?\n"
+    assert main(["explain"]) == 2
+
+
+@pytest.mark.parametrize("argv", [["rules", "--help"], ["explain", "--help"], ["--help"]])
+def test_subcommand_help(capsys, argv):
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: irvalidate {argv[0] if argv[0] != '--help' else ''}".rstrip())
+
+
+def test_short_version_option():
+    out = subprocess.run([sys.executable, "-m", "irvalidate", "-V"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.startswith("irvalidate ")
