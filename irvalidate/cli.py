@@ -54,13 +54,6 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     return run(argv)
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.exists(a) and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
 def _usage_problem(args: argparse.Namespace) -> Optional[str]:
     """What makes the command line unusable before anything is read, in one line."""
     missing = [p for p in args.paths if not os.path.exists(p)]
@@ -121,22 +114,26 @@ def _run(args: argparse.Namespace) -> int:
     if args.bin and len(files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
         return 2
-    # the weights beside each IR are inputs too: a report must never replace them
-    inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
-    if args.output and any(_same_file(args.output, f) for f in inputs + [args.bin or ""]):
-        print(f"irvalidate: error: --output {args.output} is one of the input files (an IR or "
-              f"its .bin); refusing to overwrite it", file=sys.stderr)
-        return 2
+    from . import output
+    to_file = args.output not in (None, "-")
+    if to_file:
+        inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
+        problem = output.problem(args.output, inputs + ([args.bin] if args.bin else []))
+        if problem:
+            print(f"irvalidate: error: --output {args.output}: {problem}", file=sys.stderr)
+            return 2
     configs = [resolver.settings_for(f) for f in files]
     try:
         from .api import validate_files
         results = validate_files(files, configs, args.bin, jobs=run.jobs)
-        report = _render(run.format or "text", results, args, bool(args.output))
-        if args.output:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(report)
+        report = _render(run.format or "text", results, args, to_file)
+        if to_file:
+            output.write_file(args.output, report)
         else:
             sys.stdout.write(report)
+    except output.OutputError as err:
+        print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
     except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 2

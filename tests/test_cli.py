@@ -1,4 +1,5 @@
 """The command line through main(argv): exit codes, discovery, formats."""
+import os
 import subprocess
 import sys
 
@@ -241,3 +242,73 @@ def test_short_version_option():
     out = subprocess.run([sys.executable, "-m", "irvalidate", "-V"], capture_output=True,
                          text=True, check=True).stdout
     assert out.startswith("irvalidate ")
+
+
+def _not_validated(monkeypatch):
+    import irvalidate.api
+    monkeypatch.setattr(irvalidate.api, "validate_files", lambda *a, **k: pytest.fail("validated"))
+
+
+@pytest.mark.parametrize("where,reason", [
+    ("missing/report.txt", "folder {tmp}/missing does not exist"),
+    ("file.txt/report.txt", "{tmp}/file.txt is not a folder"),
+    ("folder", "is a folder"),
+])
+def test_output_problems_are_found_before_validating(tmp_path, capsys, monkeypatch, where, reason):
+    (tmp_path / "file.txt").write_text("")
+    (tmp_path / "folder").mkdir()
+    _not_validated(monkeypatch)
+    target = tmp_path / where
+    assert main(["-o", str(target), str(invalid(tmp_path))]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"irvalidate: error: --output {target}: {reason.format(tmp=tmp_path)}\n"
+
+
+def test_output_that_cannot_be_written_says_so_before_validating(tmp_path, capsys, monkeypatch):
+    import os as os_module
+    _not_validated(monkeypatch)
+    monkeypatch.setattr(os_module, "access", lambda *a, **k: False)  # root may write anywhere
+    assert main(["-o", str(tmp_path / "r.txt"), str(invalid(tmp_path))]) == 2
+    assert capsys.readouterr().err == (f"irvalidate: error: --output {tmp_path / 'r.txt'}: "
+                                       f"permission denied\n")
+
+
+def test_output_dash_is_stdout(tmp_path, capsys):
+    assert main(["-o", "-", str(invalid(tmp_path))]) == 1
+    assert "IRV102" in capsys.readouterr().out and not (tmp_path / "-").exists()
+
+
+def test_a_failed_write_leaves_no_half_written_report(tmp_path, capsys, monkeypatch):
+    from irvalidate import output
+    real_open = open
+
+    class Full:
+        def __init__(self, *args, **kwargs):
+            self.handle = real_open(*args, **kwargs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, text):
+            self.handle.write(text[:10])
+            self.handle.flush()
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "open", Full, raising=False)
+    target = tmp_path / "report.json"
+    assert main(["--format", "json", "-o", str(target), str(invalid(tmp_path))]) == 2
+    assert not target.exists()
+    assert capsys.readouterr().err == (f"irvalidate: error: --output {target}: cannot write it: "
+                                       f"No space left on device\n")
+
+
+def test_output_to_a_full_device(tmp_path, capsys):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    assert main(["-o", "/dev/full", str(invalid(tmp_path))]) == 2
+    assert capsys.readouterr().err == ("irvalidate: error: --output /dev/full: cannot write it: "
+                                       "No space left on device\n")
+    assert os.path.exists("/dev/full")
