@@ -36,9 +36,35 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
         return _without_cycle_collector(
             lambda: [validate_file(p, bin_path, c) for p, c in zip(paths, configs)])
     from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(wanted, len(paths))) as pool:
-        return list(pool.map(validate_file, paths, [bin_path] * len(paths), configs,
-                             chunksize=max(1, len(paths) // (wanted * 4))))
+    pool = ProcessPoolExecutor(max_workers=min(wanted, len(paths)), initializer=_worker_start)
+    try:
+        results = list(pool.map(validate_file, paths, [bin_path] * len(paths), configs,
+                                chunksize=max(1, len(paths) // (wanted * 4))))
+    except BaseException:
+        _stop(pool)  # Ctrl-C, or a worker that died: do not wait for the files still running
+        raise
+    pool.shutdown()
+    return results
+
+
+def _worker_start() -> None:
+    """Workers ignore Ctrl-C: the terminal sends it to the whole process group, and the
+    parent alone handles it (exit 130, see cli.main) instead of every worker printing a
+    KeyboardInterrupt traceback."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool) -> None:
+    """End the workers now.  Python 3.14 has ``terminate_workers``; before it the processes
+    are only reachable through ``_processes``, read before ``shutdown`` clears it."""
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _without_cycle_collector(work):

@@ -31,7 +31,8 @@ def _version() -> str:
 def _use_color(choice: str, to_file: bool) -> bool:
     if choice != "auto":
         return choice == "always"
-    return not to_file and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    terminal = sys.stdout is not None and sys.stdout.isatty()  # None: started with it closed
+    return not to_file and terminal and not os.environ.get("NO_COLOR")
 
 
 def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
@@ -67,7 +68,17 @@ def _usage_problem(args: argparse.Namespace) -> Optional[str]:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        return 130  # Ctrl-C: no traceback; 128 + SIGINT, as shells report it
+    except BrokenPipeError:  # `irvalidate rules | head -1`: the reader has what it wanted
+        from .output import detach_stdout
+        detach_stdout()
+        return 0
+
+
+def _main(argv: list) -> int:
     handled = _subcommand(argv)
     if handled is not None:
         return handled
@@ -109,7 +120,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
         return 2
     if args.show_files:
-        sys.stdout.write("".join(f"{display_path(f)}\n" for f in files))
+        from .output import write_stdout
+        write_stdout("".join(f"{display_path(f)}\n" for f in files))
         return 0
     if args.bin and len(files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
@@ -130,7 +142,7 @@ def _run(args: argparse.Namespace) -> int:
         if to_file:
             output.write_file(args.output, report)
         else:
-            sys.stdout.write(report)
+            output.write_stdout(report)
     except output.OutputError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
@@ -146,6 +158,7 @@ def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:
         print("irvalidate: error: --show-settings takes one PATH at most", file=sys.stderr)
         return 2
     from .hierarchy import show_settings
-    sys.stdout.write(show_settings(resolver, args.paths[0] if args.paths else os.getcwd(),
+    from .output import write_stdout
+    write_stdout(show_settings(resolver, args.paths[0] if args.paths else os.getcwd(),
                                    overrides.given()))
     return 0

@@ -73,8 +73,9 @@ def run(argv: Sequence[str]) -> int:
             parser.error("name at least one rule, or --all")
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
+    from .output import write_stdout
     if argv[0] == "rules":
-        sys.stdout.write(rules_table())
+        write_stdout(rules_table())
         return 0
     keys: List[str] = list(_documents()) if args.all else args.rules
     try:
@@ -82,5 +83,5 @@ def run(argv: Sequence[str]) -> int:
     except ValueError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
-    sys.stdout.write(f"\n{'-' * 72}\n\n".join(texts))
+    write_stdout(f"\n{'-' * 72}\n\n".join(texts))
     return 0

@@ -7,6 +7,7 @@ half-written report is left for a later CI step to upload.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Optional, Sequence
 
 
@@ -39,6 +40,29 @@ def problem(path: str, inputs: Sequence[str]) -> Optional[str]:
     if not os.access(path if exists else parent, os.W_OK if exists else os.W_OK | os.X_OK):
         return "permission denied"
     return None
+
+
+def detach_stdout() -> None:
+    """After a BrokenPipeError: point stdout at /dev/null, so the flush at exit does not fail
+    again ("Exception ignored ... BrokenPipeError"); Python's documented recipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (an in-process capture)
+        pass
+
+
+def write_stdout(text: str) -> None:
+    """Print the report.  A reader that went away (``irvalidate models/ | head -1``) or a
+    closed stdout is not the run's failure: the rest is dropped quietly, as ruff and flake8
+    do, and the exit status stays the run's own."""
+    if sys.stdout is None:  # started with stdout closed
+        return
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        detach_stdout()
 
 
 def write_file(path: str, text: str) -> None:
