@@ -110,9 +110,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.show_settings:
         return _show_settings(args, resolver, overrides)
     run = resolver.run_wide()
-    from .discovery import find
+    from .discovery import DiscoveryError, find
     from .names import display_path
-    files = find(args.paths, resolver, args.skip_non_ir)
+    try:
+        files = find(args.paths, resolver, args.skip_non_ir)
+    except DiscoveryError as err:
+        print(f"irvalidate: error: {display_path(str(err))}", file=sys.stderr)
+        return 2
     if not files and not args.skip_non_ir:
         # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
         # commit without IRs is normal, and an empty report follows

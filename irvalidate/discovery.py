@@ -6,13 +6,19 @@
   ``node_modules`` and ``__pycache__``) and, in a git work tree, what git ignores.  Each
   folder's entries are judged by the settings of the nearest configuration above it.
 * A file named on the command line is checked even when excluded, unless ``force-exclude``
-  (ruff's convention, for pre-commit, which passes every staged file).
+  (ruff's convention, for pre-commit, which passes every staged file).  A ``.bin`` stands
+  for the ``.xml`` beside it with the same stem: a commit that changes only the weights is
+  checked too.
 * Each file is checked once, however many times and under whatever spellings it is given.
 """
 from __future__ import annotations
 
 import os
-from typing import List, Sequence, Set
+from typing import List, Optional, Sequence, Set
+
+
+class DiscoveryError(ValueError):
+    """A path given on the command line that cannot be checked; the message says why."""
 
 
 class Finder:
@@ -49,6 +55,14 @@ class Finder:
     def add_path(self, path: str) -> None:
         """A path named on the command line."""
         is_dir = os.path.isdir(path)
+        if path.lower().endswith(".bin") and not is_dir:
+            xml = _ir_of(path)
+            if xml is None:
+                if self.skip_non_ir:  # weights of something else, or an IR's .bin alone
+                    return
+                raise DiscoveryError(f"{path}: a .bin is checked through the .xml beside it, "
+                                     f"and there is no {os.path.basename(_xml_name(path))}")
+            path = xml
         if self._settings(path).force_exclude and self.excluded(path, is_dir, ancestors=True):
             return
         if is_dir:
@@ -75,6 +89,15 @@ class Finder:
                 if not self.excluded(candidate, is_dir=False) and \
                         sniff_root(candidate) in ("net", None):
                     self._add(candidate)
+
+
+def _xml_name(bin_path: str) -> str:
+    return os.path.splitext(bin_path)[0] + ".xml"
+
+
+def _ir_of(bin_path: str) -> Optional[str]:
+    xml = _xml_name(bin_path)
+    return xml if os.path.isfile(xml) else None
 
 
 def find(paths: Sequence[str], resolver, skip_non_ir: bool = False) -> List[str]:

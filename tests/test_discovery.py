@@ -149,7 +149,7 @@ def test_gitignore_is_obeyed_as_git_obeys_it(tree, capsys):
 def test_gitignore_and_named_files(tree, capsys):
     git(tree, "init", "-q")
     (tree / ".gitignore").write_text("generated/\n")
-    path = ir(tree / "generated" / "deep")
+    ir(tree / "generated" / "deep")
     assert shown(capsys, "generated/deep/m.xml")[1] == ["generated/deep/m.xml"]
     assert shown(capsys, "--force-exclude", "generated/deep/m.xml")[0] == 2
 
@@ -176,3 +176,29 @@ def test_a_linked_worktree_reads_the_common_info_exclude(tree, capsys):
     ir(work / "private")
     ir(work / "public")
     assert shown(capsys, "wt")[1] == ["wt/public/m.xml"]
+
+
+# --- a .bin stands for the IR beside it (pre-commit passes staged .bin files) --------------
+
+def test_a_bin_is_checked_through_the_xml_beside_it(tree, capsys):
+    bad = ir(tree / "models", good=False)
+    weights = bad.with_suffix(".bin")
+    assert main([str(weights)]) == 1
+    assert capsys.readouterr().out.startswith(f"{bad}:")
+    # staged together: one check
+    assert shown(capsys, weights, bad) == (0, ["models/m.xml"])
+    assert main([str(bad), str(weights)]) == 1
+    assert capsys.readouterr().out.endswith("in 1 file.\n")
+
+
+def test_a_bin_without_its_xml(tree, capsys):
+    (tree / "firmware.bin").write_bytes(b"\0" * 8)
+    assert main(["--skip-non-ir", "firmware.bin"]) == 0  # the hook's mode: quietly skipped
+    assert capsys.readouterr() == ("", "")
+    good = ir(tree / "models")
+    assert main(["--skip-non-ir", "firmware.bin", str(good)]) == 0
+    assert capsys.readouterr().out == "1 file checked, no problems.\n"
+    assert main(["firmware.bin"]) == 2
+    assert capsys.readouterr().err == ("irvalidate: error: firmware.bin: a .bin is checked "
+                                       "through the .xml beside it, and there is no "
+                                       "firmware.xml\n")
