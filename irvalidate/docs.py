@@ -66,7 +66,9 @@ def split(doc: str) -> Tuple[str, str]:
     summary is the whole paragraph, unwrapped, as plain text with a capital first letter."""
     heading, _, body = inspect.cleandoc(doc).partition("\n\n")
     summary = _inline(" ".join(heading.split()).split(": ", 1)[-1])
-    return summary[:1].upper() + summary[1:], body.strip("\n")
+    if not summary.startswith("irvalidate"):  # the tool's name keeps its lower case
+        summary = summary[:1].upper() + summary[1:]
+    return summary, body.strip("\n")
 
 
 def plain_text(body: str) -> str:

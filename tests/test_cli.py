@@ -221,7 +221,8 @@ def test_explain_several_all_and_internal_error(capsys):
                        "IRV102 incompatible-broadcast (default level: error)"]
     assert main(["explain", "IRV000"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("IRV000 internal-error (default level: error)\n\n") and "report" in text
+    assert text.startswith("IRV000 internal-error (default level: error)\n\n"
+                           "irvalidate itself failed on the file.\n") and "report" in text
     assert main(["explain", "--all"]) == 0
     text = capsys.readouterr().out
     for code in ["IRV000", *(r.CODE for r in RULES)]:
