@@ -5,7 +5,8 @@
   ``exclude`` and ``extend-exclude`` match (by default hidden folders, ``venv``,
   ``node_modules`` and ``__pycache__``) and, in a git work tree, what git ignores.  Each
   folder's entries are judged by the settings of the nearest configuration above it.
-* A file named on the command line is checked even when excluded, unless ``force-exclude``
+* A file or folder named on the command line is checked even when excluded (a folder that
+  git ignores is then walked without .gitignore), unless ``force-exclude``
   (ruff's convention, for pre-commit, which passes every staged file).  A ``.bin`` stands
   for the ``.xml`` beside it with the same stem: a commit that changes only the weights is
   checked too.
@@ -33,14 +34,17 @@ class Finder:
         # an entry is judged by its folder's configuration, like the files in it
         return self.resolver.settings_for(os.path.dirname(os.path.abspath(path)))
 
-    def excluded(self, path: str, is_dir: bool, ancestors: bool = False) -> bool:
+    def excluded(self, path: str, is_dir: bool, ancestors: bool = False,
+                 gitignore: bool = True) -> bool:
         from .globs import match
         settings = self._settings(path)
         if match([*settings.exclude, *settings.extend_exclude], path, settings.root, is_dir,
                  ancestors):
             return True
-        if not settings.respect_gitignore:
-            return False
+        return gitignore and settings.respect_gitignore and self._git_ignored(path, is_dir,
+                                                                              ancestors)
+
+    def _git_ignored(self, path: str, is_dir: bool, ancestors: bool) -> bool:
         if self._git is None:
             from .gitignore import GitIgnore
             self._git = GitIgnore()
@@ -77,16 +81,20 @@ class Finder:
 
     def walk(self, top: str) -> None:
         from .parser import sniff_root
+        # a folder named on the command line that git ignores (or that lies in one) is walked
+        # as asked, .gitignore aside: git would ignore everything in it (ruff walks it too)
+        git = not (self.resolver.settings_for(top).respect_gitignore
+                   and self._git_ignored(top, True, True))
         for folder, dirs, files in os.walk(top):
-            dirs[:] = sorted(d for d in dirs
-                             if not self.excluded(os.path.join(folder, d), is_dir=True))
+            dirs[:] = sorted(d for d in dirs if not self.excluded(os.path.join(folder, d),
+                                                                  is_dir=True, gitignore=git))
             for name in sorted(files):
                 if not name.lower().endswith(".xml"):
                     continue
                 candidate = os.path.join(folder, name)
                 # other well-formed XML is skipped; an .xml that does not even parse to its
                 # root is reported, or a broken model would pass a CI scan silently
-                if not self.excluded(candidate, is_dir=False) and \
+                if not self.excluded(candidate, is_dir=False, gitignore=git) and \
                         sniff_root(candidate) in ("net", None):
                     self._add(candidate)
 

@@ -150,8 +150,13 @@ def test_gitignore_and_named_files(tree, capsys):
     git(tree, "init", "-q")
     (tree / ".gitignore").write_text("generated/\n")
     ir(tree / "generated" / "deep")
+    assert shown(capsys, ".")[0] == 2
     assert shown(capsys, "generated/deep/m.xml")[1] == ["generated/deep/m.xml"]
     assert shown(capsys, "--force-exclude", "generated/deep/m.xml")[0] == 2
+    # a folder git ignores, named on the command line, is walked (as ruff does)
+    assert shown(capsys, "generated")[1] == ["generated/deep/m.xml"]
+    assert shown(capsys, "generated/deep")[1] == ["generated/deep/m.xml"]
+    assert shown(capsys, "--force-exclude", "generated")[0] == 2
 
 
 def test_gitignore_outside_a_work_tree_is_not_obeyed(tree, capsys):
