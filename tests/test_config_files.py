@@ -6,21 +6,17 @@ from pathlib import Path
 
 import pytest
 
+import test_config
 from irvalidate.cli import main
-from irbuilder import IR
 
 SAMPLES = Path(__file__).parent.parent / "sample_models"
 IRV101 = SAMPLES / "broken" / "IRV101-broadcast-output-mismatch.xml"
 
 
 def broken(folder, stem="bad"):
-    """IRV102 (error) on an Add and IRV211 (warning) on a dangling Relu."""
+    """test_config.broken (IRV102 and IRV211) in a folder made on the way."""
     folder.mkdir(parents=True, exist_ok=True)
-    ir = IR()
-    x, y = ir.parameter("2,3"), ir.parameter("4")
-    ir.result(ir.op("Add", [x, y], [[2, 3]]))
-    ir.op("Relu", [x], [[2, 3]], name="dangling")
-    return ir.write(folder, stem)
+    return test_config.broken(folder, stem)
 
 
 def found(capsys, *argv):
