@@ -83,10 +83,11 @@ def _main(argv: list) -> int:
     if handled is not None:
         return handled
     from .options import parser
+    options = parser(_version)
     try:
-        args = parser(_version).parse_args(argv)
-        if not args.paths and not args.show_settings:
-            parser(_version).error("the following arguments are required: PATH")
+        args = options.parse_args(argv)
+        if not args.paths and not args.show_settings:  # only --show-settings needs no PATH
+            options.error("the following arguments are required: PATH")
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
     problem = _usage_problem(args)
