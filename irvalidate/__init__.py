@@ -12,10 +12,13 @@ def _read_version() -> str:
         return "0+unknown"
 
 
-def __getattr__(name: str) -> str:
+def __getattr__(name: str):
     if name == "__version__":
         value = globals()["__version__"] = _read_version()
         return value
+    if name == "ConfigError":  # config.py is cheap, but `import irvalidate` needs nothing
+        from .config import ConfigError
+        return ConfigError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -28,4 +31,4 @@ def validate(path, config=None):
     return _validate(path, config)
 
 
-__all__ = ["validate", "__version__"]
+__all__ = ["validate", "ConfigError", "__version__"]

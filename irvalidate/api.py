@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, List, Mapping, Optional, Sequence, Union
 
 from .engine import FileResult, validate_file
 
@@ -13,38 +13,58 @@ if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def discover_files(path: str, skip_non_ir: bool = False) -> List[str]:
-    """A file as given (unless ``skip_non_ir`` and its root is not ``<net>``); a directory's
-    ``*.xml`` files whose root is ``<net>`` or that are not well-formed, in a stable order."""
-    from .parser import sniff_root
-    if not os.path.isdir(path):
-        # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
-        # one is not, so the hook still reports a truncated IR
-        if skip_non_ir and sniff_root(path) not in ("net", None):
-            return []
-        return [path]
-    found = []
-    for folder, dirs, files in os.walk(path):
-        dirs.sort()
-        for name in sorted(files):
-            if name.lower().endswith(".xml"):
-                candidate = os.path.join(folder, name)
-                # other well-formed XML is skipped; an .xml that does not even parse to its
-                # root is reported, or a broken model would pass a CI scan silently
-                if sniff_root(candidate) in ("net", None):
-                    found.append(candidate)
-    return found
+def discover_files(path: str, skip_non_ir: bool = False,
+                   config: Optional[Config] = None) -> List[str]:
+    """The IR files a run over ``path`` checks with ``config`` (its ``exclude`` and
+    ``respect-gitignore``; see discovery.py), reading no configuration file."""
+    from .config import Defaults
+    from .discovery import find
+    from .hierarchy import Resolver
+    settings = Defaults() if config is None else config
+    return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
 
-def validate_files(paths: List[str], config: Config, bin_path: Optional[str] = None) -> List[FileResult]:
-    """Validate files, ``config.jobs`` at a time; results come back in the order given."""
-    jobs = config.jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(paths) <= 1:
-        return _without_cycle_collector(lambda: [validate_file(p, bin_path, config) for p in paths])
+def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
+                   bin_path: Optional[str] = None, jobs: Optional[int] = None) -> List[FileResult]:
+    """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
+    come back in the order given.  ``config`` is one for every file, or a list with one per
+    file (each file's nearest configuration)."""
+    configs = list(config) if isinstance(config, (list, tuple)) else [config] * len(paths)
+    wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
+    wanted = wanted or os.cpu_count() or 1
+    if wanted <= 1 or len(paths) <= 1:
+        return _without_cycle_collector(
+            lambda: [validate_file(p, bin_path, c) for p, c in zip(paths, configs)])
     from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        return list(pool.map(validate_file, paths, [bin_path] * len(paths), [config] * len(paths),
-                             chunksize=max(1, len(paths) // (jobs * 4))))
+    pool = ProcessPoolExecutor(max_workers=min(wanted, len(paths)), initializer=_worker_start)
+    try:
+        results = list(pool.map(validate_file, paths, [bin_path] * len(paths), configs,
+                                chunksize=max(1, len(paths) // (wanted * 4))))
+    except BaseException:
+        _stop(pool)  # Ctrl-C, or a worker that died: do not wait for the files still running
+        raise
+    pool.shutdown()
+    return results
+
+
+def _worker_start() -> None:
+    """Workers ignore Ctrl-C: the terminal sends it to the whole process group, and the
+    parent alone handles it (exit 130, see cli.main) instead of every worker printing a
+    KeyboardInterrupt traceback."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool) -> None:
+    """End the workers now.  Python 3.14 has ``terminate_workers``; before it the processes
+    are only reachable through ``_processes``, read before ``shutdown`` clears it."""
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _without_cycle_collector(work):
@@ -65,14 +85,15 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     """Validate one IR file, or every IR file under a directory, and return the report.
 
     ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the same keys (as in
-    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.
+    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.  A
+    mapping that is not a valid configuration raises :class:`irvalidate.ConfigError`.
     """
     from . import __version__
-    from .config import Config
+    from .config import Config, build as build_config
     from .report import build
     if config is None:
         config = Config()
     elif not isinstance(config, Config):
-        config = Config(**dict(config))
-    files = discover_files(os.fspath(path))
+        config = build_config(dict(config), "config")  # ConfigError, not a raw pydantic error
+    files = discover_files(os.fspath(path), config=config)
     return build(validate_files(files, config), __version__)

@@ -1,10 +1,12 @@
-"""``irvalidate rules`` and ``irvalidate explain CODE``: the rules, from their own modules."""
+"""``irvalidate rules`` and ``irvalidate explain CODE...``: the rules, from their own modules."""
 from __future__ import annotations
 
-import inspect
-from typing import List
+import argparse
+import sys
+import textwrap
+from typing import List, Sequence
 
-from .rules import INTERNAL_ERROR, RULES, get
+from .rules import BY_CODE, BY_SLUG, INTERNAL_ERROR, RULES
 
 
 def rules_table() -> str:
@@ -16,10 +18,70 @@ def rules_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _documents() -> dict:
+    """code -> (slug, level, docstring), IRV000 first."""
+    from .docs import INTERNAL_DOC
+    table = {INTERNAL_ERROR[0]: (INTERNAL_ERROR[1], "error", INTERNAL_DOC)}
+    table.update((r.CODE, (r.SLUG, r.LEVEL, r.__doc__ or "")) for r in RULES)
+    return table
+
+
+def _code_of(key: str) -> str:
+    """The code for a code or slug; ValueError with a suggestion otherwise."""
+    if key.upper() in BY_CODE or key.upper() == INTERNAL_ERROR[0]:
+        return key.upper()
+    if key.lower() in BY_SLUG:
+        return BY_SLUG[key.lower()].CODE
+    if key.lower() == INTERNAL_ERROR[1]:
+        return INTERNAL_ERROR[0]
+    import difflib
+    names = [*_documents(), *BY_SLUG, INTERNAL_ERROR[1]]
+    close = difflib.get_close_matches(key.upper() if key.upper().startswith("IRV") else key,
+                                      names, n=1)
+    raise ValueError(f"no such rule: {key}" + (f"; did you mean {close[0]!r}?" if close else
+                                                "; `irvalidate rules` lists them"))
+
+
 def explain(key: str) -> str:
-    """The rule's documentation: its docstring, with the passing and failing examples."""
-    rule = get(key)
-    doc = inspect.cleandoc(rule.__doc__ or "")
-    header: List[str] = [f"{rule.CODE} {rule.SLUG} (default level: {rule.LEVEL})", ""]
-    body = doc.split("\n", 1)[1].lstrip("\n") if doc.startswith(rule.CODE) else doc
-    return "\n".join(header) + body + "\n"
+    """A rule's documentation as plain text: heading, summary, then the docstring's body
+    with its passing and failing examples."""
+    from .docs import plain_text, split
+    code = _code_of(key)
+    slug, level, doc = _documents()[code]
+    summary, body = split(doc)
+    return (f"{code} {slug} (default level: {level})\n\n{textwrap.fill(summary, 92)}\n\n"
+            + plain_text(body))
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    if command == "rules":
+        return argparse.ArgumentParser(prog="irvalidate rules", description="List every rule: "
+                                       "code, slug, default level and summary.")
+    parser = argparse.ArgumentParser(prog="irvalidate explain", description="Show rules' "
+                                     "documentation, with a passing and a failing example.")
+    parser.add_argument("rules", nargs="*", metavar="CODE|SLUG", help="rule codes or slugs")
+    parser.add_argument("--all", action="store_true", help="every rule, in code order")
+    return parser
+
+
+def run(argv: Sequence[str]) -> int:
+    """``argv`` starts with ``rules`` or ``explain``."""
+    parser = _parser(argv[0])
+    try:
+        args = parser.parse_args(argv[1:])
+        if argv[0] == "explain" and not args.rules and not args.all:
+            parser.error("name at least one rule, or --all")
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+    from .output import write_stdout
+    if argv[0] == "rules":
+        write_stdout(rules_table())
+        return 0
+    keys: List[str] = list(_documents()) if args.all else args.rules
+    try:
+        texts = [explain(key) for key in keys]
+    except ValueError as err:
+        print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
+    write_stdout(f"\n{'-' * 72}\n\n".join(texts))
+    return 0

@@ -1,8 +1,10 @@
-"""Configuration: ``[tool.irvalidate]`` in the nearest ``pyproject.toml``, or ``--config FILE``.
+"""Configuration: ``.irvalidate.toml``, ``irvalidate.toml`` (top-level keys) or the
+``[tool.irvalidate]`` table of a ``pyproject.toml``, or ``--config FILE``.
 
 Read into a pydantic model that refuses unknown keys and unknown rule selectors with a clear
 message; the command line overrides what the file says.  Keys are kebab-case in TOML
-(``per-file-ignores``), snake_case in Python.
+(``per-file-ignores``), snake_case in Python.  Which file applies to which folder is
+hierarchy.py's business.
 
 The model (``Config``) is built on first use: importing pydantic and building it costs more
 than validating a small IR, so a run that finds no ``[tool.irvalidate]`` table and sets
@@ -14,7 +16,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -33,6 +35,14 @@ def _tomllib() -> Any:
     return tomllib
 
 
+#: the configuration files of one folder, the first that counts winning (as ruff's
+#: .ruff.toml > ruff.toml > pyproject.toml); a pyproject.toml counts only with the table
+CONFIG_NAMES = (".irvalidate.toml", "irvalidate.toml", "pyproject.toml")
+#: what directory walks skip unless ``exclude`` says otherwise: hidden folders (.git, .venv,
+#: .tox, ...), virtual environments, node_modules and caches
+DEFAULT_EXCLUDE = [".*/", "venv", "node_modules", "__pycache__"]
+
+
 class ConfigError(ValueError):
     """A configuration that cannot be used; the message says where and why."""
 
@@ -40,12 +50,23 @@ class ConfigError(ValueError):
 def _known_selector(selector: str) -> str:
     from .rules import BY_SLUG, INTERNAL_ERROR, RULES
     codes = [r.CODE for r in RULES] + [INTERNAL_ERROR[0]]
-    if selector.lower() in BY_SLUG or selector.lower() == INTERNAL_ERROR[1]:
+    slugs = list(BY_SLUG) + [INTERNAL_ERROR[1]]
+    if selector.lower() in slugs:
         return selector.lower()
     if any(code.startswith(selector.upper()) for code in codes) and selector.strip():
         return selector.upper()
-    raise ValueError(f"{selector!r} matches no rule code (prefix) or slug; "
-                     f"`irvalidate rules` lists them")
+    import difflib
+    code_like = selector.upper().startswith("IRV")
+    close = difflib.get_close_matches(selector.upper() if code_like else selector.lower(),
+                                      codes if code_like else slugs + codes, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else "`irvalidate rules` lists them"
+    raise ValueError(f"{selector!r} matches no rule code or slug; {hint}")
+
+
+def _pattern(text: str) -> str:
+    from .globs import compile_pattern
+    compile_pattern(text)  # ValueError for an empty pattern
+    return text
 
 
 def _model() -> type:
@@ -69,12 +90,22 @@ def _build() -> type:
                                          description="more rules not to run, added to ignore")
         per_file_ignores: Dict[str, List[str]] = Field(
             default_factory=dict,
-            description="glob (relative to the config file) -> rules not to run")
+            description="path pattern (as in exclude) -> rules not to run on matching files")
         severity: Dict[str, Level] = Field(default_factory=dict,
                                            description="rule code, prefix or slug -> level")
         format: Optional[FormatName] = None
         exit_zero: bool = Field(False, description="exit 0 even when there are error findings")
         jobs: int = Field(1, ge=0, description="files validated in parallel (0: one per CPU)")
+        exclude: List[str] = Field(
+            default_factory=lambda: list(DEFAULT_EXCLUDE),
+            description="path patterns directory walks skip (replaces the default list); a "
+            "name matches at any depth, a pattern with '/' or './' is relative to this file")
+        extend_exclude: List[str] = Field(default_factory=list,
+                                          description="more patterns, added to exclude")
+        force_exclude: bool = Field(False, description="apply exclude and .gitignore to files "
+                                    "named on the command line too (for pre-commit)")
+        respect_gitignore: bool = Field(True, description="in a git work tree, skip what "
+                                        ".gitignore files and .git/info/exclude exclude")
         #: the directory per-file-ignores globs are relative to (the config file's)
         root: Optional[str] = Field(None, exclude=True)
 
@@ -86,7 +117,18 @@ def _build() -> type:
         @field_validator("per_file_ignores")
         @classmethod
         def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
-            return {glob: [_known_selector(v) for v in values] for glob, values in table.items()}
+            checked = {}
+            for glob, values in table.items():
+                try:  # the message names the pattern whose rules are wrong
+                    checked[_pattern(glob)] = [_known_selector(v) for v in values]
+                except ValueError as err:
+                    raise ValueError(f"{glob}: {err}") from None
+            return checked
+
+        @field_validator("exclude", "extend_exclude")
+        @classmethod
+        def _patterns(cls, values: List[str]) -> List[str]:
+            return [_pattern(v) for v in values]
 
         @field_validator("severity")
         @classmethod
@@ -120,6 +162,10 @@ class Defaults:
     format: Optional[FormatName] = None
     exit_zero: bool = False
     jobs: int = 1
+    exclude: List[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    extend_exclude: List[str] = field(default_factory=list)
+    force_exclude: bool = False
+    respect_gitignore: bool = True
     root: Optional[str] = None
 
     def merged(self, **overrides: object) -> "Defaults | Config":
@@ -128,14 +174,19 @@ class Defaults:
         return _model()(**given) if given else self
 
 
-def _describe(err: ValidationError, where: str) -> str:
+def describe(err: ValidationError, where: str = "", options: Optional[Dict[str, str]] = None) -> str:
+    """A pydantic error as lines of ``WHERE: key: what is wrong``; with ``options`` (field ->
+    command-line option) as ``--option: what is wrong``, the option standing for the key."""
     lines = []
     for item in err.errors():
-        key = ".".join(str(p) for p in item["loc"]) or "(table)"
-        if item["type"] == "extra_forbidden":
-            lines.append(f"{where}: unknown key {key!r}")
+        loc = [str(p) for p in item["loc"]]
+        message = item["msg"].removeprefix("Value error, ")
+        if options is not None and loc and loc[0] in options:
+            lines.append(": ".join([options[loc[0]], *loc[1:], message]))
+        elif item["type"] == "extra_forbidden":
+            lines.append(f"{where}: unknown key {'.'.join(loc)!r}")
         else:
-            lines.append(f"{where}: {key}: {item['msg'].removeprefix('Value error, ')}")
+            lines.append(f"{where}: {'.'.join(loc) or '(table)'}: {message}")
     return "\n".join(lines)
 
 
@@ -147,8 +198,22 @@ def _table_of(path: Path) -> Optional[dict]:
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read it as TOML: {err}") from None
     if path.name == "pyproject.toml" or "tool" in document:
-        return document.get("tool", {}).get("irvalidate")
+        table = document.get("tool", {}).get("irvalidate")
+        if table is not None and not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.irvalidate] must be a table")
+        return table
     return document
+
+
+def build(table: Mapping[str, Any], where: str, root: Optional[str] = None) -> Config:
+    """The model from a table of settings; ConfigError says what is wrong, after ``where``."""
+    from pydantic import ValidationError
+    try:
+        return _model()(root=root, **table)
+    except ValidationError as err:
+        raise ConfigError(describe(err, where)) from None
+    except TypeError as err:  # a non-table value at the top
+        raise ConfigError(f"{where}: {err}") from None
 
 
 def load(path: Path) -> Config:
@@ -158,40 +223,27 @@ def load(path: Path) -> Config:
     if table is None:
         raise ConfigError(f"{path}: has no [tool.irvalidate] table")
     where = f"{path} [tool.irvalidate]" if path.name == "pyproject.toml" else str(path)
-    from pydantic import ValidationError
-    try:
-        return _model()(root=str(path.parent.resolve()), **table)
-    except ValidationError as err:
-        raise ConfigError(_describe(err, where)) from None
-    except TypeError as err:  # a non-table value at the top
-        raise ConfigError(f"{where}: {err}") from None
+    return build(table, where, str(path.parent.resolve()))
 
 
-def discover(start: Optional[Path] = None) -> Optional[Path]:
-    """The nearest pyproject.toml with a ``[tool.irvalidate]`` table, from ``start`` upward."""
-    here = (start or Path(os.getcwd())).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            tomllib = _tomllib()
-            try:
-                with candidate.open("rb") as handle:
-                    if "irvalidate" in tomllib.load(handle).get("tool", {}):
-                        return candidate
-            except (OSError, tomllib.TOMLDecodeError):
-                continue
+def config_file_in(folder: Path) -> Optional[Path]:
+    """The configuration file of one folder, or None.  A file that is not valid TOML is a
+    ConfigError, never skipped: a parent's configuration would silently replace it."""
+    for name in CONFIG_NAMES:
+        candidate = folder / name
+        if candidate.is_file() and (name != "pyproject.toml" or _table_of(candidate) is not None):
+            return candidate
     return None
 
 
-def resolve(config_file: Optional[str]) -> Config | Defaults:
-    """``--config FILE`` when given, else the discovered pyproject.toml, else the defaults."""
-    if config_file:
-        path = Path(config_file)
-        if not path.is_file():
-            raise ConfigError(f"{config_file}: no such configuration file")
-        return load(path)
-    found = discover()
-    return load(found) if found else Defaults()
+def discover(start: Optional[Path] = None) -> Optional[Path]:
+    """The nearest configuration file from ``start`` (the working directory) upward."""
+    here = (start or Path(os.getcwd())).resolve()
+    for folder in (here, *here.parents):
+        found = config_file_in(folder)
+        if found is not None:
+            return found
+    return None
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis
@@ -93,19 +93,11 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
-def display_path(path: str) -> str:
-    """The path as reports print it: a name that is not UTF-8 gets U+FFFD for its bad bytes."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 def validate_file(path: str, bin_path: Optional[str] = None, config: Optional[Config] = None,
                   rules: Sequence = RULES) -> FileResult:
-    """Every finding for one IR file; never raises for anything the file contains."""
-    result = _validate(path, bin_path, config or Config(), rules)
-    shown = display_path(path)
-    if shown == path:
-        return result
-    return FileResult(shown, [replace(f, path=shown) for f in result.findings])
+    """Every finding for one IR file; never raises for anything the file contains.  The path
+    is kept as given (the formatters make a name that is not UTF-8 displayable, names.py)."""
+    return _validate(path, bin_path, config or Config(), rules)
 
 
 def _validate(path: str, bin_path: Optional[str], config: Config, rules: Sequence) -> FileResult:

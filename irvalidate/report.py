@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import base64
 import json
 from typing import Dict, List, Literal, Optional, Sequence
 
@@ -12,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 
 from .findings import Finding
+from .names import display_path, raw_name
 
 SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://irvalidate.invalid/schemas/report-1.schema.json"
@@ -68,8 +70,19 @@ class FindingModel(_Model):
 
 
 class FileModel(_Model):
-    path: str
+    path: str = Field(description="the path as given; a name that is not UTF-8 shows U+FFFD "
+                      "for its bad bytes (see path_bytes)")
+    path_bytes: Optional[str] = Field(
+        None, description="only when the name is not UTF-8: its exact bytes, base64 "
+        "(RFC 4648), to find the file again")
     findings: List[FindingModel]
+
+    @classmethod
+    def of(cls, result) -> "FileModel":
+        raw = raw_name(result.path)
+        return cls(path=display_path(result.path),
+                   path_bytes=None if raw is None else base64.b64encode(raw).decode("ascii"),
+                   findings=[FindingModel.of(f) for f in result.findings])
 
 
 class Summary(_Model):
@@ -88,8 +101,7 @@ class Report(_Model):
 
 
 def build(results: Sequence, version: str) -> Report:
-    files = [FileModel(path=r.path, findings=[FindingModel.of(f) for f in r.findings])
-             for r in results]
+    files = [FileModel.of(r) for r in results]
     every = [f for r in results for f in r.findings]
     by_rule: Dict[str, int] = {}
     for f in every:
@@ -98,6 +110,13 @@ def build(results: Sequence, version: str) -> Report:
                       warnings=sum(f.level == "warning" for f in every),
                       infos=sum(f.level == "info" for f in every), by_rule=dict(sorted(by_rule.items())))
     return Report(tool={"name": "irvalidate", "version": version}, files=files, summary=summary)
+
+
+def dumps(report: Report) -> str:
+    """The report as JSON; ``path_bytes`` is written only where it is set (names that are not
+    UTF-8), so the documents of ordinary runs do not change."""
+    unset = {i: {"path_bytes"} for i, f in enumerate(report.files) if f.path_bytes is None}
+    return report.model_dump_json(indent=2, exclude={"files": unset} if unset else None)
 
 
 class _WithDialect(GenerateJsonSchema):

@@ -3,13 +3,12 @@
 As in flake8, the most specific selector wins: ``select = ["IRV1"]`` with
 ``ignore = ["IRV10"]`` runs IRV110 but not IRV101; ``select = ["IRV101"]`` beats
 ``ignore = ["IRV1"]``.  A slug is as specific as a full code.  On a tie, ignore wins.
+IRV000-IRV005 are selected whatever ``select`` says (see ``ALWAYS_SELECTED``).
 """
 from __future__ import annotations
 
-import fnmatch
-import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Tuple
 
 if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
     from .config import Config
@@ -26,25 +25,27 @@ def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
     return best
 
 
-def _relative(path: str, root: Optional[str]) -> str:
-    absolute = os.path.abspath(path)
-    base = root or os.getcwd()
-    relative = os.path.relpath(absolute, base)
-    return relative.replace(os.sep, "/")
-
-
 def ignores_for(config: Config, path: str) -> List[str]:
-    """ignore + extend-ignore + every per-file-ignores entry whose glob matches ``path``."""
+    """ignore + extend-ignore + every per-file-ignores entry whose pattern matches ``path``
+    (globs.py: ruff's patterns, anchored at the configuration file's folder)."""
+    from .globs import match
     found = list(config.ignore) + list(config.extend_ignore)
-    relative = _relative(path, config.root)
     for glob, selectors in config.per_file_ignores.items():
-        if fnmatch.fnmatch(relative, glob) or fnmatch.fnmatch(path.replace(os.sep, "/"), glob):
+        if match([glob], path, config.root):
             found.extend(selectors)
     return found
 
 
+#: internal-error and the rules that say a file cannot be read as an IR at all: a ``select``
+#: that leaves them out would pass a truncated or garbage model, so they are always selected
+#: (an ``ignore`` that names them is still honoured)
+ALWAYS_SELECTED = ("IRV000", "IRV001", "IRV002", "IRV003", "IRV004", "IRV005")
+
+
 def enabled(config: Config, code: str, slug: str, ignores: List[str]) -> bool:
     chosen = _specificity(config.select, code, slug) if config.select else 0
+    if code in ALWAYS_SELECTED:
+        chosen = max(chosen, 0)
     return chosen >= 0 and chosen > _specificity(ignores, code, slug)
 
 

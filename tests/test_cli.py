@@ -1,4 +1,5 @@
 """The command line through main(argv): exit codes, discovery, formats."""
+import os
 import subprocess
 import sys
 
@@ -22,9 +23,15 @@ def invalid(tmp_path, stem="bad"):
     return ir.write(tmp_path, stem)
 
 
-def test_exit_0_when_clean_and_prints_nothing(tmp_path, capsys):
+def test_clean_run_says_how_many_files_it_checked(tmp_path, capsys):
+    """A clean run must not look like a run that checked nothing: one success line."""
     assert main([str(valid(tmp_path))]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "1 file checked, no problems.\n"
+    assert main([str(valid(tmp_path)), str(valid(tmp_path, "other"))]) == 0
+    assert capsys.readouterr().out == "2 files checked, no problems.\n"
+    for quiet in ("-q", "-qq"):
+        assert main([quiet, str(valid(tmp_path))]) == 0
+        assert capsys.readouterr().out == ""
 
 
 def test_exit_1_on_error_with_file_line_code(tmp_path, capsys):
@@ -78,7 +85,8 @@ def test_bin_option(tmp_path):
     path.with_suffix(".bin").rename(other)
     assert main([str(path)]) == 1  # no .bin: the runtime refuses the model
     assert main(["--bin", str(other), str(path)]) == 1  # with it: [2,3] is not [2,4]
-    assert main(["--bin", str(other), str(path), str(path)]) == 2
+    assert main(["--bin", str(other), str(path), str(valid(tmp_path))]) == 2  # two IRs
+    assert main(["--bin", str(other), str(path), str(path)]) == 1  # one IR, given twice
 
 
 def test_python_dash_m_and_version():
@@ -106,7 +114,7 @@ def test_skip_non_ir_quietly_skips_named_xml(tmp_path, capsys):
     pom.write_text("<project/>")
     assert main([str(pom)]) == 1 and "IRV002" in capsys.readouterr().out
     assert main(["--skip-non-ir", str(pom), str(valid(tmp_path))]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "1 file checked, no problems.\n"
 
 
 def test_output_file_quiet_statistics_and_color(tmp_path, capsys, monkeypatch):
@@ -137,3 +145,172 @@ def test_rules_and_explain(capsys):
     assert text.startswith("IRV102 incompatible-broadcast") and "Passing" in text and "Failing" in text
     assert main(["explain", "broadcast-output-mismatch"]) == 0 and "IRV101" in capsys.readouterr().out
     assert main(["explain", "IRV999"]) == 2
+
+
+@pytest.mark.parametrize("layout", ["empty", "no-ir", "all-skipped"])
+def test_a_run_that_finds_no_ir_fails(tmp_path, capsys, layout):
+    """A mistyped or empty models folder must not turn CI green (ruff: "No files found")."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    if layout != "empty":
+        (folder / "pom.xml").write_text("<project/>")
+        (folder / "notes.txt").write_text("<net/>")
+    other = tmp_path / "more"
+    other.mkdir()
+    args = ([str(folder), str(other)] if layout != "all-skipped"
+            else ["--skip-non-ir", str(folder / "pom.xml")])
+    code = main(args)
+    out, err = capsys.readouterr()
+    if layout == "all-skipped":  # the hook's mode: a commit without IRs is normal
+        assert (code, out, err) == (0, "", "")
+    else:
+        assert (code, out) == (2, "")
+        assert err == f"irvalidate: no IR files found under {folder}, {other}\n"
+
+
+def test_no_ir_under_skip_non_ir_still_prints_one_document_for_programs(tmp_path, capsys):
+    import json
+    assert main(["--skip-non-ir", "--format", "json", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["files"] == []
+
+
+@pytest.mark.parametrize("what", ["missing", "directory"])
+def test_bin_option_naming_no_file_is_a_usage_error(tmp_path, capsys, monkeypatch, what):
+    import irvalidate.api
+    path = valid(tmp_path)
+    weights = tmp_path / "weights"
+    if what == "directory":
+        weights.mkdir()
+    monkeypatch.setattr(irvalidate.api, "validate_files", lambda *a, **k: pytest.fail("validated"))
+    assert main(["--bin", str(weights), str(path)]) == 2
+    out, err = capsys.readouterr()
+    reason = "no such file" if what == "missing" else "is a directory, not a file"
+    assert out == "" and err == f"irvalidate: error: --bin {weights}: {reason}\n"
+
+
+@pytest.mark.parametrize("code,summary", [
+    ("IRV107", "The model depends on a point where the specification and OpenVINO 2026.4 disagree."),
+    ("IRV203", "A Const's offset, size, element type and shape disagree with each other or with "
+               "the .bin."),
+    ("IRV216", "A TensorIterator/Loop/If port map or back edge names a missing layer or port."),
+])
+def test_explain_shows_the_whole_summary_as_plain_text(capsys, code, summary):
+    assert main(["explain", code]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{code} ") and lines[1] == "" and lines[2] == summary
+
+
+def test_explain_renders_rest_markup_as_plain_text(capsys):
+    from irvalidate.rules import RULES
+    for rule in RULES:
+        assert main(["explain", rule.CODE]) == 0
+        text = capsys.readouterr().out
+        assert "``" not in text and not any(line.rstrip().endswith("::")
+                                            for line in text.splitlines()), rule.CODE
+    main(["explain", "IRV107"])
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("Passing (the axis is explicit, both readings agree):")
+    assert lines[at + 1] == "" and lines[at + 2].startswith("    <data auto_broadcast=\"pdpd\"")
+    assert any("such as 1..8 against 10," in line for line in lines)
+
+
+def test_explain_several_all_and_internal_error(capsys):
+    from irvalidate.rules import RULES
+    assert main(["explain", "IRV101", "incompatible-broadcast"]) == 0
+    headers = [l for l in capsys.readouterr().out.splitlines() if l.startswith("IRV")]
+    assert headers == ["IRV101 broadcast-output-mismatch (default level: error)",
+                       "IRV102 incompatible-broadcast (default level: error)"]
+    assert main(["explain", "IRV000"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("IRV000 internal-error (default level: error)\n\n"
+                           "irvalidate itself failed on the file.\n") and "report" in text
+    assert main(["explain", "--all"]) == 0
+    text = capsys.readouterr().out
+    for code in ["IRV000", *(r.CODE for r in RULES)]:
+        assert f"\n{code} " in "\n" + text
+    assert main(["explain", "IRV999"]) == 2
+    assert capsys.readouterr().err == "irvalidate: error: no such rule: IRV999; did you mean 'IRV209'?\n"
+    assert main(["explain"]) == 2
+
+
+@pytest.mark.parametrize("argv", [["rules", "--help"], ["explain", "--help"], ["--help"]])
+def test_subcommand_help(capsys, argv):
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: irvalidate {argv[0] if argv[0] != '--help' else ''}".rstrip())
+
+
+def test_short_version_option():
+    out = subprocess.run([sys.executable, "-m", "irvalidate", "-V"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.startswith("irvalidate ")
+
+
+def _not_validated(monkeypatch):
+    import irvalidate.api
+    monkeypatch.setattr(irvalidate.api, "validate_files", lambda *a, **k: pytest.fail("validated"))
+
+
+@pytest.mark.parametrize("where,reason", [
+    ("missing/report.txt", "folder {tmp}/missing does not exist"),
+    ("file.txt/report.txt", "{tmp}/file.txt is not a folder"),
+    ("folder", "is a folder"),
+])
+def test_output_problems_are_found_before_validating(tmp_path, capsys, monkeypatch, where, reason):
+    (tmp_path / "file.txt").write_text("")
+    (tmp_path / "folder").mkdir()
+    _not_validated(monkeypatch)
+    target = tmp_path / where
+    assert main(["-o", str(target), str(invalid(tmp_path))]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"irvalidate: error: --output {target}: {reason.format(tmp=tmp_path)}\n"
+
+
+def test_output_that_cannot_be_written_says_so_before_validating(tmp_path, capsys, monkeypatch):
+    import os as os_module
+    _not_validated(monkeypatch)
+    monkeypatch.setattr(os_module, "access", lambda *a, **k: False)  # root may write anywhere
+    assert main(["-o", str(tmp_path / "r.txt"), str(invalid(tmp_path))]) == 2
+    assert capsys.readouterr().err == (f"irvalidate: error: --output {tmp_path / 'r.txt'}: "
+                                       f"permission denied\n")
+
+
+def test_output_dash_is_stdout(tmp_path, capsys):
+    assert main(["-o", "-", str(invalid(tmp_path))]) == 1
+    assert "IRV102" in capsys.readouterr().out and not (tmp_path / "-").exists()
+
+
+def test_a_failed_write_leaves_no_half_written_report(tmp_path, capsys, monkeypatch):
+    from irvalidate import output
+    real_open = open
+
+    class Full:
+        def __init__(self, *args, **kwargs):
+            self.handle = real_open(*args, **kwargs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, text):
+            self.handle.write(text[:10])
+            self.handle.flush()
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "open", Full, raising=False)
+    target = tmp_path / "report.json"
+    assert main(["--format", "json", "-o", str(target), str(invalid(tmp_path))]) == 2
+    assert not target.exists()
+    assert capsys.readouterr().err == (f"irvalidate: error: --output {target}: cannot write it: "
+                                       f"No space left on device\n")
+
+
+def test_output_to_a_full_device(tmp_path, capsys):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    assert main(["-o", "/dev/full", str(invalid(tmp_path))]) == 2
+    assert capsys.readouterr().err == ("irvalidate: error: --output /dev/full: cannot write it: "
+                                       "No space left on device\n")
+    assert os.path.exists("/dev/full")

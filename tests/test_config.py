@@ -42,10 +42,33 @@ def test_command_line_selection(tmp_path, capsys, argv, expected):
     assert codes(capsys, *argv, broken(tmp_path)) == expected
 
 
-def test_per_file_ignores(tmp_path, capsys):
-    (tmp_path / "legacy").mkdir()
-    path = broken(tmp_path / "legacy")
+def test_per_file_ignores(tmp_path, capsys, monkeypatch):
+    (tmp_path / "models" / "legacy").mkdir(parents=True)
+    path = broken(tmp_path / "models" / "legacy")
+    monkeypatch.chdir(tmp_path)  # command-line patterns are anchored at the working directory
     assert codes(capsys, "--per-file-ignores", "*/legacy/*.xml:IRV1,IRV2", path) == (0, [])
+
+
+@pytest.mark.parametrize("pattern,ignored", [
+    ("bad.xml", True),                 # no "/": the file's name, at any depth
+    ("legacy", True),                  # ... or a folder's name: what is in it
+    ("./models/legacy/bad.xml", True),  # "./" anchors at the configuration's folder
+    ("./legacy", False),
+    ("models/*.xml", False),           # "*" does not cross "/"
+    ("models/**/*.xml", True),
+])
+def test_per_file_ignores_match_like_ruff(tmp_path, capsys, monkeypatch, pattern, ignored):
+    (tmp_path / "models" / "legacy").mkdir(parents=True)
+    path = broken(tmp_path / "models" / "legacy")
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.irvalidate.per-file-ignores]\n"{pattern}" = ["IRV102"]\n')
+    monkeypatch.chdir(tmp_path / "models")
+    expected = ["IRV211"] if ignored else ["IRV102", "IRV211"]
+    assert codes(capsys, path)[1] == expected
+    # the same patterns on the command line are anchored at the working directory
+    (tmp_path / "pyproject.toml").unlink()
+    monkeypatch.chdir(tmp_path)
+    assert codes(capsys, "--per-file-ignores", f"{pattern}:IRV102", path)[1] == expected
 
 
 def test_pyproject_is_discovered_and_command_line_wins(tmp_path, capsys, monkeypatch):
@@ -119,3 +142,64 @@ def test_config_json_schema_is_committed():
     committed = json.loads((Path(__file__).parent.parent / "schemas" / "config.schema.json").read_text())
     assert committed == Config.model_json_schema(by_alias=True), (
         "regenerate with `python -m irvalidate.config > schemas/config.schema.json`")
+
+
+def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch):
+    """IRV000-IRV005 say the file could not be read as an IR at all: the README's own
+    ``select = ["IRV1", "IRV2"]`` must not turn a truncated or garbage model green."""
+    (tmp_path / "pyproject.toml").write_text('[tool.irvalidate]\nselect = ["IRV1", "IRV2"]\n')
+    monkeypatch.chdir(tmp_path)
+    truncated = tmp_path / "truncated.xml"
+    truncated.write_text(broken(tmp_path, "whole").read_text()[:300])
+    garbage = tmp_path / "garbage.xml"
+    garbage.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x01garbage")
+    for path in (truncated, garbage):
+        assert codes(capsys, path) == (1, ["IRV001"])
+        assert codes(capsys, "--select", "IRV2", path) == (1, ["IRV001"])
+        # naming them in ignore or per-file-ignores is still honoured
+        assert codes(capsys, "--ignore", "IRV001", path) == (0, [])
+        assert codes(capsys, "--per-file-ignores", f"{path.name}:unreadable-xml", path) == (0, [])
+    old = tmp_path / "old.xml"
+    old.write_text(broken(tmp_path, "v9").read_text().replace('version="11"', 'version="9"', 1))
+    assert codes(capsys, "--select", "IRV102", old)[1][0] == "IRV003"
+    report = irvalidate.validate(garbage, config={"select": ["IRV2"]})
+    assert [f.rule for f in report.files[0].findings] == ["IRV001"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--ignore", "IRV999"], "--ignore: 'IRV999' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--select", "FOO"], "--select: 'FOO' matches no rule code or slug; `irvalidate rules` lists them"),
+    (["--extend-ignore", "unreachable-layers"],
+     "--extend-ignore: 'unreachable-layers' matches no rule code or slug; did you mean "
+     "'unreachable-layer'?"),
+    (["--severity", "IRV101=fatal"], "--severity: IRV101: Input should be 'error', 'warning' or 'info'"),
+    (["--severity", "IRV101"], "--severity: expected RULE=LEVEL, got 'IRV101'"),
+    (["-j", "-1"], "-j/--jobs: Input should be greater than or equal to 0"),
+    (["--per-file-ignores", "bad"], "--per-file-ignores: expected GLOB:RULES, got 'bad'"),
+    (["--per-file-ignores", "*.xml:IRV9"], "--per-file-ignores: *.xml: 'IRV9' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--extend-exclude", "./"], "--extend-exclude: './' is an empty pattern"),
+])
+def test_command_line_mistakes_get_one_line_naming_the_option(tmp_path, capsys, argv, message):
+    assert main([*argv, str(broken(tmp_path))]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"irvalidate: error: {message}\n"
+
+
+def test_configuration_file_mistakes_get_the_same_suggestion(tmp_path, capsys, monkeypatch):
+    (tmp_path / "irvalidate.toml").write_text('ignore = ["IRV999"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main([str(broken(tmp_path))]) == 2
+    assert capsys.readouterr().err == (
+        f"irvalidate: error: {tmp_path / 'irvalidate.toml'}: ignore: 'IRV999' matches no rule "
+        f"code or slug; did you mean 'IRV209'?\n")
+
+
+def test_api_raises_config_error(tmp_path):
+    path = broken(tmp_path)
+    assert issubclass(irvalidate.ConfigError, ValueError)
+    with pytest.raises(irvalidate.ConfigError, match=r"ignore: 'IRV999' matches no rule code or "
+                       r"slug; did you mean 'IRV209'\?") as caught:
+        irvalidate.validate(path, config={"ignore": ["IRV999"]})
+    assert "pydantic" not in str(caught.value)
+    with pytest.raises(irvalidate.ConfigError, match="unknown key 'selct'"):
+        irvalidate.validate(path, config={"selct": []})

@@ -333,3 +333,67 @@ def test_sarif_fingerprint_recipe_by_hand(report):
     key = "\0".join(["IRV102", "models/bad.xml", "Add:add%1,x:y", "", "", message])
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     assert result["partialFingerprints"] == {"irvalidateFindingHash/v1": f"{digest}:1"}
+
+
+# --- file names that are not UTF-8 -------------------------------------------------------
+
+RAW_NAME = b"\xff\xfe-latin1-\xe9.xml"
+
+
+@pytest.fixture
+def latin1(tmp_path, monkeypatch, capsys):
+    """A broken IR whose name is Latin-1 bytes, run from its folder: (name, format -> output)."""
+    ir = IR()
+    x, y = ir.parameter("2,3"), ir.parameter("4")
+    ir.result(ir.op("Add", [x, y], [[2, 3]]))
+    clean = ir.write(tmp_path, "bad")
+    name = os.fsdecode(RAW_NAME)
+    os.rename(clean, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+
+    def _run(fmt):
+        assert cli.main(["--format", fmt, name]) == 1
+        return capsys.readouterr().out
+    return name, _run
+
+
+def test_engine_keeps_the_real_path_for_the_formatters(latin1):
+    from irvalidate.engine import validate_file
+    name, _ = latin1
+    result = validate_file(name)
+    assert result.path == name and all(f.path == name for f in result.findings)
+
+
+def test_json_gives_a_displayable_path_and_the_raw_bytes(latin1):
+    import base64
+    _, run = latin1
+    document = json.loads(run("json"))
+    validator_for(REPORT_SCHEMA)(REPORT_SCHEMA).validate(document)
+    [entry] = document["files"]
+    assert entry["path"] == "\ufffd\ufffd-latin1-\ufffd.xml"
+    raw = base64.b64decode(entry["path_bytes"], validate=True)
+    assert raw == RAW_NAME and os.path.isfile(raw)  # a program finds the file again
+
+
+def test_json_has_no_path_bytes_for_utf8_names(report):
+    document = json.loads(report("json")[1])
+    assert all("path_bytes" not in entry for entry in document["files"])
+    assert "path_bytes" not in REPORT_SCHEMA["$defs"]["FileModel"].get("required", [])
+
+
+def test_sarif_uri_percent_encodes_the_raw_bytes(latin1):
+    from urllib.parse import unquote_to_bytes
+    _, run = latin1
+    log = json.loads(run("sarif"))
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location["uri"] == "%FF%FE-latin1-%E9.xml"
+    assert unquote_to_bytes(location["uri"]) == RAW_NAME
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_text_and_github_show_the_name_with_replacement_characters(latin1, fmt):
+    _, run = latin1
+    out = run(fmt)
+    out.encode("utf-8")  # no lone surrogate reaches the stream
+    assert "\ufffd\ufffd-latin1-\ufffd.xml" in out

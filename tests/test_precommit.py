@@ -150,6 +150,30 @@ def test_config_run_all_files_reports_only_the_broken_ir(hook_repo, user_repo, e
     assert GOOD not in done.output and POM not in done.output
 
 
+def test_a_commit_that_changes_only_the_bin_runs_the_hook(hook_repo, tmp_path, env):
+    """The weights are part of the model: truncating model.bin breaks its constants, and a
+    commit that stages nothing but the .bin must still be checked (and fail)."""
+    repo = tmp_path / "weights-only"
+    (repo / "models").mkdir(parents=True)
+    source = SAMPLES / "valid" / "computed-target.xml"
+    shutil.copyfile(source, repo / "models" / "model.xml")
+    shutil.copyfile(source.with_suffix(".bin"), repo / "models" / "model.bin")
+    (repo / "models" / "firmware.bin").write_bytes(b"\0" * 8)  # no IR beside it: skipped
+    _init(repo, env)
+    _config(repo, hook_repo)
+    _git(repo, "add", "-A", env=env)
+    done = pre_commit(repo, env, "run", "--color", "never")
+    assert done.returncode == 0, done.output  # the intact model passes
+    _git(repo, "commit", "-q", "--no-verify", "-m", "models", env=env)
+    weights = (repo / "models" / "model.bin").read_bytes()
+    (repo / "models" / "model.bin").write_bytes(weights[:4])
+    _git(repo, "add", "models/model.bin", env=env)
+    done = pre_commit(repo, env, "run", "--color", "never")
+    assert done.returncode == 1, done.output
+    assert "Failed" in done.output
+    assert "models/model.xml:36: IRV203 [error] model.bin holds 4 bytes, but " in done.output
+
+
 def test_user_args_keep_skip_non_ir_and_files_filter_applies(hook_repo, user_repo, env):
     """``args`` are appended to ``entry``, so --skip-non-ir stays; a ``files`` filter that
     leaves the broken IR out makes the hook pass."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence
 
+from ..names import display_path as _shown
 from .sarif import message_text, relative_path
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -44,7 +45,7 @@ def escape_property(text: str) -> str:
 
 def display_path(path: str) -> str:
     relative = relative_path(path)
-    return path if relative is None else relative
+    return _shown(path if relative is None else relative)
 
 
 def command(name: str, message: str, **properties: object) -> str:

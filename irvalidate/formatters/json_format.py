@@ -7,4 +7,4 @@ from .. import report
 
 
 def render(results: Sequence, version: str) -> str:
-    return report.build(results, version).model_dump_json(indent=2) + "\n"
+    return report.dumps(report.build(results, version)) + "\n"

@@ -26,11 +26,11 @@ import inspect
 import json
 import os
 import re
-import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 from urllib.parse import quote
 
+from ..docs import INTERNAL_DOC, INTERNAL_SUMMARY, blocks
 from ..rules import INTERNAL_ERROR, RULES
 from ..table import render as render_table
 
@@ -47,15 +47,6 @@ FAMILY = {"0": "file", "1": "broadcast", "2": "graph"}
 FINGERPRINT = "irvalidateFindingHash/v1"
 LIMIT = 1024  # GitHub's limit for shortDescription and fullDescription
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
-
-_INTERNAL_SUMMARY = "irvalidate itself failed on the file."
-_INTERNAL_DOC = f"""{INTERNAL_ERROR[0]} {INTERNAL_ERROR[1]}: {_INTERNAL_SUMMARY}
-
-The parser or a rule raised an exception, so that check did not run and the file may or may
-not be valid.  The message names the failing rule and where it failed; please report it with
-the file that triggers it.
-"""
-
 
 def _clip(text: str) -> str:
     return text if len(text) <= LIMIT else text[:LIMIT - 3].rstrip() + "..."
@@ -86,42 +77,16 @@ def _inline_md(text: str) -> str:
     return "".join(parts)
 
 
-def _fence(block: List[str]) -> List[str]:
-    return ["```xml", *textwrap.dedent("\n".join(block)).strip("\n").splitlines(), "```", ""]
-
-
 def _markdown(body: str) -> str:
-    """The docstring body as Markdown: paragraphs unwrapped; a paragraph ending in ``::``
-    introduces an indented literal block, which becomes a fenced ``xml`` block (the examples
-    are IR snippets)."""
+    """The docstring body as Markdown: paragraphs unwrapped; a literal block (after a
+    paragraph ending in ``::``) becomes a fenced ``xml`` block (the examples are IR
+    snippets)."""
     out: List[str] = []
-    paragraph: List[str] = []
-    block: Optional[List[str]] = None
-
-    def flush() -> None:
-        if paragraph:
-            out.extend([_inline_md(" ".join(part.strip() for part in paragraph)), ""])
-            paragraph.clear()
-
-    for line in body.splitlines():
-        if block is not None:
-            if not line.strip() or line.startswith((" ", "\t")):
-                block.append(line)
-                continue
-            out.extend(_fence(block))
-            block = None
-        if not line.strip():
-            flush()
-        elif line.rstrip().endswith("::"):
-            text = line.rstrip()[:-2]
-            paragraph.append(text + (":" if text and not text.endswith(" ") else ""))
-            flush()
-            block = []
+    for kind, lines in blocks(body):
+        if kind == "literal":
+            out.extend(["```xml", *lines, "```", ""])
         else:
-            paragraph.append(line)
-    flush()
-    if block:
-        out.extend(_fence(block))
+            out.extend([_inline_md(" ".join(part.strip() for part in lines)), ""])
     return "\n".join(out).strip() + "\n"
 
 
@@ -146,7 +111,7 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
 
 def descriptors() -> List[dict]:
     """IRV000 and then every registered rule, in code order."""
-    rules = [_descriptor(*INTERNAL_ERROR, _INTERNAL_SUMMARY, _INTERNAL_DOC, "error")]
+    rules = [_descriptor(*INTERNAL_ERROR, INTERNAL_SUMMARY, INTERNAL_DOC, "error")]
     rules += [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in RULES]
     return rules
 
@@ -162,11 +127,12 @@ def relative_path(path: str) -> Optional[str]:
 
 
 def artifact_location(path: str) -> dict:
-    """A uri relative to the working directory when the file is inside it, else file://."""
+    """A uri relative to the working directory when the file is inside it, else file://.
+    Both percent-encode the name's own bytes, so a name that is not UTF-8 is found again."""
     relative = relative_path(path)
     if relative is None:
         return {"uri": Path(os.path.realpath(path)).as_uri()}
-    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _fingerprint(rule_id: str, uri: str, f) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import List, Sequence
 
+from ..names import display_path
 from ..table import render as render_table
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -11,7 +12,8 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
 def _line(f, color: bool) -> str:
-    where = f"{f.path}:{f.line}" if f.line is not None else f.path
+    path = display_path(f.path)
+    where = f"{path}:{f.line}" if f.line is not None else path
     scope = f" [in {f.scope}]" if f.scope else ""
     if not color:
         return f"{where}: {f.code} [{f.level}] {f.message}{scope} ({f.slug})"
@@ -31,7 +33,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             per_rule[f.code] += 1
             slugs[f.code] = f.slug
         if quiet == 1 and result.findings:
-            lines.append(result.path)
+            lines.append(display_path(result.path))
         if quiet:
             continue
         for f in result.findings:
@@ -42,7 +44,11 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
         return ""
     if statistics:
         lines.extend(f"{n:<5} {code} {slugs[code]}" for code, n in sorted(per_rule.items()))
+    checked = f"{len(results)} file{'s' if len(results) != 1 else ''}"
     if any(counts.values()) and not quiet:
         parts = [f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items() if n]
-        lines.append(f"Found {', '.join(parts)} in {len(results)} file{'s' if len(results) != 1 else ''}.")
+        lines.append(f"Found {', '.join(parts)} in {checked}.")
+    elif results and not quiet:
+        # a clean run says so, or it would look like a run that checked nothing
+        lines.append(f"{checked} checked, no problems.")
     return "\n".join(lines) + ("\n" if lines else "")

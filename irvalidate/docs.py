@@ -1,0 +1,83 @@
+"""The rules' documentation: their reST docstrings split into paragraphs and literal blocks,
+as plain text (``irvalidate explain``) or for Markdown (the SARIF help, formatters/sarif.py).
+
+The docstrings use two pieces of markup: ````code```` and a paragraph ending in ``::`` that
+introduces an indented literal block (an IR snippet).  IRV000 has no module: its text is here.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from typing import List, Tuple
+
+from .rules import INTERNAL_ERROR
+
+INTERNAL_SUMMARY = "irvalidate itself failed on the file."
+INTERNAL_DOC = f"""{INTERNAL_ERROR[0]} {INTERNAL_ERROR[1]}: {INTERNAL_SUMMARY}
+
+The parser or a rule raised an exception, so that check did not run and the file may or may
+not be valid.  The message names the failing rule and where it failed; please report it with
+the file that triggers it.
+"""
+
+
+def blocks(body: str) -> List[Tuple[str, List[str]]]:
+    """``("text", lines)`` paragraphs and ``("literal", lines)`` blocks, dedented.  A
+    paragraph's closing ``::`` becomes ``:`` (``text ::`` loses it, as in reST)."""
+    out: List[Tuple[str, List[str]]] = []
+    paragraph: List[str] = []
+    literal = None
+
+    def flush() -> None:
+        if paragraph:
+            out.append(("text", list(paragraph)))
+            paragraph.clear()
+
+    for line in body.splitlines():
+        if literal is not None:
+            if not line.strip() or line.startswith((" ", "\t")):
+                literal.append(line)
+                continue
+            out.append(("literal", textwrap.dedent("\n".join(literal)).strip("\n").splitlines()))
+            literal = None
+        if not line.strip():
+            flush()
+        elif line.rstrip().endswith("::"):
+            head = line.rstrip()[:-2]
+            if head.strip():
+                paragraph.append(head.rstrip() if head.endswith(" ") else head + ":")
+            flush()
+            literal = []
+        else:
+            paragraph.append(line)
+    flush()
+    if literal:
+        out.append(("literal", textwrap.dedent("\n".join(literal)).strip("\n").splitlines()))
+    return out
+
+
+def _inline(text: str) -> str:
+    return re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
+
+
+def split(doc: str) -> Tuple[str, str]:
+    """(summary, body) of a docstring whose first paragraph is ``CODE slug: summary``; the
+    summary is the whole paragraph, unwrapped, as plain text with a capital first letter."""
+    heading, _, body = inspect.cleandoc(doc).partition("\n\n")
+    summary = _inline(" ".join(heading.split()).split(": ", 1)[-1])
+    if not summary.startswith("irvalidate"):  # the tool's name keeps its lower case
+        summary = summary[:1].upper() + summary[1:]
+    return summary, body.strip("\n")
+
+
+def plain_text(body: str) -> str:
+    """reST to plain text: ````code```` loses its quotes; literal blocks are indented."""
+    out: List[str] = []
+    for kind, lines in blocks(body):
+        if kind == "literal":
+            out.extend("    " + line if line.strip() else "" for line in lines)
+        else:
+            out.extend(_inline("\n".join(lines)).splitlines())
+        out.append("")
+    return "\n".join(out).strip("\n") + "\n"

@@ -1,0 +1,160 @@
+"""The command line's options: the argparse parser, and the settings they override.
+
+Kept apart from cli.py so the run itself stays short; nothing here imports pydantic unless a
+setting is given on the command line.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Dict, List, Optional, Set
+
+#: kept in step with formatters.FORMATTERS (a test checks) so --help needs no formatter import
+FORMAT_NAMES = ("auto", "github", "json", "sarif", "text")
+
+#: configuration field -> the option that sets it, to name the option in error messages
+OPTION_NAMES = {
+    "select": "--select", "ignore": "--ignore", "extend_ignore": "--extend-ignore",
+    "per_file_ignores": "--per-file-ignores", "severity": "--severity", "format": "--format",
+    "exit_zero": "--exit-zero", "jobs": "-j/--jobs", "exclude": "--exclude",
+    "extend_exclude": "--extend-exclude",
+}
+
+
+class VersionAction(argparse.Action):
+    """argparse's version action, with the version read only when asked for."""
+
+    def __init__(self, option_strings, version: Callable[[], str], dest=argparse.SUPPRESS,
+                 default=argparse.SUPPRESS, help="show the version and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+        self.version = version
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"irvalidate {self.version()}\n")
+        parser.exit()
+
+
+def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="irvalidate", description="Check OpenVINO IR files: declared shapes against "
+        "broadcast inference, graph integrity, constants.  Also: `irvalidate rules`, "
+        "`irvalidate explain CODE...`.")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
+    add = parser.add_argument
+    add("--format", choices=FORMAT_NAMES, help="report format; auto is github under GitHub "
+        "Actions, else text (default: text)")
+    add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    add("--config", metavar="FILE", help="read settings from FILE, for every file, instead of "
+        "the nearest .irvalidate.toml, irvalidate.toml or pyproject.toml")
+    add("--isolated", action="store_true", help="read no configuration file")
+    add("--show-settings", action="store_true", help="print the settings for the working "
+        "directory (or the one PATH given) and where each comes from, then exit")
+    add("--show-files", action="store_true", help="list the files that would be checked, "
+        "then exit")
+    add("--exclude", metavar="GLOBS", help="comma-separated path patterns directory walks skip "
+        "(replaces the configured list and the default: hidden folders, venv, node_modules, "
+        "__pycache__)")
+    add("--extend-exclude", metavar="GLOBS", help="path patterns to skip, added to the list")
+    add("--force-exclude", action="store_true", default=None, help="apply the exclusions to "
+        "files named on the command line too (for pre-commit)")
+    add("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+        help="in a git work tree, skip what .gitignore and .git/info/exclude exclude "
+        "(default: on)")
+    add("--select", metavar="RULES", help="comma-separated codes, code prefixes or slugs to run")
+    add("--ignore", metavar="RULES", help="rules not to run (replaces the configured list)")
+    add("--extend-ignore", metavar="RULES", help="rules not to run, added to the configured list")
+    add("--per-file-ignores", metavar="GLOB:RULES", action="append",
+        help="rules not to run on files matching GLOB (repeatable)")
+    add("--severity", metavar="RULE=LEVEL", action="append",
+        help="set a rule's level: error, warning or info (repeatable)")
+    add("--exit-zero", action="store_true", default=None,
+        help="exit 0 even when there are error findings")
+    add("-q", "--quiet", action="count", default=0,
+        help="text: -q prints only the names of files with findings, -qq nothing")
+    add("--statistics", action="store_true", help="text: count the findings of each rule")
+    add("--color", choices=("auto", "always", "never"), default="auto",
+        help="colour in text output (auto: on a terminal, unless NO_COLOR is set)")
+    add("-j", "--jobs", type=int, metavar="N", help="validate N files in parallel (0: one per CPU)")
+    add("--bin", metavar="PATH", help="the weights file, when a single IR is given and its .bin "
+        "is not beside it with the same stem")
+    add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
+        "not <net> (for hooks that pass every staged XML file)")
+    add("-V", "--version", action=VersionAction, version=version)
+    return parser
+
+
+def _split(value: Optional[str]) -> Optional[List[str]]:
+    return None if value is None else [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _pairs(values: Optional[List[str]], sep: str, option: str) -> Optional[Dict[str, str]]:
+    if not values:
+        return None
+    table = {}
+    for value in values:
+        key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
+        if not found or not key.strip() or not rest.strip():
+            from .config import ConfigError
+            raise ConfigError(f"{option}: expected {'GLOB:RULES' if sep == ':' else 'RULE=LEVEL'}"
+                              f", got {value!r}")
+        table[key.strip()] = rest.strip()
+    return table
+
+
+class Overrides:
+    """What the command line sets, checked once (ConfigError names the option) and applied
+    on top of each configuration file's settings."""
+
+    def __init__(self, args: argparse.Namespace):
+        per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
+        #: replace the configured value
+        self.values = {k: v for k, v in dict(
+            select=_split(args.select), ignore=_split(args.ignore), format=args.format,
+            exit_zero=args.exit_zero, jobs=args.jobs, exclude=_split(args.exclude),
+            force_exclude=args.force_exclude,
+            respect_gitignore=args.respect_gitignore).items() if v is not None}
+        #: added to the configured value
+        self.extend = {k: v for k, v in dict(
+            extend_ignore=_split(args.extend_ignore),
+            severity=_pairs(args.severity, "=", "--severity"),
+            extend_exclude=_split(args.extend_exclude),
+            per_file_ignores=None if per_file is None else
+            {k: _split(v) for k, v in per_file.items()}).items() if v is not None}
+        if self.values or self.extend:
+            self._check()
+        self._anchor(os.getcwd())
+
+    def _anchor(self, cwd: str) -> None:
+        """Command-line patterns mean the working directory, whichever configuration file
+        (with its own folder) they are applied to."""
+        from .globs import anchored
+        for table in (self.values, self.extend):
+            for key in ("exclude", "extend_exclude"):
+                if key in table:
+                    table[key] = [anchored(p, cwd) for p in table[key]]
+        if "per_file_ignores" in self.extend:
+            self.extend["per_file_ignores"] = {anchored(k, cwd): v for k, v
+                                               in self.extend["per_file_ignores"].items()}
+
+    def _check(self) -> None:
+        from pydantic import ValidationError
+
+        from .config import ConfigError, _model, describe
+        try:
+            _model()(**self.values, **self.extend)
+        except ValidationError as err:
+            raise ConfigError(describe(err, options=OPTION_NAMES)) from None
+
+    def given(self) -> Set[str]:
+        return set(self.values) | set(self.extend)
+
+    def apply(self, base):
+        """``base`` (a Config or config.Defaults) with the command line on top."""
+        if not self.values and not self.extend:
+            return base
+        merged = dict(self.values)
+        for key, value in self.extend.items():
+            current = getattr(base, key)
+            merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]
+        return base.merged(**merged)

@@ -1,0 +1,81 @@
+"""Where the report goes: standard output, or the file ``-o/--output`` names (``-``: stdout).
+
+The file is checked before anything is validated, so a typo costs no run, and is written
+only once the whole report exists; a write that fails removes what it wrote, so no
+half-written report is left for a later CI step to upload.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional, Sequence
+
+
+class OutputError(OSError):
+    """The report cannot go where it was asked to; the message says why, in plain words."""
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.exists(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def problem(path: str, inputs: Sequence[str]) -> Optional[str]:
+    """What makes ``path`` unusable as the report file, or None."""
+    if path == "-":
+        return None
+    if os.path.isdir(path):
+        return "is a folder"
+    parent = os.path.dirname(path) or os.curdir
+    if not os.path.exists(parent):
+        return f"folder {parent} does not exist"
+    if not os.path.isdir(parent):
+        return f"{parent} is not a folder"
+    # the IRs and the weights beside them are inputs: a report must never replace them
+    if any(_same_file(path, f) for f in inputs):
+        return "is one of the input files (an IR or its .bin); refusing to overwrite it"
+    exists = os.path.exists(path)
+    if not os.access(path if exists else parent, os.W_OK if exists else os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
+def detach_stdout() -> None:
+    """After a BrokenPipeError: point stdout at /dev/null, so the flush at exit does not fail
+    again ("Exception ignored ... BrokenPipeError"); Python's documented recipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (an in-process capture)
+        pass
+
+
+def write_stdout(text: str) -> None:
+    """Print the report.  A reader that went away (``irvalidate models/ | head -1``) or a
+    closed stdout is not the run's failure: the rest is dropped quietly, as ruff and flake8
+    do, and the exit status stays the run's own."""
+    if sys.stdout is None:  # started with stdout closed
+        return
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        detach_stdout()
+
+
+def write_file(path: str, text: str) -> None:
+    """Write the report; OutputError when it fails, leaving no part of it behind."""
+    opened = False
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            opened = True
+            handle.write(text)
+    except OSError as err:
+        if opened and os.path.isfile(path):  # never a device such as /dev/full
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        raise OutputError(f"--output {path}: cannot write it: {err.strerror or err}") from None
