@@ -17,9 +17,19 @@ from .dims import Shape, from_declared, parse_shape
 from .graph import topological_order
 from .infer import Inference, Value, infer
 from .ir import Edge, Graph, Layer, ParseProblem, Port
-from .values import RANGES, Tensor
+from .values import MAX_ELEMENTS, RANGES, Tensor
 
 PortKey = Tuple[str, str]
+
+
+def _count(shape: Shape) -> float:
+    """Elements of a shape; infinite unless every dim is static."""
+    total = 1
+    for dim in shape or ():
+        if not dim.is_static:
+            return float("inf")
+        total *= dim.lo
+    return total
 
 
 def declared_shape(port: Port) -> Shape:
@@ -186,7 +196,10 @@ class GraphAnalysis:
             return None
         if producer.id not in self._const_tensors:
             tensor = None
-            if value.element_type in RANGES:
+            # count first: a quantized weight (u8/u4 into a Convert) holds far more values than
+            # a tensor of shape values may (MAX_ELEMENTS), and decoding it only to drop it
+            # was most of the time spent on such models
+            if value.element_type in RANGES and _count(value.shape) <= MAX_ELEMENTS:
                 try:
                     numbers = self.read_const(producer)
                 except ConstError:  # the invalid-constant rule reports it

@@ -340,3 +340,26 @@ def test_coverage(models, mutations):
     missing = [k for k in required if cov[k] == 0]
     assert not missing, f"never generated ({len(missing)} of {len(required)}): {missing}\n" \
                         f"counts: {dict(sorted(cov.items()))}"
+
+
+def test_a_quantized_weight_is_not_decoded_to_be_dropped(tmp_path, monkeypatch):
+    """u8 weights feeding a Convert (every NNCF model) are far above the value cap: their
+    element count is checked before any byte is decoded."""
+    import irvalidate.binfile as binfile
+    from irbuilder import IR
+    from irvalidate.engine import validate_file
+    decoded = []
+    real = binfile.decode_integers
+    monkeypatch.setattr(binfile, "decode_integers",
+                        lambda spec, raw: decoded.append(spec.count) or real(spec, raw))
+    ir = IR()
+    x = ir.parameter("64,1024")
+    weight = ir.const(list(range(256)) * 256, et="u8", shape=[64, 1024])
+    scale = ir.const([1], et="u8", shape=[])
+    ir.result(ir.op("Multiply", [x, ir.op("Convert", [weight], [[64, 1024]],
+                                           {"destination_type": "f32"}, out_precision="FP32")],
+                    [[64, 1024]]))
+    ir.result(ir.op("Convert", [scale], [[]], {"destination_type": "f32"}, out_precision="FP32"))
+    path = ir.write(tmp_path)
+    assert validate_file(str(path)).findings == []
+    assert decoded == [1], decoded  # the scalar only
