@@ -18,11 +18,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 def main(path: str) -> None:
     gc.disable()
     start = time.perf_counter()
-    from irvalidate import attrs
-    from irvalidate.analysis import GraphAnalysis
-    from irvalidate.binfile import BinFile
+    from irvalidate.ops.kinds import attributes as attrs
+    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.ir.weights import BinFile
     from irvalidate.engine import default_bin
-    from irvalidate.parser import parse
+    from irvalidate.ir.parser import parse
     from irvalidate.rules import RULES
     from irvalidate.rules._common import Context
     attrs.auto_broadcast({})  # the attribute models are built on first use

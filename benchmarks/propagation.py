@@ -24,10 +24,10 @@ from typing import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 from irvalidate import ops  # noqa: E402
-from irvalidate.analysis import GraphAnalysis  # noqa: E402
-from irvalidate.binfile import BinFile  # noqa: E402
+from irvalidate.analysis.propagation import GraphAnalysis  # noqa: E402
+from irvalidate.ir.weights import BinFile  # noqa: E402
 from irvalidate.engine import default_bin  # noqa: E402
-from irvalidate.parser import parse  # noqa: E402
+from irvalidate.ir.parser import parse  # noqa: E402
 
 
 def classify(path: str) -> Counter[str]:

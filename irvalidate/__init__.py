@@ -23,7 +23,7 @@ def __getattr__(name: str):
 
 
 def validate(path, config=None):
-    """Validate an IR file or a directory of them; returns a :class:`irvalidate.report.Report`.
+    """Validate an IR file or a directory of them; returns a :class:`irvalidate.reporting.report.Report`.
 
     See :func:`irvalidate.api.validate`.  Imported lazily so ``import irvalidate`` stays cheap.
     """

@@ -8,7 +8,7 @@ from .engine import FileResult, validate_file
 
 if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
     from .config import Config
-    from .report import Report
+    from .reporting.report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -90,7 +90,7 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     """
     from . import __version__
     from .config import Config, build as build_config
-    from .report import build
+    from .reporting.report import build
     if config is None:
         config = Config()
     elif not isinstance(config, Config):

@@ -39,11 +39,11 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     if fmt == "text":
-        from .formatters import text
+        from .reporting import text
         # the text report prints no version, so none is read for it
         return text.render(results, "", color=_use_color(args.color, to_file),
                            quiet=args.quiet, statistics=args.statistics)
-    from .formatters import FORMATTERS
+    from .reporting import FORMATTERS
     return FORMATTERS[fmt](results, _version())
 
 

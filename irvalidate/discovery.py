@@ -72,7 +72,7 @@ class Finder:
         if is_dir:
             self.walk(path)
             return
-        from .parser import sniff_root
+        from .ir.parser import sniff_root
         # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
         # one is not, so the hook still reports a truncated IR
         if self.skip_non_ir and sniff_root(path) not in ("net", None):
@@ -80,7 +80,7 @@ class Finder:
         self._add(path)
 
     def walk(self, top: str) -> None:
-        from .parser import sniff_root
+        from .ir.parser import sniff_root
         # a folder named on the command line that git ignores (or that lies in one) is walked
         # as asked, .gitignore aside: git would ignore everything in it (ruff walks it too)
         git = not (self.resolver.settings_for(top).respect_gitignore

@@ -6,15 +6,15 @@ import traceback
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .analysis import GraphAnalysis
-from .binfile import BinFile
+from .analysis.propagation import GraphAnalysis
+from .ir.weights import BinFile
 # the engine only calls Config() for validate_file(config=None) and reads attributes:
 # Defaults holds the same values without importing pydantic
 from .config import Defaults as Config
 from .findings import Finding, LayerRef, Problem
-from .ir import Document, Graph
-from .locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
-from .parser import parse
+from .ir.records import Document, Graph
+from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
+from .ir.parser import parse
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
 from .selection import enabled, ignores_for, level, plan

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .dims import Shape, format_dim
-from .ir import Layer
+from .shapes.dims import Shape, format_dim
+from .ir.records import Layer
 
 LEVELS = ("error", "warning", "info")
 
@@ -60,7 +60,7 @@ class Problem:
     scope: str = ""
     #: the record the finding points at (a Layer, Port, Edge, port-map entry or back edge):
     #: its line is shown when ``line`` is not given, made exact by the engine where libxml2
-    #: could not keep it (see irvalidate.locate)
+    #: could not keep it (see irvalidate.ir.locate)
     at: object = None
     #: with a Port ``at``: point at its ``<dim>`` of this axis (the one dim that is wrong)
     axis: Optional[int] = None

@@ -3,7 +3,7 @@ import struct
 
 import pytest
 
-from irvalidate.binfile import BinFile, ConstError, ConstSpec, const_spec, decode_integers
+from irvalidate.ir.weights import BinFile, ConstError, ConstSpec, const_spec, decode_integers
 
 
 @pytest.mark.parametrize("et,count,raw,values", [

@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis) for irvalidate.dims and irvalidate.broadcast.
+"""Property-based tests (hypothesis) for irvalidate.shapes.dims and irvalidate.shapes.broadcasting.
 
 Oracles are independent of the library: numpy's own broadcasting for static shapes, plain
 Python sets for intervals, and a transcription of the pseudocode in
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irvalidate import broadcast as bc
-from irvalidate import dims
-from irvalidate.dims import DYNAMIC, INF, ONE, Dim
+from irvalidate.shapes import broadcasting as bc
+from irvalidate.shapes import dims
+from irvalidate.shapes.dims import DYNAMIC, INF, ONE, Dim
 
 SETTINGS = settings(max_examples=250, deadline=None)
 

@@ -105,7 +105,7 @@ def test_input_files_are_not_modified(tmp_path, fmt):
 
 def test_format_names_match_the_formatter_registry():
     from irvalidate.cli import FORMAT_NAMES
-    from irvalidate.formatters import FORMATTERS
+    from irvalidate.reporting import FORMATTERS
     assert set(FORMAT_NAMES) == set(FORMATTERS) | {"auto"}
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from irvalidate import opsets
+from irvalidate.ir import opsets
 
 JSON_PATH = Path(__file__).resolve().parents[1] / "irvalidate" / "data" / "extensions.json"
 

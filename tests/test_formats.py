@@ -16,7 +16,7 @@ from irbuilder import IR
 from irvalidate import cli
 from irvalidate.engine import FileResult
 from irvalidate.findings import Finding, LayerRef
-from irvalidate.formatters import FORMATTERS, github, sarif
+from irvalidate.reporting import FORMATTERS, github, sarif
 from irvalidate.rules import INTERNAL_ERROR, RULES
 
 HERE = Path(__file__).parent

@@ -972,7 +972,7 @@ def watchdog(case: Case):
 
 def _check_file(case: Case, folder: Path) -> None:
     from irvalidate import __version__
-    from irvalidate.formatters import FORMATTERS
+    from irvalidate.reporting import FORMATTERS
 
     xml, bin_path = case.write(folder)
     failures: List[Tuple[str, str, str]] = []

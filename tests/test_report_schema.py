@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 
 from irvalidate.cli import main
-from irvalidate.report import json_schema
+from irvalidate.reporting.report import json_schema
 from irbuilder import IR
 
 SCHEMA = Path(__file__).parent.parent / "schemas" / "report.schema.json"
@@ -16,7 +16,7 @@ def test_committed_schema_matches_models():
     committed = json.loads(SCHEMA.read_text())
     assert committed == json_schema(), (
         "schemas/report.schema.json is stale: regenerate it with "
-        "`python -m irvalidate.report > schemas/report.schema.json`")
+        "`python -m irvalidate.reporting.report > schemas/report.schema.json`")
 
 
 @pytest.fixture

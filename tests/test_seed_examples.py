@@ -1,4 +1,4 @@
-"""Example-based tests for irvalidate.dims and irvalidate.broadcast.
+"""Example-based tests for irvalidate.shapes.dims and irvalidate.shapes.broadcasting.
 
 Every expected value below was taken from a document, not from running the library:
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irvalidate import broadcast as bc
-from irvalidate import dims
-from irvalidate.dims import INF, Dim, parse_dim, parse_shape
+from irvalidate.shapes import broadcasting as bc
+from irvalidate.shapes import dims
+from irvalidate.shapes.dims import INF, Dim, parse_dim, parse_shape
 
 
 # --------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_an_ir_without_broadcasting_layers_imports_no_pydantic(tmp_path):
     seen = probe(tmp_path, ir)
     assert seen["code"] == 0
     heavy = [m for m in seen["modules"] if m.split(".")[0] in ("pydantic", "pydantic_core")
-             or m.startswith("importlib.metadata") or m in ("irvalidate.report", "email")]
+             or m.startswith("importlib.metadata") or m in ("irvalidate.reporting.report", "email")]
     assert heavy == []
 
 
@@ -52,7 +52,7 @@ def test_the_text_report_builds_no_config_or_report_model(tmp_path):
     seen = probe(tmp_path, ir)
     assert seen["code"] == 0
     assert not seen["config_model"] and not seen["version"]
-    assert not {"irvalidate.report", "irvalidate.formatters.json_format"} & set(seen["modules"])
+    assert not {"irvalidate.reporting.report", "irvalidate.reporting.json_format"} & set(seen["modules"])
 
 
 def test_defaults_hold_what_the_model_holds():

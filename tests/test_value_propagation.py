@@ -345,7 +345,7 @@ def test_coverage(models, mutations):
 def test_a_quantized_weight_is_not_decoded_to_be_dropped(tmp_path, monkeypatch):
     """u8 weights feeding a Convert (every NNCF model) are far above the value cap: their
     element count is checked before any byte is decoded."""
-    import irvalidate.binfile as binfile
+    import irvalidate.ir.weights as binfile
     from irbuilder import IR
     from irvalidate.engine import validate_file
     decoded = []

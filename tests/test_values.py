@@ -1,4 +1,4 @@
-"""Bound evaluation of shape subgraphs (irvalidate.values / valueprop) against OpenVINO.
+"""Bound evaluation of shape subgraphs (irvalidate.shapes.values / valueprop) against OpenVINO.
 
 Every case is a small model: ``Broadcast(1.0, target)`` whose target is a shape subgraph of
 a Parameter with static, dynamic and interval dims.  The expected target is what OpenVINO
@@ -14,9 +14,10 @@ from typing import Callable, List, Tuple
 
 import pytest
 
-from irvalidate import bounds, values as vals
-from irvalidate.dims import INF, Dim, format_shape
-from irvalidate.values import Origin, Unresolved
+from irvalidate.shapes import bounds
+from irvalidate.shapes import values as vals
+from irvalidate.shapes.dims import INF, Dim, format_shape
+from irvalidate.shapes.values import Origin, Unresolved
 
 ORIGIN = Origin("test")
 
@@ -285,10 +286,10 @@ def _parameters(node):
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: format_shape(tuple(
     Dim(*d) if isinstance(d, tuple) else (Dim(0, INF) if d == -1 else Dim(d, d)) for d in s)))
 def test_computed_targets_match_the_runtime(shape, tmp_path):
-    from irvalidate.analysis import GraphAnalysis
-    from irvalidate.binfile import BinFile
+    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.ir.weights import BinFile
     from irvalidate.engine import validate_file
-    from irvalidate.parser import parse
+    from irvalidate.ir.parser import parse
 
     wrong, refused = [], []
     for name, make_target in _cases():
@@ -402,9 +403,9 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
     assert not [f for f in findings if f.level == "error"]
     runtime = str(outs[0].get_output_partial_shape(0)).replace(" ", "")
     assert runtime == "[4,2,1..8]"
-    from irvalidate.analysis import GraphAnalysis
-    from irvalidate.binfile import BinFile
-    from irvalidate.parser import parse
+    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.ir.weights import BinFile
+    from irvalidate.ir.parser import parse
     analysis = GraphAnalysis(parse(str(xml)).graph, BinFile(str(xml.with_suffix(".bin")), str(tmp_path)))
     inferred = [format_shape(i.outputs[0]) for i in analysis.inferences.values()
                 if i.layer.name.startswith("bcast")]

@@ -4,13 +4,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Dict, Tuple
 
-from . import (body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id,
-               duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op,
-               graph_cycle, incompatible, input_count, invalid_attribute, invalid_constant,
-               ir_version, malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch,
-               parameter_port, precision_mismatch, reversed_edge, schema_violation,
-               unconnected_input, unknown_attribute, unknown_op_type, unreachable_layer,
-               unreadable_xml)
+from . import body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id, duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op, graph_cycle, incompatible, input_count, invalid_attribute, invalid_constant, ir_version, malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch, parameter_port, precision_mismatch, reversed_edge, schema_violation, unconnected_input, unknown_attribute, unknown_op_type, unreachable_layer, unreadable_xml
 
 RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence, Tuple
 
-from ..analysis import GraphAnalysis
-from ..dims import Shape, format_shape
+from ..analysis.propagation import GraphAnalysis
+from ..shapes.dims import Shape, format_shape
 from ..findings import Problem, ShapeTable, TableRow
-from ..infer import Inference, Operand
-from .. import elements
-from ..ir import Document, Graph, Layer, Port
-from ..locate import MAX_EXACT_LINE
+from ..ops.infer import Inference, Operand
+from ..ir import elements
+from ..ir.records import Document, Graph, Layer, Port
+from ..ir.locate import MAX_EXACT_LINE
 
 
 @dataclass(frozen=True)

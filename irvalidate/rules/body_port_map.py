@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..ir import Layer
+from ..ir.records import Layer
 from ._common import Context
 
 CODE = "IRV216"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Dict, Iterator
 
 from ..findings import Problem
-from ..ir import Layer
+from ..ir.records import Layer
 from ._common import Context, on_line
 
 CODE = "IRV205"

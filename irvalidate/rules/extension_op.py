@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from .. import opsets
+from ..ir import opsets
 from ..findings import Problem
 from ._common import Context
 

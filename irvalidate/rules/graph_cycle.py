@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..graph import find_cycles
+from ..analysis.order import find_cycles
 from ._common import Context
 
 CODE = "IRV210"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..infer import Operand
+from ..ops.infer import Operand
 from ._common import Context, mode_of, shape_table
 
 CODE = "IRV102"

@@ -22,10 +22,10 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Tuple
 
-from .. import ops
-from ..binfile import bytes_past_end, const_problems
+from ..ops import kinds as ops
+from ..ir.weights import bytes_past_end, const_problems
 from ..findings import Problem
-from ..ir import Layer
+from ..ir.records import Layer
 from ._common import Context
 
 CODE = "IRV203"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from .. import ops
+from ..ops import kinds as ops
 from ..findings import Problem
 from ._common import Context
 

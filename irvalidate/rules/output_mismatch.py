@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..analysis import declared_shape
-from ..dims import format_shape
+from ..analysis.propagation import declared_shape
+from ..shapes.dims import format_shape
 from ..findings import Problem
 from ._common import Context, fix_dims, mode_of, shape_table
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..analysis import declared_shape
-from ..dims import format_shape, parse_shape
+from ..analysis.propagation import declared_shape
+from ..shapes.dims import format_shape, parse_shape
 from ..findings import Problem
 from ._common import Context, attribute_vs_port, element_type_vs_precision
 

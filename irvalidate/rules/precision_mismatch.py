@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .. import elements
+from ..ir import elements
 from ..findings import Problem
 from ._common import Context
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..locate import MAX_EXACT_LINE
+from ..ir.locate import MAX_EXACT_LINE
 from ._common import Context
 
 CODE = "IRV005"

@@ -19,7 +19,8 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
-from .. import ops, opsets
+from ..ops import kinds as ops
+from ..ir import opsets
 from ..findings import Problem
 from ._common import Context
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
-from .. import opsets
+from ..ir import opsets
 from ..findings import Problem
 from ._common import Context
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..graph import reaching
+from ..analysis.order import reaching
 from ._common import Context
 
 CODE = "IRV211"

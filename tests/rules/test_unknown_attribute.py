@@ -4,7 +4,7 @@ import pytest
 
 from conftest import codes
 from irbuilder import IR
-from irvalidate import ops
+from irvalidate.ops import kinds as ops
 
 
 @pytest.mark.parametrize("type_,data,suggestion", [

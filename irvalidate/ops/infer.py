@@ -1,7 +1,7 @@
 """What each broadcasting layer must produce, from its inputs, attributes and constants.
 
-This is the glue between a parsed :class:`~irvalidate.ir.Layer` and the pure rules of
-:mod:`irvalidate.broadcast`: it picks the rule the layer's type and attributes select, runs it
+This is the glue between a parsed :class:`~irvalidate.ir.records.Layer` and the pure rules of
+:mod:`irvalidate.shapes.broadcasting`: it picks the rule the layer's type and attributes select, runs it
 on the shapes that reach the layer, and records everything a rule may want to report.
 """
 from __future__ import annotations
@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Optional, Sequence, Tuple, Union
 
-from . import attrs, broadcast as bc, elements, ops
-from .binfile import ConstError
-from .dims import ONE, Dim, Shape, format_dim, format_shape
-from .ir import Layer
+from . import attributes as attrs
+from ..shapes import broadcasting as bc
+from ..ir import elements
+from . import kinds as ops
+from ..ir.weights import ConstError
+from ..shapes.dims import ONE, Dim, Shape, format_dim, format_shape
+from ..ir.records import Layer
 from .targets import MAX_RANK, ConstReader, computed_axes, computed_target, const_values, one_dim_length
-from .values import Origin, Tensor, describe
+from ..shapes.values import Origin, Tensor, describe
 
 
 class Value(NamedTuple):

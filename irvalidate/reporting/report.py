@@ -1,6 +1,6 @@
 """The JSON report: pydantic models, and the JSON Schema generated from them.
 
-``python -m irvalidate.report`` prints the schema committed as
+``python -m irvalidate.reporting.report`` prints the schema committed as
 ``schemas/report.schema.json``; a test fails when the two drift.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Dict, List, Literal, Optional, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 
-from .findings import Finding
-from .names import display_path, raw_name
+from ..findings import Finding
+from ..names import display_path, raw_name
 
 SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://irvalidate.invalid/schemas/report-1.schema.json"

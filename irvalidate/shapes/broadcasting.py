@@ -1,6 +1,6 @@
 """The broadcast rules of OpenVINO 2026.4, as its shape inference implements them.
 
-Pure functions over :mod:`irvalidate.dims` shapes; no XML here.  Every function returns an
+Pure functions over :mod:`irvalidate.shapes.dims` shapes; no XML here.  Every function returns an
 :class:`Outcome` or raises :class:`BroadcastError`, whose ``column`` names the failing output
 axis so a report can mark it, and whose ``offsets`` say where each operand sits in the table
 (``None`` means right-aligned, as numpy aligns; pdpd places B at its axis).

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from . import broadcast as bc, ops
-from .binfile import ConstError
-from .dims import Dim, format_dim, format_shape
-from .ir import Layer
-from .values import NegativeTarget, Unresolved, as_target, describe
+from ..shapes import broadcasting as bc
+from . import kinds as ops
+from ..ir.weights import ConstError
+from ..shapes.dims import Dim, format_dim, format_shape
+from ..ir.records import Layer
+from ..shapes.values import NegativeTarget, Unresolved, as_target, describe
 
 if TYPE_CHECKING:
     from .infer import Inference, Value

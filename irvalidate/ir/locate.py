@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 from xml.parsers import expat
 
-from .ir import Document, Graph, Layer
+from .records import Document, Graph, Layer
 
 #: libxml2 stores lines up to this one exactly; a larger value came from a neighbour
 MAX_EXACT_LINE = 65534

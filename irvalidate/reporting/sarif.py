@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 from ..docs import INTERNAL_DOC, INTERNAL_SUMMARY, blocks
 from ..rules import INTERNAL_ERROR, RULES
-from ..table import render as render_table
+from .table import render as render_table
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/irvalidate/"

@@ -3,7 +3,7 @@
 These are plain records (named tuples where there are many) rather than pydantic models on purpose: a 100k-layer IR
 builds ~400k of them and validation would double the parse cost (measured: 5.0 us vs 2.8 us
 per layer).  The values that need validating, the ``<data>`` attributes of the layers the
-rules read, are pydantic models in :mod:`irvalidate.attrs`.
+rules read, are pydantic models in :mod:`irvalidate.ops.attributes`.
 """
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ class Graph:
     #: "" for the model, else the element it came from: body, then_body or else_body
     kind: str = ""
     #: () for the model; a body adds (index of its layer in the parent graph, its tag, how
-    #: many bodies of that tag came before it in the layer): see irvalidate.locate
+    #: many bodies of that tag came before it in the layer): see irvalidate.ir.locate
     path: Tuple = ()
 
     def layers_by_id(self) -> Dict[str, Layer]:

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import elements
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
-from .dims import parse_int, parse_shape
+from ..shapes.dims import parse_int, parse_shape
 
 #: constants longer than this are not decoded (a target_shape is short; this bounds memory)
 MAX_ELEMENTS = 1 << 16

@@ -5,7 +5,7 @@ from collections import Counter
 from typing import List, Sequence
 
 from ..names import display_path
-from ..table import render as render_table
+from .table import render as render_table
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"

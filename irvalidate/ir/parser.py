@@ -1,4 +1,4 @@
-"""Read an IR XML file into :mod:`irvalidate.ir` records, safely and in one streaming pass.
+"""Read an IR XML file into :mod:`irvalidate.ir.records` records, safely and in one streaming pass.
 
 The parser never expands entities, never loads a DTD and never touches the network.  It
 streams the top-level ``<layer>`` and ``<edge>`` elements and frees each one once it has been
@@ -11,10 +11,10 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
-from . import structure
+from . import schema as structure
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
-from .dims import parse_int
-from .ir import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
+from ..shapes.dims import parse_int
+from .records import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
 
 SUPPORTED_VERSIONS = ("10", "11")
 BODY_TAGS = ("body", "then_body", "else_body")
@@ -154,7 +154,7 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         return layer
     bodies = []
     seen: Dict[str, int] = {}
-    for body in body_elems:  # document order, as irvalidate.locate counts them
+    for body in body_elems:  # document order, as irvalidate.ir.locate counts them
         tag = body.tag
         nth = seen[tag] = seen.get(tag, -1) + 1
         where = f"{tag.replace('_', ' ')} of {layer.describe()}"

@@ -11,13 +11,16 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from . import elements, ops, opsets, valueprop
-from .binfile import BinFile, ConstError
-from .dims import Shape, from_declared, parse_shape
-from .graph import topological_order
-from .infer import Inference, Value, infer
-from .ir import Edge, Graph, Layer, ParseProblem, Port
-from .values import MAX_ELEMENTS, RANGES, Tensor
+from ..ir import elements
+from ..ops import kinds as ops
+from ..ir import opsets
+from ..ops import valueprop
+from ..ir.weights import BinFile, ConstError
+from ..shapes.dims import Shape, from_declared, parse_shape
+from .order import topological_order
+from ..ops.infer import Inference, Value, infer
+from ..ir.records import Edge, Graph, Layer, ParseProblem, Port
+from ..shapes.values import MAX_ELEMENTS, RANGES, Tensor
 
 PortKey = Tuple[str, str]
 

@@ -16,7 +16,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
-from .ir import Layer, ParseProblem
+from .records import Layer, ParseProblem
 
 RNG_NS = "http://relaxng.org/ns/structure/1.0"
 _PORT_MAP = ("external_port_id", "internal_layer_id"), (

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import attrs, bounds, elements, ops, values as vals
-from .dims import Dim, format_shape
-from .ir import Layer
-from .values import Origin, Tensor, Unresolved
+from . import attributes as attrs
+from ..shapes import bounds
+from ..ir import elements
+from . import kinds as ops
+from ..shapes import values as vals
+from ..shapes.dims import Dim, format_shape
+from ..ir.records import Layer
+from ..shapes.values import Origin, Tensor, Unresolved
 
 #: the value of the Value reaching an input (None: not bounded)
 TensorOf = Callable[[object], Optional[Tensor]]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .. import report
+from . import report
 
 
 def render(results: Sequence, version: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from .findings import ShapeTable, TableRow
+from ..findings import ShapeTable, TableRow
 
 
 def _start(row: TableRow, columns: int) -> int:
