@@ -89,7 +89,8 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     mapping that is not a valid configuration raises :class:`irvalidate.ConfigError`.
     """
     from . import __version__
-    from .config import Config, build as build_config
+    from .config import Config
+    from .config import build as build_config
     from .reporting.report import build
     if config is None:
         config = Config()

@@ -6,36 +6,29 @@ import sys
 import textwrap
 from typing import List, Sequence
 
-from .rules import BY_CODE, BY_SLUG, INTERNAL_ERROR, RULES
+from .rules import ALL, BY_CODE, BY_SLUG, canonical_slug
 
 
 def rules_table() -> str:
     lines = [f"{'code':<7} {'slug':<28} {'level':<8} summary"]
-    lines.append(f"{INTERNAL_ERROR[0]:<7} {INTERNAL_ERROR[1]:<28} {'error':<8} "
-                 f"irvalidate itself failed on a file (a bug; please report it)")
-    for rule in RULES:
+    for rule in ALL:
         lines.append(f"{rule.CODE:<7} {rule.SLUG:<28} {rule.LEVEL:<8} {rule.SUMMARY}")
     return "\n".join(lines) + "\n"
 
 
 def _documents() -> dict:
     """code -> (slug, level, docstring), IRV000 first."""
-    from .docs import INTERNAL_DOC
-    table = {INTERNAL_ERROR[0]: (INTERNAL_ERROR[1], "error", INTERNAL_DOC)}
-    table.update((r.CODE, (r.SLUG, r.LEVEL, r.__doc__ or "")) for r in RULES)
-    return table
+    return {r.CODE: (r.SLUG, r.LEVEL, r.__doc__ or "") for r in ALL}
 
 
 def _code_of(key: str) -> str:
-    """The code for a code or slug; ValueError with a suggestion otherwise."""
-    if key.upper() in BY_CODE or key.upper() == INTERNAL_ERROR[0]:
+    """The code for a code, slug or former slug; ValueError with a suggestion otherwise."""
+    if key.upper() in BY_CODE:
         return key.upper()
-    if key.lower() in BY_SLUG:
-        return BY_SLUG[key.lower()].CODE
-    if key.lower() == INTERNAL_ERROR[1]:
-        return INTERNAL_ERROR[0]
+    if canonical_slug(key) in BY_SLUG:
+        return BY_SLUG[canonical_slug(key)].CODE
     import difflib
-    names = [*_documents(), *BY_SLUG, INTERNAL_ERROR[1]]
+    names = [*BY_CODE, *BY_SLUG]
     close = difflib.get_close_matches(key.upper() if key.upper().startswith("IRV") else key,
                                       names, n=1)
     raise ValueError(f"no such rule: {key}" + (f"; did you mean {close[0]!r}?" if close else

@@ -48,11 +48,10 @@ class ConfigError(ValueError):
 
 
 def _known_selector(selector: str) -> str:
-    from .rules import BY_SLUG, INTERNAL_ERROR, RULES
-    codes = [r.CODE for r in RULES] + [INTERNAL_ERROR[0]]
-    slugs = list(BY_SLUG) + [INTERNAL_ERROR[1]]
-    if selector.lower() in slugs:
-        return selector.lower()
+    from .rules import BY_CODE, BY_SLUG, canonical_slug
+    codes, slugs = list(BY_CODE), list(BY_SLUG)
+    if canonical_slug(selector) in slugs:  # a former slug selects the rule under its new one
+        return canonical_slug(selector)
     if any(code.startswith(selector.upper()) for code in codes) and selector.strip():
         return selector.upper()
     import difflib

@@ -1,8 +1,8 @@
 """The rules' documentation: their reST docstrings split into paragraphs and literal blocks,
-as plain text (``irvalidate explain``) or for Markdown (the SARIF help, formatters/sarif.py).
+as plain text (``irvalidate explain``) or for Markdown (the SARIF help, reporting/sarif.py).
 
 The docstrings use two pieces of markup: ````code```` and a paragraph ending in ``::`` that
-introduces an indented literal block (an IR snippet).  IRV000 has no module: its text is here.
+introduces an indented literal block (an IR snippet).
 """
 from __future__ import annotations
 
@@ -10,17 +10,6 @@ import inspect
 import re
 import textwrap
 from typing import List, Tuple
-
-from .rules import INTERNAL_ERROR
-
-INTERNAL_SUMMARY = "irvalidate itself failed on the file."
-INTERNAL_DOC = f"""{INTERNAL_ERROR[0]} {INTERNAL_ERROR[1]}: {INTERNAL_SUMMARY}
-
-The parser or a rule raised an exception, so that check did not run and the file may or may
-not be valid.  The message names the failing rule and where it failed; please report it with
-the file that triggers it.
-"""
-
 
 def blocks(body: str) -> List[Tuple[str, List[str]]]:
     """``("text", lines)`` paragraphs and ``("literal", lines)`` blocks, dedented.  A

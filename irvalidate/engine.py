@@ -6,15 +6,16 @@ import traceback
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .analysis.propagation import GraphAnalysis
-from .ir.weights import BinFile
+from .analysis import GraphAnalysis
+
 # the engine only calls Config() for validate_file(config=None) and reads attributes:
 # Defaults holds the same values without importing pydantic
 from .config import Defaults as Config
 from .findings import Finding, LayerRef, Problem
-from .ir.records import Document, Graph
 from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
 from .ir.parser import parse
+from .ir.records import Document, Graph
+from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
 from .selection import enabled, ignores_for, level, plan
@@ -37,7 +38,8 @@ MAX_MESSAGE = 2000
 def _clip(message: str) -> str:
     if len(message) <= MAX_MESSAGE:
         return message
-    return message[:MAX_MESSAGE - 300] + f" ... [{len(message) - MAX_MESSAGE + 100} characters cut] ... " + message[-200:]
+    cut = f" ... [{len(message) - MAX_MESSAGE + 100} characters cut] ... "
+    return message[:MAX_MESSAGE - 300] + cut + message[-200:]
 
 
 def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int]) -> Finding:
@@ -48,13 +50,13 @@ def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int])
 
 
 def _internal(path: str, where: str, err: BaseException, config: Config) -> List[Finding]:
-    code, slug = INTERNAL_ERROR
-    if not enabled(config, code, slug, ignores_for(config, path)):
+    code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
+    if not enabled(config, INTERNAL_ERROR, ignores_for(config, path)):
         return []
     frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
     at = f" at {os.path.basename(frame.filename)}:{frame.lineno}" if frame else ""
     return [Finding(path=path, line=None, code=code, slug=slug,
-                    level=level(config, code, slug, "error"),
+                    level=level(config, code, slug, INTERNAL_ERROR.LEVEL),
                     message=f"internal error in {where}: {type(err).__name__}: {err}{at}; "
                     f"please report it with the file")]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .shapes.dims import Shape, format_dim
 from .ir.records import Layer
+from .shapes.dims import Shape, format_dim
 
 LEVELS = ("error", "warning", "info")
 

@@ -3,7 +3,7 @@
 As in flake8, the most specific selector wins: ``select = ["IRV1"]`` with
 ``ignore = ["IRV10"]`` runs IRV110 but not IRV101; ``select = ["IRV101"]`` beats
 ``ignore = ["IRV1"]``.  A slug is as specific as a full code.  On a tie, ignore wins.
-IRV000-IRV005 are selected whatever ``select`` says (see ``ALWAYS_SELECTED``).
+IRV000-IRV005 are selected whatever ``select`` says (see ``enabled``).
 """
 from __future__ import annotations
 
@@ -36,15 +36,13 @@ def ignores_for(config: Config, path: str) -> List[str]:
     return found
 
 
-#: internal-error and the rules that say a file cannot be read as an IR at all: a ``select``
-#: that leaves them out would pass a truncated or garbage model, so they are always selected
-#: (an ``ignore`` that names them is still honoured)
-ALWAYS_SELECTED = ("IRV000", "IRV001", "IRV002", "IRV003", "IRV004", "IRV005")
-
-
-def enabled(config: Config, code: str, slug: str, ignores: List[str]) -> bool:
+def enabled(config: Config, rule: ModuleType, ignores: List[str]) -> bool:
+    """Whether a rule runs.  internal-error and the rules that say a file cannot be read as
+    an IR at all (``ALWAYS_SELECTED``) run whatever ``select`` says: a ``select`` that left
+    them out would pass a truncated or garbage model (an ``ignore`` naming them still wins)."""
+    code, slug = rule.CODE, rule.SLUG
     chosen = _specificity(config.select, code, slug) if config.select else 0
-    if code in ALWAYS_SELECTED:
+    if getattr(rule, "ALWAYS_SELECTED", False):
         chosen = max(chosen, 0)
     return chosen >= 0 and chosen > _specificity(ignores, code, slug)
 
@@ -62,4 +60,4 @@ def plan(config: Config, path: str, rules: Iterable[ModuleType]) -> List[Tuple[M
     """The rules to run on ``path``, each with the level its findings get."""
     ignores = ignores_for(config, path)
     return [(rule, level(config, rule.CODE, rule.SLUG, rule.LEVEL)) for rule in rules
-            if enabled(config, rule.CODE, rule.SLUG, ignores)]
+            if enabled(config, rule, ignores)]

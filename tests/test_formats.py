@@ -130,9 +130,9 @@ def test_sarif_rules_cover_the_registry():
     rules = json.loads(sarif.render([], "1.2.3"))["runs"][0]["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
     assert len(ids) == len(set(ids))
-    assert set(ids) == {r.CODE for r in RULES} | {INTERNAL_ERROR[0]}
+    assert set(ids) == {r.CODE for r in RULES} | {INTERNAL_ERROR.CODE}
     by_id = {rule["id"]: rule for rule in rules}
-    assert by_id[INTERNAL_ERROR[0]]["name"] == INTERNAL_ERROR[1]
+    assert by_id[INTERNAL_ERROR.CODE]["name"] == INTERNAL_ERROR.SLUG
     levels = {"error": "error", "warning": "warning", "info": "note"}
     for r in RULES:
         rule = by_id[r.CODE]

@@ -23,7 +23,7 @@ def test_every_rule_is_documented_in_readme():
     text = (ROOT / "README.md").read_text()
     for rule in RULES:
         assert f"| {rule.CODE} | {rule.SLUG} | {rule.LEVEL} |" in text
-    assert f"| {INTERNAL_ERROR[0]} | {INTERNAL_ERROR[1]} |" in text
+    assert f"| {INTERNAL_ERROR.CODE} | {INTERNAL_ERROR.SLUG} |" in text
 
 
 def test_every_rule_module_has_metadata_and_examples():

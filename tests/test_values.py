@@ -286,7 +286,7 @@ def _parameters(node):
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: format_shape(tuple(
     Dim(*d) if isinstance(d, tuple) else (Dim(0, INF) if d == -1 else Dim(d, d)) for d in s)))
 def test_computed_targets_match_the_runtime(shape, tmp_path):
-    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.weights import BinFile
     from irvalidate.engine import validate_file
     from irvalidate.ir.parser import parse
@@ -313,14 +313,14 @@ def test_computed_targets_match_the_runtime(shape, tmp_path):
                 wrong.append(f"{name}: runtime {runtime} is not inside irvalidate's {mine}")
         elif mine != runtime:
             wrong.append(f"{name}: runtime {runtime}, irvalidate {mine}, chain "
-                         f"{inference.target_chain}")
+                         f"{inference.chain}")
         elif name in UNRESOLVED:
-            if inference.target_chain is not None:
-                wrong.append(f"{name}: resolved ({inference.target_chain}) where the runtime gives up")
+            if inference.chain is not None:
+                wrong.append(f"{name}: resolved ({inference.chain}) where the runtime gives up")
         elif name == "fallback":
-            assert "Concat whose values OpenVINO cannot bound" in inference.target_chain
-        elif "ShapeOf(layer" not in (inference.target_chain or ""):
-            wrong.append(f"{name}: chain {inference.target_chain!r} does not name the ShapeOf")
+            assert "Concat whose values OpenVINO cannot bound" in inference.chain
+        elif "ShapeOf(layer" not in (inference.chain or ""):
+            wrong.append(f"{name}: chain {inference.chain!r} does not name the ShapeOf")
     assert not wrong, "\n".join(wrong)
     assert len(refused) <= 3, f"too few cases built for this shape; refused: {refused}"
 
@@ -390,7 +390,7 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
         outs.append(b)
     xml = tmp_path / "model.xml"
     ov.save_model(ov.Model(outs, [x], "m"), str(xml), compress_to_fp16=False)
-    calls = {"shape_of": 0, "gather": 0, "concat": 0}
+    calls = {"shape_values": 0, "gather": 0, "concat": 0}
     for name in calls:
         real = getattr(vals, name)
 
@@ -399,11 +399,11 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
             return _real(*args, **kwargs)
         monkeypatch.setattr(vals, name, counting)
     findings = validate_file(str(xml)).findings
-    assert calls == {"shape_of": 1, "gather": 1, "concat": 1}
+    assert calls == {"shape_values": 1, "gather": 1, "concat": 1}
     assert not [f for f in findings if f.level == "error"]
     runtime = str(outs[0].get_output_partial_shape(0)).replace(" ", "")
     assert runtime == "[4,2,1..8]"
-    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.weights import BinFile
     from irvalidate.ir.parser import parse
     analysis = GraphAnalysis(parse(str(xml)).graph, BinFile(str(xml.with_suffix(".bin")), str(tmp_path)))

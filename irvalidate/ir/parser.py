@@ -11,10 +11,19 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
+from ..shapes.dims import parse_decimal
 from . import schema as structure
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
-from ..shapes.dims import parse_int
-from .records import BackEdge, Document, Edge, Graph, Layer, ParseProblem, Port, PortMapEntry
+from .records import (
+    BackEdge,
+    Document,
+    Edge,
+    Graph,
+    Layer,
+    ParseProblem,
+    Port,
+    PortMapEntry,
+)
 
 SUPPORTED_VERSIONS = ("10", "11")
 BODY_TAGS = ("body", "then_body", "else_body")
@@ -78,7 +87,7 @@ def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]
             continue
         text = (child.text or "").strip()
         try:
-            value: Optional[int] = parse_int(text)
+            value: Optional[int] = parse_decimal(text)
         except ValueError:
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
@@ -213,9 +222,9 @@ def _check_root(root: etree._Element, doc: Document) -> bool:
     doc.version = root.get("version")
     if doc.version not in SUPPORTED_VERSIONS:
         doc.fatal.append(ParseProblem(root.sourceline, f"IR version {str(doc.version)[:20]!r} is not "
-                                      f"supported; OpenVINO reads only versions 10 and 11: convert the original "
-                                      f"model again with a current OpenVINO (ovc, or "
-                                      f"openvino.save_model)", kind="version"))
+                                      f"supported; OpenVINO reads only versions 10 and 11: convert the "
+                                      f"original model again with a current OpenVINO (ovc, "
+                                      f"or openvino.save_model)", kind="version"))
         return False
     info = root.getroottree().docinfo
     if info.doctype or info.internalDTD is not None:

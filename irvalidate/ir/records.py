@@ -1,15 +1,20 @@
 """The parsed IR: layers, ports and edges with their source lines.
 
-These are plain records (named tuples where there are many) rather than pydantic models on purpose: a 100k-layer IR
-builds ~400k of them and validation would double the parse cost (measured: 5.0 us vs 2.8 us
-per layer).  The values that need validating, the ``<data>`` attributes of the layers the
-rules read, are pydantic models in :mod:`irvalidate.ops.attributes`.
+These are plain records (named tuples where there are many) rather than pydantic models on
+purpose: a 100k-layer IR builds ~400k of them and validation would double the parse cost
+(measured: 5.0 us vs 2.8 us per layer).  The values that need validating, the ``<data>``
+attributes of the layers the ops read, are pydantic models built by each op module.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+
+from ..shapes.dims import Shape, from_declared
+
+#: the type names the reader reads as a Constant (``Const`` is the serializer's alias)
+CONST_TYPES = frozenset({"const", "constant"})
 
 
 class Port(NamedTuple):
@@ -168,3 +173,8 @@ class Document:
             for layer in graph.layers:
                 pending.extend(layer.bodies)
         return found
+
+
+def declared_shape(port: Port) -> Shape:
+    """The shape a port's ``<dim>``s declare (-1, or a dim that could not be read, is ``?``)."""
+    return tuple(from_declared(d) for d in port.dims)

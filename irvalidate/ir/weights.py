@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from math import prod
 from typing import Dict, List, Optional, Tuple
 
+from ..shapes.dims import parse_decimal, parse_shape
 from . import elements
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
-from ..shapes.dims import parse_int, parse_shape
 
 #: constants longer than this are not decoded (a target_shape is short; this bounds memory)
-MAX_ELEMENTS = 1 << 16
+MAX_DECODED_ELEMENTS = 1 << 16
 
 
 class ConstError(ValueError):
@@ -55,7 +55,7 @@ def const_spec(data: dict) -> ConstSpec:
         raise ConstError(f"element_type {data.get('element_type')!r} is not a known type")
     try:
         dims = parse_shape(data.get("shape", ""))
-        offset, size = parse_int(data.get("offset", "")), parse_int(data.get("size", ""))
+        offset, size = parse_decimal(data.get("offset", "")), parse_decimal(data.get("size", ""))
     except ValueError as err:
         raise ConstError(f"malformed Const attributes: {err}") from None
     if dims is None or any(not d.is_static for d in dims):
@@ -242,10 +242,10 @@ class BinFile:
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
-        if spec.count > MAX_ELEMENTS:
+        if spec.count > MAX_DECODED_ELEMENTS:
             raise ConstError(f"it holds {spec.count if spec.count < MAX_BIN_ELEMENTS else 'over 1e18'} "
                              f"elements, too many for a shape or an axes list (irvalidate decodes "
-                             f"up to {MAX_ELEMENTS}); not decoded", "limit")
+                             f"up to {MAX_DECODED_ELEMENTS}); not decoded", "limit")
         if spec.size < spec.required_bytes:
             raise ConstError(f"size {spec.size} is smaller than the {spec.required_bytes} bytes "
                              f"that shape {_shape_text(spec.shape)} of {spec.element_type} needs")

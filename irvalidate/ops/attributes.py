@@ -1,30 +1,23 @@
-"""The ``<data>`` attributes of the broadcasting layers, validated as OpenVINO reads them.
+"""Reading ``<data>`` attributes as OpenVINO's reader does, and building their pydantic models lazily.
 
 Enum values are matched case-insensitively but not whitespace-tolerantly; integers use
-OpenVINO's prefix parse (``"1.5"`` is 1, ``"0x1"`` is 0); a missing pdpd axis is 0.
+OpenVINO's prefix parse (``"1.5"`` is 1, ``"0x1"`` is 0); bools accept true/false/1/0.
 
-The pydantic models are built when the first attribute is validated (``_models``): importing
-pydantic and building them costs more than validating a small IR, which an IR without
-broadcasting layers should not pay.  ``AutoBroadcast`` and ``BroadcastMode`` stay module
-attributes.
+An op module declares its attribute model with :func:`lazy_model`: the class is built when the
+first layer of that op is read, because importing pydantic and building models costs more
+than validating a small IR, which an IR without such layers should not pay.
 """
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Tuple
 
-if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
-    AutoBroadcast = BroadcastMode = BaseModel  # built by _build() on first use
-
-AUTO_BROADCAST_VALUES = ("none", "explicit", "numpy", "pdpd")
-BROADCAST1_MODES = ("none", "explicit", "numpy", "pdpd")
-BROADCAST3_MODES = ("none", "explicit", "numpy", "pdpd", "bidirectional")
+from .spec import ATTRIBUTE, OpError
 
 _INT_PREFIX = re.compile(r"\s*[+-]?[0-9]+", re.ASCII)
 
 
-def parse_int(text: str) -> int:
+def parse_int_prefix(text: str) -> int:
     """OpenVINO's prefix parse of an int64 attribute: ``"1.5"`` is 1, ``"abc"`` an error."""
     match = _INT_PREFIX.match(text)
     if match is None or len(match.group().strip().lstrip("+-")) > 19:
@@ -35,108 +28,42 @@ def parse_int(text: str) -> int:
     return value
 
 
-def _enum(value: object, legal: Tuple[str, ...]) -> str:
+def parse_bool(text: str, default: bool) -> bool:
+    """true/1 and false/0, as the reader reads them; anything else keeps the default."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "1"):
+        return True
+    return False if lowered in ("false", "0") else default
+
+
+def enum_value(value: object, legal: Tuple[str, ...]) -> str:
+    """A case-insensitive enum value; ``explicit`` is an alias of ``none`` wherever both exist."""
     lowered = str(value).lower()
     if lowered not in legal:
         raise ValueError(f"{value!r} is not one of: {', '.join(legal)}")
-    # explicit is an alias of none for every op that accepts both
     return "none" if lowered == "explicit" else lowered
 
 
-_BUILT: dict = {}
+_BUILT: Dict[Callable[[], type], type] = {}
 
 
-def _models() -> tuple:
-    """(AutoBroadcast, BroadcastMode, pydantic.ValidationError), built on first use."""
-    # setdefault: threads racing through the first use all get the pair that is kept
-    return _BUILT.get("models") or _BUILT.setdefault("models", _build())
+def lazy_model(build: Callable[[], type]) -> Callable[[], type]:
+    """``build`` returns a pydantic model class; the returned function builds it once."""
+    def model() -> type:
+        # setdefault: threads racing through the first use all get the one class kept
+        return _BUILT.get(build) or _BUILT.setdefault(build, build())
+    return model
 
 
-def _build() -> tuple:
-    from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
-
-    class _Attrs(BaseModel):
-        model_config = ConfigDict(frozen=True)
-
-        @field_validator("axis", mode="before", check_fields=False)
-        @classmethod
-        def _axis(cls, value: object) -> object:
-            return parse_int(value) if isinstance(value, str) else value
-
-    class AutoBroadcast(_Attrs):
-        """Elementwise ops, Select, FakeQuantize: ``auto_broadcast`` + ``auto_broadcast.auto_broadcast_axis``."""
-        mode: Literal["none", "numpy", "pdpd"] = "numpy"
-        axis: int = 0
-        axis_given: bool = False
-
-        @field_validator("mode", mode="before")
-        @classmethod
-        def _mode(cls, value: object) -> str:
-            return _enum(value, AUTO_BROADCAST_VALUES)
-
-    class BroadcastMode(_Attrs):
-        """Broadcast-1 (``mode`` + ``mode.auto_broadcast_axis``) and -3 (``mode`` + ``mode.mode.axis``)."""
-        mode: Literal["none", "numpy", "pdpd", "bidirectional"]
-        axis: int = 0
-        axis_given: bool = False
-
-    for model in (AutoBroadcast, BroadcastMode):
-        model.__qualname__ = model.__name__  # named like the top-level classes they were
-    return AutoBroadcast, BroadcastMode, ValidationError
-
-
-def __getattr__(name: str) -> type:
-    if name in ("AutoBroadcast", "BroadcastMode"):
-        return _models()[name == "BroadcastMode"]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _describe(err: ValidationError, names: Mapping[str, str]) -> str:
-    parts = []
-    for item in err.errors():
-        field = names.get(str(item["loc"][0]), str(item["loc"][0])) if item["loc"] else "?"
-        message = item["msg"].removeprefix("Value error, ")
-        parts.append(f"attribute {field}: {message}")
-    return "; ".join(parts)
-
-
-class AttrError(ValueError):
-    """An illegal attribute value; the message lists the legal ones."""
-
-
-def auto_broadcast(data: Mapping[str, str]) -> AutoBroadcast:
-    model, _, validation_error = _models()
-    names = {"mode": "auto_broadcast", "axis": "auto_broadcast.auto_broadcast_axis"}
-    raw = {"mode": data.get("auto_broadcast", "numpy")}
-    axis = data.get("auto_broadcast.auto_broadcast_axis")
-    if axis is not None:
-        raw.update(axis=axis, axis_given=True)
+def validate(model: Callable[[], type], raw: Dict[str, Any], names: Mapping[str, str]) -> Any:
+    """An instance of the lazily built model, or an attribute OpError naming each IR attribute
+    (``names``: field -> the attribute as the IR spells it)."""
+    from pydantic import ValidationError
     try:
-        return model(**raw)
-    except validation_error as err:
-        raise AttrError(_describe(err, names)) from None
-
-
-def broadcast_mode(data: Mapping[str, str], v3: bool, input_count: int) -> BroadcastMode:
-    _, model, validation_error = _models()
-    axis_name = "mode.mode.axis" if v3 else "mode.auto_broadcast_axis"
-    names = {"mode": "mode", "axis": axis_name}
-    legal = BROADCAST3_MODES if v3 else BROADCAST1_MODES
-    value: Optional[str] = data.get("mode")
-    try:
-        if value is None:
-            # Broadcast-1 defaults to none (explicit) with 3 inputs, numpy with 2; -3 to numpy
-            mode = "none" if (not v3 and input_count >= 3) else "numpy"
-        else:
-            mode = _enum(value, legal)
-        if not v3 and mode == "none" and input_count < 3:
-            mode = "numpy"  # Broadcast-1 silently turns explicit into numpy without axes
-        raw = {"mode": mode}
-        axis = data.get(axis_name)
-        if axis is not None:
-            raw.update(axis=axis, axis_given=True)
-        return model(**raw)
-    except ValueError as err:
-        if isinstance(err, validation_error):
-            raise AttrError(_describe(err, names)) from None
-        raise AttrError(f"attribute mode: {err}") from None
+        return model()(**raw)
+    except ValidationError as err:
+        parts = []
+        for item in err.errors():
+            field = names.get(str(item["loc"][0]), str(item["loc"][0])) if item["loc"] else "?"
+            parts.append(f"attribute {field}: {item['msg'].removeprefix('Value error, ')}")
+        raise OpError(ATTRIBUTE, "; ".join(parts)) from None

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 from urllib.parse import quote
 
-from ..docs import INTERNAL_DOC, INTERNAL_SUMMARY, blocks
-from ..rules import INTERNAL_ERROR, RULES
+from ..docs import blocks
+from ..rules import ALL, INTERNAL_ERROR
 from .table import render as render_table
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -103,7 +103,7 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
         "fullDescription": {"text": _clip(description or summary or slug)},
         "help": {"text": body or summary or slug, "markdown": _markdown(body or summary or slug)},
         "defaultConfiguration": {"level": LEVELS.get(level, "warning")},
-        "properties": {"tags": ["openvino-ir", "internal" if code == INTERNAL_ERROR[0]
+        "properties": {"tags": ["openvino-ir", "internal" if code == INTERNAL_ERROR.CODE
                                 else FAMILY.get(code[3:4], "other")],
                        "problem.severity": SEVERITY.get(level, "warning")},
     }
@@ -111,9 +111,7 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
 
 def descriptors() -> List[dict]:
     """IRV000 and then every registered rule, in code order."""
-    rules = [_descriptor(*INTERNAL_ERROR, INTERNAL_SUMMARY, INTERNAL_DOC, "error")]
-    rules += [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in RULES]
-    return rules
+    return [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in ALL]
 
 
 def relative_path(path: str) -> Optional[str]:

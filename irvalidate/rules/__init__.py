@@ -4,7 +4,39 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Dict, Tuple
 
-from . import body_port_map, const_port, dangling_edge, divergence, duplicate_layer_id, duplicate_port_id, dynamic_declared, edge_shape, element_type, extension_op, graph_cycle, incompatible, input_count, invalid_attribute, invalid_constant, ir_version, malformed, missing_weights, multiple_edges, not_an_ir, output_mismatch, parameter_port, precision_mismatch, reversed_edge, schema_violation, unconnected_input, unknown_attribute, unknown_op_type, unreachable_layer, unreadable_xml
+from . import (
+    body_port_map,
+    const_port,
+    dangling_edge,
+    divergence,
+    duplicate_layer_id,
+    duplicate_port_id,
+    dynamic_declared,
+    edge_shape,
+    element_type,
+    extension_op,
+    graph_cycle,
+    incompatible,
+    input_count,
+    internal_error,
+    invalid_attribute,
+    invalid_constant,
+    ir_version,
+    malformed,
+    missing_weights,
+    multiple_edges,
+    not_an_ir,
+    output_mismatch,
+    parameter_port,
+    precision_mismatch,
+    reversed_edge,
+    schema_violation,
+    unconnected_input,
+    unknown_attribute,
+    unknown_op_type,
+    unreachable_layer,
+    unreadable_xml,
+)
 
 RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,
@@ -16,17 +48,27 @@ RULES: Tuple[ModuleType, ...] = (
     body_port_map, extension_op,
 )
 
-#: the code of the engine's own failure inside a rule; not a rule module
-INTERNAL_ERROR = ("IRV000", "internal-error")
+#: the engine's own failure on a file: documented like a rule, but it checks nothing
+INTERNAL_ERROR = internal_error
+#: everything with a code, IRV000 first (the listing, the docs, selection)
+ALL: Tuple[ModuleType, ...] = (internal_error,) + RULES
 
-BY_CODE: Dict[str, ModuleType] = {rule.CODE: rule for rule in RULES}
-BY_SLUG: Dict[str, ModuleType] = {rule.SLUG: rule for rule in RULES}
-assert len(BY_CODE) == len(RULES) and len(BY_SLUG) == len(RULES), "codes and slugs are unique"
+#: slugs a rule had before, still accepted in configuration and on the command line
+ALIASES: Dict[str, str] = {}
+
+BY_CODE: Dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
+BY_SLUG: Dict[str, ModuleType] = {rule.SLUG: rule for rule in ALL}
+assert len(BY_CODE) == len(ALL) and len(BY_SLUG) == len(ALL), "codes and slugs are unique"
+
+
+def canonical_slug(slug: str) -> str:
+    """The slug a rule has now, for one it had before (or the slug itself)."""
+    return ALIASES.get(slug.lower(), slug.lower())
 
 
 def get(key: str) -> ModuleType:
-    """A rule by code or slug; ValueError names the unknown key."""
-    rule = BY_CODE.get(key.upper()) or BY_SLUG.get(key.lower())
+    """A rule by code, slug or former slug; ValueError names the unknown key."""
+    rule = BY_CODE.get(key.upper()) or BY_SLUG.get(canonical_slug(key))
     if rule is None:
         raise ValueError(f"no such rule: {key}")
     return rule

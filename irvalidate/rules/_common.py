@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence, Tuple
 
-from ..analysis.propagation import GraphAnalysis
-from ..shapes.dims import Shape, format_shape
+from ..analysis import GraphAnalysis
 from ..findings import Problem, ShapeTable, TableRow
-from ..ops.infer import Inference, Operand
 from ..ir import elements
-from ..ir.records import Document, Graph, Layer, Port
 from ..ir.locate import MAX_EXACT_LINE
+from ..ir.records import Document, Graph, Layer, Port
+from ..ops.spec import Inferred, Operand
+from ..shapes.dims import Shape
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Context:
     analysis: GraphAnalysis
     is_model: bool
 
-    def inferences(self) -> Iterator[Inference]:
+    def inferences(self) -> Iterator[Inferred]:
         return iter(self.analysis.inferences.values())
 
 
@@ -39,17 +39,6 @@ def shape_table(operands: Sequence[Operand], extra: Sequence[Tuple[str, Shape]] 
     rows = [TableRow.of(op.label, op.shape, op.offset, op.source) for op in operands]
     rows += [TableRow.of(label, shape) for label, shape in extra]
     return ShapeTable(tuple(rows), marks)
-
-
-def mode_of(inference: Inference) -> str:
-    data = inference.layer.data
-    if inference.family == "broadcast":
-        return str(data.get("mode", "default")).lower()
-    return str(data.get("auto_broadcast", "numpy")).lower()
-
-
-def shape_text(shape: Optional[Shape]) -> str:
-    return format_shape(shape)
 
 
 def on_line(record, template: str = " on line {}") -> str:

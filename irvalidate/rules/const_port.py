@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..ops import kinds as ops
-from ..analysis.propagation import declared_shape
-from ..shapes.dims import format_shape, parse_shape
 from ..findings import Problem
+from ..ir.records import CONST_TYPES, declared_shape
+from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision
 
 CODE = "IRV215"
@@ -31,7 +30,7 @@ SUMMARY = "A Const's shape or element_type attribute disagrees with its port."
 
 def check(ctx: Context) -> Iterator[Problem]:
     for layer in ctx.analysis.layers.values():
-        if layer.type.lower() not in ops.CONST_TYPES or len(layer.outputs) != 1:
+        if layer.type.lower() not in CONST_TYPES or len(layer.outputs) != 1:
             continue
         port = layer.outputs[0]
         try:

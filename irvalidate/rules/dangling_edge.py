@@ -26,7 +26,8 @@ SUMMARY = "An edge names a layer or port that does not exist."
 
 def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
-    for edge, reason in ctx.analysis.dangling:
+    for edge, reason in ctx.analysis.edges.dangling:
         layer = layers.get(edge.to_layer) or layers.get(edge.from_layer)
         yield Problem(f"edge {edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port}: "
-                      f"{reason}; delete the edge or restore what it names", at=edge, layer=layer, scope=ctx.graph.scope)
+                      f"{reason}; delete the edge or restore what it names", at=edge, layer=layer,
+                      scope=ctx.graph.scope)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
+from ..ops.spec import DIVERGENCE
 from ._common import Context
 
 CODE = "IRV107"
@@ -30,6 +31,6 @@ SUMMARY = "The model relies on a point where the specification and the runtime d
 def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         layer = inference.layer
-        for message in inference.divergences:
-            yield Problem(f"{layer.describe()}: {message}", at=layer, layer=layer,
+        for problem in inference.of(DIVERGENCE):
+            yield Problem(f"{layer.describe()}: {problem.message}", at=layer, layer=layer,
                           scope=ctx.graph.scope)

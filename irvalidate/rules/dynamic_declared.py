@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..analysis.propagation import declared_shape
-from ..shapes.dims import format_shape
 from ..findings import Problem
+from ..ir.records import declared_shape
+from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, shape_table
 
 CODE = "IRV103"

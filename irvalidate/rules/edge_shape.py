@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..analysis.propagation import declared_shape
-from ..shapes.dims import format_shape
 from ..findings import Problem, ShapeTable, TableRow
+from ..ir.records import declared_shape
+from ..shapes.dims import format_shape
 from ._common import Context
 
 CODE = "IRV201"
@@ -27,7 +27,7 @@ SUMMARY = "The producer's output dims differ from the consumer's input dims acro
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    for edge, producer, source, consumer, target in ctx.analysis.edge_ports():
+    for edge, producer, source, consumer, target in ctx.analysis.edges.edge_ports():
         if source.dims == target.dims or not (source.readable and target.readable):
             continue  # equal, or a <dim> malformed-ir already reported
         out, inp = declared_shape(source), declared_shape(target)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..ir import elements
 from ..findings import Problem
+from ..ir import elements
+from ..ops.spec import TYPE
 from ._common import Context
 
 CODE = "IRV106"
@@ -31,8 +32,8 @@ SUMMARY = "An input or declared output element type breaks the layer's type rule
 def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
         layer = inference.layer
-        for message in inference.type_errors:
-            yield Problem(f"{layer.describe()}: {message}", at=layer, layer=layer,
+        for problem in inference.of(TYPE):
+            yield Problem(f"{layer.describe()}: {problem.message}", at=layer, layer=layer,
                           scope=ctx.graph.scope)
         for port, produced in zip(layer.outputs, inference.output_types):
             declared = elements.from_precision(port.precision)

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from ..ir import opsets
 from ..findings import Problem
+from ..ir import opsets
 from ._common import Context
 
 CODE = "IRV217"

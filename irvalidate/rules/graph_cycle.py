@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
 from ..analysis.order import find_cycles
+from ..findings import Problem
 from ._common import Context
 
 CODE = "IRV210"
@@ -30,12 +30,13 @@ def check(ctx: Context) -> Iterator[Problem]:
     analysis = ctx.analysis
     if not analysis.leftover:
         return
-    for cycle in find_cycles(analysis.leftover, analysis.arcs()):
+    for cycle in find_cycles(analysis.leftover, analysis.edges.arcs()):
         layers = [analysis.layers[lid] for lid in cycle]
         shown = layers if len(layers) <= 12 else layers[:10]
         path = " -> ".join(layer.describe() for layer in shown + layers[:1])
         if len(shown) < len(layers):
-            path = path.rsplit(" -> ", 1)[0] + f" -> ... {len(layers) - 10} more ... -> " + layers[0].describe()
+            skipped = f" -> ... {len(layers) - 10} more ... -> "
+            path = path.rsplit(" -> ", 1)[0] + skipped + layers[0].describe()
         first = min(layers, key=lambda layer: layer.line)
         yield Problem(f"the edges form a cycle of {len(layers)} layer(s): {path}; a model is "
                       f"acyclic (loops live in Loop/TensorIterator bodies): remove an edge of it",

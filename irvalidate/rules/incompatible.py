@@ -1,4 +1,5 @@
-"""IRV102 incompatible-broadcast: the inputs of a layer cannot broadcast together.
+"""IRV102 incompatible-broadcast: the input shapes of a layer are incompatible (they cannot
+broadcast together, a shape input is not 1-D, a computed target can be negative).
 
 The runtime refuses to load such a model ("Argument shapes are inconsistent", or one of the
 Broadcast messages) and names no XML line.  This rule reports every such layer at once, with
@@ -24,28 +25,29 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
-from ..ops.infer import Operand
-from ._common import Context, mode_of, shape_table
+from ..ops.spec import INCOMPATIBLE, Inferred, OpProblem
+from ._common import Context, shape_table
 
 CODE = "IRV102"
 SLUG = "incompatible-broadcast"
 LEVEL = "error"
-SUMMARY = "The inputs cannot broadcast under the layer's rule; OpenVINO refuses the model."
+SUMMARY = "The layer's input shapes are incompatible: OpenVINO refuses the model."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
-        failure = inference.failure
-        if failure is None:
-            continue
-        layer = inference.layer
-        operands = list(inference.operands)
-        if failure.offsets is not None:
-            # pdpd places the operands where the failing merge put them
-            operands[:2] = [op._replace(offset=off) for op, off in zip(operands, failure.offsets)]
-        marks = (failure.column,) if failure.column is not None else ()
-        chain = f" (target_shape computed as {inference.target_chain})" if inference.target_chain else ""
-        yield Problem(f"{layer.describe()}: inputs cannot broadcast ({mode_of(inference)}): "
-                      f"{failure.message}{chain}", at=layer, layer=layer,
-                      table=shape_table(operands, marks=marks) if operands else None,
-                      scope=ctx.graph.scope)
+        for failure in inference.of(INCOMPATIBLE):
+            yield _problem(ctx, inference, failure)
+
+
+def _problem(ctx: Context, inference: Inferred, failure: OpProblem) -> Problem:
+    layer = inference.layer
+    operands = list(inference.operands)
+    if failure.offsets is not None:
+        # pdpd places the operands where the failing merge put them
+        operands[:2] = [op._replace(offset=off) for op, off in zip(operands, failure.offsets)]
+    marks = (failure.column,) if failure.column is not None else ()
+    chain = f" ({inference.computed})" if inference.computed else ""
+    return Problem(f"{layer.describe()}: {failure.message}{chain}", at=layer, layer=layer,
+                   table=shape_table(operands, marks=marks) if operands else None,
+                   scope=ctx.graph.scope)

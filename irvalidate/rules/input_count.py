@@ -1,4 +1,4 @@
-"""IRV105 wrong-input-count: a broadcasting layer with the wrong number of connected inputs.
+"""IRV105 wrong-input-count: a layer with the wrong number of connected inputs.
 
 Elementwise ops take 2, Select 3, FakeQuantize 5; Broadcast-3 takes 3 in explicit mode and 2
 otherwise; Broadcast-1 takes 2 or 3 (3 in pdpd mode).  Inputs are counted as the runtime counts
@@ -18,17 +18,18 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
+from ..ops.spec import ARITY
 from ._common import Context
 
 CODE = "IRV105"
 SLUG = "wrong-input-count"
 LEVEL = "error"
-SUMMARY = "A broadcasting layer has the wrong number of inputs for its type and mode."
+SUMMARY = "A layer has the wrong number of inputs for its type and mode."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
-        if inference.arity_error:
+        for problem in inference.of(ARITY):
             layer = inference.layer
-            yield Problem(f"{layer.describe()}: {inference.arity_error}", at=layer,
+            yield Problem(f"{layer.describe()}: {problem.message}", at=layer,
                           layer=layer, scope=ctx.graph.scope)

@@ -1,4 +1,5 @@
-"""IRV104 invalid-broadcast-attribute: an illegal ``auto_broadcast`` / ``mode`` / axis value.
+"""IRV104 invalid-broadcast-attribute: an illegal attribute value (today: ``auto_broadcast``, ``mode``,
+a pdpd axis).
 
 OpenVINO matches these values case-insensitively but refuses anything else, and refuses an
 axis that is not an integer.  The message lists the legal values.
@@ -17,17 +18,18 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Problem
+from ..ops.spec import ATTRIBUTE
 from ._common import Context
 
 CODE = "IRV104"
 SLUG = "invalid-broadcast-attribute"
 LEVEL = "error"
-SUMMARY = "An illegal broadcast attribute value (the message lists the legal ones)."
+SUMMARY = "An illegal attribute value (the message lists the legal ones)."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
     for inference in ctx.inferences():
-        if inference.attr_error:
+        for problem in inference.of(ATTRIBUTE):
             layer = inference.layer
-            yield Problem(f"{layer.describe()}: {inference.attr_error}", at=layer,
+            yield Problem(f"{layer.describe()}: {problem.message}", at=layer,
                           layer=layer, scope=ctx.graph.scope)

@@ -22,10 +22,10 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Tuple
 
-from ..ops import kinds as ops
-from ..ir.weights import bytes_past_end, const_problems
 from ..findings import Problem
-from ..ir.records import Layer
+from ..ir.records import CONST_TYPES, Layer
+from ..ir.weights import bytes_past_end, const_problems
+from ..ops.spec import CONSTANT
 from ._common import Context
 
 CODE = "IRV203"
@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Problem]:
     size = None if weights.error else weights.size()
     past: List[Tuple[Layer, int]] = []
     for layer in ctx.analysis.layers.values():
-        if layer.type.lower() not in ops.CONST_TYPES:
+        if layer.type.lower() not in CONST_TYPES:
             continue
         for message in const_problems(dict(layer.data)):
             yield Problem(f"{layer.describe()}: {message}; fix its <data> attributes or "
@@ -54,12 +54,13 @@ def check(ctx: Context) -> Iterator[Problem]:
     yield from _past_end(ctx, past, size)
     seen = set()
     for inference in ctx.inferences():
-        for const, error in inference.const_problems:
-            # a target or axes list too long to be a shape; the rest is reported above
-            if error.kind == "limit" and const.id not in seen:
+        # a target or axes list too long to be a shape (the rest is reported above)
+        for problem in inference.of(CONSTANT):
+            const = problem.const
+            if const is not None and const.id not in seen:
                 seen.add(const.id)
-                yield Problem(f"{const.describe()}, read by {inference.layer.describe()}: {error}",
-                              at=const, layer=const, scope=ctx.graph.scope)
+                yield Problem(f"{const.describe()}, read by {inference.layer.describe()}: "
+                              f"{problem.message}", at=const, layer=const, scope=ctx.graph.scope)
 
 
 def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Problem]:

@@ -17,6 +17,8 @@ CODE = "IRV003"
 SLUG = "unsupported-ir-version"
 LEVEL = "error"
 SUMMARY = "The IR version is not 10 or 11, the only ones OpenVINO reads."
+#: the file cannot be read as an IR at all: selected whatever ``select`` says
+ALWAYS_SELECTED = True
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -23,6 +23,8 @@ CODE = "IRV004"
 SLUG = "malformed-ir"
 LEVEL = "error"
 SUMMARY = "A part of the IR cannot be read as OpenVINO reads it (bad dim, missing attribute...)."
+#: the file cannot be read as an IR at all: selected whatever ``select`` says
+ALWAYS_SELECTED = True
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from ..ops import kinds as ops
 from ..findings import Problem
+from ..ir.records import CONST_TYPES
 from ._common import Context
 
 CODE = "IRV204"
@@ -32,7 +32,7 @@ def check(ctx: Context) -> Iterator[Problem]:
     if not weights.error or not ctx.is_model:
         return
     consts = [layer for graph in ctx.doc.graphs() for layer in graph.layers
-              if layer.type.lower() in ops.CONST_TYPES]
+              if layer.type.lower() in CONST_TYPES]
     if not consts:
         return
     count = f"{len(consts)} Const layer{'s' if len(consts) != 1 else ''}"

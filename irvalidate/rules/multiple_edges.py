@@ -28,13 +28,14 @@ SUMMARY = "More than one edge feeds one input port."
 
 def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
-    for (to_layer, to_port) in ctx.analysis.extra_edges:
-        edges = ctx.analysis.edges_into((to_layer, to_port))
+    for (to_layer, to_port) in ctx.analysis.edges.extra_edges:
+        edges = ctx.analysis.edges.edges_into((to_layer, to_port))
         layer = layers[to_layer]
         sources = ", ".join(f"{e.from_layer}:{e.from_port}{on_line(e, ' (line {})')}"
                             for e in edges[:5])
         if len(edges) > 5:
             sources += f" and {len(edges) - 5} more"
         yield Problem(f"{layer.describe()}: input port {to_port} is fed by {len(edges)} edges: "
-                      f"{sources}; an input takes one edge: keep the one you mean", at=edges[1], layer=layer, port=to_port,
+                      f"{sources}; an input takes one edge: keep the one you mean", at=edges[1],
+                      layer=layer, port=to_port,
                       scope=ctx.graph.scope)

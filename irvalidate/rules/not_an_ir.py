@@ -17,6 +17,8 @@ CODE = "IRV002"
 SLUG = "not-an-ir"
 LEVEL = "error"
 SUMMARY = "The root element is not <net>: the file is not an OpenVINO IR."
+#: the file cannot be read as an IR at all: selected whatever ``select`` says
+ALWAYS_SELECTED = True
 
 
 def check(ctx: Context) -> Iterator[Problem]:

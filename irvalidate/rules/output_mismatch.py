@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..analysis.propagation import declared_shape
-from ..shapes.dims import format_shape
 from ..findings import Problem
-from ._common import Context, fix_dims, mode_of, shape_table
+from ..ir.records import declared_shape
+from ..shapes.dims import format_shape
+from ._common import Context, fix_dims, shape_table
 
 CODE = "IRV101"
 SLUG = "broadcast-output-mismatch"
 LEVEL = "error"
-SUMMARY = "A declared output rank or dim contradicts the shape the inputs broadcast to."
+SUMMARY = "A declared output rank or dim contradicts the shape the runtime infers."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
@@ -53,14 +53,14 @@ def check(ctx: Context) -> Iterator[Problem]:
                 what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
                     ", ".join(str(m) for m in marks)
                 fix, axis = fix_dims(inferred, marks)
-            origin = f"{mode_of(inference)} broadcast" if inference.family != "unary" \
-                else "its input 0 (the output keeps the input shape)"
-            if inference.target_chain:
-                origin += f", with target_shape computed as {inference.target_chain}"
+            origin = inference.how
+            if inference.computed:
+                origin += f", with {inference.computed}"
             yield Problem(
                 f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
                 f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}; "
-                f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id, expected=format_shape(inferred),
+                f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id,
+                expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
                 scope=ctx.graph.scope)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..ir import elements
 from ..findings import Problem
+from ..ir import elements
 from ._common import Context
 
 CODE = "IRV213"
@@ -27,7 +27,7 @@ SUMMARY = "The two ports of an edge declare different precisions."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    for edge, producer, source, consumer, target in ctx.analysis.edge_ports():
+    for edge, producer, source, consumer, target in ctx.analysis.edges.edge_ports():
         a, b = elements.from_precision(source.precision), elements.from_precision(target.precision)
         if a and b and a != b:
             yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "

@@ -26,7 +26,7 @@ SUMMARY = "An edge leaves an input port or enters an output port."
 
 def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
-    for edge, reason in ctx.analysis.reversed:
+    for edge, reason in ctx.analysis.edges.reversed:
         yield Problem(f"edge {edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port} "
                       f"runs the wrong way: {reason}; an edge goes from an output port to "
                       f"an input port: swap its ends or delete it", at=edge,

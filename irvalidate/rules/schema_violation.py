@@ -26,6 +26,8 @@ CODE = "IRV005"
 SLUG = "schema-violation"
 LEVEL = "error"
 SUMMARY = "The XML departs from the structural schema of IR files (schemas/ir.rng)."
+#: the file cannot be read as an IR at all: selected whatever ``select`` says
+ALWAYS_SELECTED = True
 
 
 def check(ctx: Context) -> Iterator[Problem]:

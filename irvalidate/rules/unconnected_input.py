@@ -26,7 +26,7 @@ SUMMARY = "An input port has no edge, so the layer gets fewer inputs than it dec
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    incoming = ctx.analysis.incoming
+    incoming = ctx.analysis.edges.incoming
     for layer in ctx.analysis.layers.values():
         if not layer.inputs:
             continue

@@ -19,9 +19,9 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
-from ..ops import kinds as ops
-from ..ir import opsets
 from ..findings import Problem
+from ..ir import opsets
+from ..ops.registry import lookup
 from ._common import Context
 
 CODE = "IRV108"
@@ -34,9 +34,10 @@ def check(ctx: Context) -> Iterator[Problem]:
     for layer in ctx.analysis.layers.values():
         if not layer.data or opsets.is_extension(layer.version, layer.type):
             continue
-        known = ops.known_attributes(layer.type, layer.version)
+        spec = lookup(layer.type, layer.version)
+        known = None if spec is None or spec.source else spec.attributes
         if known is None:
-            continue
+            continue  # not modelled, or its attributes not listed yet
         for name in layer.data:
             if name in known:
                 continue

@@ -22,8 +22,8 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
-from ..ir import opsets
 from ..findings import Problem
+from ..ir import opsets
 from ._common import Context
 
 CODE = "IRV212"
@@ -70,7 +70,7 @@ def check(ctx: Context) -> Iterator[Problem]:
         elif not present:
             where = _where(layer.type)
             hint = _suggestion(layer.type) if where.startswith("no opset") else \
-                f"; set version to one of those opsets"
+                "; set version to one of those opsets"
             yield Problem(f"{layer.describe()}: {layer.version} has no "
                           f"{opsets.canonical_type(layer.type)!r} operation; {where}{hint}",
                           at=layer, layer=layer, scope=ctx.graph.scope)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
 from ..analysis.order import reaching
+from ..findings import Problem
 from ._common import Context
 
 CODE = "IRV211"
@@ -31,9 +31,10 @@ _SINKS = frozenset({"result", "assign"})
 def check(ctx: Context) -> Iterator[Problem]:
     layers = ctx.analysis.layers
     sinks = [lid for lid, layer in layers.items() if layer.type.lower() in _SINKS]
-    kept = reaching(sinks, ctx.analysis.arcs())
+    kept = reaching(sinks, ctx.analysis.edges.arcs())
     for lid, layer in layers.items():
         if lid not in kept and layer.type.lower() != "parameter":
             yield Problem(f"{layer.describe()} reaches no Result or Assign; OpenVINO drops it "
-                          f"when it reads the model; connect it to a Result or delete it", at=layer, layer=layer,
+                          f"when it reads the model; connect it to a Result or delete it", at=layer,
+                          layer=layer,
                           scope=ctx.graph.scope)

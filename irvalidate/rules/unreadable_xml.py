@@ -17,6 +17,8 @@ CODE = "IRV001"
 SLUG = "unreadable-xml"
 LEVEL = "error"
 SUMMARY = "The file is not well-formed XML or cannot be read."
+#: the file cannot be read as an IR at all: selected whatever ``select`` says
+ALWAYS_SELECTED = True
 
 
 def check(ctx: Context) -> Iterator[Problem]:

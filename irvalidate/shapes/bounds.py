@@ -13,8 +13,16 @@ from math import prod
 from typing import List, Tuple
 
 from .dims import INF, Dim
-from .values import (COMPUTED_TYPES, DYNAMIC, MAX_ELEMENTS, RANGES, Origin, Tensor, Unresolved,
-                     make_tensor)
+from .values import (
+    COMPUTED_TYPES,
+    DYNAMIC,
+    MAX_VALUE_ELEMENTS,
+    RANGES,
+    Origin,
+    Tensor,
+    Unresolved,
+    make_tensor,
+)
 
 
 def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
@@ -26,7 +34,7 @@ def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, i
         if x != y and 1 not in (x, y):
             raise Unresolved("value shapes do not broadcast")
         out.append(max(x, y) if 0 not in (x, y) else 0)
-    if prod(out) > MAX_ELEMENTS:
+    if prod(out) > MAX_VALUE_ELEMENTS:
         raise Unresolved("too many elements")
 
     def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:

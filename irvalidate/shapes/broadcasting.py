@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Sequence, Tuple
 
-from .dims import DYNAMIC, ONE, Dim, Shape, broadcast_merge, compatible, format_dim
-from .dims import intersect, relies_on_leniency
+from .dims import (
+    DYNAMIC,
+    ONE,
+    Dim,
+    Shape,
+    broadcast_merge,
+    compatible,
+    format_dim,
+    intersect,
+    relies_on_leniency,
+)
 
 
 class Outcome(NamedTuple):

@@ -48,7 +48,7 @@ def from_declared(value: Optional[int]) -> Dim:
     return DYNAMIC if value is None or value == -1 else static(value)
 
 
-def shape_of(*values: int) -> Tuple[Dim, ...]:
+def shape_from_ints(*values: int) -> Tuple[Dim, ...]:
     return tuple(from_declared(v) for v in values)
 
 
@@ -77,7 +77,7 @@ def format_shape(shape: Shape) -> str:
 _INTEGER = re.compile(r"\s*[+-]?[0-9]{1,40}\s*", re.ASCII)
 
 
-def parse_int(text: str) -> int:
+def parse_decimal(text: str) -> int:
     """A decimal integer written with ASCII digits only, as OpenVINO's reader accepts.
 
     Python's ``int()`` would also take ``1_0``, fullwidth and Arabic-Indic digits, and
@@ -92,7 +92,7 @@ def parse_int(text: str) -> int:
 
 
 def _bound(token: str) -> int:
-    value = parse_int(token)
+    value = parse_decimal(token)
     if value < 0:
         raise ValueError(f"negative bound {token!r}")
     return min(value, INF)
@@ -108,7 +108,7 @@ def parse_dim(token: str) -> Dim:
         lo = _bound(low) if low.strip() else 0
         hi = _bound(high) if high.strip() else INF
         return Dim(lo, hi)
-    value = parse_int(token)
+    value = parse_decimal(token)
     if value < 0:
         # OpenVINO turns other negative values into 0 when it builds a shape from a list.
         return static(0)

@@ -31,7 +31,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from .dims import INF, Dim, Shape
 
 #: the most elements a value may have (shape tensors are short; this bounds the work)
-MAX_ELEMENTS = 4096
+MAX_VALUE_ELEMENTS = 4096
 #: the highest rank a value may have (shape tensors are 0-D or 1-D; this bounds the work)
 MAX_VALUE_RANK = 8
 #: element types the runtime evaluates arithmetic, Gather and ReduceProd on (measured)
@@ -96,7 +96,7 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
     runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
+    if len(bounds) > MAX_VALUE_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
         raise Unresolved("too many elements")
     low, high = RANGES[et]
     fitted = []
@@ -117,7 +117,7 @@ def constant(values: Sequence[int], shape: Sequence[int], et: str, origin: Origi
     return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)
 
 
-def shape_of(shape: Shape, et: str, origin: Origin) -> Tensor:
+def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
     """ShapeOf: the dims of a shape, intervals included (bounds past the type are unbounded)."""
     if shape is None:
         raise Unresolved("ShapeOf of a dynamic rank")
@@ -237,7 +237,7 @@ def arange(start: int, stop: int, step: int, et: str, origin: Origin) -> Tensor:
     if step == 0:
         raise Unresolved("Range with step 0")
     values = range(start, stop, step)
-    if len(values) > MAX_ELEMENTS:
+    if len(values) > MAX_VALUE_ELEMENTS:
         raise Unresolved("Range too long")
     return constant(list(values), (len(values),), et, origin)
 

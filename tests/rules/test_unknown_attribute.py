@@ -4,7 +4,7 @@ import pytest
 
 from conftest import codes
 from irbuilder import IR
-from irvalidate.ops import kinds as ops
+from irvalidate.ops import eltwise
 
 
 @pytest.mark.parametrize("type_,data,suggestion", [
@@ -51,13 +51,9 @@ def test_every_attribute_openvino_writes_is_known(tmp_path):
     i32 = lambda shape: opset1.parameter(shape, np.int32)  # noqa: E731
     boolean = lambda shape: opset1.parameter(shape, np.bool_)  # noqa: E731
     outs = []
-    for type_ in sorted(ops.BINARY):
-        name = next(t for t in ("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum",
-                                "Minimum", "FloorMod", "Mod", "SquaredDifference", "Equal",
-                                "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
-                                "LogicalAnd", "LogicalOr", "LogicalXor", "Xor", "BitwiseAnd",
-                                "BitwiseOr", "BitwiseXor", "BitwiseLeftShift",
-                                "BitwiseRightShift") if t.lower() == type_)
+    binary = eltwise.ARITHMETIC + eltwise.COMPARISON + eltwise.LOGICAL + eltwise.BITWISE + eltwise.SHIFT
+    for name in binary:
+        type_ = name.lower()
         opset = {"xor": "opset1", "logicalxor": "opset2"}.get(type_, "opset15")
         make = boolean if "logical" in type_ or type_ == "xor" else i32 if "bitwise" in type_ else f32
         a = make([2, 3, 4])

@@ -1,0 +1,129 @@
+"""What the ops with an ``auto_broadcast`` attribute share (elementwise ops, Select, FakeQuantize):
+reading the attribute, running a broadcast rule, and comparing pdpd with the specification.
+
+The attribute is ``auto_broadcast`` (none/explicit/numpy/pdpd, numpy when missing) with the
+pdpd axis in ``auto_broadcast.auto_broadcast_axis``, which the runtime reads as 0 when it is
+missing (the specification says -1).
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Optional, Sequence
+
+from ..ir import elements
+from ..shapes import broadcasting as bc
+from ..shapes.dims import ONE, Shape, format_dim, format_shape
+from .attributes import enum_value, lazy_model, parse_int_prefix, validate
+from .node import Node
+from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError
+
+AUTO_BROADCAST_VALUES = ("none", "explicit", "numpy", "pdpd")
+#: the attribute names the reader reads for these ops
+ATTRIBUTES = frozenset({"auto_broadcast", "auto_broadcast.auto_broadcast_axis"})
+
+
+def _build() -> type:
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict, field_validator
+
+    class AutoBroadcast(BaseModel):
+        """``auto_broadcast`` + ``auto_broadcast.auto_broadcast_axis``."""
+        model_config = ConfigDict(frozen=True)
+        mode: Literal["none", "numpy", "pdpd"] = "numpy"
+        axis: int = 0
+        axis_given: bool = False
+
+        @field_validator("mode", mode="before")
+        @classmethod
+        def _mode(cls, value: object) -> str:
+            return enum_value(value, AUTO_BROADCAST_VALUES)
+
+        @field_validator("axis", mode="before")
+        @classmethod
+        def _axis(cls, value: object) -> object:
+            return parse_int_prefix(value) if isinstance(value, str) else value
+
+    return AutoBroadcast
+
+
+AutoBroadcast = lazy_model(_build)
+
+
+class Spec(NamedTuple):
+    mode: str
+    axis: int
+    axis_given: bool
+
+
+def read(node: Node) -> Spec:
+    """The layer's auto_broadcast attribute, or an attribute OpError listing legal values."""
+    data = node.layer.data
+    raw = {"mode": data.get("auto_broadcast", "numpy")}
+    axis = data.get("auto_broadcast.auto_broadcast_axis")
+    if axis is not None:
+        raw.update(axis=axis, axis_given=True)
+    found = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
+                                          "axis": "auto_broadcast.auto_broadcast_axis"})
+    return Spec(found.mode, found.axis, found.axis_given)
+
+
+def mode_label(node: Node) -> str:
+    """The attribute as written (lower case), for messages: ``numpy``, ``explicit``..."""
+    return str(node.layer.data.get("auto_broadcast", "numpy")).lower()
+
+
+def run(node: Node, compute: Callable[[], bc.Outcome], label: str) -> bc.Outcome:
+    """A broadcast rule's outcome; a failure stops inference, and a merge that works only
+    because an interval contains 1 is noted as a divergence."""
+    try:
+        outcome = compute()
+    except bc.BroadcastError as err:
+        raise OpError(INCOMPATIBLE, f"inputs cannot broadcast ({label}): {err.message}",
+                      err.column, err.offsets) from None
+    for column, x, y in outcome.lenient:
+        node.note(DIVERGENCE,
+                  f"axis {column}: the runtime accepts {format_dim(x)} against {format_dim(y)} "
+                  f"because an interval containing 1 never conflicts; by the broadcast rules "
+                  f"only the value 1 works there, every other value in the interval fails at "
+                  f"inference")
+    return outcome
+
+
+def pdpd_divergence(node: Node, spec: Spec, later: Sequence[Shape],
+                    fold: Callable[[Callable[[Shape, Shape], bc.Outcome]], bc.Outcome]) -> None:
+    """Compare the runtime's pdpd with the specification's where the two can disagree."""
+    spec_axis = spec.axis if spec.axis_given else -1
+    outcomes = []
+    for axis, merge in ((spec.axis, bc.pdpd_merge), (spec_axis, bc.pdpd_spec_merge)):
+        try:
+            outcomes.append(fold(lambda a, b, axis=axis, merge=merge: merge(a, b, axis)))
+        except bc.BroadcastError as err:
+            outcomes.append(err)
+    runtime, document = outcomes
+    if isinstance(runtime, bc.BroadcastError) == isinstance(document, bc.BroadcastError):
+        return
+    reasons = []
+    if not spec.axis_given:
+        reasons.append("there is no auto_broadcast axis attribute, which the runtime reads as 0 "
+                       "and the specification as -1")
+    if any(s and s[-1] == ONE for s in later):
+        reasons.append("the specification ignores trailing 1s of B, the runtime does not")
+
+    def verdict(o: object) -> str:
+        return f"rejects it ({o.message})" if isinstance(o, bc.BroadcastError) else \
+            f"accepts it, giving {format_shape(o.shape)}"  # type: ignore[union-attr]
+    node.note(DIVERGENCE, f"pdpd: {'; '.join(reasons) or 'the readings differ'}. OpenVINO 2026.4 "
+                          f"{verdict(runtime)}; the specification {verdict(document)}")
+
+
+def merge_types(node: Node, names: Sequence[str], types: Sequence[Optional[str]]) -> Optional[str]:
+    """The one element type of several inputs; a mismatch is noted (type) and gives None."""
+    merged: Optional[str] = None
+    for et in types:
+        try:
+            merged = elements.merge(merged, et)
+        except ValueError:
+            listed = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
+            node.note(TYPE, f"inputs must have the same element type ({listed})")
+            return None
+    return merged

@@ -1,0 +1,30 @@
+"""Convert: the shape of its input, the element type ``destination_type``; its values are cast.
+
+Bound evaluation casts each bound like C++ (two's complement wrap-around): see
+:func:`irvalidate.shapes.values.convert` for what happens to unbounded values.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir import elements
+from ..shapes import values as vals
+from ..shapes.values import Tensor
+from .evaluating import origin, tensors
+from .node import Node
+from .spec import OpSpec, Result
+from .unary import same_shape
+
+
+def _infer(node: Node) -> Optional[Result]:
+    return same_shape(node, elements.from_element_type(node.layer.data.get("destination_type")))
+
+
+def _evaluate(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    et = elements.from_element_type(node.layer.data.get("destination_type")) or "?"
+    return vals.convert(t[0], et, origin(node.layer, t, et))
+
+
+SPECS = {"convert": (OpSpec("Convert", attributes=frozenset({"destination_type"}), infer=_infer,
+                             evaluate=_evaluate, arity=(1,)),)}

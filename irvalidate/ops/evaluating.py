@@ -1,0 +1,69 @@
+"""What the value evaluations of the ops share: reading their attributes and naming the chain.
+
+A value evaluation (OpenVINO's bound evaluation of a shape subgraph) raises
+:class:`~irvalidate.shapes.values.Unresolved` wherever the runtime would give up or we do not
+follow it; the layer then has no value, and its consumers fall back as the runtime does.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from ..ir.records import Layer
+from ..shapes.values import Origin, Tensor, Unresolved
+from .attributes import parse_int_prefix
+from .node import Node
+
+
+def int_attr(layer: Layer, name: str, default: int) -> int:
+    text = layer.data.get(name)
+    if text is None:
+        return default
+    try:
+        return parse_int_prefix(text)
+    except ValueError as err:
+        raise Unresolved(str(err)) from None
+
+
+def bool_attr(layer: Layer, name: str, default: bool) -> bool:
+    text = layer.data.get(name)
+    return default if text is None else text.strip().lower() in ("true", "1")
+
+
+def mask(layer: Layer, name: str) -> List[int]:
+    text = layer.data.get(name, "").strip()
+    try:
+        return [parse_int_prefix(t) for t in text.split(",")] if text else []
+    except ValueError as err:
+        raise Unresolved(str(err)) from None
+
+
+def short(numbers: Sequence[int]) -> str:
+    shown = ",".join(str(n) for n in numbers[:8])
+    return f"[{shown}{',...' if len(numbers) > 8 else ''}]"
+
+
+def label(layer: Layer, detail: str = "") -> str:
+    return f"{layer.type}({detail})" if detail else layer.type
+
+
+def scalar(t: Tensor, what: str) -> int:
+    found = t.static_values()
+    if len(found) != 1:
+        raise Unresolved(f"{what} is not a single value")
+    return found[0]
+
+
+def origin(layer: Layer, tensors: Sequence[Tensor], detail: str = "") -> Origin:
+    """The layer's label, naming its constant inputs inline and linking to the others."""
+    shown = ([detail] if detail else []) + [t.origin.label for t in tensors if t.origin.hidden]
+    return Origin(label(layer, ", ".join(shown)), tuple(t.origin for t in tensors if not t.origin.hidden))
+
+
+def tensors(node: Node, counts: Sequence[int]) -> List[Tensor]:
+    """Every input's value, the inputs counted first; Unresolved when one has none."""
+    if len(node.inputs) not in counts:
+        raise Unresolved(f"{node.layer.type} takes {counts} inputs")  # the arity rule says so
+    found = node.tensors()
+    if found is None:
+        raise Unresolved("an input has no value")
+    return found

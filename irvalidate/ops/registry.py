@@ -1,0 +1,96 @@
+"""The one registry of operations: layer type -> the module that models it, and one dispatch.
+
+Each op module holds ``SPECS``: for each type (lower case) it models, its
+:class:`~irvalidate.ops.spec.OpSpec` per range of opset versions.  Modules are imported the
+first time a layer of one of their types is met, so a small IR pays only for its own ops.
+Adding an op is one module and its lines here.  Types are matched case-insensitively, as the
+reader matches them; ``version`` picks the spec (``opset5`` names Broadcast-3's class).
+"""
+from __future__ import annotations
+
+import re
+from importlib import import_module
+from typing import Dict, Optional, Tuple
+
+from ..shapes.values import Tensor, Unresolved
+from .node import Node
+from .spec import Inferred, OpError, OpSpec
+
+#: layer type (lower case) -> module of irvalidate.ops
+REGISTRY: Dict[str, str] = {
+    **dict.fromkeys(("add", "subtract", "multiply", "divide", "power", "maximum", "minimum",
+                     "floormod", "mod", "squareddifference", "equal", "notequal", "less",
+                     "lessequal", "greater", "greaterequal", "logicaland", "logicalor",
+                     "logicalxor", "xor", "bitwiseand", "bitwiseor", "bitwisexor",
+                     "bitwiseleftshift", "bitwiserightshift"), "eltwise"),
+    **dict.fromkeys(("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwisenot",
+                     "ceiling", "clamp", "convertlike", "cos", "cosh", "elu", "erf", "exp",
+                     "floor", "gelu", "hsigmoid", "hswish", "isfinite", "isinf", "isnan", "log",
+                     "logicalnot", "mish", "negative", "prelu", "relu", "round", "selu",
+                     "sigmoid", "sign", "sin", "sinh", "softplus", "softsign", "sqrt", "swish",
+                     "tan", "tanh"), "unary"),
+    "convert": "convert",
+    "select": "select",
+    "fakequantize": "fake_quantize",
+    "broadcast": "broadcast",
+    "parameter": "sources", "const": "sources", "constant": "sources",
+    "shapeof": "shape_of",
+    "gather": "gather",
+    "concat": "concat",
+    "squeeze": "squeeze", "unsqueeze": "squeeze",
+    "reshape": "reshape",
+    "slice": "slicing", "stridedslice": "slicing",
+    "range": "range",
+    "reduceprod": "reduce",
+}
+
+_OPSET = re.compile(r"opset(\d+)")
+_SPECS: Dict[str, Tuple[OpSpec, ...]] = {}
+
+
+def _specs(kind: str) -> Tuple[OpSpec, ...]:
+    found = _SPECS.get(kind)
+    if found is None:
+        module = import_module(f"{__package__}.{REGISTRY[kind]}")
+        found = _SPECS[kind] = module.SPECS[kind]
+    return found
+
+
+def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
+    """The spec for a layer of this type and version, or None when it is not modelled.
+
+    A version that is no ``opsetN`` (missing, or ``experimental``) takes the newest class."""
+    kind = layer_type.lower()
+    if kind not in REGISTRY:
+        return None
+    specs = _specs(kind)
+    match = _OPSET.fullmatch(version.lower())
+    if match is None:
+        return specs[-1]
+    number = int(match.group(1))
+    for spec in specs:
+        if spec.versions[0] <= number <= spec.versions[1]:
+            return spec
+    return specs[-1]
+
+
+def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Optional[Tensor]]:
+    """One dispatch per layer: the spec's shape inference, then its value evaluation."""
+    inferred = None
+    if spec.infer is not None:
+        try:
+            result = spec.infer(node)
+        except OpError as err:
+            node.problems += (err.problem,)
+            inferred = node.frozen(None, ())
+        else:
+            inferred = node.frozen(None if result is None else result.shapes,
+                                   () if result is None else result.types)
+    tensor = None
+    if spec.evaluate is not None and node.layer.outputs and (
+            spec.arity is None or len(node.inputs) in spec.arity):
+        try:
+            tensor = spec.evaluate(node)
+        except Unresolved:
+            tensor = None
+    return inferred, tensor

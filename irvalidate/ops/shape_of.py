@@ -1,0 +1,48 @@
+"""ShapeOf-1 and -3: the shape of the input as a 1-D integer tensor.
+
+Its shape inference is not modelled yet; its value is the source of every computed shape:
+each dim becomes one element, an interval ``lo..hi`` the bounds of that element
+(ShapeOf-1 is always i64; ShapeOf-3 writes ``output_type``, i64 by default).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir import elements
+from ..ir.records import CONST_TYPES, Layer
+from ..shapes import values as vals
+from ..shapes.dims import format_shape
+from ..shapes.values import Origin, Tensor, Unresolved
+from .node import Node
+from .spec import OpSpec
+
+
+def _exact_rank(layer: Layer) -> bool:
+    """Whether a producer's output rank is known for sure: a Parameter's or Const's shape
+    attribute, or a layer irvalidate models."""
+    from .registry import lookup  # the registry imports this module
+    kind = layer.type.lower()
+    return kind == "parameter" or kind in CONST_TYPES or (
+        (spec := lookup(layer.type, layer.version)) is not None and spec.infer is not None)
+
+
+def _evaluate(node: Node, output_type: bool) -> Tensor:
+    if len(node.inputs) != 1:
+        raise Unresolved("ShapeOf takes one input")
+    value = node.inputs[0]
+    et = "i64"
+    if output_type:  # ShapeOf-3 chooses; ShapeOf-1 is always i64
+        et = elements.from_element_type(node.layer.data.get("output_type", "i64")) or "?"
+    producer: Optional[Layer] = value.producer
+    if value.shape == () and producer is not None and not _exact_rank(producer):
+        # a port without <dim> is a scalar or a dynamic rank: only a layer whose rank we
+        # know (modelled, or a Parameter/Const shape attribute) tells which
+        raise Unresolved("ShapeOf of a port that may be dynamic rank")
+    source = f"layer {producer.id} '{producer.name}' " if producer is not None else ""
+    return vals.shape_values(value.shape, et, Origin(f"ShapeOf({source}{format_shape(value.shape)})"))
+
+
+SPECS = {"shapeof": (
+    OpSpec("ShapeOf", (1, 2), evaluate=lambda node: _evaluate(node, False)),
+    OpSpec("ShapeOf", (3, 16), evaluate=lambda node: _evaluate(node, True)),
+)}

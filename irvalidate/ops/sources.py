@@ -1,0 +1,51 @@
+"""Parameter and Constant: their outputs come from their own ``shape`` and ``element_type``.
+
+The ``shape`` attribute is exact (intervals included), so this is where exact shapes start;
+the runtime reads a missing ``shape`` as a scalar, whatever the port says.  A ``shape`` that
+does not parse is noted (malformed-ir reads it) and the port's dims stand in.  A Const's
+value is read from the ``.bin`` when a shape subgraph needs it (``const_value``).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from ..ir import elements
+from ..ir.records import Layer
+from ..shapes import values as vals
+from ..shapes.dims import Dim, Shape, from_declared, parse_shape
+from ..shapes.values import Origin, Tensor, Unresolved
+from .evaluating import short
+from .node import Node
+from .spec import MALFORMED, OpSpec, Result
+
+
+def _infer(node: Node) -> Result:
+    layer = node.layer
+    et = elements.from_element_type(layer.data.get("element_type"))
+    shapes: Tuple[Shape, ...] = ()
+    for port in layer.outputs:
+        try:
+            shape = parse_shape(layer.data.get("shape", ""))
+        except ValueError:
+            shape = tuple(from_declared(d) for d in port.dims)
+            node.note(MALFORMED, f"{layer.describe()}: shape attribute {layer.data['shape']!r} "
+                                 f"cannot be parsed")
+        shapes += (shape,)
+    return Result(shapes, (et,) * len(shapes))
+
+
+PARAMETER = OpSpec("Parameter", infer=_infer, source=True)
+CONSTANT = OpSpec("Constant", infer=_infer, source=True)
+SPECS = {"parameter": (PARAMETER,), "const": (CONSTANT,), "constant": (CONSTANT,)}
+
+
+def const_value(layer: Layer, numbers: List[int], shape: Tuple[Dim, ...],
+                et: Optional[str]) -> Optional[Tensor]:
+    """A Const layer's value (its shape must be static and its type one we follow)."""
+    if et not in vals.RANGES or any(not d.is_static for d in shape):
+        return None
+    try:
+        return vals.constant(numbers, [d.lo for d in shape], et,
+                             Origin(f"Const '{layer.name}' {short(numbers)}", hidden=True))
+    except Unresolved:
+        return None

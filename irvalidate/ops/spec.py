@@ -1,0 +1,137 @@
+"""What an operation is to irvalidate: an :class:`OpSpec`, and what inferring one layer gives.
+
+An op module (``eltwise.py``, ``broadcast.py``, ...) holds, for each type it models, one
+``OpSpec`` per range of opset versions: its arity, the attributes the reader reads, the inputs
+whose *values* its shape inference needs, its shape inference (``infer``) and its value
+evaluation (``evaluate``), the way OpenVINO keeps one ``*_shape_inference.hpp`` per op.
+``infer`` works on a :class:`~irvalidate.ops.node.Node` and either returns the output shapes
+and types or raises :class:`OpError`; what it notes on the way (a type it refuses, a point
+where the specification and the runtime disagree) and what it read are frozen into an
+:class:`Inferred`, which the rules read.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    FrozenSet,
+    NamedTuple,
+    Optional,
+    Tuple,
+    Union,
+)
+
+from ..ir.records import Layer
+from ..shapes.dims import Shape
+from ..shapes.values import Origin, Tensor, describe
+
+if TYPE_CHECKING:
+    from .node import Node
+
+
+class Value(NamedTuple):
+    """What reaches one input: its shape, element type and producing layer (if any)."""
+    shape: Shape
+    element_type: Optional[str]
+    producer: Optional[Layer] = None
+    #: the bounded integer value, when a shape subgraph computes it (see evaluate)
+    tensor: Optional[Tensor] = None
+
+
+class Operand(NamedTuple):
+    """One row of the shape table a finding draws."""
+    label: str
+    shape: Shape
+    #: first table column of this operand; None means right-aligned
+    offset: Optional[int] = None
+    #: the layer that produces it, named in the shape table
+    source: Optional[Layer] = None
+
+
+#: kinds of problem an op reports, each read by one rule
+ATTRIBUTE, ARITY, TYPE, INCOMPATIBLE, DIVERGENCE, CONSTANT, MALFORMED = (
+    "attribute", "arity", "type", "incompatible", "divergence", "constant", "malformed")
+
+
+class OpProblem(NamedTuple):
+    kind: str
+    message: str
+    #: incompatible: the column of the shape table to mark
+    column: Optional[int] = None
+    #: incompatible: where the failing merge placed the operands (pdpd)
+    offsets: Optional[Tuple[Optional[int], ...]] = None
+    #: constant: the Const layer the problem is about
+    const: Optional[Layer] = None
+
+
+class OpError(Exception):
+    """Inference stops: the layer is refused (or cannot be read) for the reason given."""
+
+    def __init__(self, kind: str, message: str, column: Optional[int] = None,
+                 offsets: Optional[Tuple[Optional[int], ...]] = None) -> None:
+        super().__init__(message)
+        self.problem = OpProblem(kind, message, column, offsets)
+
+
+class Result(NamedTuple):
+    """What ``infer`` returns: one shape (None: dynamic rank) and element type per output."""
+    shapes: Tuple[Shape, ...]
+    types: Tuple[Optional[str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Inferred:
+    """What inferring one layer gave; the rules read it and nothing else of the op."""
+    layer: Layer
+    #: inferred output shapes; None when inference stopped (see problems)
+    outputs: Optional[Tuple[Shape, ...]]
+    output_types: Tuple[Optional[str], ...]
+    #: the shapes read, labelled for the shape table
+    operands: Tuple[Operand, ...]
+    #: how the outputs follow from the inputs, for messages: "numpy broadcast", ...
+    how: str
+    problems: Tuple[OpProblem, ...] = ()
+    #: where a value input came from, when computed: its Origin, or words for a fallback
+    source: Union[Origin, str, None] = None
+    #: the input that value is: ``target_shape``
+    source_input: str = ""
+
+    def of(self, kind: str) -> Tuple[OpProblem, ...]:
+        return tuple(p for p in self.problems if p.kind == kind)
+
+    @property
+    def chain(self) -> Optional[str]:
+        """``ShapeOf(...) → Gather(...) → Concat``, or words for a fallback: written only when
+        a finding asks (a chain can be long, and a file may hold thousands)."""
+        return describe(self.source) if isinstance(self.source, Origin) else self.source
+
+    @property
+    def computed(self) -> str:
+        """``target_shape computed as <chain>``, or "" when no input was computed."""
+        return "" if self.source is None else f"{self.source_input} computed as {self.chain}"
+
+
+Infer = Callable[["Node"], Result]
+Evaluate = Callable[["Node"], Tensor]
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One operation (one C++ class of OpenVINO) as irvalidate models it."""
+    #: the reader's spelling, for messages
+    name: str
+    #: the opset numbers whose ``version`` names this class: (first, last)
+    versions: Tuple[int, int] = (1, 16)
+    #: the attribute names the reader reads (anything else it ignores: IRV108); None: not
+    #: listed yet (the attributes are not checked)
+    attributes: Optional[FrozenSet[str]] = None
+    #: shape inference; None when only the values are evaluated
+    infer: Optional[Infer] = None
+    #: value (bound) evaluation of output 0, raising Unresolved where the runtime gives up
+    evaluate: Optional[Evaluate] = None
+    #: input counts evaluation accepts (an op with ``infer`` checks its own and reports)
+    arity: Optional[Tuple[int, ...]] = None
+    #: a Parameter or Const: outputs from its own attributes, never compared with them
+    source: bool = False
+

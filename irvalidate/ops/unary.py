@@ -1,0 +1,55 @@
+"""Shape-preserving unary operations: the output has the shape of input 0.
+
+Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), Convert's kin
+ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
+extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Convert has its own
+module: its values are also evaluated.
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+from .node import Node
+from .spec import OpSpec, Result
+
+#: type -> the attributes the reader reads (none for most)
+_TYPES = {
+    "Abs": (), "Acos": (), "Acosh": (), "Asin": (), "Asinh": (), "Atan": (), "Atanh": (),
+    "BitwiseNot": (), "Ceiling": (), "Clamp": ("min", "max"), "ConvertLike": (), "Cos": (),
+    "Cosh": (), "Elu": ("alpha",), "Erf": (), "Exp": (), "Floor": (), "HSigmoid": (),
+    "HSwish": (), "IsFinite": (), "IsInf": ("detect_negative", "detect_positive"), "IsNaN": (),
+    "Log": (), "LogicalNot": (), "Mish": (), "Negative": (), "PRelu": (), "Relu": (),
+    "Round": ("mode",), "Selu": (), "Sigmoid": (), "Sign": (), "Sin": (), "Sinh": (),
+    "SoftPlus": (), "SoftSign": (), "Sqrt": (), "Swish": (), "Tan": (), "Tanh": (),
+}
+_BOOLEAN = frozenset({"isfinite", "isinf", "isnan"})
+
+
+def same_shape(node: Node, element_type: Optional[str]) -> Optional[Result]:
+    """Input 0's shape, with the given element type (no input: nothing inferred)."""
+    node.how = "its input 0 (the output keeps the input shape)"
+    if not node.inputs:
+        return None
+    return Result((node.inputs[0].shape,), (element_type,))
+
+
+def _infer(node: Node) -> Optional[Result]:
+    kind = node.layer.type.lower()
+    inputs = node.inputs
+    if kind == "convertlike":
+        et = inputs[1].element_type if len(inputs) > 1 else None
+    elif kind in _BOOLEAN:
+        et = "boolean"
+    else:
+        et = inputs[0].element_type if inputs else None
+    return same_shape(node, et)
+
+
+def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:
+    return OpSpec(name, versions, frozenset(attributes), infer=_infer)
+
+
+SPECS: Dict[str, Tuple[OpSpec, ...]] = {
+    name.lower(): (_spec(name, attributes),) for name, attributes in _TYPES.items()}
+# Gelu-2 has no attribute; Gelu-7 its approximation mode
+SPECS["gelu"] = (_spec("Gelu", (), (1, 6)), _spec("Gelu", ("approximation_mode",), (7, 16)))
