@@ -18,14 +18,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 def main(path: str) -> None:
     gc.disable()
     start = time.perf_counter()
-    from irvalidate.ops.kinds import attributes as attrs
-    from irvalidate.analysis.propagation import GraphAnalysis
+    from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.weights import BinFile
     from irvalidate.engine import default_bin
     from irvalidate.ir.parser import parse
     from irvalidate.rules import RULES
+    from irvalidate.ops.autobroadcast import AutoBroadcast
     from irvalidate.rules._common import Context
-    attrs.auto_broadcast({})  # the attribute models are built on first use
+    AutoBroadcast()  # the attribute models are built on first use
     imported = time.perf_counter()
     doc = parse(path)
     parsed = time.perf_counter()

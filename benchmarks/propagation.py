@@ -23,8 +23,8 @@ from typing import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from irvalidate import ops  # noqa: E402
-from irvalidate.analysis.propagation import GraphAnalysis  # noqa: E402
+from irvalidate.analysis import GraphAnalysis  # noqa: E402
+from irvalidate.ir.records import CONST_TYPES  # noqa: E402
 from irvalidate.ir.weights import BinFile  # noqa: E402
 from irvalidate.engine import default_bin  # noqa: E402
 from irvalidate.ir.parser import parse  # noqa: E402
@@ -37,16 +37,16 @@ def classify(path: str) -> Counter[str]:
     for graph in doc.graphs():
         analysis = GraphAnalysis(graph, weights)
         for inference in analysis.inferences.values():
-            if inference.family != "broadcast":
+            if inference.layer.type.lower() != "broadcast":
                 continue
             target = inference.operands[1].shape if len(inference.operands) > 1 else None
             if len(inference.operands) < 2:
                 counts["not run"] += 1
-            elif inference.target_source is None:
-                producer = analysis.input_values(inference.layer)[1].producer
-                const = producer is not None and producer.type.lower() in ops.CONST_TYPES
+            elif inference.source is None:
+                producer = analysis.propagation.input_values(inference.layer)[1].producer
+                const = producer is not None and producer.type.lower() in CONST_TYPES
                 counts["constant" if const and target is not None else "rank only"] += 1
-            elif isinstance(inference.target_source, str):  # the Concat fallback, in words
+            elif isinstance(inference.source, str):  # the Concat fallback, in words
                 counts["fallback"] += 1
             else:
                 counts["computed"] += 1
