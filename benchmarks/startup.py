@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 import run  # noqa: E402  (run.py: measure, bench, table)
 
 SAMPLES = [HERE.parent / "sample_models" / "valid" / n
-           for n in ("incompatible-broadcast.xml", "duplicate-port-id.xml")]
+           for n in ("incompatible-inputs.xml", "duplicate-port-id.xml")]
 
 
 def irvalidate(*args: str) -> list:

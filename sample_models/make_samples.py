@@ -591,10 +591,10 @@ def m_ti() -> ov.Model:
 
 
 def valid_samples() -> None:
-    save(m_add(), VALID / "broadcast-output-mismatch.xml")
-    save(m_broadcasting(), VALID / "incompatible-broadcast.xml")
+    save(m_add(), VALID / "output-shape-mismatch.xml")
+    save(m_broadcasting(), VALID / "incompatible-inputs.xml")
     save(m_dynamic(), VALID / "dynamic-dim-declared.xml")
-    save(m_attrs(), VALID / "invalid-broadcast-attribute.xml")
+    save(m_attrs(), VALID / "invalid-attribute.xml")
     save(m_input_counts(), VALID / "wrong-input-count.xml")
     save(m_types(), VALID / "element-type-mismatch.xml")
     save(m_pdpd(-1), VALID / "spec-runtime-divergence.xml")
@@ -684,7 +684,7 @@ def broken_irv005() -> None:
 
 def broken_irv101() -> None:
     """The Add's declared output (and the Result's input) says 6 where [2,1,5]+[4,1] gives 5."""
-    xml = save(m_add(), BROKEN / "IRV101-broadcast-output-mismatch.xml")
+    xml = save(m_add(), BROKEN / "IRV101-output-shape-mismatch.xml")
     edit = Edit(xml)
     edit.set_dims(out_port(edit, "add"), [2, 4, 6])
     edit.set_dims(result_input(edit, "add"), [2, 4, 6])
@@ -716,7 +716,7 @@ def broken_irv102_computed() -> None:
 
 def broken_irv102() -> None:
     """Parameter b edited from [4,1] to [4,3]: [2,1,5] + [4,3] no longer broadcasts."""
-    xml = save(m_add(), BROKEN / "IRV102-incompatible-broadcast.xml")
+    xml = save(m_add(), BROKEN / "IRV102-incompatible-inputs.xml")
     edit = Edit(xml)
     b = layer(edit, "b")
     edit.replace(b.find("data"), 'shape="4,1"', 'shape="4,3"')
@@ -736,7 +736,7 @@ def broken_irv103() -> None:
 
 def broken_irv104() -> None:
     """auto_broadcast="bidirectional" on an Add: only Broadcast-3's mode knows that value."""
-    xml = save(m_add(), BROKEN / "IRV104-invalid-broadcast-attribute.xml")
+    xml = save(m_add(), BROKEN / "IRV104-invalid-attribute.xml")
     edit = Edit(xml)
     edit.replace(layer(edit, "add").find("data"), 'auto_broadcast="numpy"',
                  'auto_broadcast="bidirectional"')

@@ -10,7 +10,7 @@ import test_config
 from irvalidate.cli import main
 
 SAMPLES = Path(__file__).parent.parent / "sample_models"
-IRV101 = SAMPLES / "broken" / "IRV101-broadcast-output-mismatch.xml"
+IRV101 = SAMPLES / "broken" / "IRV101-output-shape-mismatch.xml"
 
 
 def broken(folder, stem="bad"):

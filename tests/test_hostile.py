@@ -50,7 +50,7 @@ from irvalidate.engine import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_models"
-GENUINE = SAMPLES / "valid" / "broadcast-output-mismatch.xml"
+GENUINE = SAMPLES / "valid" / "output-shape-mismatch.xml"
 
 #: wall-clock seconds one validation may take (generous: a loaded 2-core CI machine)
 TIME_LIMIT = 10.0
@@ -1234,7 +1234,7 @@ def isolation_set(directory: Path) -> List[Path]:
     """20 files: 12 genuine valid IRs, 2 broken ones, 6 hostile or broken."""
     directory.mkdir(parents=True, exist_ok=True)
     chosen = sorted((SAMPLES / "valid").glob("*.xml"))[:12] + [
-        SAMPLES / "broken" / "IRV102-incompatible-broadcast.xml",
+        SAMPLES / "broken" / "IRV102-incompatible-inputs.xml",
         SAMPLES / "broken" / "IRV201-edge-shape-mismatch.xml"]
     files = []
     for src in chosen:

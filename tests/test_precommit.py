@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_models"
 GOOD = "models/broadcast-output-mismatch.xml"
-BAD = "models/IRV101-broadcast-output-mismatch.xml"
+BAD = "models/IRV101-output-shape-mismatch.xml"
 POM = "pom.xml"
 POM_TEXT = """<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -96,8 +96,8 @@ def user_repo(tmp_path, env) -> Path:
     """A project with a valid IR, a broken IR (IRV101) and a pom.xml, all staged."""
     repo = tmp_path / "project"
     (repo / "models").mkdir(parents=True)
-    for source, target in ((SAMPLES / "valid" / "broadcast-output-mismatch.xml", GOOD),
-                           (SAMPLES / "broken" / "IRV101-broadcast-output-mismatch.xml", BAD)):
+    for source, target in ((SAMPLES / "valid" / "output-shape-mismatch.xml", GOOD),
+                           (SAMPLES / "broken" / "IRV101-output-shape-mismatch.xml", BAD)):
         shutil.copyfile(source, repo / target)
         shutil.copyfile(source.with_suffix(".bin"), (repo / target).with_suffix(".bin"))
     (repo / POM).write_text(POM_TEXT)

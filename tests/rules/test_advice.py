@@ -11,7 +11,7 @@ BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 
 ADVICE = {
     "IRV003-unsupported-ir-version": "convert the original model again with a current OpenVINO",
-    "IRV101-broadcast-output-mismatch": "set this <dim> to 5, or re-export the model",
+    "IRV101-output-shape-mismatch": "set this <dim> to 5, or re-export the model",
     "IRV103-dynamic-dim-declared": "set this <dim> to 4",
     "IRV201-edge-shape-mismatch": "make the input port say [2,3], or fix the producer",
     "IRV202-dangling-edge": "delete the edge or restore what it names",
