@@ -127,7 +127,7 @@ def test_output_file_quiet_statistics_and_color(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().out == f"{bad}\n"
     assert main(["-qq", str(bad)]) == 1 and capsys.readouterr().out == ""
     main(["--statistics", str(bad)])
-    assert "1     IRV102 incompatible-broadcast" in capsys.readouterr().out
+    assert "1     IRV102 incompatible-inputs" in capsys.readouterr().out
     main(["--color", "always", str(bad)])
     assert "\033[31mIRV102" in capsys.readouterr().out
     monkeypatch.setenv("NO_COLOR", "1")
@@ -142,7 +142,7 @@ def test_rules_and_explain(capsys):
     assert all(f"{r.CODE:<7} {r.SLUG}" in listing for r in RULES)
     assert main(["explain", "IRV102"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("IRV102 incompatible-broadcast") and "Passing" in text and "Failing" in text
+    assert text.startswith("IRV102 incompatible-inputs") and "Passing" in text and "Failing" in text
     assert main(["explain", "broadcast-output-mismatch"]) == 0 and "IRV101" in capsys.readouterr().out
     assert main(["explain", "IRV999"]) == 2
 
@@ -218,8 +218,8 @@ def test_explain_several_all_and_internal_error(capsys):
     from irvalidate.rules import RULES
     assert main(["explain", "IRV101", "incompatible-broadcast"]) == 0
     headers = [l for l in capsys.readouterr().out.splitlines() if l.startswith("IRV")]
-    assert headers == ["IRV101 broadcast-output-mismatch (default level: error)",
-                       "IRV102 incompatible-broadcast (default level: error)"]
+    assert headers == ["IRV101 output-shape-mismatch (default level: error)",
+                       "IRV102 incompatible-inputs (default level: error)"]
     assert main(["explain", "IRV000"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("IRV000 internal-error (default level: error)\n\n"

@@ -203,3 +203,16 @@ def test_api_raises_config_error(tmp_path):
     assert "pydantic" not in str(caught.value)
     with pytest.raises(irvalidate.ConfigError, match="unknown key 'selct'"):
         irvalidate.validate(path, config={"selct": []})
+
+
+@pytest.mark.parametrize("old,new,code", [
+    ("broadcast-output-mismatch", "output-shape-mismatch", "IRV101"),
+    ("incompatible-broadcast", "incompatible-inputs", "IRV102"),
+    ("invalid-broadcast-attribute", "invalid-attribute", "IRV104"),
+])
+def test_former_slugs_still_name_their_rules(old, new, code):
+    from irvalidate.config import Config
+    from irvalidate.rules import get
+    assert get(old).CODE == code and get(old).SLUG == new
+    config = Config(ignore=[old], severity={old: "warning"})
+    assert config.ignore == [new] and config.severity == {new: "warning"}

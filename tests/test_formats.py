@@ -198,7 +198,7 @@ def test_sarif_carries_the_shape_table_and_layer(report):
 
 
 def finding(**kw):
-    base = dict(path="m.xml", line=3, code="IRV101", slug="broadcast-output-mismatch",
+    base = dict(path="m.xml", line=3, code="IRV101", slug="output-shape-mismatch",
                 level="error", message="Add 'a' (id=4): output port 2 declares [2,4,6]",
                 layer=LayerRef("4", "a", "Add"), port="2")
     base.update(kw)
@@ -257,7 +257,7 @@ def test_github_escaping_by_hand(tmp_path, monkeypatch):
     out = github.render([FileResult("dir/a,b:c%.xml", [f])], "1").splitlines()
     assert out == [
         "::group::dir/a,b:c%25.xml",
-        "::error file=dir/a%2Cb%3Ac%25.xml,line=7,title=IRV101 broadcast-output-mismatch"
+        "::error file=dir/a%2Cb%3Ac%25.xml,line=7,title=IRV101 output-shape-mismatch"
         "::100%25 sure, a:b%0D%0Anext %250A",
         "::endgroup::",
         "Found 1 error in 1 file.",
@@ -271,7 +271,7 @@ def test_github_cli_output_by_hand(report):
     lines = out.splitlines()
     assert lines[:3] == [
         "::group::models/bad.xml",
-        "::error file=models/bad.xml,line=16,title=IRV102 incompatible-broadcast::Add "
+        "::error file=models/bad.xml,line=16,title=IRV102 incompatible-inputs::Add "
         "'add%251,x:y' (id=2): inputs cannot broadcast (numpy): dimension 3 cannot broadcast "
         "with 4 at axis 1: they differ and neither is 1%0A    A = 'p0' (id 0): (2, 3)%0A"
         "    B = 'p1' (id 1): (   4)%0A                         ^",
@@ -290,7 +290,7 @@ def test_github_levels_and_the_step_limit(tmp_path, monkeypatch):
     many = [finding(line=n) for n in range(1, 13)] + [finding(level="info", line=None)]
     lines = github.render([FileResult("m.xml", many)], "1").splitlines()
     assert sum(line.startswith("::error ") for line in lines) == 12  # all printed
-    assert "::notice file=m.xml,title=IRV101 broadcast-output-mismatch::" in lines[13]
+    assert "::notice file=m.xml,title=IRV101 output-shape-mismatch::" in lines[13]
     assert lines[-2] == "Found 12 errors, 1 info in 1 file."
     assert lines[-1].startswith("GitHub annotates at most 10 errors") and "2 error" in lines[-1]
     assert not lines[-1].startswith("::")

@@ -1328,7 +1328,7 @@ def test_a_crashing_rule_is_contained(how, tmp_path, capsys, monkeypatch):
     rc, patched = _report(capsys, files)
     assert rc == 1
     crashed = [f for f in patched["a_patched.xml"] if f["rule"] == "IRV000"]
-    assert crashed and all("IRV102" in f["message"] and "incompatible-broadcast" in f["message"]
+    assert crashed and all("IRV102" in f["message"] and "incompatible-inputs" in f["message"]
                            and "injected failure" in f["message"] for f in crashed), crashed
     others = [f for f in baseline["a_patched.xml"] if f["rule"] != "IRV102"]
     for finding in others:

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_models"
-GOOD = "models/broadcast-output-mismatch.xml"
+GOOD = "models/output-shape-mismatch.xml"
 BAD = "models/IRV101-output-shape-mismatch.xml"
 POM = "pom.xml"
 POM_TEXT = """<?xml version="1.0" encoding="UTF-8"?>

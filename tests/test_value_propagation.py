@@ -13,7 +13,7 @@ infers is recorded per layer.
   runtime infers at that axis, which must be static or a bounded interval.  ``read_model``
   still accepts the file (it ignores declared dims).  The validator must report an error
   naming that layer id (top level), and the ``expected`` shape of its
-  broadcast-output-mismatch finding must agree with the runtime at that axis (and, in a
+  output-shape-mismatch finding must agree with the runtime at that axis (and, in a
   separate test, on the whole shape).
 * Coverage: every op, version, attribute and Broadcast mode the generator is meant to
   produce occurs, so these tests cannot silently become vacuous.
@@ -47,7 +47,7 @@ N_MODELS = int(os.environ.get("IRVALIDATE_VALUEPROP_MODELS", "600"))
 #: below this many models the coverage test is skipped (too few to cover everything)
 MIN_FOR_COVERAGE = 150
 MAX_SHOWN = 20
-OUTPUT_MISMATCH = ("IRV101", "broadcast-output-mismatch")
+OUTPUT_MISMATCH = ("IRV101", "output-shape-mismatch")
 
 
 # --------------------------------------------------------------------------------------
@@ -284,7 +284,7 @@ def _expected_of(mut: Mutation, findings: List[dict]) -> List[Tuple[dict, Option
 
 
 def test_expected_dim_agrees_with_the_runtime(mutations, mutated_findings):
-    """Where a broadcast-output-mismatch finding on the mutated layer gives ``expected``,
+    """Where a output-shape-mismatch finding on the mutated layer gives ``expected``,
     its dim at the mutated axis is what the runtime infers there."""
     bad, checked = [], 0
     for mut in (m for muts in mutations.values() for m in muts):

@@ -54,7 +54,11 @@ INTERNAL_ERROR = internal_error
 ALL: Tuple[ModuleType, ...] = (internal_error,) + RULES
 
 #: slugs a rule had before, still accepted in configuration and on the command line
-ALIASES: Dict[str, str] = {}
+ALIASES: Dict[str, str] = {
+    "broadcast-output-mismatch": output_mismatch.SLUG,
+    "incompatible-broadcast": incompatible.SLUG,
+    "invalid-broadcast-attribute": invalid_attribute.SLUG,
+}
 
 BY_CODE: Dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
 BY_SLUG: Dict[str, ModuleType] = {rule.SLUG: rule for rule in ALL}

@@ -1,4 +1,4 @@
-"""IRV102 incompatible-broadcast: the input shapes of a layer are incompatible (they cannot
+"""IRV102 incompatible-inputs: the input shapes of a layer are incompatible (they cannot
 broadcast together, a shape input is not 1-D, a computed target can be negative).
 
 The runtime refuses to load such a model ("Argument shapes are inconsistent", or one of the
@@ -29,7 +29,7 @@ from ..ops.spec import INCOMPATIBLE, Inferred, OpProblem
 from ._common import Context, shape_table
 
 CODE = "IRV102"
-SLUG = "incompatible-broadcast"
+SLUG = "incompatible-inputs"
 LEVEL = "error"
 SUMMARY = "The layer's input shapes are incompatible: OpenVINO refuses the model."
 

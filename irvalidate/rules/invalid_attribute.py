@@ -1,4 +1,4 @@
-"""IRV104 invalid-broadcast-attribute: an illegal attribute value (today: ``auto_broadcast``, ``mode``,
+"""IRV104 invalid-attribute: an illegal attribute value (today: ``auto_broadcast``, ``mode``,
 a pdpd axis).
 
 OpenVINO matches these values case-insensitively but refuses anything else, and refuses an
@@ -22,7 +22,7 @@ from ..ops.spec import ATTRIBUTE
 from ._common import Context
 
 CODE = "IRV104"
-SLUG = "invalid-broadcast-attribute"
+SLUG = "invalid-attribute"
 LEVEL = "error"
 SUMMARY = "An illegal attribute value (the message lists the legal ones)."
 

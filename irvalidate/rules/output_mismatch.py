@@ -1,4 +1,4 @@
-"""IRV101 broadcast-output-mismatch: a declared output rank or dim contradicts inference.
+"""IRV101 output-shape-mismatch: a declared output rank or dim contradicts inference.
 
 OpenVINO re-infers every output shape and ignores the ``<dim>``s an IR declares, so a stale
 or hand-edited dim loads silently, yet every tool and person that reads the file is misled.
@@ -27,7 +27,7 @@ from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, shape_table
 
 CODE = "IRV101"
-SLUG = "broadcast-output-mismatch"
+SLUG = "output-shape-mismatch"
 LEVEL = "error"
 SUMMARY = "A declared output rank or dim contradicts the shape the runtime infers."
 

@@ -1,4 +1,4 @@
-"""IRV104 invalid-broadcast-attribute, IRV105 wrong-input-count, IRV106 element-type-mismatch."""
+"""IRV104 invalid-attribute, IRV105 wrong-input-count, IRV106 element-type-mismatch."""
 import pytest
 
 from irbuilder import IR

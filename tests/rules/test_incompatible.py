@@ -1,4 +1,4 @@
-"""IRV102 incompatible-broadcast, across elementwise, Select, FakeQuantize and Broadcast."""
+"""IRV102 incompatible-inputs, across elementwise, Select, FakeQuantize and Broadcast."""
 import pytest
 
 from irbuilder import IR

@@ -1,4 +1,4 @@
-"""IRV101 broadcast-output-mismatch and IRV103 dynamic-dim-declared."""
+"""IRV101 output-shape-mismatch and IRV103 dynamic-dim-declared."""
 import pytest
 
 from irbuilder import IR
@@ -20,7 +20,7 @@ def test_valid_numpy_output_is_quiet(run):
 def test_wrong_dim_is_error_naming_layer_port_and_shapes(run):
     ir = add_model([2, 4, 6])
     [f] = run(ir)
-    assert (f.code, f.slug, f.level) == ("IRV101", "broadcast-output-mismatch", "error")
+    assert (f.code, f.slug, f.level) == ("IRV101", "output-shape-mismatch", "error")
     assert f.layer.id == "2" and f.layer.name == "add" and f.layer.type == "Add"
     assert f.port == "2" and f.expected == "[2,4,5]" and f.declared == "[2,4,6]"
     assert f.table.marks == (2,)
