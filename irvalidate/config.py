@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
 
+from .reporting import FORMAT_NAMES
+
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
     Config = BaseModel  # the model is built by _build() on first use (see __getattr__)
 
 Level = Literal["error", "warning", "info"]
-FormatName = Literal["auto", "github", "json", "sarif", "text"]
+FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]
 
 
 def _tomllib() -> Any:

@@ -11,6 +11,7 @@ import re
 import textwrap
 from typing import List, Tuple
 
+
 def blocks(body: str) -> List[Tuple[str, List[str]]]:
     """``("text", lines)`` paragraphs and ``("literal", lines)`` blocks, dedented.  A
     paragraph's closing ``::`` becomes ``:`` (``text ::`` loses it, as in reST)."""

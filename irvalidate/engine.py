@@ -4,13 +4,13 @@ from __future__ import annotations
 import os
 import traceback
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis
 
-# the engine only calls Config() for validate_file(config=None) and reads attributes:
-# Defaults holds the same values without importing pydantic
-from .config import Defaults as Config
+# the engine reads a configuration's attributes and makes one only for validate_file(
+# config=None): Defaults holds Config()'s values without importing pydantic
+from .config import Defaults
 from .findings import Finding, LayerRef, Problem
 from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
 from .ir.parser import parse
@@ -19,6 +19,9 @@ from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
 from .selection import enabled, ignores_for, level, plan
+
+if TYPE_CHECKING:
+    from .config import Config
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ def default_bin(xml_path: str) -> str:
 MAX_MESSAGE = 2000
 
 
-def _clip(message: str) -> str:
+def clip_message(message: str) -> str:
     if len(message) <= MAX_MESSAGE:
         return message
     cut = f" ... [{len(message) - MAX_MESSAGE + 100} characters cut] ... "
@@ -44,12 +47,12 @@ def _clip(message: str) -> str:
 
 def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int]) -> Finding:
     return Finding(path=path, line=line, code=rule.CODE, slug=rule.SLUG, level=level,
-                   message=_clip(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
+                   message=clip_message(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
                    scope=problem.scope)
 
 
-def _internal(path: str, where: str, err: BaseException, config: Config) -> List[Finding]:
+def _internal(path: str, where: str, err: BaseException, config: "Config") -> List[Finding]:
     code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
     if not enabled(config, INTERNAL_ERROR, ignores_for(config, path)):
         return []
@@ -95,14 +98,14 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
-def validate_file(path: str, bin_path: Optional[str] = None, config: Optional[Config] = None,
+def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["Config"] = None,
                   rules: Sequence = RULES) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
     is kept as given (the formatters make a name that is not UTF-8 displayable, names.py)."""
-    return _validate(path, bin_path, config or Config(), rules)
+    return _validate(path, bin_path, config or Defaults(), rules)
 
 
-def _validate(path: str, bin_path: Optional[str], config: Config, rules: Sequence) -> FileResult:
+def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence) -> FileResult:
     planned = plan(config, path, rules)
     findings: List[Finding] = []
     try:

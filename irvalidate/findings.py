@@ -7,8 +7,6 @@ from typing import Optional, Tuple
 from .ir.records import Layer
 from .shapes.dims import Shape, format_dim
 
-LEVELS = ("error", "warning", "info")
-
 
 @dataclass(frozen=True, slots=True)
 class LayerRef:

@@ -10,8 +10,7 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Set
 
-#: kept in step with formatters.FORMATTERS (a test checks) so --help needs no formatter import
-FORMAT_NAMES = ("auto", "github", "json", "sarif", "text")
+from .reporting import FORMAT_NAMES
 
 #: configuration field -> the option that sets it, to name the option in error messages
 OPTION_NAMES = {

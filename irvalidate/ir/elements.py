@@ -44,14 +44,6 @@ def from_element_type(name: Optional[str]) -> Optional[str]:
     return lowered if lowered in BITS else None
 
 
-def to_precision(element_type: str) -> str:
-    """The ``precision`` the serializer writes for an element type."""
-    for legacy, canonical in _LEGACY.items():
-        if canonical == element_type and not legacy.startswith(("I", "U")):
-            return legacy
-    return element_type.upper()
-
-
 def merge(a: Optional[str], b: Optional[str]) -> Optional[str]:
     """``element::Type::merge``: dynamic (or unknown) merges with anything; else must match.
 

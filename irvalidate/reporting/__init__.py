@@ -19,3 +19,6 @@ FORMATTERS: Dict[str, Callable[[Sequence, str], str]] = {
     "sarif": _lazy("sarif"),
     "github": _lazy("github"),
 }
+#: every name ``--format`` and ``format`` accept: the formatters, and ``auto`` (github under
+#: GitHub Actions, else text)
+FORMAT_NAMES = ("auto", *sorted(FORMATTERS))

@@ -25,10 +25,10 @@ Why this shape:
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import List, Sequence
 
-from ..names import display_path as _shown
-from .sarif import message_text, relative_path
+from ..names import display_path
+from .common import count_levels, message_text, relative_path, summary
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 #: annotations GitHub shows per step, for each of error, warning and notice
@@ -43,9 +43,10 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def display_path(path: str) -> str:
+def annotation_path(path: str) -> str:
+    """The path an annotation names: relative to the working directory when inside it."""
     relative = relative_path(path)
-    return _shown(path if relative is None else relative)
+    return display_path(path if relative is None else relative)
 
 
 def command(name: str, message: str, **properties: object) -> str:
@@ -56,26 +57,20 @@ def command(name: str, message: str, **properties: object) -> str:
     return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def render(results: Sequence, version: str) -> str:
     lines: List[str] = []
-    counts: Dict[str, int] = {"error": 0, "warning": 0, "info": 0}
     for result in results:
         if not result.findings:
             continue
-        path = display_path(result.path)
+        path = annotation_path(result.path)
         lines.append(command("group", path))
         for f in result.findings:
-            counts[f.level] = counts.get(f.level, 0) + 1
             lines.append(command(COMMANDS.get(f.level, "warning"), message_text(f), file=path,
                                  line=f.line, title=f"{f.code} {f.slug}"))
         lines.append(command("endgroup", ""))
+    counts = count_levels(results)
     if any(counts.values()):
-        parts = [_plural(n, level) for level, n in counts.items() if n]
-        lines.append(f"Found {', '.join(parts)} in {_plural(len(results), 'file')}.")
+        lines.append(summary(results))
         over = [f"{n - STEP_LIMIT} {level}" for level, n in counts.items() if n > STEP_LIMIT]
         if over:
             lines.append(f"GitHub annotates at most {STEP_LIMIT} errors, {STEP_LIMIT} warnings "

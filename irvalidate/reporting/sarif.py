@@ -27,28 +27,28 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 from urllib.parse import quote
 
 from ..docs import blocks
 from ..rules import ALL, INTERNAL_ERROR
-from .table import render as render_table
+from .common import message_text, relative_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/irvalidate/"
 SRCROOT = "%SRCROOT%"
 #: SARIF has no "info"; "note" is its lowest level that still shows in code scanning
-LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 #: GitHub's "problem.severity" vocabulary for non-security rules
 SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
 #: the rule families, by the hundreds digit of the code
-FAMILY = {"0": "file", "1": "broadcast", "2": "graph"}
+FAMILY = {"0": "file", "1": "inference", "2": "graph"}
 #: versioned like SARIF's own examples ("/v1"); bump it whenever the recipe in _fingerprint changes
 FINGERPRINT = "irvalidateFindingHash/v1"
 LIMIT = 1024  # GitHub's limit for shortDescription and fullDescription
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 
-def _clip(text: str) -> str:
+def _fit_description(text: str) -> str:
     return text if len(text) <= LIMIT else text[:LIMIT - 3].rstrip() + "..."
 
 
@@ -99,10 +99,10 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
         # meet one spelling everywhere.  PascalCase is only a style note of Microsoft's SARIF
         # validator (SARIF2025); CodeQL itself uses names like "js/unused-local-variable".
         "name": slug,
-        "shortDescription": {"text": _clip(summary or slug)},
-        "fullDescription": {"text": _clip(description or summary or slug)},
+        "shortDescription": {"text": _fit_description(summary or slug)},
+        "fullDescription": {"text": _fit_description(description or summary or slug)},
         "help": {"text": body or summary or slug, "markdown": _markdown(body or summary or slug)},
-        "defaultConfiguration": {"level": LEVELS.get(level, "warning")},
+        "defaultConfiguration": {"level": SARIF_LEVELS.get(level, "warning")},
         "properties": {"tags": ["openvino-ir", "internal" if code == INTERNAL_ERROR.CODE
                                 else FAMILY.get(code[3:4], "other")],
                        "problem.severity": SEVERITY.get(level, "warning")},
@@ -112,16 +112,6 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
 def descriptors() -> List[dict]:
     """IRV000 and then every registered rule, in code order."""
     return [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in ALL]
-
-
-def relative_path(path: str) -> Optional[str]:
-    """The path relative to the working directory, with forward slashes; None outside it.
-    Symlinks are resolved first, as GitHub asks."""
-    real, cwd = Path(os.path.realpath(path)), Path(os.path.realpath(os.getcwd()))
-    try:
-        return real.relative_to(cwd).as_posix()
-    except ValueError:
-        return None
 
 
 def artifact_location(path: str) -> dict:
@@ -153,14 +143,6 @@ def _properties(f) -> dict:
     return props
 
 
-def message_text(f) -> str:
-    """The text report's message and shape table: code scanning shows nothing else of it."""
-    text = f.message + (f" [in {f.scope}]" if f.scope else "")
-    if f.table is not None and f.table.rows:
-        text += "\n" + "\n".join(render_table(f.table))
-    return text
-
-
 def render(results: Sequence, version: str) -> str:
     rules = descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -177,7 +159,7 @@ def render(results: Sequence, version: str) -> str:
             seen[digest] = seen.get(digest, 0) + 1  # ":n" tells identical findings apart
             out.append({
                 "ruleId": f.code, "ruleIndex": index[f.code],
-                "level": LEVELS.get(f.level, "warning"),
+                "level": SARIF_LEVELS.get(f.level, "warning"),
                 "message": {"text": message_text(f)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": dict(location),

@@ -5,6 +5,7 @@ from collections import Counter
 from typing import List, Sequence
 
 from ..names import display_path
+from .common import summary
 from .table import render as render_table
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -24,12 +25,10 @@ def _line(f, color: bool) -> str:
 def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
            statistics: bool = False) -> str:
     lines: List[str] = []
-    counts = {"error": 0, "warning": 0, "info": 0}
     per_rule: Counter = Counter()
     slugs = {}
     for result in results:
         for f in result.findings:
-            counts[f.level] += 1
             per_rule[f.code] += 1
             slugs[f.code] = f.slug
         if quiet == 1 and result.findings:
@@ -44,11 +43,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
         return ""
     if statistics:
         lines.extend(f"{n:<5} {code} {slugs[code]}" for code, n in sorted(per_rule.items()))
-    checked = f"{len(results)} file{'s' if len(results) != 1 else ''}"
-    if any(counts.values()) and not quiet:
-        parts = [f"{n} {level}{'s' if n != 1 else ''}" for level, n in counts.items() if n]
-        lines.append(f"Found {', '.join(parts)} in {checked}.")
-    elif results and not quiet:
-        # a clean run says so, or it would look like a run that checked nothing
-        lines.append(f"{checked} checked, no problems.")
+    line = summary(results) if not quiet else ""
+    if line:
+        lines.append(line)
     return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,52 @@
+"""What the report formats share: paths relative to the working directory, a finding's text
+with its shape table, and the one-line summary."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+from .table import render as render_table
+
+LEVELS = ("error", "warning", "info")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def relative_path(path: str) -> Optional[str]:
+    """The path relative to the working directory, with forward slashes; None outside it.
+    Symlinks are resolved first, as GitHub asks."""
+    real, cwd = Path(os.path.realpath(path)), Path(os.path.realpath(os.getcwd()))
+    try:
+        return real.relative_to(cwd).as_posix()
+    except ValueError:
+        return None
+
+
+def message_text(f) -> str:
+    """The text report's message and shape table, for formats that show nothing else."""
+    text = f.message + (f" [in {f.scope}]" if f.scope else "")
+    if f.table is not None and f.table.rows:
+        text += "\n" + "\n".join(render_table(f.table))
+    return text
+
+
+def count_levels(results: Sequence) -> Dict[str, int]:
+    counts = dict.fromkeys(LEVELS, 0)
+    for result in results:
+        for f in result.findings:
+            counts[f.level] = counts.get(f.level, 0) + 1
+    return counts
+
+
+def summary(results: Sequence) -> str:
+    """``Found 2 errors, 1 warning in 3 files.``, or ``3 files checked, no problems.``: a
+    clean run says so, or it would look like a run that checked nothing."""
+    counts = count_levels(results)
+    checked = plural(len(results), "file")
+    if any(counts.values()):
+        parts = [plural(n, level) for level, n in counts.items() if n]
+        return f"Found {', '.join(parts)} in {checked}."
+    return f"{checked} checked, no problems." if results else ""
