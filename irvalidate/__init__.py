@@ -2,19 +2,10 @@
 from __future__ import annotations
 
 
-def _read_version() -> str:
-    # importlib.metadata pulls in email, zipfile and csv (~20 ms), so it is read only when
-    # something asks for __version__ (--version, the json/sarif reports), never on import
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("irvalidate")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
-
-
 def __getattr__(name: str):
-    if name == "__version__":
-        value = globals()["__version__"] = _read_version()
+    if name == "__version__":  # read on demand (version.py)
+        from .version import read
+        value = globals()["__version__"] = read()
         return value
     if name == "ConfigError":  # config.py is cheap, but `import irvalidate` needs nothing
         from .config import ConfigError

@@ -88,7 +88,6 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.  A
     mapping that is not a valid configuration raises :class:`irvalidate.ConfigError`.
     """
-    from . import __version__
     from .config import Config
     from .config import build as build_config
     from .reporting.report import build
@@ -97,4 +96,5 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     elif not isinstance(config, Config):
         config = build_config(dict(config), "config")  # ConfigError, not a raw pydantic error
     files = discover_files(os.fspath(path), config=config)
-    return build(validate_files(files, config), __version__)
+    from .version import read
+    return build(validate_files(files, config), read())

@@ -16,8 +16,8 @@ from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers
 def __getattr__(name: str) -> str:
     # cli.__version__ stays importable (and a test pins it), but is only read on demand
     if name == "__version__":
-        from . import __version__
-        return __version__
+        from .version import read
+        return read()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
