@@ -13,6 +13,7 @@ flattens the raw slope at small sizes), and between the two largest sizes.
     python benchmarks/run.py                 # full run (~5-10 min on 2 cores)
     python benchmarks/run.py --quick         # smoke run: small models, 1 round
     python benchmarks/run.py --llm 0 --series 1000,10000 --json out.json
+    python benchmarks/run.py --baseline REV  # also time irvalidate at git revision REV
 Models are generated on demand by make_models.py into --dir (default: irv-bench in the temporary directory).
 """
 from __future__ import annotations
@@ -35,11 +36,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
 READ_MODEL = "import sys, openvino as ov; ov.Core().read_model(sys.argv[1])"
-TOOLS = ("irvalidate", "read_model", "floor")
-IRV_ENV = None   # the environment of irvalidate children (PYTHONPATH to a snapshot), or None
+# irvalidate from a given source folder: an editable install's import hook would otherwise
+# win over PYTHONPATH and run the live sources whatever folder is asked for
+FROM_SOURCES = ("import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in "
+                "repr(f).lower()]; sys.path.insert(0, sys.argv.pop(1)); "
+                "from irvalidate.cli import main; sys.exit(main(sys.argv[1:]))")
+TOOLS = ("irvalidate", "baseline", "read_model", "floor")
+#: the irvalidate sources each irvalidate tool runs (a snapshot, a baseline), or none: installed
+SOURCES: dict = {}
 
 
 def command(tool: str, xml: Path) -> list:
+    if tool in SOURCES:
+        return [PY, "-c", FROM_SOURCES, str(SOURCES[tool]), str(xml)]
     if tool == "irvalidate":
         script = Path(PY).parent / "irvalidate"     # the installed console script
         return [str(script), str(xml)] if script.exists() else [PY, "-m", "irvalidate", str(xml)]
@@ -53,7 +62,7 @@ def measure(tool: str, xml: Path) -> dict:
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(command(tool, xml), stdout=out, stderr=subprocess.STDOUT,
-                                cwd=xml.parent, env=IRV_ENV if tool == "irvalidate" else None)
+                                cwd=xml.parent)
         _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -63,15 +72,21 @@ def measure(tool: str, xml: Path) -> dict:
             "rc": proc.returncode, "tail": tail if proc.returncode else ""}
 
 
-def snapshot(dest: Path) -> dict:
-    """Copy irvalidate's sources to dest; return an environment that imports them first.
+def snapshot(dest: Path, revision: str = "") -> Path:
+    """Copy irvalidate's sources (as they are, or at a git revision) to dest and return it.
     The install is editable and the project may change during a long run: one run must not
     time two versions.  Byte-compiled up front, so no timed run pays for compiling."""
-    shutil.copytree(HERE.parent / "irvalidate", dest / "irvalidate",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    dest.mkdir(parents=True, exist_ok=True)
+    if revision:
+        archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", revision, "irvalidate",
+                                  "schemas"],  # data/ir.rng links to schemas/
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    else:
+        shutil.copytree(HERE.parent / "irvalidate", dest / "irvalidate",
+                        ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([PY, "-m", "compileall", "-q", str(dest)], check=True)
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(dest)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    return dest
 
 
 def ensure(kind: str, layers: int, out: Path, gen: dict) -> Path:
@@ -145,7 +160,8 @@ def fmt(v, spec=".2f") -> str:
 
 def table(rows: list, tools: tuple, key: str = "wall") -> str:
     """A markdown table of medians (`key`: wall or cpu), ratios and peak RSS, per file."""
-    pairs = [(a, b) for a, b in (("irvalidate", "read_model"), ("irvalidate", "floor"))
+    pairs = [(a, b) for a, b in (("irvalidate", "read_model"), ("irvalidate", "floor"),
+                                 ("irvalidate", "baseline"))
              if a in tools and b in tools]
     head = (["file", "layers", "XML MB"] + [f"{t} s" for t in tools]
             + [f"{a[:3]}/{b}" for a, b in pairs] + [f"RSS {t} MB" for t in tools])
@@ -216,13 +232,16 @@ def main(argv=None) -> int:
                     "(options given explicitly still win)")
     ap.add_argument("--no-snapshot", action="store_true",
                     help="run the live irvalidate sources, not a copy taken at the start")
+    ap.add_argument("--baseline", metavar="REV", default="",
+                    help="also time irvalidate at this git revision, side by side (irv/baseline)")
     ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     args = ap.parse_args(argv)
     quick = dict(llm=3000, stress=5000, series="1000,3000,10000", rounds=1, startup_rounds=3)
     for k, v in quick.items():   # --quick changes only what the command line left at default
         if args.quick and getattr(args, k) == ap.get_default(k):
             setattr(args, k, v)
-    tools = tuple(t for t in TOOLS if t in args.tools.split(","))
+    wanted = args.tools.split(",") + (["baseline"] if args.baseline else [])
+    tools = tuple(t for t in TOOLS if t in wanted and (t != "baseline" or args.baseline))
     series = [int(s) for s in args.series.split(",") if s.strip()]
 
     gen: dict = {}
@@ -231,17 +250,18 @@ def main(argv=None) -> int:
            if n]
     ser = [ensure(args.series_kind, n, args.dir, gen) for n in series]
 
-    global IRV_ENV
     code0, snapdir = code_state(), tempfile.TemporaryDirectory(prefix="irv-snapshot-")
     if not args.no_snapshot:
-        IRV_ENV = snapshot(Path(snapdir.name))
+        SOURCES["irvalidate"] = snapshot(Path(snapdir.name) / "now")
+    if args.baseline:
+        SOURCES["baseline"] = snapshot(Path(snapdir.name) / "baseline", args.baseline)
     load0, t0 = os.getloadavg(), time.perf_counter()
     print(f"start-up case: {small.name}, {args.startup_rounds} runs", file=sys.stderr)
     startup = bench([small], tools, args.startup_rounds)
     print(f"main table: {[f.name for f in big]}, {args.rounds} rounds", file=sys.stderr)
     main_rows = bench(big, tools, args.rounds)
     print(f"series: {[f.name for f in ser]}, {args.rounds} rounds", file=sys.stderr)
-    ser_tools = tuple(t for t in ("irvalidate", "floor") if t in tools)
+    ser_tools = tuple(t for t in ("irvalidate", "baseline", "floor") if t in tools)
     ser_rows = bench(ser, ser_tools, args.rounds) if ser else []
     elapsed, load1, own_rss = time.perf_counter() - t0, os.getloadavg(), runner_rss()
 
@@ -257,6 +277,8 @@ def main(argv=None) -> int:
     code1 = code_state()
     snapdir.cleanup()
     code = code0 + ("" if args.no_snapshot else " (a copy of the sources taken at the start)")
+    if args.baseline:
+        code += f"; baseline: {args.baseline}"
     if code1 != code0:
         code += f"; the sources were at {code1} by the end" + (
             " (CHANGED DURING RUN: timings mix versions)" if args.no_snapshot else "")

@@ -16,8 +16,8 @@ from ..ir.records import CONST_TYPES, Layer, ParseProblem, declared_shape
 from ..ir.weights import BinFile, ConstError
 from ..ops import registry
 from ..ops.node import Node
-from ..ops.sources import const_value
-from ..ops.spec import MALFORMED, Inferred, Value
+from ..ops.sources import const_value, outputs_of
+from ..ops.spec import Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
@@ -105,19 +105,19 @@ class Propagation:
         return self._const_tensors[producer.id]
 
     def _visit(self, layer: Layer) -> None:
-        inputs = self.input_values(layer)
         spec = registry.lookup(layer.type, layer.version)
+        if spec is not None and spec.source:
+            self._source(layer)
+            return
+        inputs = self.input_values(layer) if layer.inputs else []
         # an extension's op is opaque, even when it shares a name with one of OpenVINO's
         extension = opsets.is_extension(layer.version, layer.type)
-        if extension and spec is not None and not spec.source:
+        if extension:
             spec = None
         inferred, tensor = registry.run(spec, Node(layer, inputs, self)) if spec else (None, None)
-        if spec is not None and spec.source:
-            self._source(layer, inferred)  # type: ignore[arg-type]
-        else:
-            if inferred is not None:
-                self.inferences[layer.id] = inferred
-            self._outputs(layer, inputs, inferred, extension)
+        if inferred is not None:
+            self.inferences[layer.id] = inferred
+        self._outputs(layer, inputs, inferred, extension)
         if tensor is not None:
             key = (layer.id, layer.outputs[0].id)
             self.outputs[key] = self.outputs[key]._replace(tensor=tensor)
@@ -142,11 +142,12 @@ class Propagation:
                 et = elements.from_precision(port.precision)
             self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
 
-    def _source(self, layer: Layer, inferred: Inferred) -> None:
+    def _source(self, layer: Layer) -> None:
         """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""
-        for problem in inferred.of(MALFORMED):
-            self.problems.append(ParseProblem(layer.line, problem.message, layer))
-        for port, shape, et in zip(layer.outputs, inferred.outputs or (), inferred.output_types):
+        shapes, et, malformed = outputs_of(layer)
+        for message in malformed:
+            self.problems.append(ParseProblem(layer.line, message, layer))
+        for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer)
 

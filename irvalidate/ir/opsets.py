@@ -58,6 +58,7 @@ def looks_standard(version: str) -> bool:
     return bool(_OPSET_NAME.fullmatch(version)) or version in _table()["experimental_versions"]
 
 
+@lru_cache(maxsize=4096)  # asked for every layer; a file has few (version, type) pairs
 def is_extension(version: str, layer_type: str) -> bool:
     """Whether a runtime extension, not OpenVINO itself, supplies the op.
 

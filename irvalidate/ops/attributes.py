@@ -45,23 +45,31 @@ def enum_value(value: object, legal: Tuple[str, ...]) -> str:
 
 
 _BUILT: Dict[Callable[[], type], type] = {}
+#: pydantic's ValidationError, once a model has been built (an import statement in the hot
+#: path costs a microsecond per layer)
+_ERRORS: list = []
 
 
 def lazy_model(build: Callable[[], type]) -> Callable[[], type]:
     """``build`` returns a pydantic model class; the returned function builds it once."""
     def model() -> type:
-        # setdefault: threads racing through the first use all get the one class kept
-        return _BUILT.get(build) or _BUILT.setdefault(build, build())
+        found = _BUILT.get(build)
+        if found is None:
+            from pydantic import ValidationError
+            _ERRORS[:] = [ValidationError]
+            # setdefault: threads racing through the first use all get the one class kept
+            found = _BUILT.setdefault(build, build())
+        return found
     return model
 
 
 def validate(model: Callable[[], type], raw: Dict[str, Any], names: Mapping[str, str]) -> Any:
     """An instance of the lazily built model, or an attribute OpError naming each IR attribute
     (``names``: field -> the attribute as the IR spells it)."""
-    from pydantic import ValidationError
+    built = model()
     try:
-        return model()(**raw)
-    except ValidationError as err:
+        return built(**raw)
+    except _ERRORS[0] as err:
         parts = []
         for item in err.errors():
             field = names.get(str(item["loc"][0]), str(item["loc"][0])) if item["loc"] else "?"

@@ -7,7 +7,7 @@ missing (the specification says -1).
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
 from ..ir import elements
 from ..shapes import broadcasting as bc
@@ -55,16 +55,24 @@ class Spec(NamedTuple):
     axis_given: bool
 
 
+#: (auto_broadcast, axis) as written -> what they mean: a file repeats a few combinations on
+#: thousands of layers, and each is validated once
+_READ: Dict[Tuple[Optional[str], Optional[str]], Spec] = {}
+
+
 def read(node: Node) -> Spec:
     """The layer's auto_broadcast attribute, or an attribute OpError listing legal values."""
     data = node.layer.data
-    raw = {"mode": data.get("auto_broadcast", "numpy")}
-    axis = data.get("auto_broadcast.auto_broadcast_axis")
-    if axis is not None:
-        raw.update(axis=axis, axis_given=True)
-    found = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
-                                          "axis": "auto_broadcast.auto_broadcast_axis"})
-    return Spec(found.mode, found.axis, found.axis_given)
+    key = (data.get("auto_broadcast"), data.get("auto_broadcast.auto_broadcast_axis"))
+    found = _READ.get(key)
+    if found is None:
+        raw = {"mode": "numpy" if key[0] is None else key[0]}
+        if key[1] is not None:
+            raw.update(axis=key[1], axis_given=True)
+        model = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
+                                              "axis": "auto_broadcast.auto_broadcast_axis"})
+        found = _READ.setdefault(key, Spec(model.mode, model.axis, model.axis_given))
+    return found
 
 
 def mode_label(node: Node) -> str:

@@ -10,7 +10,7 @@ the others, else only its length.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..ir import elements
 from ..shapes import broadcasting as bc
@@ -57,7 +57,21 @@ def _build() -> type:
 BroadcastMode = lazy_model(_build)
 
 
+#: (v3, three inputs, mode, axis) as written -> what they mean, validated once per file's
+#: few combinations (an OpError is not cached: it is raised again for each layer)
+_MODES: Dict[tuple, object] = {}
+
+
 def _mode(node: Node, v3: bool):
+    data = node.layer.data
+    key = (v3, len(node.inputs) >= 3, data.get("mode"), data.get(_AXIS[v3]))
+    found = _MODES.get(key)
+    if found is None:
+        found = _MODES.setdefault(key, _read_mode(node, v3))
+    return found
+
+
+def _read_mode(node: Node, v3: bool):
     data, count = node.layer.data, len(node.inputs)
     value: Optional[str] = data.get("mode")
     if value is None:

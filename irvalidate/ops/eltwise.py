@@ -48,7 +48,8 @@ def _infer(kind: str):
     def infer(node: Node) -> Result:
         node.require_inputs((2,))
         node.show(_LABELS)
-        node.how = f"{ab.mode_label(node)} broadcast"
+        label = ab.mode_label(node)
+        node.how = f"{label} broadcast"
         spec = ab.read(node)
         a, b = node.inputs[0].shape, node.inputs[1].shape
         if spec.mode == "pdpd" and a is not None and b is not None:
@@ -61,8 +62,7 @@ def _infer(kind: str):
             node.note(TYPE, problem)
         out_type = "boolean" if kind in ("comparison", "logical") else merged
         try:
-            outcome = ab.run(node, lambda: bc.eltwise(a, b, spec.mode, spec.axis),
-                             ab.mode_label(node))
+            outcome = ab.run(node, lambda: bc.eltwise(a, b, spec.mode, spec.axis), label)
         finally:  # whether or not the runtime accepts it, the specification may disagree
             if spec.mode == "pdpd":
                 ab.pdpd_divergence(node, spec, [b], lambda merge: merge(a, b))

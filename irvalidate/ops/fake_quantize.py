@@ -19,12 +19,13 @@ _LABELS = ("data", "input_low", "input_high", "output_low", "output_high")
 
 def _infer(node: Node) -> Result:
     node.require_inputs((5,))
-    node.how = f"{ab.mode_label(node)} broadcast"
+    label = ab.mode_label(node)
+    node.how = f"{label} broadcast"
     spec = ab.read(node)
     node.show(_LABELS)
     shapes = [v.shape for v in node.inputs]
     try:
-        ab.run(node, lambda: bc.fake_quantize(shapes, spec.mode, spec.axis), ab.mode_label(node))
+        ab.run(node, lambda: bc.fake_quantize(shapes, spec.mode, spec.axis), label)
     finally:
         if spec.mode == "pdpd":
             def fold(merge: Callable[[Shape, Shape], bc.Outcome]) -> bc.Outcome:

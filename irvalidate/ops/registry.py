@@ -60,7 +60,18 @@ def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
     """The spec for a layer of this type and version, or None when it is not modelled.
 
     A version that is no ``opsetN`` (missing, or ``experimental``) takes the newest class."""
-    kind = layer_type.lower()
+    key = (layer_type, version)
+    found = _FOUND.get(key, _MISSING)
+    if found is _MISSING:  # once per (type, version) of a file: this runs for every layer
+        found = _FOUND[key] = _lookup(layer_type.lower(), version)
+    return found  # type: ignore[return-value]
+
+
+_FOUND: Dict[Tuple[str, str], Optional[OpSpec]] = {}
+_MISSING = object()
+
+
+def _lookup(kind: str, version: str) -> Optional[OpSpec]:
     if kind not in REGISTRY:
         return None
     specs = _specs(kind)

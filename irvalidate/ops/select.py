@@ -19,7 +19,8 @@ _LABELS = ("cond", "then", "else")
 
 def _infer(node: Node) -> Result:
     node.require_inputs((3,))
-    node.how = f"{ab.mode_label(node)} broadcast"
+    label = ab.mode_label(node)
+    node.how = f"{label} broadcast"
     spec = ab.read(node)
     node.show(_LABELS)
     cond, then, else_ = (v.shape for v in node.inputs)
@@ -28,8 +29,7 @@ def _infer(node: Node) -> Result:
         node.note(TYPE, f"the condition (input 0) must be boolean, not {cond_type}")
     et = ab.merge_types(node, _LABELS[1:], [v.element_type for v in node.inputs[1:]])
     try:
-        outcome = ab.run(node, lambda: bc.select(cond, then, else_, spec.mode, spec.axis),
-                         ab.mode_label(node))
+        outcome = ab.run(node, lambda: bc.select(cond, then, else_, spec.mode, spec.axis), label)
     finally:
         if spec.mode == "pdpd":
             def fold(merge: Callable[[Shape, Shape], bc.Outcome]) -> bc.Outcome:

@@ -19,18 +19,27 @@ from .node import Node
 from .spec import MALFORMED, OpSpec, Result
 
 
-def _infer(node: Node) -> Result:
-    layer = node.layer
+def outputs_of(layer: Layer) -> Tuple[Tuple[Shape, ...], Optional[str], Tuple[str, ...]]:
+    """(a shape per output port, the element type, what is malformed): what the analysis
+    reads of every Parameter and Const, without a Node (half the layers of many files)."""
     et = elements.from_element_type(layer.data.get("element_type"))
     shapes: Tuple[Shape, ...] = ()
+    malformed: Tuple[str, ...] = ()
     for port in layer.outputs:
         try:
             shape = parse_shape(layer.data.get("shape", ""))
         except ValueError:
             shape = tuple(from_declared(d) for d in port.dims)
-            node.note(MALFORMED, f"{layer.describe()}: shape attribute {layer.data['shape']!r} "
-                                 f"cannot be parsed")
+            malformed += (f"{layer.describe()}: shape attribute {layer.data['shape']!r} cannot "
+                          f"be parsed",)
         shapes += (shape,)
+    return shapes, et, malformed
+
+
+def _infer(node: Node) -> Result:
+    shapes, et, malformed = outputs_of(node.layer)
+    for message in malformed:
+        node.note(MALFORMED, message)
     return Result(shapes, (et,) * len(shapes))
 
 

@@ -80,9 +80,10 @@ class Result(NamedTuple):
     types: Tuple[Optional[str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Inferred:
-    """What inferring one layer gave; the rules read it and nothing else of the op."""
+class Inferred(NamedTuple):
+    """What inferring one layer gave; the rules read it and nothing else of the op.
+    (A named tuple: one is made for most layers of a file, and it is the cheapest immutable
+    record to build.)"""
     layer: Layer
     #: inferred output shapes; None when inference stopped (see problems)
     outputs: Optional[Tuple[Shape, ...]]
