@@ -99,6 +99,9 @@ class Inferred(NamedTuple):
     source_input: str = ""
 
     def of(self, kind: str) -> Tuple[OpProblem, ...]:
+        # six rules ask every layer; almost every layer has no problem at all
+        if not self.problems:
+            return ()
         return tuple(p for p in self.problems if p.kind == kind)
 
     @property
