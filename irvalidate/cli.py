@@ -49,8 +49,11 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:
     # a file or folder named "rules" or "explain" is a path to check, not a command
-    if not argv or argv[0] not in ("rules", "explain") or os.path.exists(argv[0]):
+    if not argv or argv[0] not in ("rules", "explain", "shapes") or os.path.exists(argv[0]):
         return None
+    if argv[0] == "shapes":
+        from .layer_shapes import run as shapes
+        return shapes(argv)
     from .commands import run
     return run(argv)
 

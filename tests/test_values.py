@@ -452,3 +452,14 @@ def test_computed_axes_mapping_is_checked(tmp_path):
         ov.Core().read_model(str(xml))
     errors = [f for f in validate_file(str(xml)).findings if f.level == "error"]
     assert [(f.code, f.layer.name) for f in errors] == [("IRV102", "bcast")], errors
+
+
+@pytest.mark.parametrize("through", ["u32", "u16", "u8", "i32"])
+def test_an_unbounded_value_through_u32_stays_unbounded(tmp_path, through):
+    # the runtime keeps [4..] through Convert(u32) -> Convert(i64); u8/u16 cap it at their max
+    import opcheck
+    op = _ops()[0]
+    x = op.parameter(ov.PartialShape([ov.Dimension(4, -1)]), np.float32, name="x")
+    target = op.convert(op.convert(op.shape_of(x, "i64"), through), "i64")
+    b = op.broadcast(op.constant(np.float32(1)), target, name="b")
+    opcheck.compare(ov.Model([b], [x]), tmp_path, ["Broadcast"])

@@ -17,7 +17,7 @@ from ..ir.weights import BinFile, ConstError
 from ..ops import registry
 from ..ops.node import Node
 from ..ops.sources import const_value, outputs_of
-from ..ops.spec import Inferred, Value
+from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
@@ -115,6 +115,11 @@ class Propagation:
         if extension:
             spec = None
         inferred, tensor = registry.run(spec, Node(layer, inputs, self)) if spec else (None, None)
+        if inferred is not None and len(inputs) < len(layer.inputs):
+            # a declared input without an edge (unconnected-input says so): the runtime
+            # counts inputs by edges, so a wrong count stands, but shapes inferred from the
+            # rest would only add noise
+            inferred = inferred._replace(outputs=None, problems=inferred.of(ARITY))
         if inferred is not None:
             self.inferences[layer.id] = inferred
         self._outputs(layer, inputs, inferred, extension)
@@ -127,14 +132,14 @@ class Propagation:
         shapes = inferred.outputs if inferred is not None else None
         for index, port in enumerate(layer.outputs):
             et: Optional[str] = None
-            if shapes is not None and index < len(shapes) and (
-                    shapes[index] is not None or not port.dims):
+            if shapes is not None and index < len(shapes):
+                # what the runtime infers goes on, a dynamic rank included: dims a file
+                # writes where the runtime has none would make consumers look wrong
                 shape = shapes[index]
                 types = inferred.output_types  # type: ignore[union-attr]
                 et = types[index] if index < len(types) else None
             else:
-                # not modelled, or inferred as dynamic rank where the file writes dims (the
-                # runtime knew the rank to write them): the declared dims are the best estimate
+                # not modelled: the declared dims are the best estimate
                 shape = declared_shape(port)
                 if not port.dims and (extension or self._may_be_dynamic_rank(layer, inputs)):
                     shape = None

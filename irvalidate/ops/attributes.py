@@ -10,7 +10,7 @@ than validating a small IR, which an IR without such layers should not pay.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Mapping, Tuple
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .spec import ATTRIBUTE, OpError
 
@@ -37,11 +37,12 @@ def parse_bool(text: str, default: bool) -> bool:
 
 
 def enum_value(value: object, legal: Tuple[str, ...]) -> str:
-    """A case-insensitive enum value; ``explicit`` is an alias of ``none`` wherever both exist."""
+    """A case-insensitive enum value; ``explicit`` is an alias of ``none`` wherever both are
+    legal (the broadcast specs); elsewhere (``auto_pad``) it is a value of its own."""
     lowered = str(value).lower()
     if lowered not in legal:
         raise ValueError(f"{value!r} is not one of: {', '.join(legal)}")
-    return "none" if lowered == "explicit" else lowered
+    return "none" if lowered == "explicit" and "none" in legal else lowered
 
 
 _BUILT: Dict[Callable[[], type], type] = {}
@@ -75,3 +76,100 @@ def validate(model: Callable[[], type], raw: Dict[str, Any], names: Mapping[str,
             field = names.get(str(item["loc"][0]), str(item["loc"][0])) if item["loc"] else "?"
             parts.append(f"attribute {field}: {item['msg'].removeprefix('Value error, ')}")
         raise OpError(ATTRIBUTE, "; ".join(parts)) from None
+
+
+# ---------------------------------------------------------------------- declared attributes
+#
+# An op declares its <data> attributes as Fields; read() gives their values, parsed as the
+# runtime parses them (a missing attribute keeps the C++ default member value, which the
+# Field says), through a pydantic model built from the Fields on first use.  A file repeats a
+# few attribute combinations on thousands of layers: each distinct one is validated once.
+
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_UINT64 = 1 << 64
+
+
+class Field(NamedTuple):
+    """One ``<data>`` attribute: its IR name, how it parses, its value when missing."""
+    ir: str
+    kind: str  # int, uint, ints, uints, float, floats, bool, enum, str, type
+    default: Any
+    #: enum: the legal values (lower case)
+    values: Tuple[str, ...] = ()
+
+
+def _float(text: str) -> float:
+    match = _FLOAT_PREFIX.match(text)
+    if match is None:
+        raise ValueError(f"cannot parse {text[:40]!r} as a number")
+    return float(match.group())
+
+
+def _items(text: str) -> List[str]:
+    return [t for t in (p.strip() for p in text.split(",")) if t] if text.strip() else []
+
+
+def _uint(text: str) -> int:
+    value = parse_int_prefix(text)
+    return value + _UINT64 if value < 0 else value  # -1 reads as 2^64 - 1, as in C++
+
+
+def _parse(field: Field, text: str) -> Any:
+    kind = field.kind
+    if kind == "int":
+        return parse_int_prefix(text)
+    if kind == "uint":
+        return _uint(text)
+    if kind == "ints":
+        return tuple(parse_int_prefix(t) for t in _items(text))
+    if kind == "uints":
+        return tuple(_uint(t) for t in _items(text))
+    if kind == "float":
+        return _float(text)
+    if kind == "floats":
+        return tuple(_float(t) for t in _items(text))
+    if kind == "bool":
+        return parse_bool(text, field.default)
+    if kind == "enum":
+        return enum_value(text, field.values)
+    if kind == "type":
+        from ..ir import elements
+        found = elements.from_element_type(text)
+        if found is None:
+            raise ValueError(f"{text[:40]!r} is not an element type")
+        return found
+    return text
+
+
+def _build_model(name: str, fields: Tuple[Field, ...]) -> type:
+    from typing import Annotated
+
+    from pydantic import BeforeValidator, ConfigDict, create_model
+
+    def parser(field: Field):
+        return lambda value: _parse(field, value) if isinstance(value, str) else value
+    columns = {f"f{i}": (Annotated[Any, BeforeValidator(parser(f))], f.default)
+               for i, f in enumerate(fields)}
+    return create_model(f"{name}Attributes", __config__=ConfigDict(frozen=True), **columns)
+
+
+_MODELS: Dict[Tuple[str, Tuple[Field, ...]], Callable[[], type]] = {}
+_READ: Dict[Tuple[Tuple[Field, ...], Tuple[Optional[str], ...]], Tuple[Any, ...]] = {}
+
+
+def read(node_or_data: Any, name: str, fields: Tuple[Field, ...]) -> Tuple[Any, ...]:
+    """The values of ``fields`` for a layer (or a ``<data>`` mapping), in order; an attribute
+    OpError names every attribute that does not parse."""
+    data = getattr(getattr(node_or_data, "layer", None), "data", node_or_data)
+    raw = tuple(data.get(f.ir) for f in fields)
+    key = (fields, raw)
+    found = _READ.get(key)
+    if found is None:
+        model = _MODELS.get((name, fields))
+        if model is None:
+            model = _MODELS.setdefault((name, fields), lazy_model(lambda: _build_model(name, fields)))
+        given = {f"f{i}": text for i, text in enumerate(raw) if text is not None}
+        names = {f"f{i}": f.ir for i, f in enumerate(fields)}
+        parsed = validate(model, given, names)
+        found = _READ.setdefault(key, tuple(getattr(parsed, f"f{i}") for i in range(len(fields))))
+    return found

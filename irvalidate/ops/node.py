@@ -142,6 +142,20 @@ class Node:
         except Unresolved:
             return None
 
+    def input_bounds(self, index: int) -> Optional[List[Dim]]:
+        """Each element's (lower, upper) bounds as a Dim, OpenVINO's ``get_input_bounds``: a
+        Const's values (as ``Dim(v, v)``, negative ones kept), else what a shape subgraph
+        evaluates to (an unbounded element has ``hi == INF``; its Origin is kept as the
+        node's source), else None."""
+        found = self.const_ints(index)
+        if found is not None:
+            return [Dim(v, v) for v in found]
+        tensor = self.inputs[index].tensor
+        if tensor is None:
+            return None
+        self.source, self.source_input = tensor.origin, f"input {index}"
+        return list(tensor.bounds)
+
     def producer_inputs(self, index: int) -> List[Value]:
         """What reaches the inputs of the layer that produces input ``index``."""
         producer = self.inputs[index].producer

@@ -64,10 +64,12 @@ def format_dim(d: Dim) -> str:
 SHOWN_DIMS = 32
 
 
-def format_shape(shape: Shape) -> str:
+def format_shape(shape: Shape, elide: bool = True) -> str:
+    """As OpenVINO prints a PartialShape; past SHOWN_DIMS dims the middle is elided unless
+    ``elide`` is False."""
     if shape is None:
         return "[...]"
-    if len(shape) > SHOWN_DIMS:
+    if elide and len(shape) > SHOWN_DIMS:
         half = SHOWN_DIMS // 2
         return ("[" + ",".join(format_dim(d) for d in shape[:half]) + f",...{len(shape) - SHOWN_DIMS} "
                 f"more...," + ",".join(format_dim(d) for d in shape[-half:]) + "]")

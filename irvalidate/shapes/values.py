@@ -131,14 +131,15 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     """Convert casts each bound (wrapping, so a lower bound may end above the upper one).
 
-    An unbounded i32/i64 bound stays unbounded in i32/i64 and becomes the maximum of a
-    narrower type (``?`` to u8 is ``..255``); from a narrower type, that maximum is a plain
-    number again (u8 ``..255`` to i64 is ``..255``).
+    An unbounded i32/i64/u32 bound stays unbounded in i32/i64/u32 and becomes the maximum of
+    u8 or u16 (``?`` to u8 is ``..255``); from u8 or u16, that maximum is a plain number again
+    (u8 ``..255`` to i64 is ``..255``), while u32's stays unbounded (measured: ``[4..]`` through
+    Convert(u32) and back to i64 is ``[4..]``).
     """
     if et not in RANGES:
         raise Unresolved(f"Convert to {et}")
     bounds = t.bounds
-    if t.et not in ("i32", "i64") and et in ("i32", "i64"):
+    if t.et in ("u8", "u16") and et in ("i32", "i64"):
         top = RANGES[t.et][1]
         if top > RANGES[et][1]:
             raise Unresolved(f"the maximum of {t.et} does not fit {et}")

@@ -1,0 +1,118 @@
+"""``irvalidate shapes FILE...``: what irvalidate believes every layer produces.
+
+For every layer (nested bodies included), each output port's inferred shape next to the one
+the file declares, and whether an op of irvalidate models the layer.  Shapes are written as
+OpenVINO prints a PartialShape (``[1,3..5,?]``, ``[...]`` for a dynamic rank, ``[]`` for a
+scalar); an output no op infers has no inferred shape (``null`` in JSON, ``-`` in text).
+The differential tests read this to compare irvalidate with ``read_model`` layer by layer.
+
+JSON: ``{"files": [{"path", "layers": [{"id", "name", "type", "scope", "modelled",
+"outputs": [{"port", "inferred", "declared", "consistent"}]}]}]}``; ``consistent`` says
+whether the declared dims could be how a port writes the inferred shape (a port writes -1
+for any dim that is not static), null when nothing was inferred.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Dict, List, Optional, Sequence
+
+from .analysis import GraphAnalysis
+from .engine import default_bin
+from .ir.parser import parse
+from .ir.records import declared_shape
+from .ir.weights import BinFile
+from .names import display_path
+from .shapes.dims import Shape, format_shape
+
+
+def _text(shape: Optional[Shape], known: bool) -> Optional[str]:
+    return format_shape(shape, elide=False) if known else None
+
+
+def _as_port(shape: Shape) -> Optional[tuple]:
+    """How a port would write the shape: static dims as themselves, any other as -1."""
+    return None if shape is None else tuple(d.lo if d.is_static else -1 for d in shape)
+
+
+def layers_of(path: str, bin_path: Optional[str] = None) -> List[dict]:
+    """One entry per layer, in file order, the model's layers first, then each body's."""
+    doc = parse(path)
+    if doc.fatal:
+        raise ValueError(doc.fatal[0].message)
+    weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                         os.path.dirname(os.path.abspath(path)))
+    rows = []
+    for graph in doc.graphs():
+        analysis = GraphAnalysis(graph, weights)
+        outputs = analysis.propagation.outputs
+        for layer in graph.layers:
+            inferred = analysis.inferences.get(layer.id)
+            source = layer.type.lower() in ("parameter", "const", "constant")
+            modelled = source or (inferred is not None and inferred.outputs is not None)
+            rows.append({
+                "id": layer.id, "name": layer.name, "type": layer.type, "scope": graph.scope,
+                "modelled": modelled,
+                "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled)
+                            for port in layer.outputs],
+            })
+    return rows
+
+
+def _output(port, value, modelled: bool) -> dict:
+    shape = None if value is None else value.shape
+    known = modelled and value is not None
+    return {"port": port.id, "inferred": _text(shape, known),
+            "declared": format_shape(declared_shape(port), elide=False) if port.readable else None,
+            # a port writes -1 for any dim that is not static: compare what it could write
+            "consistent": None if not known or not port.readable else
+            (shape is None or _as_port(shape) == tuple(port.dims) or
+             (len(shape) == len(port.dims) and all(
+                 d == -1 or s.contains(d) for s, d in zip(shape, port.dims))))}
+
+
+def _table(rows: List[dict]) -> str:
+    lines = []
+    for row in rows:
+        where = f" [in {row['scope']}]" if row["scope"] else ""
+        mark = "" if row["modelled"] else "  (not modelled: declared dims passed on)"
+        lines.append(f"{row['type']} '{row['name']}' (id={row['id']}){where}{mark}")
+        for out in row["outputs"]:
+            inferred = out["inferred"] if out["inferred"] is not None else "-"
+            differs = "   <- the declaration contradicts it" if out["consistent"] is False else ""
+            lines.append(f"    port {out['port']}: inferred {inferred}, declared "
+                         f"{out['declared']}{differs}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def run(argv: Sequence[str]) -> int:
+    """``argv`` starts with ``shapes``."""
+    parser = argparse.ArgumentParser(prog="irvalidate shapes", description="Show the output "
+                                     "shapes irvalidate infers for every layer, beside the "
+                                     "declared ones.")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+    try:
+        args = parser.parse_args(argv[1:])
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+    if args.bin and len(args.files) != 1:
+        print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
+        return 2
+    files: Dict[str, List[dict]] = {}
+    for path in args.files:
+        try:
+            files[path] = layers_of(path, args.bin)
+        except (OSError, ValueError) as err:
+            print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
+            return 2
+    from .output import write_stdout
+    if args.format == "json":
+        write_stdout(json.dumps({"files": [{"path": display_path(p), "layers": rows}
+                                           for p, rows in files.items()]}, indent=1) + "\n")
+    else:
+        write_stdout("".join(f"{display_path(p)}\n{_table(rows)}" for p, rows in files.items()))
+    return 0

@@ -1,0 +1,113 @@
+"""Arithmetic on interval dims, as OpenVINO's ``Dimension``/``Interval`` does it.
+
+Bounds saturate: an unbounded upper bound (``INF``) stays unbounded, a lower bound never goes
+below 0.  What the runtime does, measured on 2026.4.1 (ops notes, ``_common.md``):
+
+* ``a + b`` adds the bounds; ``a - b`` is ``[a.lo -. b.hi, a.hi -. b.lo]`` where ``x -. y`` is
+  0 when ``x <= y`` (``1..2 - 3`` is 0, ``? - 3`` is ``?``);
+* ``a * b`` multiplies the bounds (``0 * INF`` is 0);
+* an integer added to a dim becomes a dim first: ``n >= 0`` itself, ``-1`` is ``?``, anything
+  below ``-1`` is 0 (:func:`from_int`);
+* ``Dimension / n`` keeps the multiples of ``n`` inside the interval (``[ceil(lo/n),
+  floor(hi/n)]``, ``?`` stays ``?``): an empty result means "not divisible" (:func:`divide`).
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from .dims import DYNAMIC, INF, Dim, Shape, intersect
+
+
+def _bound(value: int) -> int:
+    return INF if value >= INF else value
+
+
+def from_int(value: int) -> Dim:
+    """An integer as the runtime turns it into a dim: -1 is ``?``, below that 0."""
+    if value >= 0:
+        return Dim(_bound(value), _bound(value))
+    return DYNAMIC if value == -1 else Dim(0, 0)
+
+
+def add(a: Dim, b: Dim) -> Dim:
+    hi = INF if INF in (a.hi, b.hi) else _bound(a.hi + b.hi)
+    return Dim(_bound(a.lo + b.lo), hi)
+
+
+def _minus(x: int, y: int) -> int:
+    if x == INF:
+        return INF
+    return 0 if x <= y else x - y
+
+
+def sub(a: Dim, b: Dim) -> Dim:
+    return Dim(_minus(a.lo, b.hi), _minus(a.hi, b.lo))
+
+
+def mul(a: Dim, b: Dim) -> Dim:
+    def times(x: int, y: int) -> int:
+        if x == 0 or y == 0:
+            return 0
+        return INF if INF in (x, y) else _bound(x * y)
+    return Dim(times(a.lo, b.lo), times(a.hi, b.hi))
+
+
+def scale(a: Dim, n: int) -> Dim:
+    """``a * n`` for a non-negative integer."""
+    return mul(a, Dim(n, n))
+
+
+def floor_div(a: Dim, n: int) -> Dim:
+    """Both bounds divided by ``n > 0``, rounded down (the conv/pool window count)."""
+    return Dim(a.lo // n, INF if a.hi == INF else a.hi // n)
+
+
+def ceil_div(a: Dim, n: int) -> Dim:
+    """Both bounds divided by ``n > 0``, rounded up (same_upper/same_lower, ceil rounding)."""
+    return Dim(-(-a.lo // n), INF if a.hi == INF else -(-a.hi // n))
+
+
+def divide(a: Dim, n: int) -> Optional[Dim]:
+    """``Dimension / n``: the multiples of ``n`` in ``a``, divided; None when there are none
+    (a static 7 / 2: "not divisible").  ``?`` stays ``?``."""
+    if a == DYNAMIC:
+        return DYNAMIC
+    lo = -(-a.lo // n)
+    hi = INF if a.hi == INF else a.hi // n
+    return Dim(lo, hi) if lo <= hi else None
+
+
+def merge(a: Dim, b: Dim) -> Optional[Dim]:
+    """``Dimension::merge``: the intersection, None when the two cannot be equal."""
+    return intersect(a, b)
+
+
+def merge_shapes(a: Shape, b: Shape) -> Optional[Shape]:
+    """``PartialShape::merge_into`` without the target: None when ranks or a dim clash; a
+    dynamic rank takes the other shape."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if len(a) != len(b):
+        return None
+    out = []
+    for x, y in zip(a, b):
+        merged = intersect(x, y)
+        if merged is None:
+            return None
+        out.append(merged)
+    return tuple(out)
+
+
+def normalize_axis(axis: int, rank: int) -> Optional[int]:
+    """A possibly negative axis of a tensor of ``rank``, or None when out of range."""
+    return axis + rank if -rank <= axis < 0 else (axis if 0 <= axis < rank else None)
+
+
+def product(dims: Sequence[Dim]) -> Dim:
+    """The element count of a shape, as an interval."""
+    out = Dim(1, 1)
+    for d in dims:
+        out = mul(out, d)
+    return out

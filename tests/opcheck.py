@@ -1,0 +1,111 @@
+"""Differential checks of one op's inference against the runtime, for the per-op tests.
+
+    model = ov.Model(...)                       # built with the openvino API
+    compare(model, tmp_path, "Convolution")     # irvalidate's shapes == read_model's
+
+``compare`` writes the model with ``ov.save_model`` and reads it back with
+``Core().read_model`` (the runtime's own inference of the file), then asks irvalidate
+(``layer_shapes.layers_of``) for every layer of the given types: each must be modelled and
+its every output shape must print exactly as the runtime prints it.  The file must also give
+no error finding.  ``mutate`` edits one declared output dim (on both ends of its edges, as a
+stale export would) and ``named`` says whether an error finding names a layer.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional
+
+import openvino as ov
+
+from irvalidate.engine import validate_file
+from irvalidate.layer_shapes import layers_of
+
+
+def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
+    path = Path(folder) / f"{stem}.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    return path
+
+
+def runtime_shapes(path: Path) -> Dict[str, List[str]]:
+    """Friendly name -> the output shapes ``read_model`` infers, as it prints them."""
+    model = ov.Core().read_model(str(path))
+    return {op.get_friendly_name(): [str(op.get_output_partial_shape(i)).replace(" ", "")
+                                     for i in range(op.get_output_size())]
+            for op in model.get_ordered_ops()}
+
+
+def irvalidate_shapes(path: Path) -> Dict[str, dict]:
+    return {row["name"]: row for row in layers_of(str(path)) if not row["scope"]}
+
+
+def errors(path: Path) -> List[str]:
+    return [f"{f.code} {f.message}" for f in validate_file(str(path)).findings if f.level == "error"]
+
+
+def compare(model: ov.Model, folder: Path, types: Iterable[str], stem: str = "model") -> Path:
+    """Save ``model``; every layer of ``types`` must be modelled and match the runtime."""
+    path = save(model, folder, stem)
+    runtime = runtime_shapes(path)
+    ours = irvalidate_shapes(path)
+    wanted = {t.lower() for t in types}
+    checked = 0
+    for name, row in ours.items():
+        if row["type"].lower() not in wanted:
+            continue
+        checked += 1
+        assert row["modelled"], f"{row['type']} '{name}' is not modelled"
+        inferred = [o["inferred"] for o in row["outputs"]]
+        assert inferred == runtime[name], (f"{row['type']} '{name}': irvalidate {inferred}, "
+                                           f"read_model {runtime[name]}")
+    assert checked, f"no layer of {sorted(wanted)} in the model"
+    found = errors(path)
+    assert not found, f"error findings on a model read_model loads: {found}"
+    return path
+
+
+def refused(build, folder: Path) -> Optional[str]:
+    """The runtime's message when building or reading fails, else None."""
+    try:
+        model = build()
+        path = save(model, folder, "refused")
+        ov.Core().read_model(str(path))
+    except RuntimeError as err:
+        return str(err).strip().splitlines()[-1]
+    return None
+
+
+def mutate(path: Path, layer_name: str, port_index: int, axis: int, value: int) -> Path:
+    """A copy of the IR with one declared output dim of a layer changed, on its output port
+    and on every input port its edges feed (a consistent, stale declaration)."""
+    from lxml import etree
+    tree = etree.parse(str(path))
+    layer = tree.find(f".//layers/layer[@name='{layer_name}']")
+    port = layer.find("output").findall("port")[port_index]
+    port.findall("dim")[axis].text = str(value)
+    for edge in tree.findall("edges/edge"):
+        if edge.get("from-layer") == layer.get("id") and edge.get("from-port") == port.get("id"):
+            target = tree.find(f".//layers/layer[@id='{edge.get('to-layer')}']")
+            for p in target.find("input").findall("port"):
+                if p.get("id") == edge.get("to-port"):
+                    p.findall("dim")[axis].text = str(value)
+    out = path.with_name(path.stem + f"-mut-{port_index}-{axis}.xml")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
+
+
+def named(path: Path, layer_name: str) -> bool:
+    """Whether an error finding names the layer."""
+    return any(f.level == "error" and f.layer is not None and f.layer.name == layer_name
+               for f in validate_file(str(path)).findings)
+
+
+def static_output(row: dict, port: int) -> Optional[List[int]]:
+    """The declared dims of an output when all are static (a mutation target), else None."""
+    text = row["outputs"][port]["declared"]
+    dims = re.findall(r"-?\d+|\?", text.strip("[]")) if text not in (None, "[...]") else None
+    if not dims or any(d == "?" for d in dims):
+        return None
+    return [int(d) for d in dims]
