@@ -1,0 +1,139 @@
+"""Mutation coverage: how many stale declared dims irvalidate catches, by op type.
+
+    python benchmarks/coverage.py MODEL.xml... [--verify N] [--json out.json]
+
+For every layer and every output port with a static dim, one mutant: the port's first static
+dim changed (+1, or 1 for a 0), on the port and on every consumer input port its edges feed,
+as a stale export would leave it.  A mutant is caught when an error finding names the layer.
+
+Every mutant's verdict comes from one analysis of the unmutated file: a port's declared dims
+feed nothing of its own layer's inference, and a modelled layer's consumers read what it
+infers, not what it declares; so a mutant is caught exactly when the layer is modelled and
+its inferred dim excludes the new value (output-shape-mismatch).  ``--verify N`` checks that
+claim on N random mutants per file by writing them and running the validator on each.
+Asserts nothing; prints a table (op type, layers, mutants, caught, coverage).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+
+from irvalidate.analysis import GraphAnalysis  # noqa: E402
+from irvalidate.engine import default_bin, validate_file  # noqa: E402
+from irvalidate.ir.parser import parse  # noqa: E402
+from irvalidate.ir.records import CONST_TYPES  # noqa: E402
+from irvalidate.ir.weights import BinFile  # noqa: E402
+
+Mutant = Tuple[str, str, str, int, int, bool]   # layer id, name, type, port index, axis, caught
+
+
+def mutants(path: str) -> List[Mutant]:
+    """One mutant per output port with a static dim, top-level graph, with its verdict."""
+    doc = parse(path)
+    if doc.fatal:
+        return []
+    weights = BinFile(default_bin(path), os.path.dirname(os.path.abspath(path)))
+    analysis = GraphAnalysis(doc.graph, weights)
+    found = []
+    for layer in doc.graph.layers:
+        kind = layer.type.lower()
+        if kind in CONST_TYPES or kind == "parameter":
+            continue  # their shape attribute is the truth: IRV214/215 compare it, not inference
+        inferred = analysis.inferences.get(layer.id)
+        for index, port in enumerate(layer.outputs):
+            axis = next((i for i, d in enumerate(port.dims) if d is not None and d >= 0), None)
+            if axis is None:
+                continue
+            new = port.dims[axis] + 1 if port.dims[axis] else 1
+            shapes = inferred.outputs if inferred is not None else None
+            shape = shapes[index] if shapes is not None and index < len(shapes) else None
+            caught = (shape is not None and len(shape) == len(port.dims)
+                      and not shape[axis].contains(new))
+            found.append((layer.id, layer.name, layer.type, index, axis, caught))
+    return found
+
+
+def write_mutant(path: str, mutant: Mutant, folder: Path) -> Path:
+    """The file with the mutant's dim changed on its port and its consumers' ports."""
+    from lxml import etree
+    layer_id, _, _, index, axis, _ = mutant
+    tree = etree.parse(path)
+    layer = tree.find(f"layers/layer[@id='{layer_id}']")
+    port = layer.find("output").findall("port")[index]
+    dim = port.findall("dim")[axis]
+    new = str(int(dim.text) + 1 if int(dim.text) else 1)
+    dim.text = new
+    for edge in tree.findall("edges/edge"):
+        if edge.get("from-layer") == layer_id and edge.get("from-port") == port.get("id"):
+            target = tree.find(f"layers/layer[@id='{edge.get('to-layer')}']")
+            for p in target.find("input").findall("port") if target is not None else ():
+                if p.get("id") == edge.get("to-port") and len(p.findall("dim")) > axis:
+                    p.findall("dim")[axis].text = new
+    out = folder / "mutant.xml"
+    tree.write(str(out))
+    weights = Path(default_bin(path))
+    if weights.exists():
+        (folder / "mutant.bin").write_bytes(weights.read_bytes())
+    return out
+
+
+def verify(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
+    """(agreeing, checked) for ``count`` random mutants written out and validated."""
+    agree = checked = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for mutant in rng.sample(found, min(count, len(found))):
+            mutated = write_mutant(path, mutant, Path(folder))
+            named = any(f.level == "error" and f.layer is not None and f.layer.id == mutant[0]
+                        for f in validate_file(str(mutated)).findings)
+            agree += named == mutant[5]
+            checked += 1
+    return agree, checked
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="+")
+    parser.add_argument("--verify", type=int, default=0, metavar="N",
+                        help="also write N random mutants per file and validate each")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    by_type: Dict[str, List[int]] = collections.defaultdict(lambda: [0, 0, set()])  # type: ignore
+    agree = checked = 0
+    rng = random.Random(0)
+    for path in args.models:
+        found = mutants(path)
+        for layer_id, _, kind, _, _, caught in found:
+            row = by_type[kind]
+            row[0] += 1
+            row[1] += caught
+            row[2].add((path, layer_id))
+        if args.verify and found:
+            a, c = verify(path, found, args.verify, rng)
+            agree, checked = agree + a, checked + c
+    total = sum(r[0] for r in by_type.values())
+    caught = sum(r[1] for r in by_type.values())
+    print("| op type | layers | mutants | caught | coverage |")
+    print("|---|---|---|---|---|")
+    for kind, (n, c, layers) in sorted(by_type.items(), key=lambda kv: -kv[1][0]):
+        print(f"| {kind} | {len(layers)} | {n} | {c} | {100 * c / n:.1f}% |")
+    print(f"| all | {sum(len(r[2]) for r in by_type.values())} | {total} | {caught} | "
+          f"{100 * caught / max(total, 1):.1f}% |")
+    if checked:
+        print(f"\nverified by writing and validating {checked} mutants: {agree} agree")
+    if args.json:
+        args.json.write_text(json.dumps({k: {"mutants": n, "caught": c, "layers": len(l)}
+                                         for k, (n, c, l) in by_type.items()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
