@@ -10,6 +10,9 @@ def __getattr__(name: str):
     if name == "ConfigError":  # config.py is cheap, but `import irvalidate` needs nothing
         from .config import ConfigError
         return ConfigError
+    if name == "FixError":
+        from .fixing import FixError
+        return FixError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -22,4 +25,13 @@ def validate(path, config=None):
     return _validate(path, config)
 
 
-__all__ = ["validate", "ConfigError", "__version__"]
+def fix(path, write=False, config=None, bin_path=None):
+    """The edits ``irvalidate --fix`` makes to one IR file, written when ``write`` is true.
+
+    See :func:`irvalidate.api.fix`.
+    """
+    from .api import fix as _fix
+    return _fix(path, write, config, bin_path)
+
+
+__all__ = ["validate", "fix", "ConfigError", "FixError", "__version__"]

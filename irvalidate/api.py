@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, Union
 
 from .engine import FileResult, validate_file
 
 if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
     from .config import Config
+    from .findings import Edit
     from .reporting.report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -25,20 +26,23 @@ def discover_files(path: str, skip_non_ir: bool = False,
 
 
 def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
-                   bin_path: Optional[str] = None, jobs: Optional[int] = None) -> List[FileResult]:
+                   bin_path: Optional[str] = None, jobs: Optional[int] = None,
+                   work: Optional[Callable[..., FileResult]] = None) -> List[FileResult]:
     """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
     come back in the order given.  ``config`` is one for every file, or a list with one per
-    file (each file's nearest configuration)."""
+    file (each file's nearest configuration).  ``work(path, bin_path, config)`` is what is
+    done to each file (--fix passes fixing.fix_file)."""
+    work = work or validate_file  # looked up now: tests replace it
     configs = list(config) if isinstance(config, (list, tuple)) else [config] * len(paths)
     wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
         return _without_cycle_collector(
-            lambda: [validate_file(p, bin_path, c) for p, c in zip(paths, configs)])
+            lambda: [work(p, bin_path, c) for p, c in zip(paths, configs)])
     from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(max_workers=min(wanted, len(paths)), initializer=_worker_start)
     try:
-        results = list(pool.map(validate_file, paths, [bin_path] * len(paths), configs,
+        results = list(pool.map(work, paths, [bin_path] * len(paths), configs,
                                 chunksize=max(1, len(paths) // (wanted * 4))))
     except BaseException:
         _stop(pool)  # Ctrl-C, or a worker that died: do not wait for the files still running
@@ -98,3 +102,29 @@ def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Rep
     files = discover_files(os.fspath(path), config=config)
     from .version import read
     return build(validate_files(files, config), read())
+
+
+def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None] = None,
+        bin_path: Optional[str] = None) -> List["Edit"]:
+    """The edits ``--fix`` makes to one IR file (each with its line, column, old and new
+    text, rule and layer id), written in place when ``write`` is true.
+
+    Raises :class:`irvalidate.FixError` when ``write`` is asked and the file is left alone
+    (it has errors that forbid editing it, it is read-only, ...), and ValueError for a path
+    that is not a file.
+    """
+    from .config import Config
+    from .config import build as build_config
+    from .fixing import FixError, fix_file
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"not a file: {path}")
+    if config is not None and not isinstance(config, Config):
+        config = build_config(dict(config), "config")
+    result = fix_file(path, bin_path, config, write=write)
+    outcome = result.fix
+    if outcome is None:
+        return []
+    if write and outcome.edits and not outcome.written:
+        raise FixError(f"{path}: {outcome.refused}")
+    return list(outcome.edits)

@@ -143,12 +143,26 @@ def _run(args: argparse.Namespace) -> int:
             print(f"irvalidate: error: --output {args.output}: {problem}", file=sys.stderr)
             return 2
     configs = [resolver.settings_for(f) for f in files]
+    fixing = args.fix or args.diff
     try:
         from .api import validate_files
-        results = validate_files(files, configs, args.bin, jobs=run.jobs)
-        report = _render(run.format or "text", results, args, to_file)
+        work = None
+        if fixing:
+            from functools import partial
+
+            from .fixing import fix_file
+            work = partial(fix_file, write=not args.diff)
+        results = validate_files(files, configs, args.bin, jobs=run.jobs, work=work)
+        fmt = run.format or "text"
+        if fixing and fmt in ("text", "auto") and args.diff:
+            from .fix_report import diff_text
+            report = diff_text(results)
+        else:
+            report = _render(fmt, results, args, to_file)
         if to_file:
             output.write_file(args.output, report)
+        elif isinstance(report, bytes):
+            output.write_stdout_bytes(report)
         else:
             output.write_stdout(report)
     except output.OutputError as err:
@@ -158,6 +172,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
     failed = any(f.level == "error" for r in results for f in r.findings)
+    if fixing:
+        from .fix_report import exit_status, notes
+        for note in notes(results, args.diff, args.quiet):
+            print(note, file=sys.stderr)
+        return exit_status(results, failed and not run.exit_zero, args.diff,
+                           args.exit_non_zero_on_fix)
     return 1 if failed and not run.exit_zero else 0
 
 

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
 from .config import Defaults
-from .findings import Finding, LayerRef, Problem
+from .findings import FileFix, Finding, FixInfo, LayerRef, Problem
 from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
 from .ir.parser import parse
 from .ir.records import Document, Graph
@@ -28,6 +28,15 @@ if TYPE_CHECKING:
 class FileResult:
     path: str
     findings: List[Finding]
+    #: findings of rules run only because the caller asked (``extra_rules``), whatever the
+    #: configuration selects: --fix asks for those that forbid writing a file
+    extra: List[Finding] = field(default_factory=list)
+    #: with --diff or --fix: what was (or would be) edited
+    fix: Optional[FileFix] = None
+
+
+#: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order
+Planner = Callable[[Document, List[Tuple[str, Problem]]], List[Optional[FixInfo]]]
 
 
 def default_bin(xml_path: str) -> str:
@@ -99,17 +108,28 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
 
 
 def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["Config"] = None,
-                  rules: Sequence = RULES) -> FileResult:
+                  rules: Sequence = RULES, *, read_from: Optional[str] = None,
+                  planner: Optional[Planner] = None, extra_rules: Sequence = ()) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
-    is kept as given (the formatters make a name that is not UTF-8 displayable, names.py)."""
-    return _validate(path, bin_path, config or Defaults(), rules)
+    is kept as given (the formatters make a name that is not UTF-8 displayable, names.py).
+
+    For --fix: ``read_from`` names a copy of the file to read in its place (the path still
+    decides the configuration, the ``.bin`` and the name in findings); ``planner`` turns
+    the problems into edits; ``extra_rules`` run at their own levels whatever is selected.
+    """
+    return _validate(path, bin_path, config or Defaults(), rules, read_from, planner, extra_rules)
 
 
-def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence) -> FileResult:
+def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence,
+              read_from: Optional[str] = None, planner: Optional[Planner] = None,
+              extra_rules: Sequence = ()) -> FileResult:
     planned = plan(config, path, rules)
+    chosen = {rule for rule, _ in planned}
+    planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]
+    extra = {rule for rule in extra_rules if rule not in chosen}
     findings: List[Finding] = []
     try:
-        doc = parse(path)
+        doc = parse(read_from or path)
         # the .bin beside the XML must really be there; one named with --bin is trusted
         weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
                                                              os.path.dirname(os.path.abspath(path)))
@@ -132,7 +152,15 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay
         lines = [_line(p) for _, _, p in problems]
         findings.extend(_internal(path, "the line locator", err, config))
-    findings.extend(_finding(path, rule, rule_level, p, line)
-                    for (rule, rule_level, p), line in zip(problems, lines))
+    made = [_finding(path, rule, rule_level, p, line)
+            for (rule, rule_level, p), line in zip(problems, lines)]
+    if planner is not None and any(p.fix is not None for _, _, p in problems):
+        try:
+            infos = planner(doc, [(rule.CODE, p) for rule, _, p in problems])
+            made = [replace(f, fix=info) if info is not None else f for f, info in zip(made, infos)]
+        except Exception as err:  # noqa: BLE001 - the findings stand without their fixes
+            findings.extend(_internal(path, "the fix planner", err, config))
+    findings.extend(f for f, (rule, _, _) in zip(made, problems) if rule not in extra)
     findings.sort(key=Finding.sort_key)
-    return FileResult(path, findings)
+    return FileResult(path, findings, sorted((f for f, (rule, _, _) in zip(made, problems)
+                                              if rule in extra), key=Finding.sort_key))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from .ir.records import Layer
 from .shapes.dims import Shape, format_dim
@@ -45,6 +45,49 @@ class ShapeTable:
 
 
 @dataclass(frozen=True, slots=True)
+class SetDims:
+    """Write these dims on a port (static dims as numbers, every other dim as -1)."""
+    port: object
+    dims: Tuple[int, ...]
+    #: the layer the port belongs to, and whether it is an input port (for messages)
+    layer: Optional[Layer] = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPrecision:
+    """Write this element type (canonical name) as the port's precision, in the spelling the
+    file already uses."""
+    port: object
+    element_type: str
+    layer: Optional[Layer] = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetAttribute:
+    """Write this text as the value of one attribute of a layer's ``<data>``."""
+    layer: Layer
+    name: str
+    text: str
+
+
+Change = Union[SetDims, SetPrecision, SetAttribute]
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """What would make a problem go away, as far as inference proves it.
+
+    ``changes`` are written together.  When ``choices`` are given instead, exactly one of them
+    is right and only trying each on the whole graph tells which (a Parameter's shape
+    attribute against its port): irvalidate.fixing decides.  ``blocked`` says why nothing can
+    be written (the value rests on declarations irvalidate does not infer, ...).
+    """
+    changes: Tuple[Change, ...] = ()
+    choices: Tuple[Tuple[Change, ...], ...] = ()
+    blocked: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """What a rule yields: what is wrong and where; the engine adds code and severity."""
     message: str
@@ -62,6 +105,32 @@ class Problem:
     at: object = None
     #: with a Port ``at``: point at its ``<dim>`` of this axis (the one dim that is wrong)
     axis: Optional[int] = None
+    #: how --fix repairs it, or why it cannot
+    fix: Optional[Fix] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One replacement in a file's text: bytes ``start:end`` (``old``) become ``new``;
+    ``line`` and ``column`` (1-based, in characters) are where ``old`` starts."""
+    start: int
+    end: int
+    old: str
+    new: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    #: the rule whose finding the edit fixes, and the layer's id
+    rule: str = ""
+    layer: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
+class FixInfo:
+    """What a finding's fix writes (edits), or why it writes nothing (blocked)."""
+    edits: Tuple[Edit, ...] = ()
+    blocked: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +147,25 @@ class Finding:
     declared: Optional[str] = None
     table: Optional[ShapeTable] = None
     scope: str = ""
+    #: with edits asked for (--diff, --fix, the API's fix()): the edits, or why there are none
+    fix: Optional[FixInfo] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class FileFix:
+    """What --diff or --fix did to one file."""
+    #: the net edits, in the file as it was
+    edits: Tuple[Edit, ...] = ()
+    #: the edits were written to the file
+    written: bool = False
+    #: why edits were not written (the file has errors that forbid it, it is read-only...)
+    refused: Optional[str] = None
+    #: writing failed or was refused for a reason outside the file's content (exit 2)
+    failed: bool = False
+    #: findings the edits fix (the file's findings before less those after)
+    fixed: int = 0
+    #: the unified diff of the edits (bytes, for ``git apply``)
+    diff: bytes = b""

@@ -79,6 +79,13 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "is not beside it with the same stem")
     add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
         "not <net> (for hooks that pass every staged XML file)")
+    add("--diff", action="store_true", help="print a unified diff of the edits that make each "
+        "file's declared dims and precisions agree with inference; write nothing (exit 1 "
+        "when there is something to fix)")
+    add("--fix", action="store_true", help="write those edits in place (atomically; only what "
+        "inference proves; never to a file with unreadable, schema or integrity errors)")
+    add("--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was "
+        "fixed, even if no error remains (for pre-commit)")
     add("-V", "--version", action=VersionAction, version=version)
     return parser
 

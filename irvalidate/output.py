@@ -65,13 +65,31 @@ def write_stdout(text: str) -> None:
         detach_stdout()
 
 
-def write_file(path: str, text: str) -> None:
-    """Write the report; OutputError when it fails, leaving no part of it behind."""
-    opened = False
+def write_stdout_bytes(data: bytes) -> None:
+    """Print bytes as they are (a diff keeps the file's own bytes for ``git apply``)."""
+    if sys.stdout is None:
+        return
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:  # an in-process capture without bytes: text is the best it takes
+            sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+        else:
+            buffer.write(data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        detach_stdout()
+
+
+def write_file(path: str, text) -> None:
+    """Write the report (text, or bytes for a diff); OutputError when it fails, leaving no
+    part of it behind."""
+    opened = False
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    try:
+        with open(path, "wb") as handle:
             opened = True
-            handle.write(text)
+            handle.write(data)
     except OSError as err:
         if opened and os.path.isfile(path):  # never a device such as /dev/full
             try:

@@ -776,6 +776,19 @@ def broken_irv108() -> None:
     edit.save()
 
 
+def broken_irv109() -> None:
+    """A dynamic-batch chain (x is ?,3) whose Add output, and the Result input it feeds, were
+    written with the batch of one trace, 2: the model does not guarantee it."""
+    x = param("x", "?,3")
+    relu = opset1.relu(x, name="relu")
+    add = opset1.add(relu, const("bias", [1.0, 2.0, 3.0], np.float32), name="add")
+    xml = save(model("chain", [named(add, "out")], [x]), BROKEN / "IRV109-static-dim-declared.xml")
+    edit = Edit(xml)
+    edit.set_dims(out_port(edit, "add"), [2, 3])
+    edit.set_dims(result_input(edit, "add"), [2, 3])
+    edit.save()
+
+
 def broken_irv201() -> None:
     """The Relu's input port edited to [2,4]; its producer (Parameter x) still says [2,3]."""
     xml = save(m_chain(), BROKEN / "IRV201-edge-shape-mismatch.xml")
@@ -905,10 +918,12 @@ def broken_irv213() -> None:
 
 
 def broken_irv214() -> None:
-    """Parameter x made dynamic by hand in its shape attribute only: 2,3 -> ?,3."""
+    """Parameter x's port, and the Relu input it feeds, written with a -1 batch by a tool,
+    although the shape attribute, which the runtime uses, is static 2,3."""
     xml = save(m_chain(), BROKEN / "IRV214-parameter-port-mismatch.xml")
     edit = Edit(xml)
-    edit.replace(layer(edit, "x").find("data"), 'shape="2,3"', 'shape="?,3"')
+    edit.set_dims(out_port(edit, "x"), [-1, 3])
+    edit.set_dims(in_port(edit, "relu", 0), [-1, 3])
     edit.save()
 
 
@@ -941,7 +956,7 @@ def broken_irv217() -> None:
 BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv101_computed, broken_irv102, broken_irv102_computed, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
-    broken_irv107, broken_irv108, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
+    broken_irv107, broken_irv108, broken_irv109, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
     broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
     broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
     broken_irv217,  # last: see its docstring

@@ -14,8 +14,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "irvalidate"
 #: top to bottom: a layer may import the layers after it
 LAYERS = (
     ("interface", ("__init__", "__main__", "cli", "options", "commands", "api", "output",
-                   "discovery", "hierarchy", "gitignore", "version", "layer_shapes")),
+                   "discovery", "hierarchy", "gitignore", "version", "layer_shapes", "fixing",
+                   "fix_report")),
     ("engine", ("engine",)),
+    ("editing", ("editing",)),
     ("settings", ("config", "selection", "globs")),
     ("reporting", ("reporting", "docs", "names")),
     ("rules", ("rules", "findings")),

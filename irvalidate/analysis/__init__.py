@@ -28,7 +28,8 @@ class GraphAnalysis:
         order, self.leftover = topological_order(list(self.layers), self.edges.arcs())
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
-            self.edges, weights, [self.layers[lid] for lid in order + self.leftover])
+            self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
+            body=bool(graph.scope))
 
     @property
     def inferences(self) -> Dict[str, Inferred]:

@@ -68,6 +68,17 @@ class EdgeIndex:
                 source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
                 yield edge, producer, source, consumer, target
 
+    def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:
+        """The (layer, input port) pairs an output port ``(layer id, port id)`` feeds, in file
+        order (indexed on first use: only fixes ask)."""
+        index = self.__dict__.get("_consumers")
+        if index is None:
+            index = defaultdict(list)
+            for _, producer, source, consumer, target in self.edge_ports():
+                index[(producer.id, source.id)].append((consumer, target))
+            self.__dict__["_consumers"] = index
+        return index.get(key, [])
+
     def arcs(self) -> List[Tuple[str, str]]:
         """(producer id, consumer id) of every edge whose ends exist."""
         arcs = [(e.from_layer, e.to_layer) for e in self.incoming.values()]

@@ -38,8 +38,12 @@ def _count(shape: Shape) -> float:
 class Propagation:
     """Runs every layer's op in the order given; keeps what each output port carries."""
 
-    def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer]) -> None:
+    def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer],
+                 body: bool = False) -> None:
         self.edges = edges
+        #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
+        #: at load time, so their own shape attributes prove nothing
+        self.body = body
         self.weights = weights
         self.outputs: Dict[PortKey, Value] = {}
         #: what inference gave for every modelled layer (Parameters and Consts apart)
@@ -47,6 +51,9 @@ class Propagation:
         #: a Parameter's or Const's shape attribute that does not parse (malformed-ir)
         self.problems: List[ParseProblem] = []
         self._consts: Dict[str, object] = {}
+        #: the first Const whose values could not be read (a missing .bin, a bad offset):
+        #: dims inferred after it may be unknown only because of it
+        self.unread_const: Optional[Layer] = None
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
         for layer in order:
             self._visit(layer)
@@ -65,8 +72,9 @@ class Propagation:
             if edge is None and not isolated:
                 continue
             value = self.outputs.get((edge.from_layer, edge.from_port)) if edge else None
-            if value is None:
-                value = Value(declared_shape(port), elements.from_precision(port.precision))
+            if value is None:  # nothing reaches it: what it declares stands in
+                value = Value(declared_shape(port), elements.from_precision(port.precision),
+                              rests_on=layer)
             values.append(value)
         return values
 
@@ -77,6 +85,7 @@ class Propagation:
                 cached = self.weights.integers(layer.data)
             except ConstError as err:
                 cached = err
+                self.unread_const = self.unread_const or layer
             self._consts[layer.id] = cached
         if isinstance(cached, ConstError):
             raise cached
@@ -130,8 +139,12 @@ class Propagation:
     def _outputs(self, layer: Layer, inputs: List[Value], inferred: Optional[Inferred],
                  extension: bool) -> None:
         shapes = inferred.outputs if inferred is not None else None
+        # a shape inferred from inputs that rest on declarations rests on them too
+        rests_on = next((v.rests_on for v in inputs if v.rests_on is not None), None)
+        typed = all(v.typed for v in inputs)
         for index, port in enumerate(layer.outputs):
             et: Optional[str] = None
+            basis = rests_on
             if shapes is not None and index < len(shapes):
                 # what the runtime infers goes on, a dynamic rank included: dims a file
                 # writes where the runtime has none would make consumers look wrong
@@ -140,12 +153,15 @@ class Propagation:
                 et = types[index] if index < len(types) else None
             else:
                 # not modelled: the declared dims are the best estimate
+                basis = layer
                 shape = declared_shape(port)
                 if not port.dims and (extension or self._may_be_dynamic_rank(layer, inputs)):
                     shape = None
+            inferred_type = et is not None
             if et is None:
                 et = elements.from_precision(port.precision)
-            self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
+            self.outputs[(layer.id, port.id)] = Value(
+                shape, et, layer, rests_on=basis, typed=typed and inferred_type and basis is None)
 
     def _source(self, layer: Layer) -> None:
         """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""
@@ -154,7 +170,10 @@ class Propagation:
             self.problems.append(ParseProblem(layer.line, message, layer))
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
-                shape, et or elements.from_precision(port.precision), layer)
+                shape, et or elements.from_precision(port.precision), layer,
+                rests_on=layer if malformed or (self.body and layer.type.lower() == "parameter")
+                else None,
+                typed=et is not None and not malformed)
 
     @staticmethod
     def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:

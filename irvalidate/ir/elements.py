@@ -20,6 +20,15 @@ _LEGACY = {
 }
 _LEGACY.update({name.upper(): name for name in BITS if name[0] in "iu" and name[1:].isdigit()})
 
+#: canonical name -> the legacy spelling older files use (U1 rather than BIN)
+_LEGACY_SPELLING = {canonical: legacy for legacy, canonical in _LEGACY.items() if legacy != "BIN"}
+
+
+def legacy_precision(element_type: str) -> Optional[str]:
+    """The legacy port ``precision`` spelling of a canonical type (``f32`` -> ``FP32``)."""
+    return _LEGACY_SPELLING.get(element_type)
+
+
 INTEGRAL = frozenset(n for n in BITS if n[0] in "iu" and n[1:].isdigit())
 SIGNED = frozenset(n for n in INTEGRAL if n.startswith("i"))
 

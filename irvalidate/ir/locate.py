@@ -122,6 +122,8 @@ class _Scan:
             return _Frame(tag, key="graph", path=path + ((index, tag, layer.next(tag)),))
         if tag in _PORT_MAP_TAGS or tag == "back_edges":
             return _Frame(tag, key=("section", path, index, tag))
+        if tag == "data":  # the parser keeps the last one, as a later key here overwrites
+            return _Frame(tag, key=("data", path, index))
         return _Frame(tag)
 
     def run(self, path: str) -> Dict[Key, int]:
@@ -137,6 +139,47 @@ def find_lines(path: str, wanted: Iterable[Key]) -> Dict[Key, int]:
     """The line of every wanted element that the file holds."""
     wanted = set(wanted)
     return _Scan(wanted).run(path) if wanted else {}
+
+
+class _SpanScan(_Scan):
+    """Where each wanted element starts and ends, in bytes of the file (for --fix)."""
+
+    def __init__(self, wanted: Set[Key], data: bytes) -> None:
+        super().__init__(wanted)
+        self.data = data
+        self.spans: Dict[Key, Tuple[int, int]] = {}
+        self.found_lines = self.found
+        self.found = {}  # lines are not wanted here: only spans decide when to stop
+
+    def start(self, tag: str, attrs: dict) -> None:
+        if len(self.spans) == len(self.wanted) and tag in ("layer", "edge"):
+            raise _Done
+        frame = self._frame(tag, self.stack[-1] if self.stack else None)
+        self.stack.append(frame)
+        if frame.key is not None and frame.key in self.wanted:
+            frame.counts["start"] = self.parser.CurrentByteIndex
+
+    def end(self, tag: str) -> None:
+        frame = self.stack.pop()
+        if "start" in frame.counts:
+            at = self.parser.CurrentByteIndex
+            if self.data.startswith(b"</", at):  # an end tag: the element ends after its '>'
+                at = self.data.index(b">", at) + 1
+            self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]
+
+    def spans_of(self) -> Dict[Key, Tuple[int, int]]:
+        try:
+            self.parser.Parse(self.data, True)
+        except (_Done, expat.ExpatError, ValueError):
+            pass
+        return self.spans
+
+
+def find_spans(data: bytes, wanted: Iterable[Key]) -> Dict[Key, Tuple[int, int]]:
+    """The byte span (start of the start tag, end of the end tag) of every wanted element
+    in the file's bytes ``data``; a ``("data",) + layer key`` names a layer's ``<data>``."""
+    wanted = set(wanted)
+    return _SpanScan(wanted, data).spans_of() if wanted else {}
 
 
 def record_keys(doc: Document, records: Iterable[object]) -> Dict[int, Key]:

@@ -37,6 +37,12 @@ class Value(NamedTuple):
     producer: Optional[Layer] = None
     #: the bounded integer value, when a shape subgraph computes it (see evaluate)
     tensor: Optional[Tensor] = None
+    #: the layer whose *declarations* this shape rests on: a layer irvalidate does not infer
+    #: (its declared dims pass on) or a refused one, upstream; None when the shape follows
+    #: from Parameters and Consts by inference alone (--fix writes only such shapes)
+    rests_on: Optional[Layer] = None
+    #: whether the element type is inferred too (else it is a port's declared precision)
+    typed: bool = False
 
 
 class Operand(NamedTuple):

@@ -42,6 +42,34 @@ class TableModel(_Model):
     marks: List[int] = Field(description="marked columns, from the left of the widest row")
 
 
+class EditModel(_Model):
+    line: int = Field(description="where the replaced text starts (1-based)")
+    column: int = Field(description="1-based, in characters")
+    end_line: int
+    end_column: int = Field(description="just after the replaced text")
+    old: str = Field(description="the text replaced")
+    new: str = Field(description="the text written instead")
+    rule: Optional[str] = Field(None, description="the rule whose finding the edit fixes")
+    layer: Optional[str] = Field(None, description="the id of the layer the finding is about")
+
+    @classmethod
+    def of(cls, e) -> "EditModel":
+        return cls(line=e.line, column=e.column, end_line=e.end_line, end_column=e.end_column,
+                   old=e.old, new=e.new, rule=e.rule or None, layer=e.layer)
+
+
+class FindingFixModel(_Model):
+    edits: List[EditModel] = Field(description="what --fix writes for this finding")
+    unfixable: Optional[str] = Field(None, description="why --fix writes nothing for it")
+
+
+class FileFixModel(_Model):
+    written: bool = Field(description="the edits were written to the file (--fix)")
+    edits: List[EditModel] = Field(description="every edit, in the file as it was")
+    refused: Optional[str] = Field(None, description="why the edits were not written")
+    fixed: int = Field(description="findings the edits fix")
+
+
 class FindingModel(_Model):
     rule: str = Field(description="rule code, e.g. IRV101")
     slug: str = Field(description="rule name, e.g. broadcast-output-mismatch")
@@ -54,6 +82,7 @@ class FindingModel(_Model):
     expected: Optional[str] = Field(None, description="the inferred shape or type")
     declared: Optional[str] = Field(None, description="what the file declares")
     table: Optional[TableModel] = None
+    fix: Optional[FindingFixModel] = Field(None, description="only with --diff or --fix")
 
     @classmethod
     def of(cls, f: Finding) -> "FindingModel":
@@ -66,7 +95,9 @@ class FindingModel(_Model):
                                                         type=f.layer.type)
         return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,
                    layer=layer, port=f.port, scope=f.scope, expected=f.expected,
-                   declared=f.declared, table=table)
+                   declared=f.declared, table=table,
+                   fix=None if f.fix is None else FindingFixModel(
+                       edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked))
 
 
 class FileModel(_Model):
@@ -76,13 +107,19 @@ class FileModel(_Model):
         None, description="only when the name is not UTF-8: its exact bytes, base64 "
         "(RFC 4648), to find the file again")
     findings: List[FindingModel]
+    fix: Optional[FileFixModel] = Field(None, description="only with --diff or --fix: the "
+                                        "file's edits")
 
     @classmethod
     def of(cls, result) -> "FileModel":
         raw = raw_name(result.path)
+        fix = getattr(result, "fix", None)
         return cls(path=display_path(result.path),
                    path_bytes=None if raw is None else base64.b64encode(raw).decode("ascii"),
-                   findings=[FindingModel.of(f) for f in result.findings])
+                   findings=[FindingModel.of(f) for f in result.findings],
+                   fix=None if fix is None else FileFixModel(
+                       written=fix.written, edits=[EditModel.of(e) for e in fix.edits],
+                       refused=fix.refused, fixed=fix.fixed))
 
 
 class Summary(_Model):
@@ -115,7 +152,17 @@ def build(results: Sequence, version: str) -> Report:
 def dumps(report: Report) -> str:
     """The report as JSON; ``path_bytes`` is written only where it is set (names that are not
     UTF-8), so the documents of ordinary runs do not change."""
-    unset = {i: {"path_bytes"} for i, f in enumerate(report.files) if f.path_bytes is None}
+    unset: Dict[int, object] = {}
+    for i, f in enumerate(report.files):
+        # fix fields exist only in --diff/--fix runs: ordinary documents stay as they were
+        left_out: Dict[str, object] = {}
+        if f.path_bytes is None:
+            left_out["path_bytes"] = True
+        if f.fix is None:
+            left_out["fix"] = True
+            left_out["findings"] = {"__all__": {"fix"}}
+        if left_out:
+            unset[i] = left_out
     return report.model_dump_json(indent=2, exclude={"files": unset} if unset else None)
 
 

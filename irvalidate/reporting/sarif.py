@@ -143,6 +143,19 @@ def _properties(f) -> dict:
     return props
 
 
+def _fixes(f, location: dict) -> dict:
+    """SARIF ``fixes`` for a finding --diff or --fix can repair: one fix, its replacements in
+    the file as it is (columns count characters: ``columnKind`` is unicodeCodePoints)."""
+    if f.fix is None or not f.fix.edits:
+        return {}
+    replacements = [{"deletedRegion": {"startLine": e.line, "startColumn": e.column,
+                                       "endLine": e.end_line, "endColumn": e.end_column},
+                     "insertedContent": {"text": e.new}} for e in f.fix.edits]
+    return {"fixes": [{"description": {"text": "write the declarations inference proves"},
+                       "artifactChanges": [{"artifactLocation": dict(location),
+                                            "replacements": replacements}]}]}
+
+
 def render(results: Sequence, version: str) -> str:
     rules = descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -166,12 +179,13 @@ def render(results: Sequence, version: str) -> str:
                     "region": {"startLine": line, "startColumn": 1, "endLine": line}}}],
                 "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
                 "properties": _properties(f),
+                **_fixes(f, location),
             })
     driver = {"name": "irvalidate", "version": version or "0+unknown",
               "informationUri": INFORMATION_URI, "rules": rules}
     if _SEMVER.match(version or ""):
         driver["semanticVersion"] = version
-    run = {"tool": {"driver": driver},
+    run = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints",
            "originalUriBaseIds": {SRCROOT: {"uri": Path(os.path.realpath(os.getcwd())).as_uri()
                                             .rstrip("/") + "/"}},
            "results": out}

@@ -37,6 +37,8 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             continue
         for f in result.findings:
             lines.append(_line(f, color))
+            if f.fix is not None and f.fix.blocked:  # only --diff and --fix plan fixes
+                lines.append(f"    not fixed automatically: {f.fix.blocked}")
             if f.table is not None and f.table.rows:
                 lines.extend(render_table(f.table))
     if quiet >= 2:

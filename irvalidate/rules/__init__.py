@@ -31,6 +31,7 @@ from . import (
     precision_mismatch,
     reversed_edge,
     schema_violation,
+    static_declared,
     unconnected_input,
     unknown_attribute,
     unknown_op_type,
@@ -41,7 +42,7 @@ from . import (
 RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,
     output_mismatch, incompatible, dynamic_declared, invalid_attribute, input_count,
-    element_type, divergence, unknown_attribute,
+    element_type, divergence, unknown_attribute, static_declared,
     edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
     unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port,

@@ -11,6 +11,7 @@ from ..ir.locate import MAX_EXACT_LINE
 from ..ir.records import Document, Graph, Layer, Port
 from ..ops.spec import Inferred, Operand
 from ..shapes.dims import Shape
+from ._fixes import source_type_fix
 
 
 @dataclass(frozen=True)
@@ -97,4 +98,5 @@ def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterato
     if elements.is_known(et) and elements.is_known(precision) and et != precision:
         yield Problem(f"{layer.describe()}: element_type={layer.data['element_type']!r} but the "
                       f"port declares precision {port.precision}", at=port, layer=layer,
-                      port=port.id, expected=et, declared=precision, scope=ctx.graph.scope)
+                      port=port.id, expected=et, declared=precision, scope=ctx.graph.scope,
+                      fix=source_type_fix(ctx, layer, port, et, precision))  # type: ignore[arg-type]

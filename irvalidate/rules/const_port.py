@@ -21,6 +21,7 @@ from ..findings import Problem
 from ..ir.records import CONST_TYPES, declared_shape
 from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision
+from ._fixes import source_shape_fix
 
 CODE = "IRV215"
 SLUG = "const-port-mismatch"
@@ -44,5 +45,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                               f"port declares {format_shape(declared_shape(port))}: {reason}",
                               at=port, axis=axis, layer=layer, port=port.id,
                               expected=format_shape(shape),
-                              declared=format_shape(declared_shape(port)), scope=ctx.graph.scope)
+                              declared=format_shape(declared_shape(port)), scope=ctx.graph.scope,
+                              fix=source_shape_fix(ctx, layer, port, shape,
+                                                   layer.data.get("shape", ""), True))
         yield from element_type_vs_precision(ctx, layer, port)

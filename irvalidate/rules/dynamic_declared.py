@@ -19,6 +19,7 @@ from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, shape_table
+from ._fixes import dims_fix
 
 CODE = "IRV103"
 SLUG = "dynamic-dim-declared"
@@ -47,4 +48,4 @@ def check(ctx: Context) -> Iterator[Problem]:
                 expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
-                                  marks), scope=ctx.graph.scope)
+                                  marks), scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))

@@ -19,6 +19,7 @@ from ..findings import Problem, ShapeTable, TableRow
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context
+from ._fixes import input_dims_fix
 
 CODE = "IRV201"
 SLUG = "edge-shape-mismatch"
@@ -42,4 +43,4 @@ def check(ctx: Context) -> Iterator[Problem]:
             f"{edge.from_port}; the runtime uses the producer's, so make the input port say "
             f"{format_shape(out)}, or fix the producer", at=edge, layer=consumer, port=edge.to_port,
             expected=format_shape(out), declared=format_shape(inp), table=table,
-            scope=ctx.graph.scope)
+            scope=ctx.graph.scope, fix=input_dims_fix(ctx, producer, source, consumer, target))

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from ..findings import Fix, Problem
 from ..ir import elements
 from ..ops.spec import TYPE
 from ._common import Context
+from ._fixes import output_value, precision_fix, type_unproven
 
 CODE = "IRV106"
 SLUG = "element-type-mismatch"
@@ -38,7 +39,10 @@ def check(ctx: Context) -> Iterator[Problem]:
         for port, produced in zip(layer.outputs, inference.output_types):
             declared = elements.from_precision(port.precision)
             if elements.is_known(produced) and elements.is_known(declared) and declared != produced:
+                reason = type_unproven(ctx, output_value(ctx, layer, port))
+                fix = Fix(blocked=reason) if reason else \
+                    precision_fix(ctx, layer, port, produced, output=True)  # type: ignore[arg-type]
                 yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
                               f"{port.precision} but the layer produces {produced}",
                               at=port, layer=layer, port=port.id, expected=produced,
-                              declared=declared, scope=ctx.graph.scope)
+                              declared=declared, scope=ctx.graph.scope, fix=fix)

@@ -25,6 +25,7 @@ from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, shape_table
+from ._fixes import dims_fix
 
 CODE = "IRV101"
 SLUG = "output-shape-mismatch"
@@ -63,4 +64,4 @@ def check(ctx: Context) -> Iterator[Problem]:
                 expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
-                scope=ctx.graph.scope)
+                scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))

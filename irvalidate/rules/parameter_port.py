@@ -22,6 +22,7 @@ from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision
+from ._fixes import source_shape_fix
 
 CODE = "IRV214"
 SLUG = "parameter-port-mismatch"
@@ -45,5 +46,6 @@ def check(ctx: Context) -> Iterator[Problem]:
             yield Problem(f"{layer.describe()}: {said} but the port declares "
                           f"{format_shape(declared_shape(port))}: {reason}", at=port, axis=axis,
                           layer=layer, port=port.id, expected=format_shape(shape),
-                          declared=format_shape(declared_shape(port)), scope=ctx.graph.scope)
+                          declared=format_shape(declared_shape(port)), scope=ctx.graph.scope,
+                          fix=source_shape_fix(ctx, layer, port, shape, text or "", False))
         yield from element_type_vs_precision(ctx, layer, port)

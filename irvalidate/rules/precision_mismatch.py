@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from ..findings import Fix, Problem, SetPrecision
 from ..ir import elements
 from ._common import Context
+from ._fixes import output_value, type_unproven
 
 CODE = "IRV213"
 SLUG = "precision-mismatch"
@@ -30,9 +31,13 @@ def check(ctx: Context) -> Iterator[Problem]:
     for edge, producer, source, consumer, target in ctx.analysis.edges.edge_ports():
         a, b = elements.from_precision(source.precision), elements.from_precision(target.precision)
         if a and b and a != b:
+            value = output_value(ctx, producer, source)
+            reason = type_unproven(ctx, value)
+            fix = Fix(blocked=reason) if reason else \
+                Fix((SetPrecision(target, value.element_type, consumer),))  # type: ignore[union-attr,arg-type]
             yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "
                           f"{target.precision} but its producer {producer.describe()} declares "
                           f"{source.precision} on output port {edge.from_port}; the runtime uses the "
                           f"producer's: make the input port say {source.precision}",
                           at=edge, layer=consumer, port=edge.to_port, expected=a,
-                          declared=b, scope=ctx.graph.scope)
+                          declared=b, scope=ctx.graph.scope, fix=fix)

@@ -3,9 +3,9 @@ broken samples (one realistic breakage per rule)."""
 from pathlib import Path
 
 import pytest
+from irbuilder import IR
 
 from irvalidate.engine import validate_file
-from irbuilder import IR
 
 BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 
@@ -28,7 +28,7 @@ ADVICE = {
     "IRV211-unreachable-layer": "connect it to a Result or delete it",
     "IRV212-unknown-op-type": "set version to one of those opsets",
     "IRV213-precision-mismatch": "make the input port say FP32",
-    "IRV214-parameter-port-mismatch": "set this <dim> to -1, or fix the attribute",
+    "IRV214-parameter-port-mismatch": "set this <dim> to 2, or fix the attribute",
     "IRV215-const-port-mismatch": "declare [3] on this port, or fix the attribute",
     "IRV217-extension-op": "import openvino_tokenizers",
 }
@@ -36,7 +36,9 @@ ADVICE = {
 
 @pytest.mark.parametrize("stem,advice", sorted(ADVICE.items()))
 def test_the_finding_says_what_to_do(stem, advice):
-    [finding] = validate_file(str(BROKEN / f"{stem}.xml")).findings
+    code = stem[:6]
+    # a sample may break one rule and so make others speak; the rule's own finding is the one
+    [finding] = [f for f in validate_file(str(BROKEN / f"{stem}.xml")).findings if f.code == code]
     assert advice in finding.message, finding.message
 
 

@@ -39,8 +39,10 @@ def test_declared_scalar_where_inference_gives_rank_3(run):
 
 
 def test_declared_static_inside_inferred_interval_is_not_a_contradiction(run):
-    # [1..8] + [1] -> 1..8; a declared 4 lies inside the interval (not provable wrong)
-    assert run(add_model([4], a="1..8", b="1")) == []
+    # [1..8] + [1] -> 1..8; a declared 4 lies inside the interval (not provable wrong), but
+    # promises a value the model does not guarantee: IRV109's warning, not IRV101's error
+    [f] = run(add_model([4], a="1..8", b="1"))
+    assert (f.code, f.level, f.expected) == ("IRV109", "warning", "[1..8]")
 
 
 def test_declared_static_outside_inferred_interval_is_error(run):

@@ -1,0 +1,98 @@
+"""From the fixes rules propose to the byte replacements one round of --fix makes.
+
+Each problem's :class:`~irvalidate.findings.Fix` becomes replacements of the file's text
+(spans.py).  Two fixes that write the same text in the same place are one edit (an output
+port's fix and the edge check's fix both set the consumer's dims); two that disagree about a
+place are a conflict, and the later one is left out and says so.  A fix with *choices* (a
+Parameter's shape attribute or its port) is decided by ``decide``, which tries each choice
+on the whole file; in a round that makes such a decision nothing else is written, since the
+decision changes what every layer after it infers.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..findings import Change, Fix, FixInfo, Problem
+from ..ir.records import Document
+from .ledger import edits_of
+from .spans import SpanMap, Unlocatable
+
+#: (start, end, new bytes, cause: (rule code, layer id))
+Replacement = Tuple[int, int, bytes, Tuple[str, Optional[str]]]
+#: decide(problem, its fix) -> the index of the choice to write, or why none can be
+Decide = Callable[[Problem, Fix], "int | str"]
+
+
+class Round:
+    """One round's plan: a FixInfo per problem, and the replacements to apply."""
+
+    def __init__(self, doc: Document, data: bytes, problems: Sequence[Tuple[str, Problem]],
+                 decide: Optional[Decide] = None) -> None:
+        self.infos: List[Optional[FixInfo]] = [None] * len(problems)
+        self.replacements: List[Replacement] = []
+        chosen: Dict[int, Tuple[Change, ...]] = {}
+        deciding = decide is not None and any(p.fix and p.fix.choices for _, p in problems)
+        for i, (code, problem) in enumerate(problems):
+            fix = problem.fix
+            if fix is None:
+                continue
+            if fix.blocked:
+                self.infos[i] = FixInfo(blocked=fix.blocked)
+            elif fix.choices:
+                if decide is None:
+                    self.infos[i] = FixInfo(blocked="only --fix can tell which side is right")
+                    continue
+                choice = decide(problem, fix)
+                if isinstance(choice, str):
+                    self.infos[i] = FixInfo(blocked=choice)
+                else:
+                    chosen[i] = fix.choices[choice]
+            elif not deciding:
+                chosen[i] = fix.changes
+        self._locate(doc, data, problems, chosen)
+
+    def _locate(self, doc: Document, data: bytes, problems: Sequence[Tuple[str, Problem]],
+                chosen: Dict[int, Tuple[Change, ...]]) -> None:
+        if not chosen:
+            return
+        spans = SpanMap(doc, data, [c for changes in chosen.values() for c in changes])
+        taken: Dict[Tuple[int, int], bytes] = {}
+        intervals: List[Tuple[int, int]] = []
+        accepted: Dict[int, list] = {}
+        for i, changes in chosen.items():
+            code, problem = problems[i]
+            try:
+                mine = sorted({r for c in changes for r in spans.replacements(c)})
+            except Unlocatable as err:
+                self.infos[i] = FixInfo(blocked=f"the text to edit cannot be found ({err})")
+                continue
+            clash = next((r for r in mine if taken.get(r[:2], r[2]) != r[2]
+                          or (r[:2] not in taken and _overlaps(intervals, r))), None)
+            if clash is not None:
+                self.infos[i] = FixInfo(blocked="another fix edits the same text; run --fix "
+                                        "again once it is written")
+                continue
+            fresh = [r for r in mine if r[:2] not in taken]
+            for start, end, text in fresh:
+                taken[(start, end)] = text
+                intervals.append((start, end))
+                self.replacements.append((start, end, text, (code, _layer_id(problem))))
+            accepted[i] = mine
+        # lines and columns for every edit at once: one pass over the file, not one each
+        owners = [i for i, mine in accepted.items() for _ in mine]
+        flat = [(s, e, t, (problems[i][0], _layer_id(problems[i][1])))
+                for i, mine in accepted.items() for s, e, t in mine]
+        edits: Dict[int, list] = {i: [] for i in accepted}
+        for edit, i in zip(edits_of(data, flat), owners):
+            edits[i].append(edit)
+        for i, found in edits.items():
+            self.infos[i] = FixInfo(edits=tuple(found))
+
+
+def _overlaps(intervals: List[Tuple[int, int]], r: Tuple[int, int, bytes]) -> bool:
+    start, end = r[0], r[1]
+    return any(s < end and start < e or (s == e == start == end) for s, e in intervals)
+
+
+def _layer_id(problem: Problem) -> Optional[str]:
+    return problem.layer.id if problem.layer is not None else None

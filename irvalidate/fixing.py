@@ -1,0 +1,263 @@
+"""``--diff`` and ``--fix``: the edits that make a file's declarations agree with inference.
+
+A file is fixed in rounds.  Each round validates the current text, asks every finding's rule
+what inference proves (irvalidate.rules._fixes), turns that into byte replacements
+(irvalidate.editing) and applies them; a round that decides a Parameter's or Const's shape
+attribute against its port writes only that, since the choice changes what every layer after
+it infers.  Rounds stop when nothing is left to write.  Every round reads a private copy of
+the file; the file itself is replaced once, atomically, and only when
+
+* the file had no error that makes it unreadable or breaks its structure (the gate: XML,
+  schema, graph integrity, constants, a refused input), and still has none after the edits;
+* it is no hostile or exotic text (a DTD, an encoding other than UTF-8).
+
+The ``.bin`` is never touched.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tempfile
+from typing import List, Optional, Sequence, Tuple
+
+from .editing.diff import unified_diff
+from .editing.ledger import Ledger, edits_of
+from .editing.planner import Round
+from .editing.spans import SpanMap, Unlocatable
+from .engine import FileResult, validate_file
+from .findings import FileFix, Finding, Fix, Problem
+from .ir.records import Document
+from .rules import (
+    body_port_map,
+    dangling_edge,
+    duplicate_layer_id,
+    duplicate_port_id,
+    graph_cycle,
+    incompatible,
+    invalid_constant,
+    ir_version,
+    malformed,
+    missing_weights,
+    multiple_edges,
+    not_an_ir,
+    reversed_edge,
+    schema_violation,
+    unconnected_input,
+    unknown_op_type,
+    unreadable_xml,
+)
+
+#: rules whose errors forbid writing a file, before and after its edits, whatever is selected
+GATE = (unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, incompatible,
+        dangling_edge, invalid_constant, missing_weights, duplicate_layer_id, duplicate_port_id,
+        reversed_edge, multiple_edges, unconnected_input, graph_cycle, unknown_op_type,
+        body_port_map)
+GATE_CODES = frozenset(rule.CODE for rule in GATE) | {"IRV000"}
+#: a file still changing after this many rounds is left alone (a fix that undoes another)
+MAX_ROUNDS = 6
+#: Parameter/Const shape attributes decided per round (each decision validates twice)
+MAX_DECISIONS = 16
+_ENCODING = re.compile(rb"""^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+class FixError(Exception):
+    """The file cannot be written: the message says why, in plain words (exit 2)."""
+
+
+def hostile(data: bytes) -> Optional[str]:
+    """Why a file's text is not one --fix edits, or None."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] in (b"\x00\x00\xfe\xff",):
+        return "it is not UTF-8 encoded"
+    match = _ENCODING.match(data.lstrip(b"\xef\xbb\xbf"))
+    if match and match.group(1).lower() not in (b"utf-8", b"utf8", b"us-ascii", b"ascii"):
+        return f"it declares encoding {match.group(1).decode()}, and --fix edits UTF-8 only"
+    root = data.find(b"<net")
+    if b"<!DOCTYPE" in data[:root if root >= 0 else len(data)]:
+        return "it has a document type declaration (DTD), which IR files never need"
+    return None
+
+
+def gate_findings(result: FileResult) -> List[Finding]:
+    return [f for f in list(result.findings) + list(result.extra)
+            if f.code in GATE_CODES and f.level == "error"]
+
+
+def _reason(blocking: Sequence[Finding], when: str) -> str:
+    first = blocking[0]
+    more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
+    return f"{when} has {first.code} {first.slug} errors ({first.message[:200]}{more}); fix those first"
+
+
+class _Fixer:
+    """Fixes one file: rounds over private copies, then at most one atomic write."""
+
+    def __init__(self, path: str, bin_path: Optional[str], config, workdir: str) -> None:
+        self.path, self.bin_path, self.config = path, bin_path, config
+        self.copy = os.path.join(workdir, "current.xml")
+        self.trial = os.path.join(workdir, "trial.xml")
+        self.round: Optional[Round] = None
+        self.data = b""
+        self.decisions = 0
+
+    def validate(self, data: bytes, planned: bool = True) -> FileResult:
+        target = self.copy if planned else self.trial
+        with open(target, "wb") as handle:
+            handle.write(data)
+        self.data = data if planned else self.data
+        self.round = None
+        return validate_file(self.path, self.bin_path, self.config, read_from=target,
+                             planner=self._plan if planned else None, extra_rules=GATE)
+
+    def _plan(self, doc: Document, problems: List[Tuple[str, Problem]]):
+        self.decisions = 0
+        self.round = Round(doc, self.data, problems, lambda p, fix: self._decide(doc, p, fix))
+        return self.round.infos
+
+    def _decide(self, doc: Document, problem: Problem, fix: Fix):
+        """Try each choice on the whole file: the one after which fewer problems remain
+        agrees with the rest of the graph; a tie proves nothing."""
+        if self.decisions >= MAX_DECISIONS:
+            return "too many shape attributes disagree with their ports to decide in one run"
+        self.decisions += 1
+        data, layer = self.data, problem.layer
+        scores = []
+        for choice in fix.choices:
+            try:
+                spans = SpanMap(doc, data, choice)
+                edits = sorted({r for c in choice for r in spans.replacements(c)})
+            except Unlocatable as err:
+                return f"the text to edit cannot be found ({err})"
+            text = _splice(data, edits)
+            result = self.validate(text, planned=False)
+            scores.append(sum(1 for f in list(result.findings) + list(result.extra)
+                              if f.level != "info" and not _about(f, layer)))
+        best = min(scores)
+        if scores.count(best) > 1:
+            return (f"neither the attribute nor the port is proven: either way {best} "
+                    f"problem(s) remain in the graph; fix it by hand")
+        return scores.index(best)
+
+
+def _about(finding: Finding, layer) -> bool:
+    """A finding about the Parameter or Const being decided itself (its attribute-port
+    disagreement), which the trial is meant to remove."""
+    return finding.code in ("IRV214", "IRV215") and finding.layer is not None and \
+        layer is not None and finding.layer.id == layer.id
+
+
+def _splice(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> bytes:
+    pieces, at = [], 0
+    for start, end, text in sorted(edits):
+        pieces += [data[at:start], text]
+        at = end
+    pieces.append(data[at:])
+    return b"".join(pieces)
+
+
+def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool = False,
+             display: Optional[str] = None) -> FileResult:
+    """Fix one file (``write``) or only work out its edits.  The result's findings are those
+    of the file after its edits when they were written, else of the file as it is; its
+    ``fix`` says what was edited, or why not."""
+    from .config import Defaults
+    config = config or Defaults()
+    target = os.path.realpath(path)  # a symlink: its target is fixed, the link stays
+    try:
+        with open(target, "rb") as handle:
+            original = handle.read()
+    except OSError as err:
+        result = validate_file(path, bin_path, config)
+        return _with(result, FileFix(refused=f"cannot read it: {err.strerror or err}", failed=True))
+    workdir = tempfile.mkdtemp(prefix="irvalidate-fix-")
+    try:
+        return _fix(path, target, original, bin_path, config, write, workdir, display or path)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _with(result: FileResult, fix: FileFix, findings: Optional[List[Finding]] = None) -> FileResult:
+    return FileResult(result.path, result.findings if findings is None else findings, [], fix)
+
+
+def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
+         workdir: str, display: str) -> FileResult:
+    fixer = _Fixer(path, bin_path, config, workdir)
+    first = fixer.validate(original)
+    why = hostile(original)
+    blocking = gate_findings(first)
+    if why or blocking:
+        refused = f"not edited: {why}" if why else _reason(blocking, "the file")
+        return _with(first, FileFix(refused=refused if _has_edits(first) else None))
+    ledger = Ledger(original)
+    current = first
+    for _ in range(MAX_ROUNDS):
+        plan = fixer.round
+        if plan is None or not plan.replacements:
+            break
+        ledger.apply(plan.replacements)
+        current = fixer.validate(ledger.current)
+    else:
+        return _with(first, FileFix(refused="the edits do not settle; nothing written"))
+    net = ledger.net()
+    if not net:
+        return _with(first, FileFix())
+    edits = tuple(edits_of(original, net))
+    diff = unified_diff(original, [(s, e, t) for s, e, t, _ in net], display)
+    fixed = max(0, len(first.findings) - len(current.findings))
+    blocking = gate_findings(current)
+    if blocking:
+        return _with(first, FileFix(edits, refused=_reason(blocking, "the file after its edits"),
+                                    fixed=0, diff=diff))
+    if not write:
+        return _with(first, FileFix(edits, fixed=fixed, diff=diff))
+    try:
+        write_atomically(target, original, ledger.current)
+    except FixError as err:
+        return _with(first, FileFix(edits, refused=str(err), failed=True, diff=diff))
+    return _with(current, FileFix(edits, written=True, fixed=fixed, diff=diff))
+
+
+def _has_edits(result: FileResult) -> bool:
+    return any(f.fix is not None and f.fix.edits for f in result.findings)
+
+
+def write_atomically(target: str, original: bytes, data: bytes) -> None:
+    """Replace ``target`` with ``data``: a temporary file in the same folder, then a rename,
+    with the file's mode and owner.  The original is either whole or replaced, never half
+    written; ``original`` is what was read, so a file changed meanwhile is left alone."""
+    info = os.stat(target)
+    if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
+        raise FixError("the file is read-only")
+    if info.st_nlink > 1:
+        raise FixError(f"the file has {info.st_nlink} hard links, which replacing it would split")
+    folder = os.path.dirname(target) or os.curdir
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".irvalidate",
+                                        dir=folder)
+    except OSError as err:
+        raise FixError(f"cannot write in its folder: {err.strerror or err}") from err
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, stat.S_IMODE(info.st_mode))
+        if (info.st_uid, info.st_gid) != (os.stat(temp).st_uid, os.stat(temp).st_gid):
+            try:
+                os.chown(temp, info.st_uid, info.st_gid)
+            except OSError as err:
+                raise FixError("cannot keep the file's owner and group") from err
+        with open(target, "rb") as check:
+            if check.read() != original:
+                raise FixError("the file changed while it was being fixed")
+        os.replace(temp, target)
+    except BaseException as err:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        if isinstance(err, OSError) and not isinstance(err, FixError):
+            raise FixError(f"writing failed: {err.strerror or err}") from err
+        raise
