@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..shapes import arith
+from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.layout import gather_values
 from ..shapes.values import Tensor
@@ -149,7 +150,10 @@ def _evaluate(v7: bool):
         axis = scalar(t[2], "the Gather axis")
         indices = t[1].static_values()
         detail = f"axis {axis}, indices {short(indices)}" + (f", batch_dims {batch}" if batch else "")
-        return gather_values(t[0], t[1], axis, batch, origin(node.layer, t[:1], detail))
+        where = origin(node.layer, t[:1], detail)
+        if t[0].rank == 1 and batch == 0:  # the common case: one dim of a shape
+            return vals.gather(t[0], t[1], axis, where)
+        return gather_values(t[0], t[1], axis, batch, where)
     return evaluate
 
 
