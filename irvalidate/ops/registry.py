@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 from ..shapes.values import Tensor, Unresolved
 from .node import Node
@@ -42,6 +42,7 @@ REGISTRY: Dict[str, str] = {
     "reshape": "reshape",
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
+    "split": "split", "variadicsplit": "split",
     "reduceprod": "reduce",
 }
 
@@ -86,7 +87,7 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
     return specs[-1]
 
 
-def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Optional[Tensor]]:
+def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
     """One dispatch per layer: the spec's shape inference, then its value evaluation."""
     inferred = None
     if spec.infer is not None:
