@@ -43,6 +43,7 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
     "split": "split", "variadicsplit": "split",
+    "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
 }
 
