@@ -43,6 +43,7 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
     "split": "split", "variadicsplit": "split",
+    "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
 }

@@ -80,3 +80,9 @@ def exact(node: Node, index: int) -> Optional[List[int]]:
         return tensor.static_values()
     except Unresolved:
         return None
+
+
+def refuse_unless(condition: bool, message: str) -> None:
+    """An INCOMPATIBLE refusal with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise OpError(INCOMPATIBLE, message)
