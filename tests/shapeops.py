@@ -67,6 +67,19 @@ def computed_scalar(item, et=np.int64, params=None):
     return opset8.gather(s, const(0), const(0))
 
 
+def scalar_input(v, params, et=np.int64):
+    """A scalar input: ``"unknown"`` a Parameter, ``("c", dim)`` computed as
+    Squeeze(Gather(ShapeOf(x[dim]), [0])), a number a Const."""
+    if v == "unknown":
+        params.append(param([], np.int64))
+        return params[-1]
+    if isinstance(v, tuple):
+        x = param([v[1]])
+        params.append(x)
+        return opset1.squeeze(opset1.gather(opset1.shape_of(x), const([0]), const(0)), const([0]))
+    return const(v, et)
+
+
 def model(outputs, params):
     """A model of every output of ``outputs`` (a node or a list of nodes)."""
     nodes = outputs if isinstance(outputs, (list, tuple)) else [outputs]

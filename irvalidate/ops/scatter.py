@@ -59,14 +59,20 @@ def _fits(updates: Shape, expected: tuple, what: str) -> None:
                                         f"{format_shape(expected)} (dim {i} differs)", column=i)
 
 
-def _scatter_update(node: Node) -> Result:
-    node.require_inputs((4,))
+def _with_axis(node: Node) -> tuple:
+    """ScatterUpdate's and ScatterElementsUpdate's common start: the shapes of data, indices
+    and updates, their types checked."""
     node.show(["data", "indices", "updates", "axis"])
     node.how = "scatter update (the data's shape)"
-    data, indices, updates = (v.shape for v in node.inputs[:3])
     integral(node, 1, "indices")
     integral(node, 3, "axis")
     _same_type(node)
+    return tuple(v.shape for v in node.inputs[:3])
+
+
+def _scatter_update(node: Node) -> Result:
+    node.require_inputs((4,))
+    data, indices, updates = _with_axis(node)
     a = _axis(node, 3, None if data is None else len(data))
     if data is not None and indices is not None and updates is not None:
         if len(updates) != len(indices) + len(data) - 1:
@@ -115,12 +121,7 @@ def _scatter_elements(v12: bool):
             reduction, _ = read(node, "ScatterElementsUpdate", _ELEMENTS12)
             if reduction == "mean" and et == "boolean":
                 raise OpError(ATTRIBUTE, "reduction mean is not supported on boolean data")
-        node.show(["data", "indices", "updates", "axis"])
-        node.how = "scatter update (the data's shape)"
-        data, indices, updates = (v.shape for v in node.inputs[:3])
-        integral(node, 1, "indices")
-        integral(node, 3, "axis")
-        _same_type(node)
+        data, indices, updates = _with_axis(node)
         if data is not None and indices is not None and len(data) != len(indices):
             raise OpError(INCOMPATIBLE, f"indices {format_shape(indices)} must have the rank of "
                                         f"data {format_shape(data)}")

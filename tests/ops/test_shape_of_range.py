@@ -11,7 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import const, differential, model, param, refusal  # noqa: E402
+from shapeops import const, scalar_input, differential, model, param, refusal  # noqa: E402
 
 
 @pytest.mark.parametrize("data", [[2, 3], [], None, [(1, 8), -1]])
@@ -41,20 +41,9 @@ def test_shape_of_1_ignores_output_type(tmp_path, run):
     assert not [f for f in run(ir) if f.level == "error"]
 
 
-def scalar_value(v, params):
-    if v == "unknown":
-        params.append(param([], np.int64))
-        return params[-1]
-    if isinstance(v, tuple):  # computed: Squeeze(Gather(ShapeOf(x[dim]), [0]))
-        x = param([v[1]])
-        params.append(x)
-        return opset1.squeeze(opset1.gather(opset1.shape_of(x), const([0]), const(0)), const([0]))
-    return const(v)
-
-
 def range_model(start, stop, step, version=4, output_type="i64"):
     params = []
-    inputs = [scalar_value(v, params) for v in (start, stop, step)]
+    inputs = [scalar_input(v, params) for v in (start, stop, step)]
     node = (opset1.range(*inputs) if version == 1 else opset4.range(*inputs, output_type))
     node.set_friendly_name("r")
     return model(node, params)

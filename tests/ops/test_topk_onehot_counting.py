@@ -11,18 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import const, differential, model, param, random_dim, refusal  # noqa: E402
-
-
-def scalar(v, params, et=np.int64):
-    if v == "unknown":
-        params.append(param([], np.int64))
-        return params[-1]
-    if isinstance(v, tuple):  # computed: Squeeze(Gather(ShapeOf(x[dim]), [0]))
-        x = param([v[1]])
-        params.append(x)
-        return opset1.squeeze(opset1.gather(opset1.shape_of(x), const([0]), const(0)), const([0]))
-    return const(v, et)
+from shapeops import const, scalar_input, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def topk(data, k, axis, version=11, index="i32", k_et=np.int64):
@@ -31,7 +20,7 @@ def topk(data, k, axis, version=11, index="i32", k_et=np.int64):
     attrs = {"axis": axis, "mode": "max", "sort": "none", "index_element_type": index}
     if version == 11:
         attrs["stable"] = False
-    node = NodeFactory(f"opset{version}").create("TopK", [x, scalar(k, params, k_et)], attrs)
+    node = NodeFactory(f"opset{version}").create("TopK", [x, scalar_input(k, params, k_et)], attrs)
     node.set_friendly_name("t")
     return model(node, params)
 
@@ -55,7 +44,7 @@ def test_topk_index_types(tmp_path):
 def onehot(indices, depth, axis, version=1):
     x = param(indices, np.int64)
     params = [x]
-    inputs = [x, scalar(depth, params), const(1.0, np.float32), const(0.0, np.float32)]
+    inputs = [x, scalar_input(depth, params), const(1.0, np.float32), const(0.0, np.float32)]
     attrs = {"axis": axis} if version == 1 else {"axis": axis, "negative_indices_mode": "normalize"}
     node = NodeFactory(f"opset{version}").create("OneHot", inputs, attrs)
     node.set_friendly_name("o")
