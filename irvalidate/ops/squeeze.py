@@ -21,7 +21,7 @@ from ..shapes.dims import DYNAMIC, ONE, Shape, compatible
 from ..shapes.values import Tensor
 from .attributes import Field, read
 from .evaluating import origin, tensors
-from .node import Node
+from .node import Node, is_const
 from .shaping import axis, exact, rank_at_most_one
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -53,6 +53,10 @@ def _squeeze(v15: bool):
         if shape is None:
             return Result((None,), (et,))
         axes = exact(node, 1) if len(node.inputs) == 2 else []
+        if axes is None and is_const(node.inputs[1]):
+            # a Const irvalidate does not decode (float axes, which the runtime reads): its
+            # values set the rank, so the rank is left open rather than guessed
+            return Result((None,), (et,))
         if axes is None:
             return Result((_unknown_axes(node, shape, v15),), (et,))
         rank = len(shape)

@@ -131,6 +131,16 @@ def test_a_squeeze_that_may_drop_a_dim_gives_a_dynamic_rank_downstream(tmp_path,
     assert not opcheck.errors(path)
 
 
+def test_float_axes_leave_the_rank_open(tmp_path):
+    # the runtime reads float axes ([1.0] points at a 2: ignored, rank 4); irvalidate does not
+    # decode float Consts and must not guess a rank: no error on what read_model loads
+    x = param([1, 2, 1, 3])
+    node = NodeFactory("opset1").create("Squeeze", [x, const([1.0], np.float32)], {})
+    path = opcheck.save(model(node, [x]), tmp_path)
+    assert opcheck.runtime_shapes(path)[node.get_friendly_name()] == ["[1,2,1,3]"]
+    assert not opcheck.errors(path)
+
+
 def test_stale_dims_name_the_layer(tmp_path):
     path = opcheck.compare(squeeze([1, 2, 1, 3], [0]), tmp_path, ["Squeeze"])
     assert opcheck.named(opcheck.mutate(path, "s", 0, 0, 5), "s")
