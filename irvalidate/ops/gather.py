@@ -75,8 +75,11 @@ def _gather(v7: bool):
             raise OpError(ATTRIBUTE, f"batch_dims {batch} is below -{len(indices)} (the indices' "
                                      f"rank): the runtime does not refuse it but builds a "
                                      f"meaningless shape")
-        if b > len(data):
-            raise OpError(INCOMPATIBLE, f"batch_dims {batch} exceeds the rank {len(data)} of data")
+        if len(data) + len(indices) - 1 - b < b:
+            # the output would be shorter than its batch dims: the runtime reads past its
+            # shapes ("Accessing out-of-range dimension")
+            raise OpError(INCOMPATIBLE, f"batch_dims {batch} leaves data {format_shape(data)} "
+                                        f"no dim to gather from")
         head = tuple(_merge(data[i], indices[i], "batch", i, data, indices) for i in range(b))
         if axis is None:
             out = head + (DYNAMIC,) * (len(data) + len(indices) - 1 - 2 * b)

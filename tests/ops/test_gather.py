@@ -44,6 +44,7 @@ def test_gather_runtime_cases(tmp_path, data, indices, axis, version):
     ([2, 3, 4], [2, 5], 1, 1), ([2, 3, 4], [2, 5], 2, 1), ([2, 3, 4], [2, 5], -1, -1),
     ([2, 3, 4], [2, 3], 2, 2), ([(1, 4), 3, 4], [(2, 6), 5], 1, 1), ([-1, 3, 4], [2, 5], 2, 1),
     ([2, 3, 4], [2, 5], "unknown", 1), ([(1, 3), 4], [(2, 6), 5], "unknown", 1),
+    ([3, 4], [3, 4, 5], "unknown", 2),
 ])
 def test_gather_batch_dims(tmp_path, data, indices, axis, batch, version):
     opcheck.compare(gather(data, indices, axis, batch, version), tmp_path, ["Gather"])
@@ -87,12 +88,23 @@ def _gather_ir(data, indices, axis, batch=None, version="opset8", axis_shape=Non
     return build
 
 
+def _gather_unknown_axis(data, indices, batch):
+    def build():
+        ir = IR()
+        x, i, a = ir.parameter(data), ir.parameter(indices, "i64"), ir.parameter("", "i64")
+        ir.result(ir.op("Gather", [x, i, a], [[9]], {"batch_dims": str(batch)}, version="opset8"))
+        return ir
+    return build
+
+
 @pytest.mark.parametrize("build,words", [
     (_gather_ir("2,3,4", "1", [3]), "out of the range"),
     (_gather_ir("2,3,4", "2,3", [1], 2), "must not exceed the axis"),
     (_gather_ir("2,3,4", "3,5", [1], 1), "batch dim 0"),
     (_gather_ir("2,3,4", "2", [1, 2]), "one element"),
     (_gather_ir("", "", [0]), "scalar"),
+    (_gather_unknown_axis("3", "3", 1), "no dim to gather from"),
+    (_gather_unknown_axis("3", "3,2", 2), "no dim to gather from"),
 ])
 def test_gather_refusals(tmp_path, build, words):
     refusal(tmp_path, build, "Gather", words)
