@@ -8,6 +8,7 @@ A shape spec is a list of dims (``5``, ``-1`` for ``?``, ``(lo, hi)`` for an int
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -102,10 +103,16 @@ def random_dim(rng, static=(1, 2, 3, 4, 6), odd=((1, 8), (2, 6), (0, 5), (3, -1)
     return rng.choice(static) if rng.random() < 0.6 else rng.choice(odd)
 
 
+#: the findings that say the runtime refuses a layer: incompatible inputs, an invalid
+#: attribute, a wrong input count, an element type it refuses
+REFUSALS = ("IRV102", "IRV104", "IRV105", "IRV106")
+
+
 def refusal(tmp_path, build_ir, layer_type, words=None):
     """A hand-written IR (irbuilder) must give an error finding on its ``layer_type`` layer,
     its message containing ``words``; returns the message."""
     from irvalidate.engine import validate_file
+    Path(tmp_path).mkdir(parents=True, exist_ok=True)
     path = build_ir().write(tmp_path)
     try:
         ov.Core().read_model(str(path))
@@ -113,10 +120,38 @@ def refusal(tmp_path, build_ir, layer_type, words=None):
         pass
     else:
         raise AssertionError("read_model loads the IR that should be refused")
+    # a refusal, not a contradicted declaration (the hand-written outputs are placeholders)
     found = [f for f in validate_file(str(path)).findings
-             if f.level == "error" and f.layer is not None and f.layer.type == layer_type]
+             if f.level == "error" and f.layer is not None and f.layer.type == layer_type
+             and f.code in REFUSALS]
     assert found, f"no error finding on the {layer_type}: " \
                   f"{[f.code + ' ' + f.message for f in validate_file(str(path)).findings]}"
     if words is not None:
         assert any(words in f.message for f in found), [f.message for f in found]
     return found[0].message
+
+
+def shape_text(spec):
+    """A shape spec as a Parameter's ``shape`` attribute: ``2,1..8,?,3..``."""
+    if spec is None:
+        return "..."
+
+    def one(d):
+        if isinstance(d, tuple):
+            return f"{d[0]}.." + ("" if d[1] == -1 else str(d[1]))
+        return "?" if d == -1 else str(d)
+    return ",".join(one(d) for d in spec)
+
+
+def both_ways(build, build_ir, folder, types, stem):
+    """A random configuration checked whichever way the runtime goes: built with openvino
+    and compared when it builds; else written by hand (``build_ir`` -> irbuilder.IR) and then
+    irvalidate must refuse it too.  Returns 1 for a compared model, 0 for a refused one."""
+    import opcheck
+    try:
+        built = build()
+    except RuntimeError:
+        refusal(Path(folder) / stem, build_ir, types[0])
+        return 0
+    opcheck.compare(built, folder, types, stem=stem)
+    return 1

@@ -11,7 +11,7 @@ from openvino import opset1  # noqa: E402
 import opcheck  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import computed, const, differential, model, param, random_dim, refusal  # noqa: E402
+from shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
 
 
 def reshape(data, pattern, special_zero):
@@ -65,6 +65,20 @@ def test_a_pattern_whose_bounds_cross_minus_one(tmp_path):
         p = opset1.concat([first, const([4])], 0)
         opcheck.compare(model(opset1.reshape(x, p, False, name="r"), [x, w]), tmp_path,
                         ["Reshape"], stem=stem)
+
+
+def test_random_reshapes_refused_or_not_as_the_runtime(tmp_path):
+    """Constant patterns, legal or not: compared when openvino builds them, else refused."""
+    rng = random.Random(12)
+    compared = 0
+    for n in range(160):
+        data = [random_dim(rng, (0, 1, 2, 3, 4, 6)) for _ in range(rng.randint(0, 4))]
+        sz = rng.random() < 0.4
+        pattern = [rng.choice([1, 2, 3, 4, 5, 6, 12, 0, -1, -1, -2]) for _ in range(rng.randint(1, 4))]
+        compared += both_ways(lambda: reshape(data, pattern, sz),
+                              _ir(shape_text(data), pattern, "true" if sz else "false"),
+                              tmp_path, ["Reshape"], f"b{n}")
+    assert 40 < compared < 150
 
 
 def test_random_reshapes_match_the_runtime(tmp_path):

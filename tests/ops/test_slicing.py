@@ -13,7 +13,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import computed, const, differential, model, param, random_dim, refusal  # noqa: E402
+from shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
 
 MAX, MIN = (1 << 63) - 1, -(1 << 63)
 MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
@@ -131,6 +131,31 @@ def test_random_strided_slices_match_the_runtime(tmp_path):
         done += differential(lambda: strided(data, begin, end, strides, **masks), tmp_path,
                              ["StridedSlice"], f"ss{n}")
     assert done > 100
+
+
+def test_random_constant_slices_refused_or_not_as_the_runtime(tmp_path):
+    """Constant bounds, legal or not (zero steps, too many values, repeated or out-of-range
+    axes, odd masks): compared when openvino builds them, else refused by irvalidate too."""
+    rng = random.Random(29)
+    compared = 0
+    for n in range(160):
+        rank = rng.randint(0, 3)
+        data = [rng.choice(DIMS) for _ in range(rank)]
+        count = rng.randint(0, rank + 1)
+        values = [[rng.randint(-6, 6) for _ in range(count)] for _ in range(3)]
+        values[2] = [rng.choice([0, 1, 2, -1]) for _ in range(count)]
+        if rng.random() < 0.5:
+            axes = [rng.randint(-rank - 1, rank) for _ in range(count)]
+            compared += both_ways(lambda: slice_model(data, *values, axes),
+                                  _slice_ir(shape_text(data), values + [axes]), tmp_path, ["Slice"],
+                                  f"sl{n}")
+        else:
+            masks = {m: [int(rng.random() < 0.2) for _ in range(count)] for m in MASKS}
+            attrs = {m: ",".join(map(str, v)) for m, v in masks.items()}
+            compared += both_ways(lambda: strided(data, *values, **masks),
+                                  _slice_ir(shape_text(data), values, attrs, "StridedSlice", "opset1"),
+                                  tmp_path, ["StridedSlice"], f"ss{n}")
+    assert 40 < compared < 150
 
 
 def test_random_slices_match_the_runtime(tmp_path):
