@@ -116,7 +116,7 @@ def refusal(tmp_path, build_ir, layer_type, words=None):
     path = build_ir().write(tmp_path)
     try:
         ov.Core().read_model(str(path))
-    except RuntimeError:
+    except (RuntimeError, ValueError):
         pass
     else:
         raise AssertionError("read_model loads the IR that should be refused")
@@ -150,7 +150,7 @@ def both_ways(build, build_ir, folder, types, stem):
     import opcheck
     try:
         built = build()
-    except RuntimeError:
+    except (RuntimeError, ValueError):  # (a C++ length_error reaches Python as ValueError)
         refusal(Path(folder) / stem, build_ir, types[0])
         return 0
     opcheck.compare(built, folder, types, stem=stem)

@@ -12,7 +12,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from shapeops import both_ways, shape_text, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def gather(data, indices, axis, batch=0, version=8, iet=np.int64):
@@ -74,6 +74,25 @@ def test_random_gathers_match_the_runtime(tmp_path):
         done += differential(lambda: gather(data, indices, axis, batch, version), tmp_path,
                              ["Gather"], f"g{n}")
     assert done > 100
+
+
+def test_random_constant_gathers_refused_or_not_as_the_runtime(tmp_path):
+    rng = random.Random(4)
+    compared = 0
+    for n in range(120):
+        rd, ri = rng.randint(0, 3), rng.randint(0, 3)
+        data = [random_dim(rng) for _ in range(rd)]
+        indices = [random_dim(rng) for _ in range(ri)]
+        # (below -ri the runtime builds garbage, refused here on purpose: tested on its own)
+        batch = rng.randint(-ri, ri + 1)
+        for i in range(min(rd, ri)):
+            if rng.random() < 0.6:
+                indices[i] = data[i]
+        axis = rng.randint(-rd - 1, rd)
+        compared += both_ways(lambda: gather(data, indices, axis, batch, 8),
+                              _gather_ir(shape_text(data), shape_text(indices), [axis], batch),
+                              tmp_path, ["Gather"], f"g{n}")
+    assert 20 < compared < 110
 
 
 def _gather_ir(data, indices, axis, batch=None, version="opset8", axis_shape=None, data_et="f32"):

@@ -11,7 +11,7 @@ from openvino import opset1  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def scalar_axis(axis, params, et=np.int64):
@@ -104,6 +104,26 @@ def test_random_splits_match_the_runtime(tmp_path):
             done += differential(lambda: variadic(data, axis, lengths), tmp_path,
                                  ["VariadicSplit"], f"v{n}")
     assert done > 100
+
+
+def test_random_constant_splits_refused_or_not_as_the_runtime(tmp_path):
+    rng = random.Random(18)
+    compared = 0
+    for n in range(120):
+        rank = rng.randint(1, 3)
+        data = [random_dim(rng, (2, 4, 6, 0, 1)) for _ in range(rank)]
+        axis = rng.randint(-rank - 1, rank)
+        if rng.random() < 0.5:
+            k = rng.choice([1, 2, 3, 4])
+            compared += both_ways(lambda: split(data, axis, k),
+                                  _ir("Split", shape_text(data), [axis], attrs={"num_splits": str(k)},
+                                      axis_shape=[]), tmp_path, ["Split"], f"s{n}")
+        else:
+            lengths = [rng.choice([-2, -1, 0, 1, 2, 3, 4]) for _ in range(rng.randint(1, 3))]
+            compared += both_ways(lambda: variadic(data, axis, lengths),
+                                  _ir("VariadicSplit", shape_text(data), [axis], lengths, axis_shape=[]),
+                                  tmp_path, ["VariadicSplit"], f"v{n}")
+    assert 30 < compared < 115
 
 
 def _ir(kind, data, axis, lengths=None, attrs=None, axis_shape=None):

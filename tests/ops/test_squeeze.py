@@ -11,7 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def squeeze(data, axes, version=0, skip=False):
@@ -91,6 +91,24 @@ def test_random_squeezes_and_unsqueezes_match_the_runtime(tmp_path):
         else:
             done += differential(lambda: unsqueeze(data, axes or [0]), tmp_path, ["Unsqueeze"], f"u{n}")
     assert done > 120
+
+
+def test_random_constant_axes_refused_or_not_as_the_runtime(tmp_path):
+    rng = random.Random(6)
+    compared = 0
+    for n in range(120):
+        rank = rng.randint(0, 3)
+        data = [random_dim(rng, (1, 1, 2, 3)) for _ in range(rank)]
+        axes = [rng.randint(-rank - 2, rank + 1) for _ in range(rng.randint(0, 3))]
+        if rng.random() < 0.5:
+            version = rng.choice([0, 15])
+            compared += both_ways(lambda: squeeze(data, axes, version),
+                                  _ir("Squeeze", shape_text(data), axes, f"opset{max(version, 1)}"),
+                                  tmp_path, ["Squeeze"], f"s{n}")
+        else:
+            compared += both_ways(lambda: unsqueeze(data, axes), _ir("Unsqueeze", shape_text(data), axes),
+                                  tmp_path, ["Unsqueeze"], f"u{n}")
+    assert 30 < compared < 115
 
 
 def _ir(kind, data, axes, version="opset1", axes_shape=None, et="i64", extra=False):
