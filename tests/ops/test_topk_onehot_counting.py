@@ -60,13 +60,17 @@ def test_onehot_runtime_cases(tmp_path, indices, depth, axis, version):
     opcheck.compare(onehot(indices, depth, axis, version), tmp_path, ["OneHot"])
 
 
+def data_input(data, constant, params):
+    """Constant data (i32) when given, else a Parameter of shape ``data``."""
+    if constant is not None:
+        return const(constant, np.int32)
+    params.append(param(data))
+    return params[-1]
+
+
 def nonzero(data, constant=None, output_type="i64"):
     params = []
-    if constant is not None:
-        x = const(constant, np.int32)
-    else:
-        x = param(data)
-        params.append(x)
+    x = data_input(data, constant, params)
     node = NodeFactory("opset3").create("NonZero", [x], {"output_type": output_type})
     node.set_friendly_name("n")
     return model(node, params)
@@ -88,11 +92,7 @@ def test_nonzero_of_a_folded_shape(tmp_path):
 
 def unique(data, axis=None, constant=None):
     params = []
-    if constant is not None:
-        x = const(constant, np.int32)
-    else:
-        x = param(data)
-        params.append(x)
+    x = data_input(data, constant, params)
     inputs = [x] + ([] if axis is None else [const(axis)])
     node = NodeFactory("opset10").create("Unique", inputs, {"sorted": True, "index_element_type": "i64",
                                                             "count_element_type": "i32"})
