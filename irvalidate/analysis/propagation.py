@@ -133,8 +133,10 @@ class Propagation:
             self.inferences[layer.id] = inferred
         self._outputs(layer, inputs, inferred, extension)
         if tensor is not None:
-            key = (layer.id, layer.outputs[0].id)
-            self.outputs[key] = self.outputs[key]._replace(tensor=tensor)
+            # an op with several outputs (Split) evaluates one value per output port
+            for port, value in zip(layer.outputs, tensor if isinstance(tensor, tuple) else (tensor,)):
+                key = (layer.id, port.id)
+                self.outputs[key] = self.outputs[key]._replace(tensor=value)
 
     def _outputs(self, layer: Layer, inputs: List[Value], inferred: Optional[Inferred],
                  extension: bool) -> None:

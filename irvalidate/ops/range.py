@@ -1,15 +1,76 @@
 """Range-1 (no output_type) and Range-4: ``start``, ``stop``, ``step`` as three scalar inputs.
 
-Its shape inference is not modelled yet; its value is evaluated when the three are known.
+Shape (range_shape_inference): ``[n]`` with ``n = ceil(|stop - start| / |step|)`` (0 when the
+step points away from stop), cast to uint32 as the runtime does; the three values are
+const-only, and ``[?]`` when one is unknown (float Consts are not decoded here: ``[?]``, less
+precise than the runtime, never wrong).  A zero step is refused in both versions.  Types:
+Range-1 merges the three input types (boolean refused); Range-4 gives ``output_type``
+(``dynamic`` when missing).
+Value: evaluated when the three are known.
 """
 from __future__ import annotations
 
 from ..ir import elements
 from ..shapes import values as vals
+from ..shapes.dims import DYNAMIC, format_shape, static
 from ..shapes.values import Origin, Tensor
+from .attributes import Field, read
 from .evaluating import label, scalar, tensors
 from .node import Node
-from .spec import OpSpec
+from .shaping import exact
+from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+
+_TYPE = (Field("output_type", "str", None),)
+_NAMES = ("start", "stop", "step")
+
+
+def _infer(v4: bool):
+    def infer(node: Node) -> Result:
+        node.require_inputs((3,))
+        node.show(list(_NAMES))
+        node.how = "range"
+        for i, name in enumerate(_NAMES):
+            shape = node.inputs[i].shape
+            if shape is not None and shape != ():
+                raise OpError(INCOMPATIBLE, f"{name} (input {i}) must be a scalar, not "
+                                            f"{format_shape(shape)}")
+        types = [v.element_type for v in node.inputs]
+        if v4:
+            text = read(node, "Range", _TYPE)[0]
+            et = "dynamic" if text is None else elements.from_element_type(text)
+            if text is not None and et is None and text.lower() != "string":
+                raise OpError(ATTRIBUTE, f"attribute output_type: {text[:40]!r} is not an "
+                                         f"element type")
+            if et == "boolean":
+                raise OpError(ATTRIBUTE, "output_type must be a numeric type, not boolean")
+            for name, t in zip(_NAMES, types):
+                if t == "boolean":
+                    node.note(TYPE, f"{name} must be a number, not boolean")
+        else:
+            et = None
+            known = {t for t in types if t not in (None, "dynamic")}
+            if len(known) > 1:
+                node.note(TYPE, f"start, stop and step must have one element type, not "
+                                f"{', '.join(str(t) for t in types)}")
+            elif known == {"boolean"}:
+                node.note(TYPE, "start, stop and step must not be boolean")
+            elif known:
+                et = known.pop()
+            elif all(t == "dynamic" for t in types):
+                et = "dynamic"
+        if et == "dynamic":  # the port's precision says nothing the runtime checks
+            et = None
+        values = [exact(node, i) for i in range(3)]
+        step = values[2]
+        if step is not None and len(step) == 1 and step[0] == 0:
+            raise OpError(INCOMPATIBLE, "step is 0")
+        if any(v is None or len(v) != 1 for v in values):
+            return Result(((DYNAMIC,),), (et,))
+        start, stop, stride = (v[0] for v in values)  # type: ignore[index]
+        span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
+        count = -(-abs(span) // abs(stride))
+        return Result(((static(count % (1 << 32)),),), (et,))
+    return infer
 
 
 def _evaluate(node: Node) -> Tensor:
@@ -19,5 +80,6 @@ def _evaluate(node: Node) -> Tensor:
     return vals.arange(start, stop, step, et, Origin(label(node.layer, f"{start}, {stop}, {step}")))
 
 
-SPECS = {"range": (OpSpec("Range", (1, 3), evaluate=_evaluate),
-                   OpSpec("Range", (4, 16), evaluate=_evaluate))}
+SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(), infer=_infer(False), evaluate=_evaluate),
+                   OpSpec("Range", (4, 16), frozenset({"output_type"}), infer=_infer(True),
+                          evaluate=_evaluate))}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 from ..shapes.values import Tensor, Unresolved
 from .node import Node
@@ -35,12 +35,16 @@ REGISTRY: Dict[str, str] = {
     "broadcast": "broadcast",
     "parameter": "sources", "const": "sources", "constant": "sources",
     "shapeof": "shape_of",
-    "gather": "gather",
+    "gather": "gather", "gathernd": "gather", "gatherelements": "gather",
+    "transpose": "transpose",
     "concat": "concat",
     "squeeze": "squeeze", "unsqueeze": "squeeze",
     "reshape": "reshape",
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
+    "split": "split", "variadicsplit": "split",
+    "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
+    "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
 }
 
@@ -85,7 +89,7 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
     return specs[-1]
 
 
-def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Optional[Tensor]]:
+def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
     """One dispatch per layer: the spec's shape inference, then its value evaluation."""
     inferred = None
     if spec.infer is not None:

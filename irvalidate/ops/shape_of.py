@@ -1,8 +1,9 @@
 """ShapeOf-1 and -3: the shape of the input as a 1-D integer tensor.
 
-Its shape inference is not modelled yet; its value is the source of every computed shape:
-each dim becomes one element, an interval ``lo..hi`` the bounds of that element
-(ShapeOf-1 is always i64; ShapeOf-3 writes ``output_type``, i64 by default).
+Shape: ``[rank]`` (``[?]`` for a dynamic rank).  ShapeOf-1 is always i64 (an ``output_type``
+there is ignored); ShapeOf-3 requires ``output_type`` i32 or i64 (a missing one is refused).
+Its value is the source of every computed shape: each dim becomes one element, an interval
+``lo..hi`` the bounds of that element.
 """
 from __future__ import annotations
 
@@ -11,10 +12,34 @@ from typing import Optional
 from ..ir import elements
 from ..ir.records import CONST_TYPES, Layer
 from ..shapes import values as vals
-from ..shapes.dims import format_shape
+from ..shapes.dims import DYNAMIC, format_shape, static
 from ..shapes.values import Origin, Tensor, Unresolved
+from .attributes import Field, read
 from .node import Node
-from .spec import OpSpec
+from .spec import ATTRIBUTE, OpError, OpSpec, Result
+
+_TYPE = (Field("output_type", "str", None),)
+
+
+def _infer(v3: bool):
+    def infer(node: Node) -> Result:
+        node.require_inputs((1,))
+        node.show(["data"])
+        node.how = "the shape of the input"
+        et = "i64"
+        if v3:
+            text = read(node, "ShapeOf", _TYPE)[0]
+            found = elements.from_element_type(text) if text is not None else None
+            if text is not None and found is None:
+                raise OpError(ATTRIBUTE, f"attribute output_type: {text[:40]!r} is not an "
+                                         f"element type")
+            if found not in ("i32", "i64"):
+                raise OpError(ATTRIBUTE, "output_type must be i32 or i64" + (
+                    "; it is missing" if text is None else f", not {found}"))
+            et = found
+        shape = node.inputs[0].shape
+        return Result(((DYNAMIC if shape is None else static(len(shape)),),), (et,))
+    return infer
 
 
 def _exact_rank(layer: Layer) -> bool:
@@ -43,6 +68,8 @@ def _evaluate(node: Node, output_type: bool) -> Tensor:
 
 
 SPECS = {"shapeof": (
-    OpSpec("ShapeOf", (1, 2), evaluate=lambda node: _evaluate(node, False)),
-    OpSpec("ShapeOf", (3, 16), evaluate=lambda node: _evaluate(node, True)),
+    OpSpec("ShapeOf", (1, 2), frozenset(), infer=_infer(False),
+           evaluate=lambda node: _evaluate(node, False)),
+    OpSpec("ShapeOf", (3, 16), frozenset({"output_type"}), infer=_infer(True),
+           evaluate=lambda node: _evaluate(node, True)),
 )}

@@ -1,23 +1,201 @@
 """Slice-8 and StridedSlice-1: part of the input, by start/stop/step (and masks).
 
-Their shape inference is not modelled yet.  Their values are evaluated for 1-D shape values:
-Slice along axis 0; StridedSlice with begin/end masks (a set bit ignores that bound, except
-that a shrunk axis keeps its begin), new axes (a 1 inserted) and shrunk axes (one element).
+Each sliced dim is ``slice.make_dim`` of its bounds (shapes/slicing.py).  Start/stop (begin/end)
+are read by bounds; step (strides) and axes are const-only.  Unknown values keep only each
+sliced dim's maximum (``..max``): Slice without known axes (or without axes and an unknown
+start) does so for every dim.  StridedSlice's masks: ``begin_mask``/``end_mask`` ignore a
+bound, ``new_axis_mask`` inserts a 1, ``shrink_axis_mask`` drops a dim (its begin unchecked),
+``ellipsis_mask`` stands for the dims not otherwise addressed.  Every mask is empty or as long
+as ``begin_mask`` and holds only 0 and 1.
+Values are evaluated for 1-D shape values: Slice along axis 0; StridedSlice with masks.
 """
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional, Tuple
 
 from ..shapes import values as vals
+from ..shapes.dims import ONE, Dim, compatible, format_shape
+from ..shapes.slicing import make_dim
 from ..shapes.values import Tensor, Unresolved
+from .attributes import Field, read
 from .evaluating import mask, origin, scalar, tensors
 from .node import Node
-from .spec import OpSpec
+from .shaping import axis as norm_axis
+from .shaping import exact, integral, ints_text, upper_only
+from .spec import ARITY, ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
+_FIELDS = tuple(Field(m, "ints", ()) for m in _MASKS)
 
 
-def _slice(node: Node) -> Tensor:
+def _bounds(node: Node, index: int) -> Optional[List[Tuple[int, int]]]:
+    found = node.input_bounds(index) if index < len(node.inputs) else None
+    return None if found is None else [(b.lo, b.hi) for b in found]
+
+
+def _one_d(node: Node, index: int, what: str) -> Optional[Dim]:
+    """The length of a 1-D index input (refused at another rank); None when dynamic rank."""
+    shape = node.inputs[index].shape
+    if shape is None:
+        return None
+    if len(shape) != 1:
+        raise OpError(INCOMPATIBLE, f"{what} (input {index}) must be a 1-D tensor, but has "
+                                    f"shape {format_shape(shape)}")
+    return shape[0]
+
+
+# ---------------------------------------------------------------------------------- Slice-8
+
+def _slice(node: Node) -> Result:
+    if len(node.inputs) == 3:
+        raise OpError(ARITY, "Slice takes 4 or 5 inputs, but 3 are connected (without step, "
+                             "the runtime reads past its inputs: undefined behaviour)")
+    node.require_inputs((4, 5))
+    names = ["data", "start", "stop", "step", "axes"]
+    node.show(names)
+    node.how = "slice"
+    data = node.inputs[0].shape
+    et = node.inputs[0].element_type
+    for i in range(1, len(node.inputs)):
+        integral(node, i, names[i])
+    if data is None:
+        return Result((None,), (et,))
+    rank = len(data)
+    if rank == 0:
+        raise OpError(INCOMPATIBLE, "data (input 0) must not be a scalar")
+    lengths = [_one_d(node, i, names[i]) for i in range(1, len(node.inputs))]
+    for i, n in enumerate(lengths, 1):
+        if n is not None and n.lo > rank:
+            raise OpError(INCOMPATIBLE, f"{names[i]} holds {n} values, more than the rank "
+                                        f"{rank} of data")
+    known = [n for n in lengths[:3] if n is not None]
+    if any(not compatible(a, b) for a in known for b in known):
+        raise OpError(INCOMPATIBLE, "start, stop and step must have the same length")
+    if len(lengths) == 4 and lengths[3] is not None and lengths[0] is not None and \
+            not compatible(lengths[3], lengths[0]):
+        raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
+    start, stop = _bounds(node, 1), _bounds(node, 2)
+    step = exact(node, 3)
+    axes: Optional[List[int]] = None
+    if len(node.inputs) == 5:
+        found = exact(node, 4)
+        if found is not None:
+            axes = [norm_axis(a, rank) for a in found]
+            if len(set(axes)) != len(axes):
+                raise OpError(INCOMPATIBLE, f"axes {ints_text(found)} repeat an axis")
+    elif start is not None:
+        axes = list(range(len(start)))
+    if axes is None:
+        return Result((tuple(upper_only(d) for d in data),), (et,))
+    values = start is not None and stop is not None and step is not None and \
+        len(start) == len(stop) == len(step) == len(axes)
+    if values and 0 in step:  # type: ignore[operator]
+        raise OpError(INCOMPATIBLE, "a step of 0")
+    out = list(data)
+    for i, k in enumerate(axes):
+        out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]
+    return Result((tuple(out),), (et,))
+
+
+# ---------------------------------------------------------------------------- StridedSlice-1
+
+def _masks(node: Node) -> Tuple[Tuple[int, ...], ...]:
+    masks = read(node, "StridedSlice", _FIELDS)
+    if any(v not in (0, 1) for m in masks for v in m):
+        raise OpError(ATTRIBUTE, "every mask element must be 0 or 1")
+    if any(m and len(m) != len(masks[0]) for m in masks[1:]):
+        raise OpError(ATTRIBUTE, f"every mask must be empty or as long as begin_mask "
+                                 f"({len(masks[0])} values)")
+    if sum(masks[4]) > 1:
+        raise OpError(ATTRIBUTE, "ellipsis_mask sets more than one ellipsis")
+    return masks
+
+
+def _strided_slice(node: Node) -> Result:
+    node.require_inputs((3, 4))
+    names = ["data", "begin", "end", "strides"]
+    node.show(names)
+    node.how = "strided slice"
+    begin_mask, end_mask, new_axis, shrink, ellipsis = _masks(node)
+    data = node.inputs[0].shape
+    et = node.inputs[0].element_type
+    integral(node, 1, "begin")
+    integral(node, 2, "end")
+    lengths = [_one_d(node, i, names[i]) for i in range(1, len(node.inputs))]
+    if data is None:
+        return Result((None,), (et,))
+    begin, end = _bounds(node, 1), _bounds(node, 2)
+    strides = exact(node, 3) if len(node.inputs) == 4 else None
+    static = [n.lo if n is not None and n.is_static else None for n in lengths]
+    if static[0] is not None and static[1] is not None and static[0] != static[1]:
+        raise OpError(INCOMPATIBLE, f"begin and end hold {static[0]} and {static[1]} values")
+    count = static[0] if static[0] is not None else static[1]
+    if len(node.inputs) == 3:
+        strides = None if count is None else [1] * count  # the default strides, all 1
+    elif count is not None and static[2] is not None and static[2] != count:
+        raise OpError(INCOMPATIBLE, f"strides hold {static[2]} values, begin and end {count}")
+    if count is None:
+        count = len(strides) if strides is not None else None
+    if count is None:
+        return Result((None,), (et,))
+
+    def bit(m: Tuple[int, ...], i: int) -> bool:
+        return i < len(m) and m[i] == 1
+
+    rank = len(data)
+    if 1 not in ellipsis and rank + sum(new_axis) < count:
+        raise OpError(INCOMPATIBLE, f"{count} begin/end values address more dims than the "
+                                    f"input's rank {rank} plus the new axes")
+    out: List[Dim] = []
+    k = 0
+
+    def dim_at(k: int) -> Dim:
+        if k >= rank:
+            raise OpError(INCOMPATIBLE, f"the masks address dim {k} of a rank-{rank} input")
+        return data[k]  # type: ignore[index]
+
+    for i in range(count):
+        if bit(ellipsis, i):
+            before = sum(1 for j in range(i) if not bit(new_axis, j))
+            after = sum(1 for j in range(i + 1, len(begin) if begin is not None else 0)
+                        if bit(new_axis, j))
+            hidden = rank - (count - i - 1 - after) - before
+            for _ in range(hidden):
+                out.append(dim_at(k))
+                k += 1
+        elif bit(new_axis, i):
+            out.append(ONE)
+        elif bit(shrink, i):
+            dim_at(k)
+            k += 1
+        elif strides is not None and (begin is not None or bit(begin_mask, i)) and (
+                end is not None or bit(end_mask, i)):
+            # a masked bound needs no value: it is the whole dim's
+            step = strides[i] if i < len(strides) else 1
+            if step == 0:
+                raise OpError(INCOMPATIBLE, f"stride {i} is 0")
+            d = dim_at(k)
+            top = d.hi
+            if bit(begin_mask, i):
+                start = (top, top) if step < 0 else (0, 0)
+            else:
+                start = begin[i]  # type: ignore[index]
+            if bit(end_mask, i):
+                stop = (-1 - top, -1 - top) if step < 0 else (top, top)
+            else:
+                stop = end[i]  # type: ignore[index]
+            out.append(make_dim(d, start, stop, step))
+            k += 1
+        else:
+            out.append(upper_only(dim_at(k)))
+            k += 1
+    out.extend(data[k:])
+    return Result((tuple(out),), (et,))
+
+
+# ---------------------------------------------------------------------------------- values
+
+def _slice_value(node: Node) -> Tensor:
     t = tensors(node, (4, 5))
     start, stop, step = (scalar(x, "a Slice bound") for x in t[1:4])
     if len(t) == 5 and scalar(t[4], "the Slice axes") not in (0, -1):
@@ -25,7 +203,7 @@ def _slice(node: Node) -> Tensor:
     return vals.slice_1d(t[0], start, stop, step, origin(node.layer, t[:1], f"{start}:{stop}:{step}"))
 
 
-def _strided_slice(node: Node) -> Tensor:
+def _strided_slice_value(node: Node) -> Tensor:
     """StridedSlice of a 1-D value: one position slices (or shrinks) it, new axes add 1s."""
     t = tensors(node, (3, 4))
     if t[0].rank != 1:
@@ -65,5 +243,6 @@ def _strided_slice(node: Node) -> Tensor:
     return vals.reshaped(part, out, origin(node.layer, t[:1], detail))
 
 
-SPECS = {"slice": (OpSpec("Slice", evaluate=_slice),),
-         "stridedslice": (OpSpec("StridedSlice", evaluate=_strided_slice),)}
+SPECS = {"slice": (OpSpec("Slice", (8, 16), frozenset(), infer=_slice, evaluate=_slice_value),),
+         "stridedslice": (OpSpec("StridedSlice", (1, 16), frozenset(_MASKS), infer=_strided_slice,
+                                 evaluate=_strided_slice_value),)}

@@ -123,7 +123,8 @@ class Inferred(NamedTuple):
 
 
 Infer = Callable[["Node"], Result]
-Evaluate = Callable[["Node"], Tensor]
+#: one value, of output 0, or (Split) a tuple of one value per output
+Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ class OpSpec:
     attributes: Optional[FrozenSet[str]] = None
     #: shape inference; None when only the values are evaluated
     infer: Optional[Infer] = None
-    #: value (bound) evaluation of output 0, raising Unresolved where the runtime gives up
+    #: value (bound) evaluation of output 0 (or of every output, as a tuple), raising
+    #: Unresolved where the runtime gives up
     evaluate: Optional[Evaluate] = None
     #: input counts evaluation accepts (an op with ``infer`` checks its own and reports)
     arity: Optional[Tuple[int, ...]] = None
