@@ -86,6 +86,46 @@ def write_mutant(path: str, mutant: Mutant, folder: Path) -> Path:
     return out
 
 
+def mutant_bytes(path: str, mutant: Mutant) -> bytes:
+    """The file's bytes with the mutant's dim changed in place (on its port and the input
+    ports its edges feed), every other byte as it was: what a stale hand edit leaves."""
+    from irvalidate.editing.spans import start_tag
+    from irvalidate.ir.locate import dim_key, find_spans, record_keys
+    layer_id, _, _, index, axis, _ = mutant
+    doc = parse(path)
+    layer = next(x for x in doc.graph.layers if x.id == layer_id)
+    port = layer.outputs[index]
+    ports = [port] + [p for e in doc.graph.edges if e.from_layer == layer_id and e.from_port == port.id
+                      for x in doc.graph.layers if x.id == e.to_layer
+                      for p in x.inputs if p.id == e.to_port and len(p.dims) > axis]
+    keys = record_keys(doc, ports)
+    data = Path(path).read_bytes()
+    spans = find_spans(data, [dim_key(keys[id(p)], axis) for p in ports])
+    new = b"%d" % (port.dims[axis] + 1 if port.dims[axis] else 1)
+    for start, end in sorted(spans.values(), reverse=True):
+        inner = start_tag(data, start)[0]
+        data = data[:inner] + new + data[data.rfind(b"</", start, end):]
+    return data
+
+
+def fix_back(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
+    """(restored, tried): caught mutants that ``--fix`` turns back into the original file,
+    byte for byte (the originals are loadable files on which irvalidate finds nothing)."""
+    from irvalidate.fixing import fix_file
+    original = Path(path).read_bytes()
+    restored = tried = 0
+    caught = [m for m in found if m[5]]
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "mutant.xml"
+        weights = default_bin(path) if os.path.exists(default_bin(path)) else None
+        for mutant in rng.sample(caught, min(count, len(caught))):
+            target.write_bytes(mutant_bytes(path, mutant))
+            fix_file(str(target), weights, write=True)
+            restored += target.read_bytes() == original
+            tried += 1
+    return restored, tried
+
+
 def verify(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
     """(agreeing, checked) for ``count`` random mutants written out and validated."""
     agree = checked = 0
@@ -104,10 +144,13 @@ def main(argv=None) -> int:
     parser.add_argument("models", nargs="+")
     parser.add_argument("--verify", type=int, default=0, metavar="N",
                         help="also write N random mutants per file and validate each")
+    parser.add_argument("--fix-back", type=int, default=0, metavar="N",
+                        help="also check that --fix turns N caught mutants per file back into "
+                        "the original, byte for byte")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     by_type: Dict[str, List[int]] = collections.defaultdict(lambda: [0, 0, set()])  # type: ignore
-    agree = checked = 0
+    agree = checked = restored = tried = 0
     rng = random.Random(0)
     for path in args.models:
         found = mutants(path)
@@ -119,6 +162,9 @@ def main(argv=None) -> int:
         if args.verify and found:
             a, c = verify(path, found, args.verify, rng)
             agree, checked = agree + a, checked + c
+        if args.fix_back and found:
+            r, t = fix_back(path, found, args.fix_back, rng)
+            restored, tried = restored + r, tried + t
     total = sum(r[0] for r in by_type.values())
     caught = sum(r[1] for r in by_type.values())
     print("| op type | layers | mutants | caught | coverage |")
@@ -129,9 +175,12 @@ def main(argv=None) -> int:
           f"{100 * caught / max(total, 1):.1f}% |")
     if checked:
         print(f"\nverified by writing and validating {checked} mutants: {agree} agree")
+    if tried:
+        print(f"\n--fix turned {restored} of {tried} caught mutants back into the original, byte "
+              f"for byte")
     if args.json:
-        args.json.write_text(json.dumps({k: {"mutants": n, "caught": c, "layers": len(l)}
-                                         for k, (n, c, l) in by_type.items()}, indent=1))
+        args.json.write_text(json.dumps({k: {"mutants": n, "caught": c, "layers": len(layers)}
+                                         for k, (n, c, layers) in by_type.items()}, indent=1))
     return 0
 
 

@@ -101,14 +101,32 @@ class _Fixer:
         self.data = b""
         self.decisions = 0
 
-    def validate(self, data: bytes, planned: bool = True) -> FileResult:
-        target = self.copy if planned else self.trial
-        with open(target, "wb") as handle:
+    def validate(self, data: bytes) -> FileResult:
+        with open(self.copy, "wb") as handle:
             handle.write(data)
-        self.data = data if planned else self.data
+        self.data = data
         self.round = None
-        return validate_file(self.path, self.bin_path, self.config, read_from=target,
-                             planner=self._plan if planned else None, extra_rules=GATE)
+        return validate_file(self.path, self.bin_path, self.config, read_from=self.copy,
+                             planner=self._plan, extra_rules=GATE)
+
+    def disagreements(self, data: bytes, layer) -> int:
+        """How many declarations of ``data`` disagree with inference: those the fixes of its
+        findings would change (each port or attribute once), plus one per finding no fix
+        covers; the findings about ``layer``'s attribute and port themselves left out."""
+        with open(self.trial, "wb") as handle:
+            handle.write(data)
+        plans: List[Round] = []
+
+        def plan(doc: Document, problems: List[Tuple[str, Problem]]):
+            plans.append(Round(doc, data, problems))  # no decisions: a choice counts as one
+            return plans[-1].infos
+        result = validate_file(self.path, self.bin_path, self.config, read_from=self.trial,
+                               planner=plan, extra_rules=GATE)
+        changed = len(plans[0].changed) if plans else 0
+        unfixed = sum(1 for f in list(result.findings) + list(result.extra)
+                      if f.level != "info" and not _about(f, layer)
+                      and (f.fix is None or not f.fix.edits))
+        return changed + unfixed
 
     def _plan(self, doc: Document, problems: List[Tuple[str, Problem]]):
         self.decisions = 0
@@ -116,8 +134,9 @@ class _Fixer:
         return self.round.infos
 
     def _decide(self, doc: Document, problem: Problem, fix: Fix):
-        """Try each choice on the whole file: the one after which fewer problems remain
-        agrees with the rest of the graph; a tie proves nothing."""
+        """Try each choice on the whole file.  The one that agrees with the rest of the graph
+        changes fewer declarations: its own edits plus the problems that remain after it
+        (each one a declaration that still disagrees).  A tie proves nothing."""
         if self.decisions >= MAX_DECISIONS:
             return "too many shape attributes disagree with their ports to decide in one run"
         self.decisions += 1
@@ -129,14 +148,11 @@ class _Fixer:
                 edits = sorted({r for c in choice for r in spans.replacements(c)})
             except Unlocatable as err:
                 return f"the text to edit cannot be found ({err})"
-            text = _splice(data, edits)
-            result = self.validate(text, planned=False)
-            scores.append(sum(1 for f in list(result.findings) + list(result.extra)
-                              if f.level != "info" and not _about(f, layer)))
+            scores.append(len(choice) + self.disagreements(_splice(data, edits), layer))
         best = min(scores)
         if scores.count(best) > 1:
             return (f"neither the attribute nor the port is proven: either way {best} "
-                    f"problem(s) remain in the graph; fix it by hand")
+                    f"declaration(s) of the graph disagree; fix it by hand")
         return scores.index(best)
 
 
@@ -172,9 +188,20 @@ def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool
         return _with(result, FileFix(refused=f"cannot read it: {err.strerror or err}", failed=True))
     workdir = tempfile.mkdtemp(prefix="irvalidate-fix-")
     try:
-        return _fix(path, target, original, bin_path, config, write, workdir, display or path)
+        return _fix(path, target, original, bin_path, config, write, workdir,
+                    display or diff_name(path))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def diff_name(path: str) -> str:
+    """The name a diff gives a file: relative to the working directory, with ``/``, so that
+    ``git apply`` and ``patch -p1`` run there find it (an absolute path outside it keeps its
+    full name, without the leading ``/``)."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    name = absolute.lstrip(os.sep) if relative.startswith(os.pardir) else relative
+    return name.replace(os.sep, "/")
 
 
 def _with(result: FileResult, fix: FileFix, findings: Optional[List[Finding]] = None) -> FileResult:
@@ -233,6 +260,10 @@ def write_atomically(target: str, original: bytes, data: bytes) -> None:
     if info.st_nlink > 1:
         raise FixError(f"the file has {info.st_nlink} hard links, which replacing it would split")
     folder = os.path.dirname(target) or os.curdir
+    # mode bits too: a superuser may write anywhere, but a folder without write permission
+    # says the files in it are not to be replaced
+    if not os.access(folder, os.W_OK | os.X_OK) or not os.stat(folder).st_mode & 0o222:
+        raise FixError("its folder is read-only")
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".irvalidate",
                                         dir=folder)

@@ -183,3 +183,24 @@ def test_user_args_keep_skip_non_ir_and_files_filter_applies(hook_repo, user_rep
     done = pre_commit(user_repo, env, "run", "--all-files", "--verbose", "--color", "never")
     assert done.returncode == 0, done.output
     assert "IRV" not in done.output and POM not in done.output
+
+
+def test_the_fixing_hook_repairs_the_broken_ir_then_passes(hook_repo, user_repo, env):
+    original = (user_repo / BAD).read_bytes()
+    done = pre_commit(user_repo, env, "try-repo", str(hook_repo[0]), "irvalidate-fix",
+                      "--color", "never", "--files", BAD, GOOD, POM)
+    # a fixer that changed a file fails the hook, so the fix is staged and looked at
+    assert done.returncode == 1, done.output
+    assert "Fixed 1 problem in 1 file (2 edits)." in done.output
+    fixed = (user_repo / BAD).read_bytes()
+    assert fixed != original
+    changed = [i + 1 for i, (a, b) in enumerate(zip(original.split(b"\n"), fixed.split(b"\n")))
+               if a != b]
+    assert changed == [40, 49] and b"<dim>5</dim>" in fixed.split(b"\n")[39]
+    assert (user_repo / BAD).with_suffix(".bin").read_bytes() == \
+        (SAMPLES / "broken" / "IRV101-output-shape-mismatch.bin").read_bytes()
+    _git(user_repo, "add", "-A", env=env)
+    again = pre_commit(user_repo, env, "try-repo", str(hook_repo[0]), "irvalidate-fix",
+                       "--color", "never", "--files", BAD, GOOD, POM)
+    assert again.returncode == 0, again.output
+    assert (user_repo / BAD).read_bytes() == fixed

@@ -30,6 +30,8 @@ class Round:
                  decide: Optional[Decide] = None) -> None:
         self.infos: List[Optional[FixInfo]] = [None] * len(problems)
         self.replacements: List[Replacement] = []
+        #: the ports and layers whose declarations the accepted fixes change
+        self.changed: Dict[int, object] = {}
         chosen: Dict[int, Tuple[Change, ...]] = {}
         deciding = decide is not None and any(p.fix and p.fix.choices for _, p in problems)
         for i, (code, problem) in enumerate(problems):
@@ -78,6 +80,7 @@ class Round:
                 intervals.append((start, end))
                 self.replacements.append((start, end, text, (code, _layer_id(problem))))
             accepted[i] = mine
+            self.changed.update((id(r), r) for r in map(_record, changes))
         # lines and columns for every edit at once: one pass over the file, not one each
         owners = [i for i, mine in accepted.items() for _ in mine]
         flat = [(s, e, t, (problems[i][0], _layer_id(problems[i][1])))
@@ -87,6 +90,10 @@ class Round:
             edits[i].append(edit)
         for i, found in edits.items():
             self.infos[i] = FixInfo(edits=tuple(found))
+
+
+def _record(change: Change) -> object:
+    return change.port if hasattr(change, "port") else change.layer
 
 
 def _overlaps(intervals: List[Tuple[int, int]], r: Tuple[int, int, bytes]) -> bool:

@@ -111,13 +111,16 @@ def source_shape_fix(ctx: Context, layer: Layer, port: Port, shape: Shape, text:
     attribute_wins = (SetDims(port, dims, layer),) + tuple(consumer_dims(ctx, layer, port, dims))
     if static_only and -1 in port.dims:
         return Fix(attribute_wins)
+    # the serializer separates a Const's dims with ", " and a Parameter's with ","
+    separator = ", " if static_only else ","
     return Fix(choices=(attribute_wins,
-                        (SetAttribute(layer, "shape", shape_text(port.dims, shape, text)),)))
+                        (SetAttribute(layer, "shape", shape_text(port.dims, shape, text, separator)),)))
 
 
-def shape_text(dims: Tuple[int, ...], shape: Shape, like: str) -> str:
+def shape_text(dims: Tuple[int, ...], shape: Shape, like: str, separator: str) -> str:
     """A shape attribute that says what a port declares; a -1 keeps the attribute's own
-    interval there, when it had one, and is ``?`` otherwise (as the serializer writes)."""
+    interval there, when it had one, and is ``?`` otherwise (as the serializer writes).
+    Dims are separated as in ``like`` when it has two or more, else by ``separator``."""
     same_rank = shape is not None and len(shape) == len(dims)
     parts = []
     for axis, dim in enumerate(dims):
@@ -127,7 +130,9 @@ def shape_text(dims: Tuple[int, ...], shape: Shape, like: str) -> str:
             parts.append(format_dim(shape[axis]))  # type: ignore[index]
         else:
             parts.append("?")
-    return (", " if ", " in like else ",").join(parts)
+    if "," in like:
+        separator = ", " if ", " in like else ","
+    return separator.join(parts)
 
 
 def source_type_fix(ctx: Context, layer: Layer, port: Port, element_type: str,
