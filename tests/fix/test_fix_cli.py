@@ -266,3 +266,22 @@ def test_the_api_refuses_to_pretend(tmp_path):
     assert len(irvalidate.fix(path)) == 2  # write=False only reads
     with pytest.raises(ValueError):
         irvalidate.fix(tmp_path)
+
+
+def test_a_file_with_hard_links_is_left_alone(tmp_path, capsys):
+    path = copy("IRV101-output-shape-mismatch", tmp_path)
+    os.link(path, tmp_path / "other-name.xml")
+    before = path.read_bytes()
+    code, _, err = run(["--fix", path], capsys)
+    assert code == 2 and "2 hard links" in err and path.read_bytes() == before
+
+
+def test_a_refused_file_is_named_with_the_reason(tmp_path, capsys):
+    path = copy("IRV101-output-shape-mismatch", tmp_path)
+    edge = b'<edge from-layer="0" from-port="0" to-layer="2" to-port="0" />'
+    data = path.read_bytes().replace(edge, edge + b"\n\t\t" + edge, 1)  # two edges, one port
+    path.write_bytes(data)
+    code, out, err = run(["--fix", path], capsys)
+    assert code == 1 and path.read_bytes() == data
+    assert "IRV101" in out  # the Add's stale dim is still reported, and not written
+    assert f"irvalidate: not fixed {path}: the file has IRV208 multiple-edges-into-port errors" in err
