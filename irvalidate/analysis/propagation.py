@@ -131,7 +131,7 @@ class Propagation:
             inferred = inferred._replace(outputs=None, problems=inferred.of(ARITY))
         if inferred is not None:
             self.inferences[layer.id] = inferred
-        self._outputs(layer, inputs, inferred, extension)
+        self._outputs(layer, inputs, inferred, extension, spec.own_types if spec else ())
         if tensor is not None:
             # an op with several outputs (Split) evaluates one value per output port
             for port, value in zip(layer.outputs, tensor if isinstance(tensor, tuple) else (tensor,)):
@@ -139,7 +139,7 @@ class Propagation:
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
 
     def _outputs(self, layer: Layer, inputs: List[Value], inferred: Optional[Inferred],
-                 extension: bool) -> None:
+                 extension: bool, own_types: Tuple[int, ...] = ()) -> None:
         shapes = inferred.outputs if inferred is not None else None
         # a shape inferred from inputs that rest on declarations rests on them too
         rests_on = next((v.rests_on for v in inputs if v.rests_on is not None), None)
@@ -162,8 +162,11 @@ class Propagation:
             inferred_type = et is not None
             if et is None:
                 et = elements.from_precision(port.precision)
+            # a type is proven when the op gives it from proven input types, or from its own
+            # attributes; a shape that rests on declarations does not make it less so
             self.outputs[(layer.id, port.id)] = Value(
-                shape, et, layer, rests_on=basis, typed=typed and inferred_type and basis is None)
+                shape, et, layer, rests_on=basis,
+                typed=inferred_type and (typed or index in own_types))
 
     def _source(self, layer: Layer) -> None:
         """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""

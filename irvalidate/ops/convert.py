@@ -27,4 +27,4 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"convert": (OpSpec("Convert", attributes=frozenset({"destination_type"}), infer=_infer,
-                             evaluate=_evaluate, arity=(1,)),)}
+                             evaluate=_evaluate, arity=(1,), own_types=(0,)),)}

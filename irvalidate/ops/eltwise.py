@@ -80,7 +80,7 @@ def _spec(name: str, kind: str) -> OpSpec:
     attributes = ab.ATTRIBUTES | ({"m_pythondiv"} if name == "Divide" else set())
     evaluate = _evaluate if name.lower() in EVALUATED else None
     return OpSpec(name, attributes=frozenset(attributes), infer=_infer(kind), evaluate=evaluate,
-                  arity=(2,))
+                  arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else ())
 
 
 SPECS: Dict[str, Tuple[OpSpec, ...]] = {

@@ -146,4 +146,7 @@ class OpSpec:
     arity: Optional[Tuple[int, ...]] = None
     #: a Parameter or Const: outputs from its own attributes, never compared with them
     source: bool = False
+    #: the outputs whose element type is the op's own (an attribute, or always boolean),
+    #: whatever its inputs' types: --fix trusts them even after a layer it does not infer
+    own_types: Tuple[int, ...] = ()
 
