@@ -285,3 +285,27 @@ def test_a_refused_file_is_named_with_the_reason(tmp_path, capsys):
     assert code == 1 and path.read_bytes() == data
     assert "IRV101" in out  # the Add's stale dim is still reported, and not written
     assert f"irvalidate: not fixed {path}: the file has IRV208 multiple-edges-into-port errors" in err
+
+
+def test_sarif_with_fixes_validates_against_the_oasis_schema(tmp_path, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json")
+                        .read_text())
+    for stem in FIXABLE:
+        copy(stem, tmp_path)
+    code, out, _ = run(["--diff", "--format", "sarif", tmp_path], capsys)
+    log = json.loads(out)
+    jsonschema.Draft4Validator(schema).validate(log)
+    fixed = [r for r in log["runs"][0]["results"] if "fixes" in r]
+    assert code == 1 and len(fixed) >= len(FIXABLE)
+
+
+def test_json_with_fixes_validates_against_the_report_schema(tmp_path, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "report.schema.json")
+                        .read_text())
+    for stem in FIXABLE + ["IRV215-const-port-mismatch"]:
+        copy(stem, tmp_path)
+    for mode in ("--diff", "--fix"):
+        code, out, _ = run([mode, "--format", "json", tmp_path], capsys)
+        jsonschema.validators.validator_for(schema)(schema).validate(json.loads(out))
