@@ -144,6 +144,8 @@ class Propagation:
         # a shape inferred from inputs that rest on declarations rests on them too
         rests_on = next((v.rests_on for v in inputs if v.rests_on is not None), None)
         typed = all(v.typed for v in inputs)
+        loose = inferred.loose if inferred is not None else None
+        loose = loose or next((v.loose for v in inputs if v.loose is not None), None)
         for index, port in enumerate(layer.outputs):
             et: Optional[str] = None
             basis = rests_on
@@ -166,7 +168,7 @@ class Propagation:
             # attributes; a shape that rests on declarations does not make it less so
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et, layer, rests_on=basis,
-                typed=inferred_type and (typed or index in own_types))
+                typed=inferred_type and (typed or index in own_types), loose=loose)
 
     def _source(self, layer: Layer) -> None:
         """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""

@@ -46,7 +46,7 @@ def is_const(value: Value) -> bool:
 class Node:
     """A layer being inferred; what ``infer`` records here is frozen into an Inferred."""
     __slots__ = ("layer", "inputs", "graph", "operands", "how", "source", "source_input",
-                 "problems")
+                 "problems", "loose")
 
     def __init__(self, layer: Layer, inputs: Sequence[Value], graph: Graph) -> None:
         self.layer = layer
@@ -58,6 +58,10 @@ class Node:
         self.source = None
         self.source_input = ""
         self.problems: Tuple[OpProblem, ...] = ()
+        #: the producer of a value input that irvalidate could not evaluate, where the
+        #: runtime's bound evaluation may have: the outputs may then be wider than the
+        #: runtime's, so nothing is claimed of their ``?`` and intervals (IRV109, --fix)
+        self.loose: Optional[Layer] = None
 
     # ---------------------------------------------------------------- what infer records
 
@@ -79,7 +83,14 @@ class Node:
 
     def frozen(self, shapes: Optional[Tuple[Shape, ...]], types: Tuple[Optional[str], ...]) -> Inferred:
         return Inferred(self.layer, shapes, types, self.operands, self.how, self.problems,
-                        self.source, self.source_input)
+                        self.source, self.source_input, self.loose)
+
+    def _unknown(self, index: int) -> None:
+        """Input ``index``'s value is needed and unknown: unless a Parameter gives it (whose
+        values nobody knows), the runtime may know more than irvalidate does."""
+        producer = self.inputs[index].producer
+        if producer is not None and producer.type.lower() != "parameter" and self.loose is None:
+            self.loose = producer
 
     # ---------------------------------------------------------------- readers of input values
 
@@ -115,6 +126,8 @@ class Node:
         reads it (its Origin is kept as the node's source)."""
         tensor = self.inputs[index].tensor
         if tensor is None or tensor.rank != 1:
+            if not is_const(self.inputs[index]):
+                self._unknown(index)
             return None
         try:
             dims = as_target(tensor)
@@ -124,6 +137,7 @@ class Node:
                                         f"OpenVINO refuses a value that can be negative (\"Value for "
                                         f"partial shape evaluation can't be lower than zero\")")
         except Unresolved:  # a wrapped interval: what the runtime makes of it is not followed
+            self._unknown(index)
             return None
         self.source, self.source_input = tensor.origin, what
         return dims
@@ -136,10 +150,13 @@ class Node:
             return found
         tensor = self.inputs[index].tensor
         if tensor is None or tensor.rank != 1:
+            if not is_const(self.inputs[index]):
+                self._unknown(index)
             return None
         try:
             return tensor.static_values()
         except Unresolved:
+            self._unknown(index)
             return None
 
     def input_bounds(self, index: int) -> Optional[List[Dim]]:
@@ -152,6 +169,8 @@ class Node:
             return [Dim(v, v) for v in found]
         tensor = self.inputs[index].tensor
         if tensor is None:
+            if not is_const(self.inputs[index]):
+                self._unknown(index)
             return None
         self.source, self.source_input = tensor.origin, f"input {index}"
         return list(tensor.bounds)

@@ -43,6 +43,9 @@ class Value(NamedTuple):
     rests_on: Optional[Layer] = None
     #: whether the element type is inferred too (else it is a port's declared precision)
     typed: bool = False
+    #: a layer whose *values* irvalidate could not evaluate where the runtime may have: a
+    #: ``?`` or interval here may be wider than the runtime's (see Node.loose)
+    loose: Optional[Layer] = None
 
 
 class Operand(NamedTuple):
@@ -103,6 +106,8 @@ class Inferred(NamedTuple):
     source: Union[Origin, str, None] = None
     #: the input that value is: ``target_shape``
     source_input: str = ""
+    #: a value input irvalidate could not evaluate came from this layer (see Node.loose)
+    loose: Optional[Layer] = None
 
     def of(self, kind: str) -> Tuple[OpProblem, ...]:
         # six rules ask every layer; almost every layer has no problem at all

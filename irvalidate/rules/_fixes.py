@@ -33,6 +33,9 @@ def why_unproven(ctx: Context, value: Optional[Value]) -> Optional[str]:
     if basis is None:
         if value.shape is None:
             return "the runtime infers a dynamic rank here, which a port cannot declare"
+        if value.loose is not None and not all(d.is_static for d in value.shape):
+            return (f"the values computed by {value.loose.describe()} are not evaluated here, "
+                    f"so the runtime may know a dim that irvalidate infers as ? or an interval")
         return None
     where = basis.describe()
     kind = basis.type.lower()
