@@ -41,7 +41,8 @@ REGISTRY: Dict[str, str] = {
     "reshape": "reshape",
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
-    "reduceprod": "reduce",
+    **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
+                     "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -1,0 +1,93 @@
+"""Helpers for the op tests: shapes written compactly, nodes built with NodeFactory, random
+shapes, and irvalidate's inference of one layer without a file (for property tests).
+
+A shape is a list whose items are an int (static, -1 for ``?``) or a ``(lo, hi)`` pair (an
+interval, ``hi`` -1 for unbounded); ``None`` is a dynamic rank.
+"""
+from __future__ import annotations
+
+import random
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+import openvino as ov
+from openvino import opset13 as ops
+from openvino.utils.node_factory import NodeFactory
+
+from irvalidate.ir.records import Layer
+from irvalidate.ops import registry
+from irvalidate.ops.node import Node
+from irvalidate.ops.spec import OpError, Value
+from irvalidate.shapes.dims import INF, Dim
+
+_FACTORIES: Dict[str, NodeFactory] = {}
+
+
+def shape(spec) -> ov.PartialShape:
+    if spec is None:
+        return ov.PartialShape.dynamic()
+    return ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d)
+                            for d in spec])
+
+
+def param(spec, et=np.float32, name: Optional[str] = None):
+    return ops.parameter(shape(spec), et, name=name)
+
+
+def const(values, et=np.int64):
+    return ops.constant(np.array(values, dtype=et))
+
+
+def create(opset: str, kind: str, inputs: Sequence, attrs: Optional[dict] = None, name: str = "op"):
+    factory = _FACTORIES.setdefault(opset, NodeFactory(opset))
+    node = factory.create(kind, [i.output(0) if hasattr(i, "output") else i for i in inputs],
+                          attrs or {})
+    node.set_friendly_name(name)
+    return node
+
+
+def model(outputs: Sequence, params: Sequence) -> ov.Model:
+    return ov.Model([o.output(0) if hasattr(o, "output") else o for o in outputs], list(params))
+
+
+def random_dim(rng: random.Random, static_only: bool = False):
+    """A dim for random shapes: mostly small static, sometimes ``?`` or an interval."""
+    roll = rng.random()
+    if static_only or roll < 0.6:
+        return rng.choice([1, 1, 2, 3, 4, 5])
+    if roll < 0.75:
+        return -1
+    lo = rng.randint(0, 4)
+    return (lo, rng.choice([lo + rng.randint(1, 5), -1]))
+
+
+def random_shape(rng: random.Random, low: int = 0, high: int = 4, dynamic_rank: float = 0.1,
+                 static_only: bool = False):
+    if rng.random() < dynamic_rank:
+        return None
+    return [random_dim(rng, static_only) for _ in range(rng.randint(low, high))]
+
+
+def dims(spec) -> Optional[tuple]:
+    """The irvalidate shape of a compact spec."""
+    if spec is None:
+        return None
+    out = []
+    for d in spec:
+        if isinstance(d, tuple):
+            out.append(Dim(d[0], INF if d[1] == -1 else d[1]))
+        else:
+            out.append(Dim(0, INF) if d == -1 else Dim(d, d))
+    return tuple(out)
+
+
+def infer(kind: str, version: str, values: List[Value], data: Optional[dict] = None):
+    """irvalidate's inference of one layer fed ``values`` (no graph: no Const is read); the
+    Result, or the OpError raised."""
+    layer = Layer("1", "op", kind, version, 1, dict(data or {}), (), ())
+    spec = registry.lookup(kind, version)
+    node = Node(layer, values, graph=None)  # type: ignore[arg-type]
+    try:
+        return spec.infer(node), node
+    except OpError as err:
+        return err, node
