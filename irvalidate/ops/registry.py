@@ -41,6 +41,9 @@ REGISTRY: Dict[str, str] = {
     "reshape": "reshape",
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
+    "matmul": "matmul",
+    "softmax": "softmax", "logsoftmax": "softmax",
+    **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
