@@ -44,6 +44,8 @@ REGISTRY: Dict[str, str] = {
     "matmul": "matmul",
     "softmax": "softmax", "logsoftmax": "softmax",
     **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
+    **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
+    "hardsigmoid": "hard_sigmoid",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
