@@ -46,6 +46,7 @@ REGISTRY: Dict[str, str] = {
     **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
     **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
     "hardsigmoid": "hard_sigmoid",
+    "scaleddotproductattention": "attention",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
