@@ -42,6 +42,7 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
     "matmul": "matmul",
+    "einsum": "einsum",
     "softmax": "softmax", "logsoftmax": "softmax",
     **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
     **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
