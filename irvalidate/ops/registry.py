@@ -48,6 +48,7 @@ REGISTRY: Dict[str, str] = {
     **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
     "hardsigmoid": "hard_sigmoid",
     "scaleddotproductattention": "attention",
+    "reorgyolo": "yolo", "regionyolo": "yolo",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
