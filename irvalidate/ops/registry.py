@@ -49,6 +49,8 @@ REGISTRY: Dict[str, str] = {
     "hardsigmoid": "hard_sigmoid",
     "scaleddotproductattention": "attention",
     "reorgyolo": "yolo", "regionyolo": "yolo",
+    "gridsample": "grid_sample", "col2im": "col2im", "eye": "eye",
+    "bucketize": "searching", "searchsorted": "searching",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
