@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..ir import elements
 from ..shapes.broadcasting import BroadcastError, numpy_merge
 from ..shapes.dims import DYNAMIC, Dim, Shape, broadcast_merge, format_dim, format_shape, intersect
 from .attributes import Field, read

@@ -91,3 +91,28 @@ def infer(kind: str, version: str, values: List[Value], data: Optional[dict] = N
         return spec.infer(node), node
     except OpError as err:
         return err, node
+
+
+def errors_naming(path, layer: str = "op") -> list:
+    """The error findings irvalidate gives on a file that name the layer."""
+    from irvalidate.engine import validate_file
+    return [f for f in validate_file(str(path)).findings
+            if f.level == "error" and f.layer is not None and f.layer.name == layer]
+
+
+def expect_refusal(ir, folder, words: Optional[str] = None, code: Optional[str] = None,
+                   layer: str = "op", stem: str = "model") -> list:
+    """Write a hand-made IR (tests/irbuilder.IR) that read_model must refuse; irvalidate must
+    give an error finding naming the layer, with ``words`` in its message and of ``code``
+    when given.  Returns the findings."""
+    path = ir.write(folder, stem=stem)
+    try:
+        ov.Core().read_model(str(path))
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError(f"read_model accepts {path}")
+    found = errors_naming(path, layer)
+    assert any((words is None or words in f.message) and (code is None or f.code == code)
+               for f in found), [f"{f.code} {f.message}" for f in found]
+    return found
