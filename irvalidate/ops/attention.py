@@ -88,23 +88,12 @@ def _infer(node: Node) -> Result:
         if len(q) < 3:
             raise _refuse(f"query {format_shape(q)}", "must have rank 3 or more")
         n, length, e = q[:-2], q[-2], q[-1]
-    if k is not None:
-        if len(k) < 3:
-            raise _refuse(f"key {format_shape(k)}", "must have rank 3 or more")
-        n = _batch(n, k[:-2], "key", k)
-        merged = intersect(e, k[-1])
-        if merged is None:
-            raise _refuse(f"key {format_shape(k)}", f"has last dim {k[-1]} where the query's "
-                                                    f"is {e}")
-        e, s = merged, k[-2]
-    if v is not None:
-        if len(v) < 3:
-            raise _refuse(f"value {format_shape(v)}", "must have rank 3 or more")
-        n = _batch(n, v[:-2], "value", v)
-        merged = intersect(s, v[-2])
-        if merged is None:
-            raise _refuse(f"value {format_shape(v)}", f"has {v[-2]} rows where the key has {s}")
-        s, ev = merged, v[-1]
+    if k is not None:  # E merges with K's last dim, S is K's rows
+        n, e = _key_or_value(k, "key", n, e, -1, "last dim", "the query's")
+        s = k[-2]
+    if v is not None:  # S merges with V's rows, Ev is V's last dim
+        n, s = _key_or_value(v, "value", n, s, -2, "rows", "the key's")
+        ev = v[-1]
     if count > 3 and not causal:
         n, length = _mask(node.inputs[3].shape, n, length, s)
     if count == 5:
@@ -113,6 +102,19 @@ def _infer(node: Node) -> Result:
         _sink(node.inputs[5].shape, q)
     out = None if n is None else n + (length, ev)
     return Result((out,), (et,))
+
+
+def _key_or_value(shape: Tuple[Dim, ...], what: str, n: Shape, dim: Dim, at: int, name: str,
+                  whose: str) -> Tuple[Shape, Dim]:
+    """Key or value: rank 3 or more, batch dims broadcast into N, one dim merged with ``dim``."""
+    if len(shape) < 3:
+        raise _refuse(f"{what} {format_shape(shape)}", "must have rank 3 or more")
+    n = _batch(n, shape[:-2], what, shape)
+    merged = intersect(dim, shape[at])
+    if merged is None:
+        raise _refuse(f"{what} {format_shape(shape)}", f"has {name} {shape[at]} where {whose} "
+                                                       f"is {dim}")
+    return n, merged
 
 
 def _mask(mask: Shape, n: Shape, length: Dim, s: Dim) -> Tuple[Shape, Dim]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from ..ir import elements
-from ..shapes.dims import Shape
+from ..shapes.dims import Shape, format_shape
 from ..shapes.values import Unresolved
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
@@ -62,3 +62,30 @@ def require_integers(node: Node, index: int, what: str, allowed: Sequence[str] =
         node.note(TYPE, f"{what} must be {' or '.join(allowed)}, not {et}")
     elif not allowed and et not in elements.INTEGRAL:
         node.note(TYPE, f"{what} must be an integer tensor, not {et}")
+
+
+def require_rank_at_most_one(shape: Shape, what: str) -> None:
+    """Stop unless a shape can be a scalar or 1-D (an axes input, a shift...)."""
+    if not rank_at_most_one(shape):
+        raise OpError(INCOMPATIBLE, f"{what} must be a scalar or 1-D, but has shape "
+                                    f"{format_shape(shape)}")
+
+
+def require_1d(shape: Shape, what: str) -> None:
+    """Stop unless a shape can be 1-D."""
+    if shape is not None and len(shape) != 1:
+        raise OpError(INCOMPATIBLE, f"{what} must be 1-D, but has shape {format_shape(shape)}")
+
+
+def require_count_within(count: Optional[int], data: Shape, what: str) -> None:
+    """Stop when an axes input holds more axes than data has dims (both known)."""
+    if data is not None and count is not None and count > len(data):
+        raise OpError(INCOMPATIBLE, f"{what} holds {count} axes, more than the {len(data)} dims "
+                                    f"of data {format_shape(data)}")
+
+
+def check_in_range(values: Optional[Sequence[int]], data: Shape, what: str = "axis") -> None:
+    """Every known axis in ``[-r, r-1]`` of data of known rank (a scalar counts as rank 1)."""
+    if data is not None and values is not None:
+        for axis in values:
+            normalize(axis, len(data), what)

@@ -23,7 +23,14 @@ from ..ir import elements
 from ..shapes.dims import DYNAMIC, Shape, format_dim, format_shape, intersect
 from .attributes import Field, read
 from .autobroadcast import merge_types
-from .axes import exact_values, normalize, rank_at_most_one, require_integers
+from .axes import (
+    check_in_range,
+    exact_values,
+    require_1d,
+    require_count_within,
+    require_integers,
+    require_rank_at_most_one,
+)
 from .evaluating import short
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -65,28 +72,19 @@ def _axes_count(axes: Shape) -> Optional[int]:
 def _mvn6(node: Node) -> Result:
     data = _same_shape(node, "MVN", _MVN6, ("data", "axes"))
     axes = node.inputs[1].shape
-    if axes is not None and len(axes) != 1:
-        raise OpError(INCOMPATIBLE, f"axes (input 1) must be 1-D, but has shape {format_shape(axes)}")
-    count = _axes_count(axes)
-    if data is not None and count is not None and count > len(data):
-        raise OpError(INCOMPATIBLE, f"axes (input 1) holds {count} axes, more than the "
-                                    f"{len(data)} dims of data {format_shape(data)}")
+    require_1d(axes, "axes (input 1)")
+    require_count_within(_axes_count(axes), data, "axes (input 1)")
     return _result(node)
 
 
 def _normalize_l2(node: Node) -> Result:
     data = _same_shape(node, "NormalizeL2", _NORMALIZE_L2, ("data", "axes"))
-    axes = node.inputs[1].shape
-    if not rank_at_most_one(axes):
-        raise OpError(INCOMPATIBLE, f"axes (input 1) must be a scalar or 1-D, but has shape "
-                                    f"{format_shape(axes)}")
+    require_rank_at_most_one(node.inputs[1].shape, "axes (input 1)")
     values = exact_values(node, 1)
-    if data is not None and values is not None:
-        for axis in values:
-            normalize(axis, len(data), "axis")
-        if not data and values:
-            raise OpError(INCOMPATIBLE, f"axes {short(values)} on scalar data: there is no axis "
-                                        f"to normalise over")
+    check_in_range(values, data)
+    if data == () and values:
+        raise OpError(INCOMPATIBLE, f"axes {short(values)} on scalar data: there is no axis to "
+                                    f"normalise over")
     return _result(node)
 
 
@@ -94,12 +92,9 @@ def _lrn(node: Node) -> Result:
     data = _same_shape(node, "LRN", _LRN, ("data", "axes"))
     axes = node.inputs[1].shape
     require_integers(node, 1, "axes (input 1)")
-    static_axes = axes is not None and all(d.is_static for d in axes)
-    if static_axes and len(axes) != 1:  # type: ignore[arg-type]
-        raise OpError(INCOMPATIBLE, f"axes (input 1) must be 1-D, but has shape {format_shape(axes)}")
-    if static_axes and data is not None and axes[0].lo > len(data):  # type: ignore[index]
-        raise OpError(INCOMPATIBLE, f"axes (input 1) holds {axes[0].lo} axes, more than the "  # type: ignore[index]
-                                    f"{len(data)} dims of data {format_shape(data)}")
+    if axes is not None and all(d.is_static for d in axes):  # only a static shape is checked
+        require_1d(axes, "axes (input 1)")
+        require_count_within(axes[0].lo, data, "axes (input 1)")
     values = exact_values(node, 1)
     if data is not None and values is not None:
         # the runtime reads axes as unsigned and casts them back: a negative one passes

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Callable, Dict, Tuple
 
 from ..shapes import bounds
-from ..shapes.dims import DYNAMIC, ONE, Shape, format_shape
+from ..shapes.dims import DYNAMIC, ONE, Shape
 from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
-from .axes import exact_values, normalize, rank_at_most_one, require_integers
+from .axes import exact_values, normalize, require_integers, require_rank_at_most_one
 from .evaluating import bool_attr, origin, short, tensors
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -59,9 +59,7 @@ def _infer_with(name: str, logical: bool) -> Callable[[Node], Result]:
         node.show(_LABELS)
         data, axes = node.inputs[0].shape, node.inputs[1].shape
         _check_types(node, logical)
-        if not rank_at_most_one(axes):
-            raise OpError(INCOMPATIBLE, f"axes (input 1) must be a scalar or 1-D, but has shape "
-                                        f"{format_shape(axes)}")
+        require_rank_at_most_one(axes, "axes (input 1)")
         values = exact_values(node, 1)
         kept = " (keep_dims)" if keep_dims else ""
         if data is None or values is None:

@@ -20,7 +20,14 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes.dims import format_dim, format_shape, intersect
 from .attributes import Field, read
-from .axes import exact_values, normalize, rank_at_most_one, require_integers
+from .axes import (
+    check_in_range,
+    exact_values,
+    normalize,
+    require_1d,
+    require_integers,
+    require_rank_at_most_one,
+)
 from .evaluating import short
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -56,19 +63,14 @@ def _roll(node: Node) -> Result:
     data, shift, axes = (v.shape for v in node.inputs)
     require_integers(node, 1, "shift (input 1)", _INDEX_TYPES)
     require_integers(node, 2, "axes (input 2)", _INDEX_TYPES)
-    for what, shape in (("shift (input 1)", shift), ("axes (input 2)", axes)):
-        if not rank_at_most_one(shape):
-            raise OpError(INCOMPATIBLE, f"{what} must be a scalar or 1-D, but has shape "
-                                        f"{format_shape(shape)}")
+    require_rank_at_most_one(shift, "shift (input 1)")
+    require_rank_at_most_one(axes, "axes (input 2)")
     static_scalar = shift == ()
     if not static_scalar and shift is not None and axes is not None and (
             len(shift) != len(axes) or any(intersect(a, b) is None for a, b in zip(shift, axes))):
         raise OpError(INCOMPATIBLE, f"shift {format_shape(shift)} and axes {format_shape(axes)} "
                                     f"must have the same shape when shift is not a scalar")
-    values = exact_values(node, 2)
-    if data is not None and values is not None:
-        for axis in values:
-            normalize(axis, len(data), "axis")
+    check_in_range(exact_values(node, 2), data)
     return _result(node)
 
 
@@ -76,9 +78,7 @@ def _reverse(node: Node) -> Result:
     (mode,) = _start(node, "Reverse", _REVERSE, ("data", "reversed_axes"))
     data, axes = node.inputs[0].shape, node.inputs[1].shape
     et = node.inputs[1].element_type
-    if axes is not None and len(axes) != 1:
-        raise OpError(INCOMPATIBLE, f"reversed_axes (input 1) must be 1-D, but has shape "
-                                    f"{format_shape(axes)}")
+    require_1d(axes, "reversed_axes (input 1)")
     if mode == "mask":
         if et is not None and et != "boolean":
             node.note(TYPE, f"reversed_axes (input 1) must be boolean in mask mode, not {et}")
@@ -105,9 +105,7 @@ def _reverse_sequence(node: Node) -> Result:
     data, lengths = node.inputs[0].shape, node.inputs[1].shape
     if node.inputs[1].element_type == "boolean":
         node.note(TYPE, "seq_lengths (input 1) must be numeric, not boolean")
-    if lengths is not None and len(lengths) != 1:
-        raise OpError(INCOMPATIBLE, f"seq_lengths (input 1) must be 1-D, but has shape "
-                                    f"{format_shape(lengths)}")
+    require_1d(lengths, "seq_lengths (input 1)")
     if data is None:
         if seq_axis < 0:  # (a negative batch_axis is let through)
             raise OpError(INCOMPATIBLE, f"seq_axis {seq_axis} is negative and data has a dynamic "

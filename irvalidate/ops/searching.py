@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..shapes.dims import DYNAMIC, format_shape, intersect
 from .attributes import Field, read
 from .autobroadcast import merge_types
+from .axes import require_1d
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -32,10 +33,7 @@ def _bucketize(node: Node) -> Result:
     for index, what in ((0, "data (input 0)"), (1, "buckets (input 1)")):
         if node.inputs[index].element_type == "boolean":
             node.note(TYPE, f"{what} must be numeric, not boolean")
-    buckets = node.inputs[1].shape
-    if buckets is not None and len(buckets) != 1:
-        raise OpError(INCOMPATIBLE, f"buckets (input 1) must be 1-D, but has shape "
-                                    f"{format_shape(buckets)}")
+    require_1d(node.inputs[1].shape, "buckets (input 1)")
     return Result((node.inputs[0].shape,), (output_type,))
 
 
