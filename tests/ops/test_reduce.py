@@ -60,6 +60,15 @@ def gather_dim(shape_spec, index):
     return make
 
 
+def scalar_dim(shape_spec, index, et=np.int64):
+    """Gather(ShapeOf(y), index) as a scalar, converted to ``et``: exact when that dim is."""
+    def make(x):
+        y = param(shape_spec, np.float32)
+        value = o.gather(o.shape_of(y), o.constant(index), o.constant(0))
+        return (value if et == np.int64 else o.convert(value, et)), [y]
+    return make
+
+
 def range_of_first_dim(x):
     return o.range(o.constant(0), o.gather(o.shape_of(x), o.constant(0), o.constant(0)),
                    o.constant(1), "i64"), []
@@ -71,7 +80,9 @@ def range_of_first_dim(x):
     ([(1, 8), -1, 4], c([0])), ([0, 3], c([0])), (None, c([0])), ([2, 3, 4], p([1])),
     ([2, 3, 4], p([])), ([2, 3, 4], p([2])), ([2, 3, 4], p([-1])), ([], p([1])),
     (None, p([1])), ([2, 3, 4], gather_dim([1, -1], 0)), ([2, 3, 4], gather_dim([1, -1], 1)),
-    ([2, 3, 4], range_of_first_dim), ([(2, 5), 3], c([-2])),
+    ([2, 3, 4], range_of_first_dim), ([(2, 5), 3], c([-2])), ([2, 3, 4], scalar_dim([2, -1], 0)),
+    ([2, 3, 4], scalar_dim([(1, 2), 2], 0)), ([2, 3, 4], scalar_dim([1, 2], 1, np.int32)),
+    ([2, 3, 4], scalar_dim([1, 2], 1, np.uint8)),
 ])
 @pytest.mark.parametrize("keep_dims", [False, True])
 def test_the_runtime_cases(tmp_path, data, axes, keep_dims):
