@@ -5,7 +5,8 @@
 is refused), else ``?``.  ``diagonal_index`` (input 2) only has its shape checked.  The three
 are scalars or hold one element, of type i32 or i64.  The optional ``batch_shape`` (input 3,
 1-D, i32 or i64) is read as a Broadcast target is: a Const's values (-1 is ``?``, other
-negatives 0), computed bounds, else as many ``?`` as its static length, else a dynamic rank.
+negatives 0), computed bounds, else as many ``?`` as its static length, else a dynamic rank
+(and then the sizes are not read, nor refused).
 ``output_type`` may be any type; a missing one is ``dynamic``.
 """
 from __future__ import annotations
@@ -84,9 +85,9 @@ def _infer(node: Node) -> Result:
     batch: Optional[Tuple[Dim, ...]] = ()
     if len(node.inputs) == 4:
         batch = _batch(node)
-    rows, columns = _size(node, 0), _size(node, 1)
-    out = None if batch is None else batch + (rows, columns)
-    return Result((out,), (output_type,))
+    if batch is None:  # a dynamic rank: the runtime never reads the sizes then
+        return Result((None,), (output_type,))
+    return Result((batch + (_size(node, 0), _size(node, 1)),), (output_type,))
 
 
 SPECS = {"eye": (OpSpec("Eye", (9, 16), frozenset({"output_type"}), infer=_infer),)}

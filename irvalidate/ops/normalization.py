@@ -8,8 +8,8 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
 * NormalizeL2: ``axes`` of rank 0 or 1; exact axes values in ``[-r, r-1]``, and none at all
   on a scalar.
 * LRN: ``axes`` of static shape must be 1-D with no more elements than data dims; exact
-  values must be below the rank (read as unsigned and cast back: a negative one passes);
-  integer axes.
+  values must be below the rank (read as unsigned and cast back: a negative one passes), and
+  axes it cannot read count as its default ``[1]``; integer axes.
 * GRN: data of rank 2, 3 or 4.
 * BatchNormInference: gamma, beta, mean and variance are 1-D and merge into the channel dim,
   which data (rank >= 2; its input 2 in opsets 1-4, input 0 from opset 5) must match there;
@@ -96,9 +96,10 @@ def _lrn(node: Node) -> Result:
         require_1d(axes, "axes (input 1)")
         require_count_within(axes[0].lo, data, "axes (input 1)")
     values = exact_values(node, 1)
-    if data is not None and values is not None:
-        # the runtime reads axes as unsigned and casts them back: a negative one passes
-        wrong = sorted({a for a in values if a >= len(data)})
+    if data is not None:
+        # the runtime reads axes as unsigned and casts them back: a negative one passes; axes
+        # it cannot read are its default, the channel axis 1, checked all the same
+        wrong = sorted({a for a in ([1] if values is None else values) if a >= len(data)})
         if wrong:
             raise OpError(INCOMPATIBLE, f"axes {short(wrong)} are out of range for data "
                                         f"{format_shape(data)} (LRN takes 0 to {len(data) - 1})")

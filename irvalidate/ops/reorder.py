@@ -7,11 +7,12 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
 * Roll: shift and axes of rank 0 or 1, i32 or i64; unless shift is a static scalar, the two
   shapes must be compatible; exact axes values in ``[-r, r-1]`` (a scalar counts as rank 1).
 * Reverse (``mode`` index, the default, or mask): a 1-D axes input; index mode takes integer
-  axes, the exact ones below the rank once a negative one is counted from the end (one still
-  negative passes); mask mode takes booleans, as many as the data has dims.
+  axes, the exact non-negative ones below the rank (a negative one always passes, except on a
+  scalar, where every axis is refused); mask mode takes booleans, as many as the data has dims.
 * ReverseSequence: data of rank >= 2, 1-D numeric ``seq_lengths``; ``batch_axis`` (0 when
   missing) and ``seq_axis`` (1) in range, a negative ``seq_axis`` refused on a dynamic rank;
-  the batch dim is merged with the lengths' count.
+  the batch dim is merged with the lengths' count (``batch_axis`` is checked only then: when
+  seq_lengths has a dynamic rank it is never read).
 * ShuffleChannels: ``group`` (1) >= 1; data of rank >= 1 with ``axis`` (1) in range, whose dim,
   when static, ``group`` divides.
 """
@@ -91,8 +92,9 @@ def _reverse(node: Node) -> Result:
     values = exact_values(node, 1)
     if data is not None and values is not None:
         rank = len(data)
-        # a negative axis is counted from the end (a scalar as rank 1); one still negative passes
-        wrong = sorted({a for a in values if (a + max(rank, 1) if a < 0 else a) >= rank})
+        # a negative axis is counted from the end and never refused, even one still negative
+        # then; on a scalar every axis is out of range
+        wrong = sorted(set(values) if rank == 0 else {a for a in values if a >= rank})
         if wrong:
             raise OpError(INCOMPATIBLE, f"reversed_axes {short(wrong)} are out of range for "
                                         f"data {format_shape(data)}")
@@ -113,10 +115,10 @@ def _reverse_sequence(node: Node) -> Result:
         return _result(node)
     if len(data) < 2:
         raise OpError(INCOMPATIBLE, f"data {format_shape(data)} must have rank 2 or more")
-    batch = normalize(batch_axis, len(data), "batch_axis")
     normalize(seq_axis, len(data), "seq_axis")
-    if lengths is None:
+    if lengths is None:  # batch_axis is read only to merge with the lengths' count
         return _result(node)
+    batch = normalize(batch_axis, len(data), "batch_axis")
     merged = intersect(data[batch], lengths[0])
     if merged is None:
         raise OpError(INCOMPATIBLE, f"seq_lengths holds {format_dim(lengths[0])} lengths but the "

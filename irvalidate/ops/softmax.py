@@ -1,5 +1,7 @@
 """Softmax-1, Softmax-8 (the reader also takes the type as ``SoftMax``) and LogSoftmax-5: the
-output keeps the data's shape and type; only ``axis`` (0 when missing) is checked.
+output keeps the data's shape and type; only ``axis`` is checked.  A missing ``axis`` is 0 for
+Softmax-1 but 1 for Softmax-8 and LogSoftmax (their C++ defaults, measured: a scalar or 1-D
+input without the attribute is refused there).
 
 Softmax-1 reads ``axis`` as an unsigned number, so a negative one becomes 2^64 - k and is
 refused; it must be below the rank (a scalar takes axis 0).  Softmax-8 and LogSoftmax take
@@ -17,7 +19,7 @@ from .node import Node
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _UNSIGNED = (Field("axis", "uint", 0),)
-_SIGNED = (Field("axis", "int", 0),)
+_SIGNED = (Field("axis", "int", 1),)
 
 
 def _infer_with(name: str, unsigned: bool) -> Callable[[Node], Result]:

@@ -127,3 +127,15 @@ def test_wrong_input_count_and_stale_dims(tmp_path):
     path = opcheck.compare(eye(3, 4, 0, [2]), tmp_path, ["Eye"], stem="ok")
     for axis, value in ((0, 3), (1, 4), (2, 3)):
         assert opcheck.named(opcheck.mutate(path, "op", 0, axis, value), "op")
+
+
+def test_sizes_are_not_read_under_a_dynamic_rank(tmp_path):
+    """A batch_shape of unknown length gives a dynamic rank, and a negative size passes then."""
+    ir = IR()
+    inputs = [ir.const([-1], shape=[]), ir.const([3], shape=[]), ir.const([0], shape=[]),
+              ir.parameter("?", "i64")]
+    ir.result(ir.op("Eye", inputs, [[]], {"output_type": "f32"}, version="opset9", name="op",
+                    out_precision="FP32"))
+    path = ir.write(tmp_path)
+    ov.Core().read_model(str(path))
+    assert not _errors(path)
