@@ -196,6 +196,14 @@ def test_what_the_runtime_refuses(tmp_path, kind, version, data, axes, extra, wo
     expect_refusal(_refused_ir(kind, version, data, axes, **extra), tmp_path, words)
 
 
+def test_lrn_checks_its_default_axis_when_the_axes_are_unknown(tmp_path):
+    ir = IR()
+    ir.result(ir.op("LRN", [ir.parameter("5"), ir.parameter("1", "i64")], [[5]], name="op"))
+    expect_refusal(ir, tmp_path, "[1] are out of range")
+    opcheck.compare(one("opset1", "LRN", [5, 2], axes_param([1]), LRN), tmp_path, ["LRN"],
+                    stem="ok")
+
+
 def test_lrn_float_axes_are_refused(tmp_path):
     ir = IR()
     ir.result(ir.op("LRN", [ir.parameter("1,3,10,10"), ir.parameter("1", "f32")],

@@ -91,7 +91,7 @@ def test_reverse(tmp_path, data, axes, mode):
     ([4, 5, 3], [4], 0, 1), ([4, 5, 3], [5], 1, 0), ([4, 5, 3], [4], 0, 0),
     ([4, 5, 3], [4], -3, -2), ([(2, 6), 5, 3], [(4, 8)], 0, 1), ([-1, 5, 3], [4], 0, 1),
     (None, [4], 0, 1), ([4, 5, 3], None, 0, 1), ([4, 5, 3], [-1], 0, 1),
-    ([4, 5, 3], [3], -1, 1),
+    ([4, 5, 3], [3], -1, 1), ([4, 5, 3], None, 3, 1), ([4, 5, 3], None, -4, 1),  # batch unread
 ])
 def test_reverse_sequence(tmp_path, data, lengths, batch_axis, seq_axis):
     for n, et in enumerate((np.int64, np.float32)):
@@ -168,6 +168,7 @@ def _refused(kind, version, data, others, attrs=None, data_et="f32"):
     ("Roll", "opset7", "2,3,4", [([1], "i64", [1]), ([0], "u8", [1])], {}, "must be i32 or i64"),
     ("Reverse", "opset1", "4,5", [([2], "i64", [1])], {"mode": "index"}, "out of range"),
     ("Reverse", "opset1", "", [([-1], "i64", [1])], {}, "out of range"),
+    ("Reverse", "opset1", "", [([-5], "i64", [1])], {}, "out of range"),
     ("Reverse", "opset1", "4,5", [([1], "u8", [1])], {"mode": "mask"}, "boolean in mask mode"),
     ("Reverse", "opset1", "4,5", [("1", "boolean")], {"mode": "mask"}, "holds 1 flags"),
     ("Reverse", "opset1", "4,5", [("2", "boolean")], {"mode": "index"}, "integer tensor"),

@@ -53,7 +53,8 @@ def test_random_cases_match_the_runtime(tmp_path):
 def _ir(kind, version, data, axis):
     ir = IR()
     attrs = {} if axis is None else {"axis": str(axis)}
-    ir.result(ir.op(kind, [ir.parameter(data)], [[2, 3, 4]], attrs, version=version, name="op"))
+    declared = [int(d) for d in data.split(",")] if data else []
+    ir.result(ir.op(kind, [ir.parameter(data)], [declared], attrs, version=version, name="op"))
     return ir
 
 
@@ -66,9 +67,18 @@ def _ir(kind, version, data, axis):
     ("Softmax", "opset8", "2,3,4", -4, "out of the range [-3, 2]"),
     ("softmax", "opset8", "", 1, "out of the range [-1, 0]"),
     ("LogSoftmax", "opset5", "2,3,4", 3, "out of the range [-3, 2]"),
+    ("Softmax", "opset8", "5", None, "out of the range [-1, 0]"),  # a missing axis is 1 there
+    ("LogSoftmax", "opset5", "", None, "out of the range [-1, 0]"),
 ])
 def test_what_the_runtime_refuses(tmp_path, kind, version, data, axis, words):
     expect_refusal(_ir(kind, version, data, axis), tmp_path, words)
+
+
+def test_a_missing_axis_is_0_in_softmax_1(tmp_path):
+    for n, data in enumerate(("", "5")):
+        path = _ir("Softmax", "opset1", data, None).write(tmp_path, stem=f"m{n}")
+        ov.Core().read_model(str(path))
+        assert not _errors(path)
 
 
 @pytest.mark.parametrize("kind,version", [("SoftMax", "opset1"), ("softmax", "opset8"),
