@@ -10,8 +10,9 @@ Dims, input by input: a subscript without ``...`` needs exactly its labels' coun
 one, at least the letters' count, the ``...`` taking the rest (possibly none).  A letter
 repeated inside one input merges (intersects) its dims there; across inputs a letter
 broadcasts (a dim that may be 1 gives way), as do the ``...`` parts (numpy).  An input of
-dynamic rank gives ``?`` to letters not seen yet and a dynamic rank to ``...``.  An output
-``...`` that no input has is empty.  The inputs share one numeric (not boolean) type.
+dynamic rank gives ``?`` to letters not seen yet; when its subscript and the output both have
+``...``, the output is a dynamic rank at once and the inputs after it are not checked.  An
+output ``...`` that no input has is empty.  The inputs share one numeric (not boolean) type.
 """
 from __future__ import annotations
 
@@ -107,6 +108,10 @@ def _infer(node: Node) -> Result:
     dotted = False
     for what, sub, value in zip(labels, subscripts, node.inputs):
         mine = labels_of(sub)
+        if value.shape is None and ELLIPSIS in mine and ELLIPSIS in output:
+            # the output's '...' is a dynamic rank: the runtime stops there, checking nothing
+            # of the inputs after this one
+            return Result((None,), (et,))
         if value.shape is None:
             for label in mine:
                 if label == ELLIPSIS:

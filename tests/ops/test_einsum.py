@@ -43,6 +43,8 @@ def einsum(equation, shapes, types=None):
     ("...->", [None]), ("a...", [[3]]), ("ab,ba->ab", [[2, 1], [5, 1]]),
     ("i,ii->i", [[(3, 6)], [(1, 4), (2, 5)]]), ("i,i,ii->i", [[1], [(0, 5)], [(1, 2), (2, 5)]]),
     ("...ab,ab...->...", [[5, 2, 3], [2, 3, 5]]), ("bij,bjk->bik", [[1, 2, 3], [5, 3, 4]]),
+    ("...,...,", [None, [3], [3]]), ("ij,...,jk->ik...", [[2, 3], None, [4, 5]]),
+    ("...a,...a->...", [[2, 3], None]),
 ])
 def test_the_runtime_cases(tmp_path, equation, shapes):
     opcheck.compare(einsum(equation, shapes), tmp_path, ["Einsum"])
