@@ -12,15 +12,16 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
   axes it cannot read count as its default ``[1]``; integer axes.
 * GRN: data of rank 2, 3 or 4.
 * BatchNormInference: gamma, beta, mean and variance are 1-D and merge into the channel dim,
-  which data (rank >= 2; its input 2 in opsets 1-4, input 0 from opset 5) must match there;
-  the output is data with that channel merged.  One floating-point type; epsilon >= 0.
+  which data (rank >= 2; its input 2 in opsets 1-4, input 0 from opset 5) must match there,
+  and which must not be 0; the output is data with that channel merged.  One floating-point
+  type; epsilon >= 0.
 """
 from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
 from ..ir import elements
-from ..shapes.dims import DYNAMIC, Shape, format_dim, format_shape, intersect
+from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape, intersect
 from .attributes import Field, read
 from .autobroadcast import merge_types
 from .axes import (
@@ -141,12 +142,14 @@ def _batch_norm(data_index: int) -> Callable[[Node], Result]:
                                             f"the other parameters: gamma, beta, mean and "
                                             f"variance must be 1-D of one length")
             channel = merged
+        merged = channel if data is None else intersect(data[1], channel)
+        if merged is None:
+            raise OpError(INCOMPATIBLE, f"data's channel dim {format_dim(data[1])} does not match "  # type: ignore[index]
+                                        f"the parameters' length {format_dim(channel)}", column=1)
+        if merged == Dim(0, 0):  # (even when data has a dynamic rank)
+            raise OpError(INCOMPATIBLE, "the channel count is 0: BatchNormInference needs 1 or more")
         if data is None:
             return Result((None,), (et,))
-        merged = intersect(data[1], channel)
-        if merged is None:
-            raise OpError(INCOMPATIBLE, f"data's channel dim {format_dim(data[1])} does not match "
-                                        f"the parameters' length {format_dim(channel)}", column=1)
         return Result((data[:1] + (merged,) + data[2:],), (et,))
     return infer
 

@@ -116,3 +116,56 @@ def expect_refusal(ir, folder, words: Optional[str] = None, code: Optional[str] 
     assert any((words is None or words in f.message) and (code is None or f.code == code)
                for f in found), [f"{f.code} {f.message}" for f in found]
     return found
+
+
+def dim_text(d) -> str:
+    """A compact dim as a Parameter ``shape`` attribute writes it."""
+    if isinstance(d, tuple):
+        return f"{d[0]}..{'' if d[1] == -1 else d[1]}"
+    return "?" if d == -1 else str(d)
+
+
+def shape_text(spec) -> str:
+    return "..." if spec is None else ",".join(dim_text(d) for d in spec)
+
+
+def one_layer(kind: str, version: str, inputs: Sequence[tuple], attrs: dict):
+    """A hand-written IR of one layer 'op' (tests/irbuilder.IR): ``inputs`` are
+    ``("p", shape, type)`` Parameters or ``("c", values, type, shape)`` Consts.  Returns
+    ``build(ir, outputs, precision)`` for :func:`against_the_runtime`."""
+    def build(ir, outputs, out_precision=None):
+        refs = [ir.parameter(shape_text(s[1]), s[2]) if s[0] == "p"
+                else ir.const(s[1], s[2], shape=s[3]) for s in inputs]
+        ir.result(ir.op(kind, refs, outputs, attrs, version=version, name="op",
+                        out_precision=out_precision))
+        ir.const([7], "i64")  # keeps the .bin non-empty (the runtime refuses an empty one)
+    return build
+
+
+def against_the_runtime(build, folder, stem: str = "ir") -> str:
+    """Write the layer, read it with read_model: refused, irvalidate must give an error naming
+    it; read, irvalidate must infer the runtime's shapes and give no error on the file
+    declaring them.  Returns "refused" or "read"."""
+    from irbuilder import IR, precision
+    from irvalidate.layer_shapes import layers_of
+    ir = IR()
+    build(ir, [[]])
+    path = ir.write(folder, stem=stem)
+    try:
+        model = ov.Core().read_model(str(path))
+    except RuntimeError as err:
+        # a refusal, not a complaint about the outputs this file declares at random
+        refusals = [f for f in errors_naming(path) if f.code != "IRV101" and f.port is None]
+        assert refusals, f"read_model refuses it ({str(err).splitlines()[-1]}), irvalidate does not"
+        return "refused"
+    op = next(o for o in model.get_ordered_ops() if o.get_friendly_name() == "op")
+    shapes = [op.get_output_partial_shape(i) for i in range(op.get_output_size())]
+    declared = [[] if s.rank.is_dynamic else [d.get_length() if d.is_static else -1 for d in s]
+                for s in shapes]
+    ir = IR()
+    build(ir, declared, precision(op.get_output_element_type(0).get_type_name()))
+    path = ir.write(folder, stem=stem)
+    row = next(r for r in layers_of(str(path)) if r["name"] == "op")
+    assert [o["inferred"] for o in row["outputs"]] == [str(s).replace(" ", "") for s in shapes]
+    assert not errors_naming(path)
+    return "read"

@@ -217,6 +217,8 @@ def test_lrn_float_axes_are_refused(tmp_path):
     ("opset5", "2,3", ["3", "3,1", "3", "3"], "f32", "1e-5", "does not match"),
     ("opset5", "2", ["2"] * 4, "f32", "1e-5", "rank 2 or more"),
     ("opset5", "2,3,4,4", ["3"] * 4, "f32", "-1", "must not be negative"),
+    ("opset5", "0,?", ["?", "0", "?", "?"], "f32", "1e-5", "channel count is 0"),
+    ("opset5", "...", ["?", "0", "?", "?"], "f32", "1e-5", "channel count is 0"),
     ("opset5", "2,3,4,4", ["3"] * 4, "i32", "1e-5", "floating-point"),
     ("opset1", "2,3,4,4", ["3"] * 4, "f32", "1e-5", "rank 2 or more"),  # v5 order given to v1
 ])
