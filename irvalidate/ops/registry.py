@@ -45,7 +45,18 @@ REGISTRY: Dict[str, str] = {
     "split": "split", "variadicsplit": "split",
     "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
-    "reduceprod": "reduce",
+    "matmul": "matmul",
+    "einsum": "einsum",
+    "softmax": "softmax", "logsoftmax": "softmax",
+    **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
+    **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
+    "hardsigmoid": "hard_sigmoid",
+    "scaleddotproductattention": "attention",
+    "reorgyolo": "yolo", "regionyolo": "yolo",
+    "gridsample": "grid_sample", "col2im": "col2im", "eye": "eye",
+    "bucketize": "searching", "searchsorted": "searching",
+    **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
+                     "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -115,3 +115,58 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
         hi = INF
     shape = (1,) * t.rank if keep_dims else ()
     return make_tensor(shape, [Dim(lo, hi)], t.et, origin)
+
+
+def _groups(shape: Tuple[int, ...], where: frozenset, keep_dims: bool
+            ) -> Tuple[Tuple[int, ...], List[List[int]]]:
+    """The output shape of a reduction over the axes ``where`` and, per output element, the
+    flat indices of the input elements it reduces (row-major)."""
+    if keep_dims:
+        out = tuple(1 if i in where else d for i, d in enumerate(shape))
+    else:
+        out = tuple(d for i, d in enumerate(shape) if i not in where)
+    groups: List[List[int]] = [[] for _ in range(prod(out))]
+    for flat, index in enumerate(itertools.product(*(range(d) for d in shape))):
+        k = 0
+        for i, (position, size) in enumerate(zip(index, shape)):
+            if i in where:  # a reduced axis (kept as a 1 or dropped) picks no position
+                continue
+            k = k * size + position
+        groups[k].append(flat)
+    return out, groups
+
+
+def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origin) -> Tensor:
+    """ReduceMax/ReduceMin of bounded values (the lower bounds reduced, and the upper ones, as
+    the runtime's default bound evaluators do), and ReduceSum/ReduceMean/ReduceL1 of exact
+    values only (the runtime evaluates those on constants, not on bounds)."""
+    if t.et not in COMPUTED_TYPES:
+        raise Unresolved(f"Reduce of {t.et} values")
+    rank = max(t.rank, 1)
+    if any(not -rank <= a < rank for a in axes):
+        raise Unresolved("a reduction axis is out of range")
+    where = frozenset(a % rank for a in axes) if t.rank else frozenset()
+    if t.rank == 0 and axes and keep_dims:
+        raise Unresolved("keep_dims on a scalar")
+    shape, groups = _groups(t.shape, where, keep_dims)
+    bounds = []
+    for group in groups:
+        items = [t.bounds[i] for i in group]
+        if not items:
+            raise Unresolved("a reduction over no element")
+        if kind == "max":
+            bounds.append(Dim(max(b.lo for b in items), max(b.hi for b in items)))
+        elif kind == "min":
+            bounds.append(Dim(min(b.lo for b in items), min(b.hi for b in items)))
+        else:
+            if any(b.lo != b.hi or b.hi == INF for b in items):
+                raise Unresolved("the runtime reduces only constant values here")
+            numbers = [b.lo for b in items]
+            if kind == "l1":
+                total = sum(abs(n) for n in numbers)
+            else:
+                total = sum(numbers)
+            if kind == "mean":
+                total = abs(total) // len(numbers) * (1 if total >= 0 else -1)  # C++ truncates
+            bounds.append(Dim(total, total))
+    return make_tensor(shape, bounds, t.et, origin)

@@ -146,6 +146,8 @@ def ports(path: Path) -> dict:
 
 
 def inferred(layer) -> bool:
+    if layer.get("version") == "extension":  # an extension's op is opaque, whatever its name
+        return False
     spec = registry.lookup(layer.get("type"), layer.get("version") or "")
     return spec is not None and spec.infer is not None
 

@@ -33,10 +33,15 @@ def test_broadcast_mode_names_differ_by_version(run):
 
 
 def test_extension_and_unmodelled_ops_are_left_alone(run):
+    from irvalidate.ops import registry
+    # an op irvalidate does not model yet (the list shrinks as ops are modelled)
+    unmodelled = [t for t in ("CTCLoss", "Proposal", "DetectionOutput", "ExperimentalDetectronTopKROIs")
+                  if registry.lookup(t, "opset1") is None]
+    if not unmodelled:
+        pytest.skip("every candidate op is modelled")
     ir = IR()
     x = ir.parameter("2,3")
-    y = ir.op("MatMul", [x, ir.parameter("3,2")], [[2, 2]], {"transpose_a": "false",
-                                                               "whatever": "1"})
+    y = ir.op(unmodelled[0], [x, ir.parameter("3,2")], [[2, 2]], {"whatever": "1"})
     ir.result(ir.op("Add", [y], [[2, 2]], {"anything": "1"}, version="extension"))
     assert "IRV108" not in codes(run(ir))
 
