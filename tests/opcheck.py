@@ -46,7 +46,11 @@ def errors(path: Path) -> List[str]:
 
 def compare(model: ov.Model, folder: Path, types: Iterable[str], stem: str = "model") -> Path:
     """Save ``model``; every layer of ``types`` must be modelled and match the runtime."""
-    path = save(model, folder, stem)
+    return compare_file(save(model, folder, stem), types)
+
+
+def compare_file(path: Path, types: Iterable[str]) -> Path:
+    """An IR file read_model loads: every layer of ``types`` must be modelled and match it."""
     runtime = runtime_shapes(path)
     ours = irvalidate_shapes(path)
     wanted = {t.lower() for t in types}

@@ -82,6 +82,10 @@ class Propagation:
             raise cached
         return cached  # type: ignore[return-value]
 
+    def read_floats(self, layer: Layer) -> List[float]:
+        """A Const's values as floats (real or integer types); ConstError when it cannot."""
+        return self.weights.floats(layer.data)
+
     def tensor_of(self, value: Value) -> Optional[Tensor]:
         """The bounded value reaching an input: computed upstream, or a Const's own values."""
         if value.tensor is not None:

@@ -36,6 +36,8 @@ class Graph(Protocol):
 
     def tensor_of(self, value: Value) -> Optional[Tensor]: ...
 
+    def read_floats(self, layer: Layer) -> List[float]: ...
+
     def input_values(self, layer: Layer) -> List[Value]: ...
 
 
@@ -92,6 +94,18 @@ class Node:
             return self.graph.read_const(value.producer)  # type: ignore[arg-type]
         except ConstError as err:
             if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
+                self.note(CONSTANT, str(err), const=value.producer)
+            return None
+
+    def const_floats(self, index: int) -> Optional[List[float]]:
+        """A Const input's numbers as floats (real or integer types), or None."""
+        value = self.inputs[index]
+        if not is_const(value):
+            return None
+        try:
+            return self.graph.read_floats(value.producer)  # type: ignore[arg-type]
+        except ConstError as err:
+            if err.kind == "limit":
                 self.note(CONSTANT, str(err), const=value.producer)
             return None
 
