@@ -42,6 +42,11 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
     "reduceprod": "reduce",
+    "convolution": "convolution", "groupconvolution": "convolution",
+    "binaryconvolution": "convolution",
+    "convolutionbackpropdata": "convolution_backprop",
+    "groupconvolutionbackpropdata": "convolution_backprop",
+    "deformableconvolution": "deformable_convolution",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
