@@ -47,6 +47,7 @@ REGISTRY: Dict[str, str] = {
     "convolutionbackpropdata": "convolution_backprop",
     "groupconvolutionbackpropdata": "convolution_backprop",
     "deformableconvolution": "deformable_convolution",
+    "maxpool": "pooling", "avgpool": "pooling",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
