@@ -48,6 +48,7 @@ REGISTRY: Dict[str, str] = {
     "groupconvolutionbackpropdata": "convolution_backprop",
     "deformableconvolution": "deformable_convolution",
     "maxpool": "pooling", "avgpool": "pooling",
+    "interpolate": "interpolate",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
