@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Optional
 
 import openvino as ov
 from lxml import etree
@@ -25,9 +25,10 @@ def _dims(shape: ov.PartialShape):
     return [d.get_length() if d.is_static else -1 for d in shape]
 
 
-def settle(path: Path) -> Path:
-    """Rewrite ``path`` with the runtime's output dims and precisions on every port."""
-    model = ov.Core().read_model(str(path))
+def settle(path: Path, model: Optional[ov.Model] = None) -> Path:
+    """Rewrite ``path`` with the runtime's output dims and precisions on every port
+    (``model``: the file as read_model already read it)."""
+    model = model or opcheck.core().read_model(str(path))
     found = {op.get_friendly_name(): op for op in model.get_ordered_ops()}
     tree = etree.parse(str(path))
     by_id = {layer.get("id"): layer for layer in tree.iter("layer")}
@@ -71,7 +72,7 @@ def refused_ir(ir: IR, folder: Path, stem: str = "refused") -> str:
     """The runtime's message for an IR it refuses (fails the test when it loads)."""
     path = ir.write(Path(folder), stem)
     try:
-        ov.Core().read_model(str(path))
+        opcheck.core().read_model(str(path))
     except RuntimeError as err:
         lines = [line for line in str(err).strip().splitlines() if line.strip()]
         return re.sub(r"\s+", " ", lines[-1])
@@ -84,9 +85,9 @@ def differential(ir: IR, folder: Path, types: Iterable[str], name: str,
     when it loads it, irvalidate's shapes must be the runtime's.  True when it loaded."""
     path = ir.write(Path(folder), stem)
     try:
-        ov.Core().read_model(str(path))
+        model = opcheck.core().read_model(str(path))
     except RuntimeError as err:
         assert opcheck.named(path, name), f"the runtime refuses {stem} ({err}), irvalidate does not"
         return False
-    opcheck.compare_file(settle(path), types)
+    opcheck.compare_file(settle(path, model), types)
     return True

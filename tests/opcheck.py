@@ -28,9 +28,19 @@ def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
     return path
 
 
+_CORE: List[ov.Core] = []
+
+
+def core() -> ov.Core:
+    """One Core for the session (making one per model costs as much as reading the model)."""
+    if not _CORE:
+        _CORE.append(ov.Core())
+    return _CORE[0]
+
+
 def runtime_shapes(path: Path) -> Dict[str, List[str]]:
     """Friendly name -> the output shapes ``read_model`` infers, as it prints them."""
-    model = ov.Core().read_model(str(path))
+    model = core().read_model(str(path))
     return {op.get_friendly_name(): [str(op.get_output_partial_shape(i)).replace(" ", "")
                                      for i in range(op.get_output_size())]
             for op in model.get_ordered_ops()}
@@ -74,7 +84,7 @@ def refused(build, folder: Path) -> Optional[str]:
     try:
         model = build()
         path = save(model, folder, "refused")
-        ov.Core().read_model(str(path))
+        core().read_model(str(path))
     except RuntimeError as err:
         return str(err).strip().splitlines()[-1]
     return None

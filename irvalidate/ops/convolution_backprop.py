@@ -38,7 +38,7 @@ from .convolution import (
 )
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import const_numbers
+from .value_inputs import const_numbers, refuse_bufferless
 
 _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"
@@ -56,6 +56,7 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     if shape is not None and len(shape) != 1:
         raise OpError(INCOMPATIBLE, f"{_OUTPUT_SHAPE} {format_shape(shape)} must be a 1-D "
                                     f"tensor, but has rank {len(shape)}")
+    refuse_bufferless(node, 2)
     numbers = const_numbers(node, 2)
     if numbers is not None:
         negative = [v for v in numbers if v < 0]

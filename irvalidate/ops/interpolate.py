@@ -24,7 +24,7 @@ from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .attributes import Field, read
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import as_shape, exact_ints
+from .value_inputs import as_shape, exact_ints, refuse_bufferless
 
 _V0_FIELDS = (Field("axes", "uints", ()), Field("mode", "str", ""),
               Field("align_corners", "bool", False), Field("antialias", "bool", False),
@@ -111,6 +111,7 @@ def _infer_v0(node: Node) -> Result:
         return Result((None,), (et,))
     _check_axes(axes, data)
     out = list(data)
+    refuse_bufferless(node, 1)
     values = as_shape(node, 1, "target_spatial_shape")
     if values is not None and len(values) < len(axes):  # the runtime reads past the buffer
         raise _too_few("target_spatial_shape (input 1)", len(values), axes)
@@ -166,6 +167,8 @@ def _infer(node: Node, v11: bool) -> Result:
     pads = [(pads_begin[i] if i < len(pads_begin) else 0) + (pads_end[i] if i < len(pads_end) else 0)
             for i in range(rank)]
     out = [win.padded(d, win.i64(p)) for d, p in zip(data, pads)]
+    if v11:  # measured: v11 fails on a bufferless empty sizes/scales Const, v4 does not
+        refuse_bufferless(node, 1)
     if calc == "scales":
         scales = _scales(node, scales_at)
         if scales is not None and len(scales) < len(axes):

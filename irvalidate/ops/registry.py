@@ -49,6 +49,8 @@ REGISTRY: Dict[str, str] = {
     "deformableconvolution": "deformable_convolution",
     "maxpool": "pooling", "avgpool": "pooling",
     "interpolate": "interpolate",
+    "pad": "pad",
+    "tile": "tile",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -22,11 +22,6 @@ def const_numbers(node: Node, index: int) -> Optional[List[int]]:
     """A Const input's numbers; a real Const's are truncated towards zero, as the runtime
     casts them (``2.7`` is 2).  None for anything else, or a value no int64 holds."""
     found = node.const_ints(index)
-    if found == [] and node.inputs[index].producer.data.get("size", "").strip() == "0":
-        # an empty Const written with no bytes: the reader keeps no buffer for it, and reading
-        # its values fails (measured on Tile, ConvolutionBackpropData...)
-        raise OpError(INCOMPATIBLE, f"input {index} is an empty Const with no bytes (size 0): "
-                                    f"the runtime fails reading its values (\"ptr is Null\")")
     if found is not None or not is_const(node.inputs[index]):
         return found
     if node.inputs[index].element_type not in REAL_TYPES:
@@ -35,6 +30,17 @@ def const_numbers(node: Node, index: int) -> Optional[List[int]]:
     if reals is None or not all(math.isfinite(r) and abs(r) < 2.0 ** 63 for r in reals):
         return None
     return [int(r) for r in reals]
+
+
+def refuse_bufferless(node: Node, index: int) -> None:
+    """An empty Const written with no bytes (size 0) gets no buffer from the reader; the ops
+    that read a Const's buffer directly then fail ("ptr is Null": measured on Tile and
+    ConvolutionBackpropData), while those that bound-evaluate it (Pad) do not."""
+    value = node.inputs[index]
+    if is_const(value) and value.producer.data.get("size", "").strip() == "0" and \
+            value.shape is not None and any(d.hi == 0 for d in value.shape):
+        raise OpError(INCOMPATIBLE, f"input {index} is an empty Const with no bytes (size 0): "
+                                    f"the runtime fails reading its values (\"ptr is Null\")")
 
 
 def as_shape(node: Node, index: int, what: str) -> Optional[Tuple[Dim, ...]]:

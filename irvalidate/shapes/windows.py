@@ -56,7 +56,7 @@ def dimension(lo: int, hi: int) -> Dim:
     return Dim(min(max(lo, 0), INF), min(max(hi, 0), INF))
 
 
-def _length(bound: int) -> int:
+def length(bound: int) -> int:
     """A bound as ``get_min_length``/``get_max_length`` give it: unbounded is -1."""
     return -1 if bound >= INF else bound
 
@@ -91,8 +91,10 @@ def ceil_div(d: Dim, divisor: int) -> Dim:
     return _divided(d, divisor, _ceil)
 
 
-def _padded_bound(bound: int, pad: int) -> int:
-    return -1 if bound == -1 or bound + pad < 0 else bound + pad
+def padded_bound(bound: int, pad: int) -> int:
+    """One bound (-1: none) plus a signed pad in int64 arithmetic; below 0 is no bound."""
+    total = i64(bound + pad)
+    return -1 if bound == -1 or total < 0 else total
 
 
 def padded(d: Dim, pad: int) -> Dim:
@@ -100,10 +102,10 @@ def padded(d: Dim, pad: int) -> Dim:
     (a static dim whose result is negative becomes ``?``)."""
     if pad == 0:
         return d
-    hi = _padded_bound(_length(d.hi), pad)
+    hi = padded_bound(length(d.hi), pad)
     if d.is_static:
         return dimension(hi, hi)
-    return dimension(_padded_bound(d.lo, pad), hi)
+    return dimension(padded_bound(d.lo, pad), hi)
 
 
 def add_int(d: Dim, value: int) -> Dim:
@@ -201,10 +203,10 @@ def _torch(quotient: Dim, stride: int, data: Dim, begin: int) -> Dim:
         if not last_start > u64(length + begin - 1) and count != -1:
             count += 1
         return count
-    lo = align(_length(quotient.lo), data.lo)
+    lo = align(length(quotient.lo), data.lo)
     if data.is_static:
         return dimension(lo, lo)
-    hi = -1 if data.hi >= INF else align(_length(quotient.hi), data.hi)
+    hi = -1 if data.hi >= INF else align(length(quotient.hi), data.hi)
     return dimension(lo, hi)
 
 

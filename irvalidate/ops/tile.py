@@ -1,0 +1,46 @@
+"""Tile-1 (tile_shape_inference): the data repeated ``repeats`` (input 1) times per axis.
+
+The repeats are read as a shape (a Const's negative values become 0; a computed negative
+bound is refused).  The shorter of data rank and repeats is padded with leading 1s, and each
+dim is multiplied by its repeat (interval multiplication).  With unknown repeats of a known
+length ``n`` the output is ``max(rank, n)`` x ``?``; otherwise a dynamic rank.
+"""
+from __future__ import annotations
+
+from ..ir import elements
+from ..shapes import arith
+from ..shapes.dims import DYNAMIC, ONE, Dim, format_shape
+from .node import Node
+from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .value_inputs import const_numbers, refuse_bufferless
+
+
+def _infer(node: Node) -> Result:
+    node.require_inputs((2,))
+    node.show(("data", "repeats"))
+    node.how = "tiling"
+    et = node.inputs[1].element_type
+    if elements.is_known(et) and et not in elements.INTEGRAL:
+        node.note(TYPE, f"repeats (input 1) must be an integer tensor, not {et}")
+    shape = node.inputs[1].shape
+    if shape is not None and len(shape) != 1:
+        raise OpError(INCOMPATIBLE, f"repeats (input 1) {format_shape(shape)} must be a 1-D "
+                                    f"tensor, but has rank {len(shape)}")
+    refuse_bufferless(node, 1)
+    numbers = const_numbers(node, 1)
+    repeats = (tuple(Dim(max(v, 0), max(v, 0)) for v in numbers) if numbers is not None
+               else node.computed_as_shape(1, "repeats"))
+    data = node.inputs[0].shape
+    out_et = node.inputs[0].element_type
+    if data is not None and repeats is not None:
+        rank = max(len(data), len(repeats))
+        repeats = (ONE,) * (rank - len(repeats)) + tuple(repeats)
+        data = (ONE,) * (rank - len(data)) + tuple(data)
+        return Result((tuple(arith.mul(d, r) for d, r in zip(data, repeats)),), (out_et,))
+    length = node.one_d_length(1, "repeats (input 1)")
+    if data is not None and length is not None:
+        return Result(((DYNAMIC,) * max(len(data), length),), (out_et,))
+    return Result((None,), (out_et,))
+
+
+SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(), infer=_infer),)}
