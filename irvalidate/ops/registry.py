@@ -51,6 +51,10 @@ REGISTRY: Dict[str, str] = {
     "interpolate": "interpolate",
     "pad": "pad",
     "tile": "tile",
+    "adaptiveavgpool": "adaptive_pooling", "adaptivemaxpool": "adaptive_pooling",
+    "depthtospace": "depth_space", "spacetodepth": "depth_space",
+    "batchtospace": "batch_space", "spacetobatch": "batch_space",
+    "extractimagepatches": "extract_image_patches",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
