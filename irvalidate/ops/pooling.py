@@ -7,8 +7,8 @@ AvgPool-16; empty is 1s) must hold ``k`` values too, but unlike a convolution an
 Batch and channels are kept (a static 0 is refused); each spatial dim follows
 :func:`~irvalidate.shapes.windows.pool_dim` (floor, ceil, or ceil_torch for the v14+ classes;
 same_* padding makes an interval dim ``?``).  MaxPool-8/-14 have a second output, the
-indices, of the same shape and of ``index_element_type``; their ``axis`` must fit the data
-rank.  AvgPool's ``exclude-pad`` (hyphenated; true when missing) refuses a window that can
+indices, of the same shape (their type, ``index_element_type``, is not asserted: old Model
+Optimizer files declare FP32 there); their ``axis`` must fit the data rank.  AvgPool's ``exclude-pad`` (hyphenated; true when missing) refuses a window that can
 lie entirely in the padding.
 """
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _max_pool(node: Node, version: int) -> Result:
         out = _spatial(node, kernel, strides, (), (pads_begin, pads_end), rounding, auto_pad,
                        False, 1)
         return Result((out,), (et,))
-    strides, pads_begin, pads_end, kernel, rounding, auto_pad, dilations, index_et, axis = read(
+    strides, pads_begin, pads_end, kernel, rounding, auto_pad, dilations, _, axis = read(
         node, "MaxPool", _MAX_V8)
     data = node.inputs[0].shape
     if data is not None and arith.normalize_axis(axis, len(data)) is None:
@@ -101,7 +101,10 @@ def _max_pool(node: Node, version: int) -> Result:
                                  f"{format_shape(data)} ([{-len(data)}, {len(data) - 1}])")
     out = _spatial(node, kernel, strides, dilations, (pads_begin, pads_end), rounding, auto_pad,
                    False, version)
-    return Result((out, out), (et, None if index_et == "dynamic" else index_et))
+    # the indices' type is index_element_type, but the Model Optimizer wrote FP32 on that
+    # (usually unused) port of stock models the runtime loads, which ignores port precisions:
+    # left unsaid, so that such files get no element-type error
+    return Result((out, out), (et, None))
 
 
 def _avg_pool(node: Node, version: int) -> Result:
