@@ -8,8 +8,9 @@ Batch and channels are kept (a static 0 is refused); each spatial dim follows
 :func:`~irvalidate.shapes.windows.pool_dim` (floor, ceil, or ceil_torch for the v14+ classes;
 same_* padding makes an interval dim ``?``).  MaxPool-8/-14 have a second output, the
 indices, of the same shape (their type, ``index_element_type``, is not asserted: old Model
-Optimizer files declare FP32 there); their ``axis`` must fit the data rank.  AvgPool's ``exclude-pad`` (hyphenated; true when missing) refuses a window that can
-lie entirely in the padding.
+Optimizer files declare FP32 there); their ``axis`` must fit the data rank.  AvgPool's
+``exclude-pad`` (hyphenated; true when missing) refuses a window that can lie entirely in
+the padding.
 """
 from __future__ import annotations
 
