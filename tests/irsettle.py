@@ -91,3 +91,27 @@ def differential(ir: IR, folder: Path, types: Iterable[str], name: str,
         return False
     opcheck.compare_file(settle(path, model), types)
     return True
+
+
+def assert_refused(ir: IR, folder: Path, words: str, code: Optional[str] = None,
+                   name: str = "op") -> None:
+    """The runtime refuses ``ir``, and irvalidate's first error naming layer ``name`` (or its
+    first finding of ``code``) says ``words``."""
+    refused_ir(ir, folder)
+    from irvalidate.engine import validate_file
+    findings = validate_file(str(ir.write(Path(folder), "mine"))).findings
+    found = [f for f in findings if (f.code == code if code else
+                                     f.level == "error" and f.layer and f.layer.name == name)]
+    assert found and words in found[0].message, [f.message for f in findings]
+
+
+def random_differential(make, seed: int, count: int, folder: Path) -> int:
+    """``count`` layers from ``make(rng) -> (type, IR)`` (a layer named "op"), each checked
+    both ways with :func:`differential`; the number the runtime loaded."""
+    import random
+    rng = random.Random(seed)
+    loaded = 0
+    for n in range(count):
+        kind, ir = make(rng)
+        loaded += differential(ir, folder, [kind], "op", stem=f"m{n}")
+    return loaded

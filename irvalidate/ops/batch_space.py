@@ -27,10 +27,12 @@ from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 from .value_inputs import exact_ints
 
 
-def _common(node: Node, labels: Sequence[str]) -> Optional[List[int]]:
-    """The checks both ops share; the one shape the value inputs have (None: unknown)."""
+def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:
+    """The checks both ops share; the length the value inputs have (None: unknown)."""
     node.require_inputs((4,))
     node.show(labels)
+    node.how = how
+    _types(node, labels, same_types)
     merged: Optional[tuple] = None
     shapes = [node.inputs[i].shape for i in (2, 3, 1)]
     for shape in shapes:
@@ -42,6 +44,10 @@ def _common(node: Node, labels: Sequence[str]) -> Optional[List[int]]:
     if merged is not None and len(merged) != 1:
         raise OpError(INCOMPATIBLE, f"{', '.join(labels[1:])} must be 1-D tensors, but have shape "
                                     f"{format_shape(merged)}")
+    data = node.inputs[0].shape
+    if data is not None and len(data) < 2:
+        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} has rank {len(data)}; it needs 2 "
+                                    f"or more")
     return None if merged is None or not merged[0].is_static else [merged[0].lo]
 
 
@@ -65,15 +71,11 @@ def _types(node: Node, labels: Sequence[str], same: bool) -> None:
 
 def _batch_to_space(node: Node) -> Result:
     labels = ("data", "block_shape", "crops_begin", "crops_end")
-    length = _common(node, labels)
-    node.how = "batch to space"
-    _types(node, labels, True)
+    length = _common(node, labels, "batch to space", True)
     data, et = node.inputs[0].shape, node.inputs[0].element_type
     if data is None:
         return Result((None,), (et,))
     rank = len(data)
-    if rank < 2:
-        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} has rank {rank}; it needs 2 or more")
     if length is not None and length[0] != rank:
         raise OpError(INCOMPATIBLE, f"block_shape and the crops have {length[0]} values for data "
                                     f"{format_shape(data)} of rank {rank}")
@@ -108,15 +110,11 @@ def _batch_to_space(node: Node) -> Result:
 
 def _space_to_batch(node: Node) -> Result:
     labels = ("data", "block_shape", "pads_begin", "pads_end")
-    _common(node, labels)
-    node.how = "space to batch"
-    _types(node, labels, False)
+    _common(node, labels, "space to batch", False)
     data, et = node.inputs[0].shape, node.inputs[0].element_type
     if data is None:
         return Result((None,), (et,))
     rank = len(data)
-    if rank < 2:
-        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} has rank {rank}; it needs 2 or more")
     blocks = exact_ints(node, 1)
     batch = DYNAMIC
     if blocks is not None:

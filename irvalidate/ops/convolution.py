@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Sequence, Tuple
 
-from ..ir import elements
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
 from .attributes import Field, read
+from .autobroadcast import merge_types
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -76,12 +76,8 @@ def window(node: Node, count: int, strides, dilations, pads_begin, pads_end, aut
     dilations = dilations or (1,) * count
     pads_begin = pads_begin or (0,) * count
     pads_end = pads_end or (0,) * count
-    for name, values in (("strides", strides), ("dilations", dilations),
-                         ("pads_begin", pads_begin), ("pads_end", pads_end), *extra):
-        if len(values) != count:
-            raise OpError(ATTRIBUTE, f"attribute {name} has {len(values)} value"
-                                     f"{'' if len(values) == 1 else 's'} ({_list(values)}) for "
-                                     f"{count} spatial axes")
+    check_lengths((("strides", strides), ("dilations", dilations), ("pads_begin", pads_begin),
+                   ("pads_end", pads_end), *extra), count, f"{count} spatial axes")
     for name, values in (("strides", strides), ("dilations", dilations)):
         if 0 in values:
             raise OpError(ATTRIBUTE, f"attribute {name} ({_list(values)}) holds a 0")
@@ -142,18 +138,19 @@ def forward_spatial(data: Shape, filters: Shape, win_: Window) -> Tuple[Dim, ...
 
 def merged_type(node: Node, names: Sequence[str]) -> Optional[str]:
     """The one element type of the first inputs (a mismatch or a non-number is noted)."""
-    merged: Optional[str] = None
-    types = [v.element_type for v in node.inputs[:len(names)]]
-    for et in types:
-        try:
-            merged = elements.merge(merged, et)
-        except ValueError:
-            listed = ", ".join(f"{n} {t}" for n, t in zip(names, types))
-            node.note(TYPE, f"{' and '.join(names)} must have the same element type ({listed})")
-            return None
+    merged = merge_types(node, names, [v.element_type for v in node.inputs[:len(names)]])
     if merged in _NOT_NUMERIC:
         node.note(TYPE, f"the element type must be a number, not {merged}")
     return merged
+
+
+def check_lengths(lists: Sequence[Tuple[str, Sequence[int]]], count: int, what: str) -> None:
+    """Each named attribute list must hold ``count`` values (``what``: of what, in words)."""
+    for name, values in lists:
+        if len(values) != count:
+            raise OpError(ATTRIBUTE, f"attribute {name} has {len(values)} value"
+                                     f"{'' if len(values) == 1 else 's'} ({_list(values)}) for "
+                                     f"{what}")
 
 
 def check_channels(data: Shape, filters: Shape, at: int) -> None:

@@ -87,25 +87,20 @@ class Node:
 
     def const_ints(self, index: int) -> Optional[List[int]]:
         """A Const input's numbers (any integer type), or None."""
-        value = self.inputs[index]
-        if not is_const(value):
-            return None
-        try:
-            return self.graph.read_const(value.producer)  # type: ignore[arg-type]
-        except ConstError as err:
-            if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
-                self.note(CONSTANT, str(err), const=value.producer)
-            return None
+        return self._const(index, self.graph.read_const)
 
     def const_floats(self, index: int) -> Optional[List[float]]:
         """A Const input's numbers as floats (real or integer types), or None."""
+        return self._const(index, self.graph.read_floats)
+
+    def _const(self, index: int, decode):
         value = self.inputs[index]
         if not is_const(value):
             return None
         try:
-            return self.graph.read_floats(value.producer)  # type: ignore[arg-type]
+            return decode(value.producer)
         except ConstError as err:
-            if err.kind == "limit":
+            if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
                 self.note(CONSTANT, str(err), const=value.producer)
             return None
 

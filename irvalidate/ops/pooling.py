@@ -20,7 +20,7 @@ from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, format_shape
 from .attributes import Field, read
-from .convolution import PAD_TYPES
+from .convolution import PAD_TYPES, check_lengths
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -36,22 +36,14 @@ _AVG = _COMMON + (_EXCLUDE,)
 _AVG_V16 = _AVG + (_DILATIONS,)
 
 
-def _check_lists(count: int, pads: Tuple[Tuple[int, ...], Tuple[int, ...]],
-                 strides: Tuple[int, ...], dilations: Tuple[int, ...]) -> None:
-    for name, values in (("pads_begin", pads[0]), ("pads_end", pads[1]), ("strides", strides),
-                         ("dilations", dilations)):
-        if len(values) != count:
-            raise OpError(ATTRIBUTE, f"attribute {name} has {len(values)} value"
-                                     f"{'' if len(values) == 1 else 's'} where kernel has {count}")
-
-
 def _spatial(node: Node, kernel, strides, dilations, pads, rounding: str, auto_pad: str,
              exclude_pad: bool, version: int) -> Tuple[Dim, ...]:
     """The output shape's dims (all of them) after the runtime's checks."""
     count = len(kernel)
     pads = (pads[0] or (0,) * count, pads[1] or (0,) * count)
     dilations = dilations or (1,) * count
-    _check_lists(count, pads, strides, dilations)
+    check_lengths((("pads_begin", pads[0]), ("pads_end", pads[1]), ("strides", strides),
+                   ("dilations", dilations)), count, f"the {count} values of kernel")
     data = node.inputs[0].shape
     if data is not None:
         if len(data) not in (3, 4, 5):

@@ -1,7 +1,6 @@
 """Convolution, GroupConvolution and BinaryConvolution against the runtime: the notes' cases,
 hand-written attributes the openvino API will not build, random layers (both ways: what the
 runtime refuses must be an error naming the layer), refusals and a stale dim."""
-import random
 
 import numpy as np
 import pytest
@@ -11,14 +10,8 @@ from openvino import opset1  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from irsettle import compare_ir, differential, refused_ir  # noqa: E402
-
-
-def shape(spec):
-    if spec is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d)
-                            for d in spec])
+from irsettle import assert_refused, compare_ir, random_differential  # noqa: E402
+from ovvalues import shape  # noqa: E402
 
 
 def inputs(data, filters, et=np.float32):
@@ -168,26 +161,19 @@ def test_hand_written_attributes(tmp_path, kind, data, filters, attrs):
     ("BinaryConvolution", "1,3,10", "8,3,3", {}, "must have rank 4"),
 ])
 def test_what_the_runtime_refuses(tmp_path, kind, data, filters, attrs, words):
-    ir = layer(kind, data, filters, attrs)
-    refused_ir(ir, tmp_path)
-    path = ir.write(tmp_path, "mine")
-    from irvalidate.engine import validate_file
-    found = [f for f in validate_file(str(path)).findings if f.level == "error" and f.layer
-             and f.layer.name == "op"]
-    assert found and words in found[0].message, [f.message for f in found]
+    assert_refused(layer(kind, data, filters, attrs), tmp_path, words)
 
 
-def test_element_types_the_runtime_refuses(tmp_path):
-    from irvalidate.engine import validate_file
-    for kind, (a, b), words in (("Convolution", ("f32", "f16"), "must have the same element type"),
-                                ("Convolution", ("boolean", "boolean"), "must be a number"),
-                                ("BinaryConvolution", ("boolean", "u1"), "must hold numbers")):
-        ir = IR()
-        ir.result(ir.op(kind, [ir.parameter("1,3,10,10", a), ir.parameter("8,3,3,3", b)],
-                        [[1, 8, 8, 8]], name="op"))
-        refused_ir(ir, tmp_path)
-        found = [f for f in validate_file(str(ir.write(tmp_path, kind))).findings if f.code == "IRV106"]
-        assert found and words in found[0].message
+@pytest.mark.parametrize("kind,types,words", [
+    ("Convolution", ("f32", "f16"), "must have the same element type"),
+    ("Convolution", ("boolean", "boolean"), "must be a number"),
+    ("BinaryConvolution", ("boolean", "u1"), "must hold numbers"),
+])
+def test_element_types_the_runtime_refuses(tmp_path, kind, types, words):
+    ir = IR()
+    ir.result(ir.op(kind, [ir.parameter("1,3,10,10", types[0]), ir.parameter("8,3,3,3", types[1])],
+                    [[1, 8, 8, 8]], name="op"))
+    assert_refused(ir, tmp_path, words, code="IRV106")
 
 
 def test_a_group_convolution_reading_before_its_filters_is_refused(tmp_path):
@@ -237,11 +223,7 @@ def random_layer(rng):
 
 
 def test_random_convolutions_match_the_runtime(tmp_path):
-    rng = random.Random(20261)
-    loaded = 0
-    for n in range(300):
-        kind, ir = random_layer(rng)
-        loaded += differential(ir, tmp_path, [kind], "op", stem=f"m{n}")
+    loaded = random_differential(random_layer, 20261, 300, tmp_path)
     assert loaded >= 250  # most random layers are valid ones: the comparison is the point
 
 
