@@ -24,7 +24,7 @@ from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import exact_ints
+from .value_inputs import exact_ints, integer_input
 
 
 def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:
@@ -61,9 +61,8 @@ def _values(node: Node, index: int, count: int, label: str) -> Optional[List[int
 
 def _types(node: Node, labels: Sequence[str], same: bool) -> None:
     types = [node.inputs[i].element_type for i in (1, 2, 3)]
-    for index, et in zip((1, 2, 3), types):
-        if elements.is_known(et) and et not in elements.INTEGRAL:
-            node.note(TYPE, f"{labels[index]} (input {index}) must be an integer tensor, not {et}")
+    for index in (1, 2, 3):
+        integer_input(node, index, labels[index])
     if same and len({t for t in types if elements.is_known(t)}) > 1:
         node.note(TYPE, f"{', '.join(labels[1:])} must have the same element type "
                         f"({', '.join(map(str, types))})")

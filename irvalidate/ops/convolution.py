@@ -32,7 +32,8 @@ CONV_FIELDS = (Field("strides", "uints", ()), Field("dilations", "uints", ()),
                Field("auto_pad", "enum", "explicit", PAD_TYPES))
 _BINARY_FIELDS = CONV_FIELDS + (Field("mode", "enum", "xnor-popcount", ("xnor-popcount",)),
                                 Field("pad_value", "float", 0.0))
-_NOT_NUMERIC = ("boolean", "string")
+#: the element types the convolutions refuse as "not numeric" (measured: a string passes)
+NOT_NUMERIC = ("boolean",)
 
 
 class Window(NamedTuple):
@@ -139,7 +140,7 @@ def forward_spatial(data: Shape, filters: Shape, win_: Window) -> Tuple[Dim, ...
 def merged_type(node: Node, names: Sequence[str]) -> Optional[str]:
     """The one element type of the first inputs (a mismatch or a non-number is noted)."""
     merged = merge_types(node, names, [v.element_type for v in node.inputs[:len(names)]])
-    if merged in _NOT_NUMERIC:
+    if merged in NOT_NUMERIC:
         node.note(TYPE, f"the element type must be a number, not {merged}")
     return merged
 
@@ -182,7 +183,7 @@ def _infer_forward(node: Node, kind: str) -> Result:
     node.how = "group convolution" if kind == "group" else "convolution"
     if kind == "binary":
         et = node.inputs[0].element_type
-        if et in _NOT_NUMERIC:
+        if et in NOT_NUMERIC:
             node.note(TYPE, f"data must hold numbers, not {et}")
     else:
         et = merged_type(node, ("data", "filters"))

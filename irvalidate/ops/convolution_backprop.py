@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Tuple
 
-from ..ir import elements
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from .attributes import Field, read
@@ -37,8 +36,8 @@ from .convolution import (
     window,
 )
 from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import const_numbers, refuse_bufferless
+from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .value_inputs import const_numbers, integer_input, refuse_bufferless
 
 _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"
@@ -49,10 +48,8 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     whether its values are known)."""
     if len(node.inputs) < 3:
         return False, (), False
-    value = node.inputs[2]
-    if elements.is_known(value.element_type) and value.element_type not in elements.INTEGRAL:
-        node.note(TYPE, f"{_OUTPUT_SHAPE} must be an integer tensor, not {value.element_type}")
-    shape = value.shape
+    integer_input(node, 2, "output_shape")
+    shape = node.inputs[2].shape
     if shape is not None and len(shape) != 1:
         raise OpError(INCOMPATIBLE, f"{_OUTPUT_SHAPE} {format_shape(shape)} must be a 1-D "
                                     f"tensor, but has rank {len(shape)}")

@@ -18,7 +18,7 @@ from typing import Optional
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
 from .attributes import Field, read
-from .convolution import CONV_FIELDS, forward_spatial, merged_type, window
+from .convolution import CONV_FIELDS, NOT_NUMERIC, forward_spatial, merged_type, window
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -74,7 +74,7 @@ def _infer_deformable(node: Node, v8: bool) -> Result:
     strides, dilations, pads_begin, pads_end, auto_pad, group, dg = read(
         node, "DeformableConvolution", fields)[:7]
     et = merged_type(node, _LABELS[:3])
-    if v8 and len(node.inputs) == 4 and node.inputs[3].element_type in ("boolean", "string"):
+    if v8 and len(node.inputs) == 4 and node.inputs[3].element_type in NOT_NUMERIC:
         node.note(TYPE, f"mask must hold numbers, not {node.inputs[3].element_type}")
     shapes = [v.shape for v in node.inputs]
     data, offsets, filters = shapes[:3]

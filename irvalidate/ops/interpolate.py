@@ -24,7 +24,7 @@ from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .attributes import Field, read
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import as_shape, exact_ints, refuse_bufferless
+from .value_inputs import as_shape, exact_ints, integer_input, refuse_bufferless
 
 _V0_FIELDS = (Field("axes", "uints", ()), Field("mode", "str", ""),
               Field("align_corners", "bool", False), Field("antialias", "bool", False),
@@ -103,9 +103,7 @@ def _infer_v0(node: Node) -> Result:
     node.how = "interpolation"
     axes = sorted(set(read(node, "Interpolate", _V0_FIELDS)[0]))
     _unsigned_pads(node)
-    target = node.inputs[1].element_type
-    if elements.is_known(target) and target not in elements.INTEGRAL:
-        node.note(TYPE, f"target_spatial_shape (input 1) must be an integer tensor, not {target}")
+    integer_input(node, 1, "target_spatial_shape")
     data, et = node.inputs[0].shape, node.inputs[0].element_type
     if data is None:
         return Result((None,), (et,))

@@ -19,6 +19,7 @@ from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .attributes import Field, read
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .value_inputs import integer_input
 
 _FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect", "symmetric")),)
 _LABELS = ("data", "pads_begin", "pads_end", "pad_value")
@@ -40,9 +41,7 @@ def _types(node: Node, mode: str) -> None:
             node.note(TYPE, f"pad_value (input 3) must have the data's element type {data}, "
                             f"not {value}")
     for index in (1, 2):
-        et = node.inputs[index].element_type
-        if elements.is_known(et) and et not in elements.INTEGRAL:
-            node.note(TYPE, f"{_LABELS[index]} (input {index}) must be an integer tensor, not {et}")
+        integer_input(node, index, _LABELS[index])
 
 
 def _infer(node: Node) -> Result:

@@ -7,21 +7,18 @@ length ``n`` the output is ``max(rank, n)`` x ``?``; otherwise a dynamic rank.
 """
 from __future__ import annotations
 
-from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, ONE, Dim, format_shape
 from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import const_numbers, refuse_bufferless
+from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .value_inputs import const_numbers, integer_input, refuse_bufferless
 
 
 def _infer(node: Node) -> Result:
     node.require_inputs((2,))
     node.show(("data", "repeats"))
     node.how = "tiling"
-    et = node.inputs[1].element_type
-    if elements.is_known(et) and et not in elements.INTEGRAL:
-        node.note(TYPE, f"repeats (input 1) must be an integer tensor, not {et}")
+    integer_input(node, 1, "repeats", boolean=True)  # is_integral: booleans pass
     shape = node.inputs[1].shape
     if shape is not None and len(shape) != 1:
         raise OpError(INCOMPATIBLE, f"repeats (input 1) {format_shape(shape)} must be a 1-D "

@@ -11,11 +11,23 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Tuple
 
+from ..ir import elements
 from ..ir.weights import REAL_TYPES
 from ..shapes import arith
 from ..shapes.dims import Dim
 from .node import Node, is_const
-from .spec import INCOMPATIBLE, OpError
+from .spec import INCOMPATIBLE, TYPE, OpError
+
+#: the types the runtime's ``is_integral_number`` accepts (measured: ``string`` passes too);
+#: ``is_integral`` (Tile's repeats) also takes ``boolean``
+INTEGER_LIKE = elements.INTEGRAL | {"string"}
+
+
+def integer_input(node: Node, index: int, what: str, boolean: bool = False) -> None:
+    """Note an input whose element type the runtime refuses where it wants integers."""
+    et = node.inputs[index].element_type
+    if elements.is_known(et) and et not in INTEGER_LIKE and not (boolean and et == "boolean"):
+        node.note(TYPE, f"{what} (input {index}) must be an integer tensor, not {et}")
 
 
 def const_numbers(node: Node, index: int) -> Optional[List[int]]:

@@ -233,3 +233,9 @@ def test_a_stale_declared_dim_names_the_convolution(tmp_path):
     path = opcheck.compare(group([1, 6, 10, 10], [2, 4, 3, 3, 3]), tmp_path, ["GroupConvolution"],
                            stem="g")
     assert opcheck.named(opcheck.mutate(path, "gconv", 0, 1, 9), "gconv")
+
+
+def test_string_tensors_pass_the_numeric_check(tmp_path):
+    # the runtime refuses only booleans as "not numeric" (measured)
+    compare_ir(layer("Convolution", "1,3,10,10", "8,3,3,3", {}, et="string"), tmp_path,
+               ["Convolution"])

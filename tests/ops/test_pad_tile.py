@@ -204,3 +204,13 @@ def test_stale_declared_dims_name_the_layers(tmp_path):
     assert opcheck.named(opcheck.mutate(path, "pad", 0, 2, 13), "pad")
     path = opcheck.compare(tile_model([2, 3], [2, 3]), tmp_path, ["Tile"], stem="t")
     assert opcheck.named(opcheck.mutate(path, "tile", 0, 1, 6), "tile")
+
+
+def test_the_integer_checks_are_the_runtimes(tmp_path):
+    # is_integral_number takes a string (measured) and refuses a boolean; Tile's is_integral
+    # takes both
+    for n, (kind, et) in enumerate((("Pad", "string"), ("Tile", "boolean"), ("Tile", "string"))):
+        ir = IR()
+        args = [ir.parameter("1,3")] + [ir.parameter("2", et)] * (2 if kind == "Pad" else 1)
+        ir.result(ir.op(kind, args, [[1]], name="op"))
+        compare_ir(ir, tmp_path, [kind], stem=f"m{n}")
