@@ -1,5 +1,5 @@
 """Pad-1 and Pad-12 (pad_shape_inference): the same inference in 2026.4 (Pad-1 accepts
-negative pads too, which its specification forbids).
+negative pads too, which its specification forbids: noted as a divergence).
 
 Each dim grows by ``pads_begin + pads_end``, read as bounds (a Const's values, or what a shape
 subgraph evaluates to): the lower bounds add to the lower bound and the upper ones to the
@@ -18,7 +18,7 @@ from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .attributes import Field, read
 from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 from .value_inputs import integer_input
 
 _FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect", "symmetric")),)
@@ -44,7 +44,7 @@ def _types(node: Node, mode: str) -> None:
         integer_input(node, index, _LABELS[index])
 
 
-def _infer(node: Node) -> Result:
+def _infer(node: Node, v1: bool) -> Result:
     node.require_inputs((3, 4))
     node.show(_LABELS[:len(node.inputs)])
     node.how = "padding"
@@ -64,6 +64,9 @@ def _infer(node: Node) -> Result:
     if begin is None or end is None:
         _unknown_lengths(shapes, len(data))
         return Result(((DYNAMIC,) * len(data),), (et,))
+    if v1 and any(p.lo < 0 for p in begin + end):
+        node.note(DIVERGENCE, "Pad-1's specification requires pads of 0 or more; OpenVINO 2026.4 "
+                              "takes negative ones as Pad-12 does (they crop the data)")
     for label, pads in (("pads_begin", begin), ("pads_end", end)):
         if len(pads) != len(data):
             raise OpError(INCOMPATIBLE, f"{label} has {len(pads)} values for data "
@@ -111,5 +114,5 @@ def _padded(d: Dim, begin: Dim, end: Dim) -> Dim:
 
 
 _ATTRIBUTES = frozenset({"pad_mode"})
-SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=_infer),
-                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=_infer))}
+SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=lambda node: _infer(node, True)),
+                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=lambda node: _infer(node, False)))}

@@ -214,3 +214,13 @@ def test_the_integer_checks_are_the_runtimes(tmp_path):
         args = [ir.parameter("1,3")] + [ir.parameter("2", et)] * (2 if kind == "Pad" else 1)
         ir.result(ir.op(kind, args, [[1]], name="op"))
         compare_ir(ir, tmp_path, [kind], stem=f"m{n}")
+
+
+def test_negative_pads_of_pad_1_are_a_divergence(tmp_path):
+    from irvalidate.engine import validate_file
+    for version, expected in (("opset1", True), ("opset12", False)):
+        ir = IR()
+        args = [ir.parameter("1,3,10,10"), ir.const([0, 0, -1, 2]), ir.const([0, 0, 3, -4])]
+        ir.result(ir.op("Pad", args, [[1, 3, 12, 8]], version=version, name="op"))
+        codes = {f.code for f in validate_file(str(ir.write(tmp_path, version))).findings}
+        assert ("IRV107" in codes) == expected and "IRV101" not in codes
