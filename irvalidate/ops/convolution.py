@@ -69,7 +69,7 @@ def spatial_count(data: Shape, filters: Shape, filter_lead: int, lists: Sequence
     return next((len(v) for v in lists if v), None)
 
 
-def window(node: Node, count: int, strides, dilations, pads_begin, pads_end, auto_pad,
+def window(count: int, strides, dilations, pads_begin, pads_end, auto_pad,
            extra: Sequence[Tuple[str, Tuple[int, ...]]] = ()) -> Window:
     """The attributes resized and checked against ``count`` spatial axes, as the runtime
     does (``extra``: further lists that must hold ``count`` values, named)."""
@@ -90,6 +90,7 @@ def _list(values: Sequence[int]) -> str:
 
 
 def require_rank(shape: Shape, label: str, ranks: Tuple[int, ...]) -> None:
+    """A static rank must be one of ``ranks``."""
     if shape is not None and len(shape) not in ranks:
         words = " or ".join(str(r) for r in ranks)
         raise OpError(INCOMPATIBLE, f"{label} {format_shape(shape)} has rank {len(shape)}; it "
@@ -119,6 +120,7 @@ def dim_at(shape: Shape, index: int, label: str) -> Dim:
 
 
 def lead(shape: Shape, index: int) -> Dim:
+    """A leading dim (batch, channels) of a shape whose rank was checked, ``?`` if dynamic."""
     return DYNAMIC if shape is None else shape[index]
 
 
@@ -168,9 +170,10 @@ def check_channels(data: Shape, filters: Shape, at: int) -> None:
                                     f"{format_dim(filters[at])} (dim {at})")
 
 
-def check_ranks(data: Shape, filters: Shape, extra: int, word: str = "filters") -> None:
+def check_ranks(data: Shape, filters: Shape, extra: int) -> None:
+    """The filters' rank must be the data's (+ 1 for the grouped convolutions)."""
     if data is not None and filters is not None and len(filters) - extra != len(data):
-        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} has rank {len(data)}, so {word} "
+        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} has rank {len(data)}, so filters "
                                     f"must have rank {len(data) + extra}, but "
                                     f"{format_shape(filters)} has rank {len(filters)}")
 
@@ -199,7 +202,7 @@ def _infer_forward(node: Node, kind: str) -> Result:
         check_ranks(data, filters, 0)
         check_channels(data, filters, 1)
         require_rank(data, "data", (4,) if kind == "binary" else (3, 4, 5))
-    win_ = window(node, count, strides, dilations, pads_begin, pads_end, auto_pad)
+    win_ = window(count, strides, dilations, pads_begin, pads_end, auto_pad)
     if kind == "group":
         channels = group_channels(data, filters, 2, 1)
     else:

@@ -109,7 +109,7 @@ def _infer_backprop(node: Node, grouped: bool) -> Result:
         check_channels(data, filters, 0)
         require_rank(data, "data", (3, 4, 5))
     output_padding = output_padding or (0,) * count
-    win_ = window(node, count, strides, dilations, pads_begin, pads_end, auto_pad,
+    win_ = window(count, strides, dilations, pads_begin, pads_end, auto_pad,
                   (("output_padding", output_padding),))
     channels = group_channels(data, filters, 1, 2) if grouped else dim_at(filters, 1, "filters")
     head = (lead(data, 0), channels)

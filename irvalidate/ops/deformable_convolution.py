@@ -90,7 +90,7 @@ def _infer_deformable(node: Node, v8: bool) -> Result:
         if value < 1:
             raise OpError(ATTRIBUTE, f"attribute {name} is {value}; it must be 1 or more "
                                      f"(a missing {name} reads as 0)")
-    win_ = window(node, count, strides, dilations, pads_begin, pads_end, auto_pad)
+    win_ = window(count, strides, dilations, pads_begin, pads_end, auto_pad)
     batch = DYNAMIC
     if data is not None:
         _divisible(data[1], group, "data", data, "group")
