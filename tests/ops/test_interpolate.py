@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
@@ -124,6 +125,18 @@ def test_interpolate_11_runtime_cases(tmp_path, data, inputs, attrs):
 ])
 def test_scaling_is_float32_arithmetic(dim, scale, out):
     assert scale_dim(dim, scale) == out
+
+
+@given(st.integers(0, 1 << 40), st.floats(-4, 64, allow_nan=False, width=32))
+def test_scaling_matches_float32_arithmetic(size, scale):
+    """Against numpy's float32: floor(size * (scale + 1e-6)), truncated, -1 read as `?`."""
+    if np.float32(scale) == np.float32(1):
+        assert scale_dim(Dim(size, size), scale) == Dim(size, size)
+        return
+    factor = np.float32(scale) + np.float32(1e-6)
+    value = int(np.float32(size) * factor)
+    want = DYNAMIC if value == -1 else Dim(max(value, 0), max(value, 0))
+    assert scale_dim(Dim(size, size), scale) == want
 
 
 def layer(version, data, inputs, attrs, et="f32"):
