@@ -49,10 +49,7 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     if len(node.inputs) < 3:
         return False, (), False
     integer_input(node, 2, "output_shape")
-    shape = node.inputs[2].shape
-    if shape is not None and len(shape) != 1:
-        raise OpError(INCOMPATIBLE, f"{_OUTPUT_SHAPE} {format_shape(shape)} must be a 1-D "
-                                    f"tensor, but has rank {len(shape)}")
+    length = node.one_d_length(2, _OUTPUT_SHAPE)
     refuse_bufferless(node, 2)
     numbers = const_numbers(node, 2)
     if numbers is not None:
@@ -65,7 +62,6 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     computed = node.computed_as_shape(2, "output_shape")
     if computed is not None:
         return True, computed, True
-    length = node.one_d_length(2, _OUTPUT_SHAPE)
     return True, None if length is None else (DYNAMIC,) * length, False
 
 

@@ -85,13 +85,6 @@ def _unsigned_pads(node: Node) -> None:
                                      f"reader refuses in this unsigned list")
 
 
-def _one_d(node: Node, index: int, what: str) -> None:
-    shape = node.inputs[index].shape
-    if shape is not None and len(shape) != 1:
-        raise OpError(INCOMPATIBLE, f"{what} (input {index}) {format_shape(shape)} must be a 1-D "
-                                    f"tensor, but has rank {len(shape)}")
-
-
 def _too_few(what: str, found: int, axes: Sequence[int]) -> OpError:
     return OpError(INCOMPATIBLE, f"{what} has {found} value{'' if found == 1 else 's'} for "
                                  f"{len(axes)} axes ({','.join(map(str, axes))})")
@@ -151,7 +144,7 @@ def _infer(node: Node, v11: bool) -> Result:
         _check_type(node, axes_at, "axes", _SIZE_TYPES)
     for index in range(1, len(node.inputs)):
         if v11 or index == axes_at or index == (scales_at if calc == "scales" else 1):
-            _one_d(node, index, labels[index])
+            node.one_d_length(index, f"{labels[index]} (input {index})")
     data, et = node.inputs[0].shape, node.inputs[0].element_type
     if data is None:
         return Result((None,), (et,))

@@ -54,9 +54,7 @@ def _infer(node: Node, v1: bool) -> Result:
     if mode == "constant" and len(shapes) == 4 and shapes[3] is not None and shapes[3]:
         raise OpError(INCOMPATIBLE, f"pad_value (input 3) {format_shape(shapes[3])} must be a scalar")
     for index in (1, 2):
-        if shapes[index] is not None and len(shapes[index]) != 1:
-            raise OpError(INCOMPATIBLE, f"{_LABELS[index]} (input {index}) "
-                                        f"{format_shape(shapes[index])} must be a 1-D tensor")
+        node.one_d_length(index, f"{_LABELS[index]} (input {index})")
     begin, end = _bounds(node, 1), _bounds(node, 2)
     data, et = shapes[0], node.inputs[0].element_type
     if data is None:

@@ -8,9 +8,9 @@ length ``n`` the output is ``max(rank, n)`` x ``?``; otherwise a dynamic rank.
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, ONE, Dim, format_shape
+from ..shapes.dims import DYNAMIC, ONE, Dim
 from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .spec import OpSpec, Result
 from .value_inputs import const_numbers, integer_input, refuse_bufferless
 
 
@@ -19,10 +19,7 @@ def _infer(node: Node) -> Result:
     node.show(("data", "repeats"))
     node.how = "tiling"
     integer_input(node, 1, "repeats", boolean=True)  # is_integral: booleans pass
-    shape = node.inputs[1].shape
-    if shape is not None and len(shape) != 1:
-        raise OpError(INCOMPATIBLE, f"repeats (input 1) {format_shape(shape)} must be a 1-D "
-                                    f"tensor, but has rank {len(shape)}")
+    length = node.one_d_length(1, "repeats (input 1)")
     refuse_bufferless(node, 1)
     numbers = const_numbers(node, 1)
     repeats = (tuple(Dim(max(v, 0), max(v, 0)) for v in numbers) if numbers is not None
@@ -34,7 +31,6 @@ def _infer(node: Node) -> Result:
         repeats = (ONE,) * (rank - len(repeats)) + tuple(repeats)
         data = (ONE,) * (rank - len(data)) + tuple(data)
         return Result((tuple(arith.mul(d, r) for d, r in zip(data, repeats)),), (out_et,))
-    length = node.one_d_length(1, "repeats (input 1)")
     if data is not None and length is not None:
         return Result(((DYNAMIC,) * max(len(data), length),), (out_et,))
     return Result((None,), (out_et,))
