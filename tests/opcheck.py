@@ -28,9 +28,19 @@ def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
     return path
 
 
+_CORE: List[ov.Core] = []
+
+
+def core() -> ov.Core:
+    """One Core for the session (making one per model costs as much as reading the model)."""
+    if not _CORE:
+        _CORE.append(ov.Core())
+    return _CORE[0]
+
+
 def runtime_shapes(path: Path) -> Dict[str, List[str]]:
     """Friendly name -> the output shapes ``read_model`` infers, as it prints them."""
-    model = ov.Core().read_model(str(path))
+    model = core().read_model(str(path))
     return {op.get_friendly_name(): [str(op.get_output_partial_shape(i)).replace(" ", "")
                                      for i in range(op.get_output_size())]
             for op in model.get_ordered_ops()}
@@ -46,7 +56,11 @@ def errors(path: Path) -> List[str]:
 
 def compare(model: ov.Model, folder: Path, types: Iterable[str], stem: str = "model") -> Path:
     """Save ``model``; every layer of ``types`` must be modelled and match the runtime."""
-    path = save(model, folder, stem)
+    return compare_file(save(model, folder, stem), types)
+
+
+def compare_file(path: Path, types: Iterable[str]) -> Path:
+    """An IR file read_model loads: every layer of ``types`` must be modelled and match it."""
     runtime = runtime_shapes(path)
     ours = irvalidate_shapes(path)
     wanted = {t.lower() for t in types}
@@ -70,7 +84,7 @@ def refused(build, folder: Path) -> Optional[str]:
     try:
         model = build()
         path = save(model, folder, "refused")
-        ov.Core().read_model(str(path))
+        core().read_model(str(path))
     except RuntimeError as err:
         return str(err).strip().splitlines()[-1]
     return None

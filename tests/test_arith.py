@@ -25,7 +25,8 @@ def test_an_integer_becomes_a_dim_as_the_runtime_makes_it(n, out):
 
 
 @pytest.mark.parametrize("a,n,out", [(D(7), 2, None), (D(8), 2, D(4)), (DYNAMIC, 3, DYNAMIC),
-                                     (D(3, 9), 2, D(2, 4)), (D(5, INF), 2, D(3, INF))])
+                                     (D(3, 9), 2, D(2, 4)), (D(5, INF), 2, D(3, 1 << 62)),
+                                     (D(5, INF), 1, D(5, INF)), (D(7), 1, D(7))])
 def test_divide_keeps_the_multiples(a, n, out):
     assert arith.divide(a, n) == out
 

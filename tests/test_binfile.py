@@ -70,3 +70,21 @@ def test_grouped_types_with_a_short_size_decode_without_overrun(tmp_path, et, si
     weights = write_bin(tmp_path, bytes.fromhex("12 3f 03") + bytes(8))
     values = weights.integers({"element_type": et, "shape": "1", "offset": "0", "size": str(size)})
     assert len(values) == 1 and 0 <= values[0] < (64 if et == "u6" else 8)
+
+
+@pytest.mark.parametrize("et,raw,values", [
+    ("f32", struct.pack("<2f", 1.5, -2.0), [1.5, -2.0]),
+    ("f16", struct.pack("<2e", 0.5, 3.0), [0.5, 3.0]),
+    ("f64", struct.pack("<2d", 1.25, 1e300), [1.25, 1e300]),
+    ("bf16", bytes.fromhex("c03f 4040"), [1.5, 3.0]),  # the upper halves of f32s
+    ("i32", struct.pack("<2i", -3, 7), [-3.0, 7.0]),
+])
+def test_real_constants_decode_as_floats(tmp_path, et, raw, values):
+    weights = write_bin(tmp_path, raw)
+    assert weights.floats({"element_type": et, "shape": "2", "offset": "0", "size": str(len(raw))}) == values
+
+
+def test_floats_refuse_what_is_no_number(tmp_path):
+    weights = write_bin(tmp_path, b"\x01\x00")
+    with pytest.raises(ConstError):
+        weights.floats({"element_type": "boolean", "shape": "2", "offset": "0", "size": "2"})

@@ -91,6 +91,14 @@ class Propagation:
             raise cached
         return cached  # type: ignore[return-value]
 
+    def read_floats(self, layer: Layer) -> List[float]:
+        """A Const's values as floats (real or integer types); ConstError when it cannot."""
+        try:
+            return self.weights.floats(layer.data)
+        except ConstError:
+            self.unread_const = self.unread_const or layer
+            raise
+
     def tensor_of(self, value: Value) -> Optional[Tensor]:
         """The bounded value reaching an input: computed upstream, or a Const's own values."""
         if value.tensor is not None:

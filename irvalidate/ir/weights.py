@@ -1,4 +1,4 @@
-"""Decode integer constants from the ``.bin`` beside an IR, reading only the bytes needed.
+"""Decode integer (and real) constants from the ``.bin`` beside an IR, reading only the bytes needed.
 
 Shared and overlapping byte ranges are legal (the serializer deduplicates payloads), so
 nothing here assumes a Const owns its bytes.  No tensor of a declared shape is ever built:
@@ -7,6 +7,7 @@ sizes are checked arithmetically before anything is read.
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass
 from math import prod
 from typing import Dict, List, Optional, Tuple
@@ -169,6 +170,20 @@ def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
     return values
 
 
+#: real element types decode_reals reads, and their struct formats (bf16 is the upper half
+#: of an f32)
+REAL_TYPES = {"f16": "e", "f32": "f", "f64": "d", "bf16": "H"}
+
+
+def decode_reals(spec: ConstSpec, raw: bytes) -> List[float]:
+    """Real values of a Const payload, little-endian."""
+    fmt = REAL_TYPES[spec.element_type]
+    values = struct.unpack(f"<{spec.count}{fmt}", raw[:spec.count * struct.calcsize(fmt)])
+    if spec.element_type == "bf16":
+        return [struct.unpack("<f", struct.pack("<I", v << 16))[0] for v in values]
+    return list(values)
+
+
 def _inside(path: str, folder: str) -> bool:
     real, base = os.path.realpath(path), os.path.realpath(folder)
     return os.path.commonpath([real, base]) == base
@@ -242,6 +257,19 @@ class BinFile:
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
+        return decode_integers(spec, self._payload(spec))
+
+    def floats(self, data: dict) -> List[float]:
+        """Decode a real (f16, bf16, f32, f64) or integer Const as floats."""
+        spec = const_spec(data)
+        if spec.element_type in elements.INTEGRAL:
+            return [float(v) for v in decode_integers(spec, self._payload(spec))]
+        if spec.element_type not in REAL_TYPES:
+            raise ConstError(f"element type {spec.element_type} is not a number type", "type")
+        return decode_reals(spec, self._payload(spec))
+
+    def _payload(self, spec: ConstSpec) -> bytes:
+        """The bytes a Const's values take (checked against its size and the .bin)."""
         if spec.count > MAX_DECODED_ELEMENTS:
             raise ConstError(f"it holds {spec.count if spec.count < MAX_BIN_ELEMENTS else 'over 1e18'} "
                              f"elements, too many for a shape or an axes list (irvalidate decodes "
@@ -258,4 +286,4 @@ class BinFile:
         # packed in 3-byte groups, which the size rule does not require to be complete
         wanted = min(_group_bytes(spec), spec.size)
         raw = self.read(spec.offset, wanted)
-        return decode_integers(spec, raw + bytes(_group_bytes(spec) - len(raw)))
+        return raw + bytes(_group_bytes(spec) - len(raw))

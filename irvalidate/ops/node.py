@@ -36,6 +36,8 @@ class Graph(Protocol):
 
     def tensor_of(self, value: Value) -> Optional[Tensor]: ...
 
+    def read_floats(self, layer: Layer) -> List[float]: ...
+
     def input_values(self, layer: Layer) -> List[Value]: ...
 
 
@@ -96,11 +98,18 @@ class Node:
 
     def const_ints(self, index: int) -> Optional[List[int]]:
         """A Const input's numbers (any integer type), or None."""
+        return self._const(index, "read_const")
+
+    def const_floats(self, index: int) -> Optional[List[float]]:
+        """A Const input's numbers as floats (real or integer types), or None."""
+        return self._const(index, "read_floats")
+
+    def _const(self, index: int, decoder: str):
         value = self.inputs[index]
         if not is_const(value):
             return None
         try:
-            return self.graph.read_const(value.producer)  # type: ignore[arg-type]
+            return getattr(self.graph, decoder)(value.producer)
         except ConstError as err:
             if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
                 self.note(CONSTANT, str(err), const=value.producer)

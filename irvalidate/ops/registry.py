@@ -57,6 +57,19 @@ REGISTRY: Dict[str, str] = {
     "bucketize": "searching", "searchsorted": "searching",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
+    "convolution": "convolution", "groupconvolution": "convolution",
+    "binaryconvolution": "convolution",
+    "convolutionbackpropdata": "convolution_backprop",
+    "groupconvolutionbackpropdata": "convolution_backprop",
+    "deformableconvolution": "deformable_convolution",
+    "maxpool": "pooling", "avgpool": "pooling",
+    "interpolate": "interpolate",
+    "pad": "pad",
+    "tile": "tile",
+    "adaptiveavgpool": "adaptive_pooling", "adaptivemaxpool": "adaptive_pooling",
+    "depthtospace": "depth_space", "spacetodepth": "depth_space",
+    "batchtospace": "batch_space", "spacetobatch": "batch_space",
+    "extractimagepatches": "extract_image_patches",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -1,10 +1,11 @@
 """IRV107 spec-runtime-divergence: the model depends on a point where the specification and
 OpenVINO 2026.4 disagree.
 
-Three such points are known: pdpd without an axis attribute (the runtime reads 0, the
-specification -1); pdpd with trailing 1s in B (the specification ignores them, the runtime
-does not); and interval dims such as ``1..8`` against ``10``, which the runtime accepts because
-the interval contains 1 while only an exact 1 would work.  The warning names both readings.
+Known points: pdpd without an axis attribute (the runtime reads 0, the specification -1);
+pdpd with trailing 1s in B (the specification ignores them, the runtime does not); interval
+dims such as ``1..8`` against ``10``, which the runtime accepts because the interval contains
+1 while only an exact 1 would work; and Pad-1's negative pads (its specification forbids them,
+the runtime crops with them).  The warning names both readings.
 
 Passing (the axis is explicit, both readings agree)::
 

@@ -13,6 +13,7 @@ below 0.  What the runtime does, measured on 2026.4.1 (ops notes, ``_common.md``
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
@@ -68,12 +69,14 @@ def ceil_div(a: Dim, n: int) -> Dim:
 
 
 def divide(a: Dim, n: int) -> Optional[Dim]:
-    """``Dimension / n``: the multiples of ``n`` in ``a``, divided; None when there are none
-    (a static 7 / 2: "not divisible").  ``?`` stays ``?``."""
-    if a == DYNAMIC:
-        return DYNAMIC
-    lo = -(-a.lo // n)
-    hi = INF if a.hi == INF else a.hi // n
+    """``Dimension / n`` (``n > 0``): the multiples of ``n`` in ``a``, divided; None when there
+    are none (a static 7 / 2: "not divisible").  ``?`` stays ``?`` and ``n == 1`` changes
+    nothing; otherwise the runtime divides both bounds as doubles, so an unbounded upper bound
+    becomes a finite one (``5.. / 2`` is ``3..4611686018427387904``, measured)."""
+    if n == 1 or a == DYNAMIC:
+        return a
+    lo = math.ceil(float(a.lo) / n)
+    hi = math.floor(float(a.hi) / n)
     return Dim(lo, hi) if lo <= hi else None
 
 

@@ -1,0 +1,116 @@
+"""Pad-1 and Pad-12 (pad_shape_inference): the same inference in 2026.4 (Pad-1 accepts
+negative pads too, which its specification forbids: noted as a divergence).
+
+Each dim grows by ``pads_begin + pads_end``, read as bounds (a Const's values, or what a shape
+subgraph evaluates to): the lower bounds add to the lower bound and the upper ones to the
+upper (:func:`~irvalidate.shapes.windows.padded_bound`: a bound that goes negative is no
+bound, so a static ``10 - 15`` is ``?``).  When either pads input is unknown, every dim is
+``?`` (its length, when known, may not exceed the rank).  Modes check static dims only:
+edge needs a dim of at least 1 and reflect of 2 where a pad is positive; reflect's pads
+must be below the dim, symmetric's at most the dim.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from ..ir import elements
+from ..shapes import windows as win
+from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
+from .attributes import Field, read
+from .node import Node
+from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .value_inputs import integer_input
+
+_FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect", "symmetric")),)
+_LABELS = ("data", "pads_begin", "pads_end", "pad_value")
+
+
+def _bounds(node: Node, index: int) -> Optional[List[Dim]]:
+    """The pads as (lower, upper) pairs; a Const's are exact (negative ones kept; an empty
+    one without bytes is fine here, unlike in the ops that read a Const's buffer)."""
+    return node.input_bounds(index)
+
+
+def _types(node: Node, mode: str) -> None:
+    data = node.inputs[0].element_type
+    if mode == "constant" and len(node.inputs) == 4:
+        value = node.inputs[3].element_type
+        try:
+            elements.merge(data, value)
+        except ValueError:
+            node.note(TYPE, f"pad_value (input 3) must have the data's element type {data}, "
+                            f"not {value}")
+    for index in (1, 2):
+        integer_input(node, index, _LABELS[index])
+
+
+def _infer(node: Node, v1: bool) -> Result:
+    node.require_inputs((3, 4))
+    node.show(_LABELS[:len(node.inputs)])
+    node.how = "padding"
+    (mode,) = read(node, "Pad", _FIELDS)
+    _types(node, mode)
+    shapes = [v.shape for v in node.inputs]
+    if mode == "constant" and len(shapes) == 4 and shapes[3] is not None and shapes[3]:
+        raise OpError(INCOMPATIBLE, f"pad_value (input 3) {format_shape(shapes[3])} must be a scalar")
+    for index in (1, 2):
+        node.one_d_length(index, f"{_LABELS[index]} (input {index})")
+    begin, end = _bounds(node, 1), _bounds(node, 2)
+    data, et = shapes[0], node.inputs[0].element_type
+    if data is None:
+        return Result((None,), (et,))
+    if begin is None or end is None:
+        _unknown_lengths(shapes, len(data))
+        return Result(((DYNAMIC,) * len(data),), (et,))
+    if v1 and any(p.lo < 0 for p in begin + end):
+        node.note(DIVERGENCE, "Pad-1's specification requires pads of 0 or more; OpenVINO 2026.4 "
+                              "takes negative ones as Pad-12 does (they crop the data)")
+    for label, pads in (("pads_begin", begin), ("pads_end", end)):
+        if len(pads) != len(data):
+            raise OpError(INCOMPATIBLE, f"{label} has {len(pads)} values for data "
+                                        f"{format_shape(data)} of rank {len(data)}")
+    out = []
+    for axis, (d, b, e) in enumerate(zip(data, begin, end)):
+        if d.is_static:
+            _check_mode(mode, axis, d.lo, b.lo, e.lo)
+        out.append(_padded(d, b, e))
+    return Result((tuple(out),), (et,))
+
+
+def _unknown_lengths(shapes, rank: int) -> None:
+    """With unknown pads the runtime only checks a pads input of static length against the
+    rank (measured: ``[5..6]`` and a dynamic rank pass)."""
+    for index in (1, 2):
+        shape = shapes[index]
+        if shape is not None and shape[0].is_static and shape[0].lo > rank:
+            raise OpError(INCOMPATIBLE, f"{_LABELS[index]} (input {index}) has {shape[0].lo} "
+                                        f"values for data of rank {rank}")
+
+
+def _check_mode(mode: str, axis: int, size: int, begin: int, end: int) -> None:
+    if mode in ("edge", "reflect") and (begin > 0 or end > 0):
+        least = 1 if mode == "edge" else 2
+        if size < least:
+            raise OpError(INCOMPATIBLE, f"{mode} padding needs a dim of at least {least} at axis "
+                                        f"{axis}, which has {size}")
+    if mode == "reflect" and not (begin < size and end < size):
+        raise OpError(INCOMPATIBLE, f"reflect padding at axis {axis} pads {begin} and {end}; "
+                                    f"each must be below the dim ({size})")
+    if mode == "symmetric" and not (begin <= size and end <= size):
+        raise OpError(INCOMPATIBLE, f"symmetric padding at axis {axis} pads {begin} and {end}; "
+                                    f"each must be at most the dim ({size})")
+
+
+def _padded(d: Dim, begin: Dim, end: Dim) -> Dim:
+    low, high = win.i64(begin.lo + end.lo), win.i64(begin.hi + end.hi)
+    if low == 0 and high == 0:
+        return d
+    lo = win.padded_bound(d.lo, low)
+    unbounded = any(p.lo == 0 and p.hi >= INF for p in (begin, end))
+    hi = -1 if unbounded else win.padded_bound(win.length(d.hi), high)
+    return win.dimension(lo, hi)
+
+
+_ATTRIBUTES = frozenset({"pad_mode"})
+SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=lambda node: _infer(node, True)),
+                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=lambda node: _infer(node, False)))}
