@@ -42,6 +42,7 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing",
     "range": "range",
     "reduceprod": "reduce",
+    "priorbox": "prior_box", "priorboxclustered": "prior_box",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
