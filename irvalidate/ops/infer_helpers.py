@@ -51,7 +51,9 @@ def compatible(a: Dim, b: Dim) -> bool:
 
 def shapes_compatible(a: Shape, b: Shape) -> bool:
     """``PartialShape::compatible``: same rank (or one dynamic) and every dim compatible."""
-    return arith.merge_shapes(a, b) is not None
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
 
 
 def text(value: object) -> str:

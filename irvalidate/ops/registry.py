@@ -43,6 +43,7 @@ REGISTRY: Dict[str, str] = {
     "range": "range",
     "reduceprod": "reduce",
     "priorbox": "prior_box", "priorboxclustered": "prior_box",
+    "detectionoutput": "detection_output",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -10,7 +10,8 @@ configurations and keep those the runtime accepts).
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence
+from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
@@ -71,3 +72,97 @@ def model(*nodes) -> ov.Model:
     """A model whose results are every output of ``nodes`` (its Parameters found upstream)."""
     outputs = [out for node in nodes for out in node.outputs()]
     return ov.Model([o8.result(out) for out in outputs], _parameters(outputs), "m")
+
+
+def shape_text(spec) -> str:
+    """A Parameter ``shape`` attribute: ``1..4,?,3``; None is a dynamic rank."""
+    if spec is None:
+        return "..."
+
+    def one(d):
+        if isinstance(d, tuple):
+            return f"{d[0]}.." if d[1] == -1 else f"{d[0]}..{d[1]}"
+        return "?" if d == -1 else str(d)
+    return ",".join(one(d) for d in spec)
+
+
+def reshaped(path: Path, shapes: dict) -> Path:
+    """A copy of a saved IR whose Parameters (by name) have other shapes: their ``shape``
+    attribute, their port and the input ports they feed (so only inference can object)."""
+    from lxml import etree
+    tree = etree.parse(str(path))
+    for name, spec in shapes.items():
+        layer = tree.find(f".//layers/layer[@name='{name}']")
+        layer.find("data").set("shape", shape_text(spec))
+        dims = [] if spec is None else [d if isinstance(d, int) else -1 for d in spec]
+        ports = [layer.find("output").find("port")]
+        for edge in tree.findall("edges/edge"):
+            if edge.get("from-layer") == layer.get("id"):
+                target = tree.find(f".//layers/layer[@id='{edge.get('to-layer')}']")
+                ports += [p for p in target.find("input").findall("port")
+                          if p.get("id") == edge.get("to-port")]
+        for port in ports:
+            for old in port.findall("dim"):
+                port.remove(old)
+            for d in dims:
+                etree.SubElement(port, "dim").text = str(d)
+    out = path.with_name(path.stem + "-reshaped.xml")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
+
+
+def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple[str, List]:
+    """A layer the runtime refuses for its input shapes, written as openvino would write it.
+
+    ``inputs`` is a list of (shape, element type) for Parameters p0, p1...; ``build(params)``
+    makes the layer (named 'victim') on Parameters of dynamic rank, which the builders
+    accept; the saved file's Parameters then get the real shapes.  Returns read_model's
+    message and irvalidate's error findings naming 'victim' (the caller asserts on both)."""
+    import opcheck
+    from irvalidate.engine import validate_file
+    params = [param(None, et, name=f"p{i}") for i, (_, et) in enumerate(inputs)]
+    path = reshaped(opcheck.save(model(build(params)), folder, stem),
+                    {f"p{i}": spec for i, (spec, _) in enumerate(inputs)})
+    try:
+        ov.Core().read_model(str(path))
+        message = ""
+    except RuntimeError as err:
+        message = str(err).strip().splitlines()[-1]
+    found = [f for f in validate_file(str(path)).findings
+             if f.level == "error" and f.layer is not None and f.layer.name == "victim"]
+    return message, found
+
+
+def differential(folder: Path, configs, build, types: Sequence[str], batch: int = 16) -> Tuple[int, int]:
+    """Random configurations against the runtime, both ways.
+
+    ``configs`` yields (inputs, extra): inputs a list of (shape, element type) for the
+    Parameters, extra whatever ``build(params, extra, name)`` needs to make the layer.  A
+    layer the builders accept is compared with read_model (``opcheck.compare``, in models of
+    ``batch`` layers); one they refuse must be refused by read_model too, once written, and
+    irvalidate must give an error naming it.  Returns (compared, refused)."""
+    import opcheck
+    pending, compared, refused = [], 0, 0
+
+    def flush():
+        nonlocal pending, compared
+        if pending:
+            opcheck.compare(model(*pending), folder, types, stem=f"batch{compared}")
+            compared += len(pending)
+            pending = []
+    for index, (inputs, extra) in enumerate(configs):
+        params = [param(spec, et) for spec, et in inputs]
+        node = accepted(lambda: build(params, extra, f"n{index}"))
+        if node is not None:
+            pending.append(node)
+            if len(pending) == batch:
+                flush()
+            continue
+        message, found = refused_by_both(folder, lambda ps: build(ps, extra, "victim"), inputs,
+                                         stem=f"r{index}")
+        assert message, f"the builders refuse {inputs} {extra}, read_model does not"
+        assert found, f"read_model refuses {inputs} {extra} ({message}); irvalidate says nothing"
+        refused += 1
+    flush()
+    return compared, refused
