@@ -8,6 +8,8 @@ the bounds a shape subgraph evaluates to); ``exact_values`` is ``get_input_const
 """
 from __future__ import annotations
 
+import math
+import struct
 from typing import List, Optional, Sequence, Tuple
 
 from ..ir import elements
@@ -19,6 +21,26 @@ from .spec import INCOMPATIBLE, TYPE, OpError
 
 #: floating-point element types (``element::Type::is_real``)
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1", "nf4"})
+
+
+_F32_MAX = 3.4028234663852886e38
+_F32_MIN_NORMAL = 1.1754943508222875e-38
+
+
+def f32(x: float) -> float:
+    """``x`` rounded to float32, as the runtime stores a float attribute and rounds every
+    step of float arithmetic."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    if abs(x) > _F32_MAX:  # past the largest float32 is infinite
+        return math.copysign(math.inf, x)
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def positive_normal(x: float) -> bool:
+    """``std::isnormal(x) && !std::signbit(x)`` for a float32 attribute."""
+    x = f32(x)
+    return math.isfinite(x) and x >= _F32_MIN_NORMAL
 
 
 def dim(shape: Shape, index: int) -> Dim:

@@ -17,13 +17,12 @@ PriorBoxClustered: the number of ``width`` values, which must match the ``height
 from __future__ import annotations
 
 import math
-import struct
 from typing import Tuple
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, static
 from .attributes import Field, read
-from .infer_helpers import as_shape, is_integral, require_type, text
+from .infer_helpers import as_shape, f32, is_integral, require_type, text
 from .node import Node
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -39,33 +38,21 @@ _CLUSTERED = (Field("width", "floats", ()), Field("height", "floats", ()),
               Field("step_w", "float", 0.0), Field("step_h", "float", 0.0),
               Field("offset", "float", 0.0), Field("variance", "floats", ()))
 
-_F32_MAX = 3.4028234663852886e38
-
-
-def _f32(x: float) -> float:
-    """``x`` rounded to float32, as the runtime's float arithmetic rounds every step."""
-    if math.isnan(x) or math.isinf(x):
-        return x
-    if abs(x) > _F32_MAX:  # past the largest float32 (ties included) is infinite
-        return math.copysign(math.inf, x)
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
 def _round6(x: float) -> float:
     """``std::round(x * 1e6f) / 1e6f`` in float32 (half away from zero)."""
-    scaled = _f32(x * _f32(1e6))
+    scaled = f32(x * f32(1e6))
     if math.isfinite(scaled):
         scaled = math.copysign(math.floor(abs(scaled) + 0.5), scaled)
-    return _f32(scaled / _f32(1e6))
+    return f32(scaled / f32(1e6))
 
 
 def _ratio_count(ratios: Tuple[float, ...], flip: bool) -> int:
     unique = {1.0}
     for ratio in ratios:
-        r = _f32(ratio)
+        r = f32(ratio)
         unique.add(_round6(r))
         if flip:
-            unique.add(_round6(_f32(1.0 / r) if r else math.copysign(math.inf, r)))
+            unique.add(_round6(f32(1.0 / r) if r else math.copysign(math.inf, r)))
     return len(unique)
 
 

@@ -44,6 +44,7 @@ REGISTRY: Dict[str, str] = {
     "reduceprod": "reduce",
     "priorbox": "prior_box", "priorboxclustered": "prior_box",
     "detectionoutput": "detection_output",
+    "roipooling": "roi", "roialign": "roi", "psroipooling": "roi",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
