@@ -45,6 +45,7 @@ REGISTRY: Dict[str, str] = {
     "priorbox": "prior_box", "priorboxclustered": "prior_box",
     "detectionoutput": "detection_output",
     "roipooling": "roi", "roialign": "roi", "psroipooling": "roi",
+    "proposal": "proposal",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
