@@ -46,6 +46,7 @@ REGISTRY: Dict[str, str] = {
     "detectionoutput": "detection_output",
     "roipooling": "roi", "roialign": "roi", "psroipooling": "roi",
     "proposal": "proposal",
+    "ctcgreedydecoder": "ctc", "ctcgreedydecoderseqlen": "ctc", "ctcloss": "ctc",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
