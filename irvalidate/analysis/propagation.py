@@ -9,7 +9,7 @@ only through Parameter ``shape`` attributes, so that is where exact shapes start
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..ir import elements, opsets
 from ..ir.records import CONST_TYPES, Layer, ParseProblem, declared_shape
@@ -21,6 +21,7 @@ from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
+from .order import reader_order
 
 PortKey = Tuple[str, str]
 
@@ -48,6 +49,9 @@ class Propagation:
         self.problems: List[ParseProblem] = []
         self._consts: Dict[str, object] = {}
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
+        self._order = order
+        self._by_type: Optional[Dict[str, List[Layer]]] = None
+        self._memo: Dict[str, Any] = {}
         for layer in order:
             self._visit(layer)
 
@@ -69,6 +73,32 @@ class Propagation:
                 value = Value(declared_shape(port), elements.from_precision(port.precision))
             values.append(value)
         return values
+
+    def layers_of_type(self, kind: str) -> List[Layer]:
+        """The graph's layers of one type (lower case), in propagation order; indexed the
+        first time an op asks (ReadValue and Assign find their variable's other layers)."""
+        if self._by_type is None:
+            self._by_type = {}
+            for layer in self._order:
+                self._by_type.setdefault(layer.type.lower(), []).append(layer)
+        return self._by_type.get(kind, [])
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any:
+        """What ``build()`` gives, computed once per graph (an op's graph-wide table)."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]
+
+    def creation_order(self) -> List[Layer]:
+        """The layers in the order OpenVINO's reader creates them (see ``reader_order``)."""
+        def build() -> List[Layer]:
+            producers: Dict[str, List[str]] = {}
+            for (to_layer, _), edge in self.edges.incoming.items():
+                producers.setdefault(to_layer, []).append(edge.from_layer)
+            kinds = {lid: layer.type for lid, layer in self.edges.layers.items()}
+            return [self.edges.layers[lid] for lid in reader_order(kinds, producers)
+                    if lid in self.edges.layers]
+        return self.memo("creation order", build)
 
     def read_const(self, layer: Layer) -> List[int]:
         cached = self._consts.get(layer.id)

@@ -8,7 +8,7 @@ through these readers.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Protocol, Sequence, Tuple
 
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import ConstError
@@ -37,6 +37,12 @@ class Graph(Protocol):
     def tensor_of(self, value: Value) -> Optional[Tensor]: ...
 
     def input_values(self, layer: Layer) -> List[Value]: ...
+
+    def layers_of_type(self, kind: str) -> List[Layer]: ...
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any: ...
+
+    def creation_order(self) -> List[Layer]: ...
 
 
 def is_const(value: Value) -> bool:

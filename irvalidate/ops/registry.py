@@ -47,6 +47,7 @@ REGISTRY: Dict[str, str] = {
     "roipooling": "roi", "roialign": "roi", "psroipooling": "roi",
     "proposal": "proposal",
     "ctcgreedydecoder": "ctc", "ctcgreedydecoderseqlen": "ctc", "ctcloss": "ctc",
+    "readvalue": "variables", "assign": "variables",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -168,3 +168,36 @@ def differential(folder: Path, configs, build, types: Sequence[str], batch: int 
         refused += 1
     flush()
     return compared, refused
+
+
+def compare_file(path: Path, types: Sequence[str]) -> Path:
+    """``opcheck.compare`` for a file already written (a saved model edited by hand)."""
+    import opcheck
+    runtime = opcheck.runtime_shapes(path)
+    wanted = {t.lower() for t in types}
+    rows = [(name, row) for name, row in opcheck.irvalidate_shapes(path).items()
+            if row["type"].lower() in wanted]
+    assert rows, f"no layer of {sorted(wanted)} in the model"
+    for name, row in rows:
+        assert row["modelled"], f"{row['type']} '{name}' is not modelled"
+        inferred = [o["inferred"] for o in row["outputs"]]
+        assert inferred == runtime[name], f"{name}: irvalidate {inferred}, read_model {runtime[name]}"
+    found = opcheck.errors(path)
+    assert not found, f"error findings on a model read_model loads: {found}"
+    return path
+
+
+def edit_data(path: Path, layer_name: str, stem: str, **attributes) -> Path:
+    """A copy of an IR with a layer's ``<data>`` attributes set (None removes one)."""
+    from lxml import etree
+    tree = etree.parse(str(path))
+    data = tree.find(f".//layer[@name='{layer_name}']/data")
+    for key, value in attributes.items():
+        if value is None:
+            data.attrib.pop(key, None)
+        else:
+            data.set(key, value)
+    out = path.with_name(f"{stem}.xml")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
