@@ -48,6 +48,7 @@ REGISTRY: Dict[str, str] = {
     "proposal": "proposal",
     "ctcgreedydecoder": "ctc", "ctcgreedydecoderseqlen": "ctc", "ctcloss": "ctc",
     "readvalue": "variables", "assign": "variables",
+    "nonmaxsuppression": "nms",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
