@@ -49,6 +49,8 @@ REGISTRY: Dict[str, str] = {
     "ctcgreedydecoder": "ctc", "ctcgreedydecoderseqlen": "ctc", "ctcloss": "ctc",
     "readvalue": "variables", "assign": "variables",
     "nonmaxsuppression": "nms",
+    **dict.fromkeys(("lstmcell", "grucell", "rnncell", "lstmsequence", "grusequence",
+                     "rnnsequence"), "rnn"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")
