@@ -9,13 +9,14 @@ only through Parameter ``shape`` attributes, so that is where exact shapes start
 """
 from __future__ import annotations
 
+import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..ir import elements, opsets
-from ..ir.records import CONST_TYPES, Layer, ParseProblem, declared_shape
-from ..ir.weights import BinFile, ConstError
+from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
+from ..ir.weights import BinFile, ConstError, const_spec
 from ..ops import registry
-from ..ops.node import Node
+from ..ops.node import BodyOutcome, Node, ParameterValue
 from ..ops.sources import const_value, outputs_of
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
@@ -39,9 +40,15 @@ def _count(shape: Shape) -> float:
 class Propagation:
     """Runs every layer's op in the order given; keeps what each output port carries."""
 
-    def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer]) -> None:
+    def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer],
+                 parameters: Optional[Dict[str, ParameterValue]] = None,
+                 bodies: Optional[Any] = None) -> None:
         self.edges = edges
         self.weights = weights
+        #: body Parameters whose shape (and type) the outer layer sets, by layer id
+        self._parameters = parameters or {}
+        #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
+        self._bodies = bodies
         self.outputs: Dict[PortKey, Value] = {}
         #: what inference gave for every modelled layer (Parameters and Consts apart)
         self.inferences: Dict[str, Inferred] = {}
@@ -99,6 +106,41 @@ class Propagation:
             return [self.edges.layers[lid] for lid in reader_order(kinds, producers)
                     if lid in self.edges.layers]
         return self.memo("creation order", build)
+
+    def analyse_body(self, body: Graph, parameters: Dict[str, ParameterValue],
+                     final: bool) -> Optional[BodyOutcome]:
+        """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
+        when this is what the runtime ends with (the rules then read that analysis).  None
+        when bodies are not analysed here (a body's first, as-declared reading)."""
+        if self._bodies is None:
+            return None
+        return self._bodies.run(body, parameters, final)
+
+    def read_numbers(self, layer: Layer) -> Optional[List[float]]:
+        """A small Const's values whatever its element type (booleans as 0/1, floats as
+        floats), as a Loop's trip count and conditions are read; None when unreadable."""
+        try:
+            spec = const_spec(layer.data)
+        except ConstError:
+            return None
+        if spec.count > 16:
+            return None
+        if spec.element_type in elements.INTEGRAL:
+            try:
+                return list(self.read_const(layer))
+            except ConstError:
+                return None
+        formats = {"boolean": "?", "f32": "f", "f64": "d", "f16": "e"}
+        code = formats.get(spec.element_type)
+        if code is None or spec.size < spec.required_bytes:
+            return None
+        try:
+            raw = self.weights.read(spec.offset, spec.required_bytes)
+        except (OSError, ValueError):  # (ConstError is a ValueError)
+            return None
+        if len(raw) < spec.required_bytes:
+            return None
+        return [float(v) for v in struct.unpack(f"<{spec.count}{code}", raw)]
 
     def read_const(self, layer: Layer) -> List[int]:
         cached = self._consts.get(layer.id)
@@ -178,10 +220,15 @@ class Propagation:
             self.outputs[(layer.id, port.id)] = Value(shape, et, layer)
 
     def _source(self, layer: Layer) -> None:
-        """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""
+        """Parameter and Const: the ``shape`` attribute is exact, whatever the port says; a
+        body Parameter the outer layer sets takes what it sets."""
         shapes, et, malformed = outputs_of(layer)
         for message in malformed:
             self.problems.append(ParseProblem(layer.line, message, layer))
+        replaced = self._parameters.get(layer.id)
+        if replaced is not None:
+            shapes = (replaced[0],) * len(shapes)
+            et = replaced[1] or et
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer)

@@ -51,6 +51,7 @@ REGISTRY: Dict[str, str] = {
     "nonmaxsuppression": "nms",
     **dict.fromkeys(("lstmcell", "grucell", "rnncell", "lstmsequence", "grusequence",
                      "rnnsequence"), "rnn"),
+    "if": "if_op",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
