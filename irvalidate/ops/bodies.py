@@ -75,9 +75,10 @@ def analyse(node: Node, body: Graph, parameters: Dict[str, ParameterValue],
     outcome = node.graph.analyse_body(body, parameters, True)
     if outcome is None or outcome.refusal is not None:
         return outcome
-    as_declared = {lid: declared(body, lid) for lid in parameters}
-    if any(value is None or (value[0], parameters[lid][1] or value[1]) != parameters[lid]
-           for lid, value in as_declared.items()):
+    def differs(lid: str) -> bool:
+        own, (shape, et) = declared(body, lid), parameters[lid]
+        return own is None or own[0] != shape or (et is not None and et != own[1])
+    if any(differs(lid) for lid in parameters):
         first = node.graph.analyse_body(body, {}, False)
         if first is not None and first.refusal is not None:
             raise OpError(INCOMPATIBLE, f"the {what} as declared (its own Parameter shapes, "

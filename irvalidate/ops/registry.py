@@ -52,6 +52,7 @@ REGISTRY: Dict[str, str] = {
     **dict.fromkeys(("lstmcell", "grucell", "rnncell", "lstmsequence", "grusequence",
                      "rnnsequence"), "rnn"),
     "if": "if_op",
+    "tensoriterator": "tensor_iterator",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
