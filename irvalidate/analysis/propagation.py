@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..ir import elements, opsets
 from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
-from ..ir.weights import BinFile, ConstError, const_spec
+from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
 from ..ops import registry
 from ..ops.node import BodyOutcome, Node, ParameterValue
 from ..ops.sources import const_value, outputs_of
@@ -125,21 +125,19 @@ class Propagation:
             return None
         if spec.count > 16:
             return None
-        if spec.element_type in elements.INTEGRAL:
-            try:
-                return list(self.read_const(layer))
-            except ConstError:
-                return None
         formats = {"boolean": "?", "f32": "f", "f64": "d", "f16": "e"}
         code = formats.get(spec.element_type)
-        if code is None or spec.size < spec.required_bytes:
+        integral = spec.element_type in elements.INTEGRAL
+        if (code is None and not integral) or spec.size < spec.required_bytes:
             return None
-        try:
+        try:  # (read here, not through read_const: a body's layer ids are not this graph's)
             raw = self.weights.read(spec.offset, spec.required_bytes)
         except (OSError, ValueError):  # (ConstError is a ValueError)
             return None
         if len(raw) < spec.required_bytes:
             return None
+        if integral:
+            return list(decode_integers(spec, raw))
         return [float(v) for v in struct.unpack(f"<{spec.count}{code}", raw)]
 
     def read_const(self, layer: Layer) -> List[int]:

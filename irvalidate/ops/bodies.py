@@ -52,6 +52,24 @@ def port_map(layer: Layer, section: str, direction: str) -> List[Entry]:
     return [found[k] for k in sorted(found)]
 
 
+def described_inputs(node: Node) -> List[tuple]:
+    """(entry, kind) of every input description of a TensorIterator or Loop, in the
+    reader's order: sliced (it has an axis), merged (a back edge feeds its Parameter; the
+    first such edge counts) or invariant (any other with external_port_id >= 0)."""
+    fed = {}
+    for edge in node.layer.back_edges:
+        fed.setdefault(edge.to_layer, edge.from_layer)
+    found = []
+    for entry in port_map(node.layer, "port_map", "input"):
+        if "axis" in entry.slicing:
+            found.append((entry, "sliced"))
+        elif entry.internal in fed:
+            found.append((entry, "merged"))
+        elif entry.external >= 0:
+            found.append((entry, "invariant"))
+    return found
+
+
 def slicing(entry: Entry, key: str, default: int, unsigned: bool = False) -> int:
     """A slicing attribute (int64; the reader reads an input's axis as uint64)."""
     text = entry.slicing.get(key)
@@ -107,6 +125,11 @@ def folded(node: Node, index: int) -> Optional[List[float]]:
     a computed value whose bounds meet, or a comparison of two such values (the usual
     ``Equal(Gather(ShapeOf(x)), n)`` of a condition); else None."""
     return _fold(node, node.inputs[index], 2)
+
+
+def folded_in_body(node: Node, value: Value) -> Optional[List[float]]:
+    """The same for a value inside a body (a Const, or exact bounds; no comparison)."""
+    return _fold(node, value, 0)
 
 
 def _fold(node: Node, value: Value, depth: int) -> Optional[List[float]]:

@@ -52,7 +52,7 @@ REGISTRY: Dict[str, str] = {
     **dict.fromkeys(("lstmcell", "grucell", "rnncell", "lstmsequence", "grusequence",
                      "rnnsequence"), "rnn"),
     "if": "if_op",
-    "tensoriterator": "tensor_iterator",
+    "tensoriterator": "tensor_iterator", "loop": "loop",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -17,11 +17,19 @@ refused, and so is a zero part_size (a division by zero in the runtime).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC
-from .bodies import Entry, analyse, check_outputs, port_map, result_value, slicing
+from .bodies import (
+    Entry,
+    analyse,
+    check_outputs,
+    described_inputs,
+    port_map,
+    result_value,
+    slicing,
+)
 from .infer_helpers import text
 from .node import Node, ParameterValue
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
@@ -33,22 +41,6 @@ def _trunc_div(a: int, b: int) -> int:
         raise OpError(INCOMPATIBLE, "part_size is 0: the runtime divides by it")
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
-
-
-def _inputs(node: Node) -> List[tuple]:
-    """(entry, kind) of every input description, in the reader's order."""
-    fed = {}
-    for edge in node.layer.back_edges:
-        fed.setdefault(edge.to_layer, edge.from_layer)  # the reader takes the first
-    found = []
-    for entry in port_map(node.layer, "port_map", "input"):
-        if "axis" in entry.slicing:
-            found.append((entry, "sliced"))
-        elif entry.internal in fed:
-            found.append((entry, "merged"))
-        elif entry.external >= 0:
-            found.append((entry, "invariant"))
-    return found
 
 
 def _slice(node: Node, entry: Entry, parameters: Dict[str, ParameterValue]) -> int:
@@ -80,7 +72,7 @@ def _infer(node: Node) -> Optional[Result]:
     if any(layer.type.lower() == "tensoriterator" for layer in body.layers):
         raise OpError(INCOMPATIBLE, "a TensorIterator in a TensorIterator body is refused by "
                                     "the runtime (\"No nested TensorIterator\")")
-    described = _inputs(node)
+    described = described_inputs(node)
     if len(described) != len(node.inputs):
         raise OpError(INCOMPATIBLE, f"the port map describes {len(described)} inputs, but "
                                     f"{len(node.inputs)} are connected")
