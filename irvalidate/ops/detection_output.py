@@ -132,6 +132,18 @@ def _types(node: Node, five: bool) -> None:
                             f"{_LABELS[like]} ({want}), not {et}")
 
 
+def _priors(priors: int, value: int, per: int, label: str, unit: str) -> int:
+    """The prior count a static dim of ``priors * per`` gives (when none is known yet) or
+    must agree with."""
+    if not priors:
+        if value % per:
+            raise _fail(f"{label} ({value}) must be a multiple of {unit}")
+        return value // per
+    if value != priors * per:
+        raise _fail(f"{label} is {value}, but {priors} priors of {unit} give {priors * per}")
+    return priors
+
+
 def _check(shapes, five, priors, classes, share_location, box_size, variance_in_target):
     """The runtime's checks in its order; gives (N, P)."""
     logits, class_preds, proposals = shapes[:3]
@@ -147,7 +159,8 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
                 raise _fail(f"box_logits dim 1 ({logits[1].lo}) must be a multiple of "
                             f"{loc_classes * 4} (4 per location class)")
             priors = logits[1].lo // (loc_classes * 4)
-        if priors > 0 and loc_classes > 0 and not compatible(logits[1], static(priors * loc_classes * 4)):
+        expected = static(priors * loc_classes * 4)
+        if priors > 0 and loc_classes > 0 and not compatible(logits[1], expected):
             raise _fail(f"box_logits dim 1 is {text(logits[1])}, but {priors} priors give "
                         f"{priors * loc_classes * 4}")
     if class_preds is not None:
@@ -159,14 +172,8 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
             raise _fail(f"class_preds dim 0 ({text(class_preds[0])}) differs from the batch "
                         f"{text(batch)} of box_logits")
         if class_preds[1].is_static and classes:
-            if not priors:
-                if class_preds[1].lo % classes:
-                    raise _fail(f"class_preds dim 1 ({class_preds[1].lo}) must be a multiple of "
-                                f"the {classes} classes")
-                priors = class_preds[1].lo // classes
-            elif class_preds[1].lo != priors * classes:
-                raise _fail(f"class_preds dim 1 is {class_preds[1].lo}, but {priors} priors of "
-                            f"{classes} classes give {priors * classes}")
+            priors = _priors(priors, class_preds[1].lo, classes, "class_preds dim 1",
+                             f"{classes} classes")
     if proposals is not None:
         if len(proposals) != 3:
             raise _fail(f"proposals must have rank 3, but has rank {len(proposals)}")
@@ -178,14 +185,8 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
             raise _fail(f"proposals dim 1 must be {second} (variance_encoded_in_target is "
                         f"{str(variance_in_target).lower()}), not {text(proposals[1])}")
         if proposals[2].is_static:
-            if not priors:
-                if proposals[2].lo % box_size:
-                    raise _fail(f"proposals dim 2 ({proposals[2].lo}) must be a multiple of the "
-                                f"prior box size {box_size}")
-                priors = proposals[2].lo // box_size
-            elif proposals[2].lo != priors * box_size:
-                raise _fail(f"proposals dim 2 is {proposals[2].lo}, but {priors} priors of size "
-                            f"{box_size} give {priors * box_size}")
+            priors = _priors(priors, proposals[2].lo, box_size, "proposals dim 2",
+                             f"the prior box size {box_size}")
     if five:
         aux_classes, aux_boxes = shapes[3], shapes[4]
         if aux_classes is not None:

@@ -113,8 +113,8 @@ def _infer(node: Node) -> Optional[Result]:
     if outcome is None:
         return None
     check_outputs(node, len(outputs), "the port map")
-    node.how = (f"the body run {'0' if never else iterations if iterations != -1 else 'an unknown number of'} "
-                f"times")
+    count = "0" if never else str(iterations) if iterations != -1 else "an unknown number of"
+    node.how = f"the body run {count} times"
     shapes: List[Shape] = []
     types = []
     for index, entry in enumerate(outputs):

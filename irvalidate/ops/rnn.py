@@ -93,6 +93,45 @@ def _hidden_mismatch(what: str) -> str:
     return f"the hidden size differs between inputs ({what})"
 
 
+def _batch(shapes, labels, indices) -> Dim:
+    """X's dim 0 merged with the others' (a dynamic rank takes no part)."""
+    batch = dim(shapes[0], 0)
+    for index in indices:
+        batch = merge(batch, dim(shapes[index], 0),
+                      f"the batch differs between inputs ({labels[index]} has "
+                      f"{text(dim(shapes[index], 0))}, the others {text(batch)})")
+    return batch
+
+
+def _hidden(shapes, labels, states: int, r, axis: int) -> Dim:
+    """H's hidden dim merged with C's and R's (``axis``: where the states hold it)."""
+    hidden = dim(shapes[1], axis)
+    for index in range(2, 1 + states):
+        hidden = merge(hidden, dim(shapes[index], axis),
+                       _hidden_mismatch(f"{labels[index]} dim {axis}"))
+    return merge(hidden, dim(r, axis), _hidden_mismatch(f"R dim {axis}"))
+
+
+def _weights(hidden: Dim, w, r, b, gates: int, lbr: bool, axis: int) -> Dim:
+    """A static hidden checked against W, R and B (their ``axis`` holds ``gates * hidden``);
+    else W and R, when their dim 0 is static, give it (``axis`` divided by the gates)."""
+    if hidden.is_static:
+        for label, shape, times in (("W", w, gates), ("R", r, gates),
+                                    ("B", b, gates + 1 if lbr else gates)):
+            if shape is not None and not compatible(shape[axis], static(hidden.lo * times)):
+                raise OpError(INCOMPATIBLE, f"{label} dim {axis} is {text(shape[axis])}, but "
+                                            f"hidden size {hidden.lo} gives {hidden.lo * times}")
+        return hidden
+    for label, shape in (("W", w), ("R", r)):
+        if shape is not None and shape[0].is_static:  # (a sequence tests dim 0, divides dim 1)
+            part = _divide(shape[axis], gates)
+            if part is None:
+                raise OpError(INCOMPATIBLE, f"{label} dim {axis} ({text(shape[axis])}) holds no "
+                                            f"multiple of the {gates} gates")
+            hidden = merge(hidden, part, _hidden_mismatch(f"{label} dim {axis} / {gates}"))
+    return hidden
+
+
 def _infer_cell(kind: str, version: int, fields):
     name, gates, states = _KINDS[kind]
     peepholes = kind == "lstm" and version == 0
@@ -115,31 +154,8 @@ def _infer_cell(kind: str, version: int, fields):
         _ranks(shapes, labels, [2] * (1 + states) + [2, 2, 1])
         w_at = 1 + states
         w, r, b = shapes[w_at], shapes[w_at + 1], shapes[w_at + 2]
-        batch = dim(shapes[0], 0)
-        for index in range(1, 1 + states):
-            batch = merge(batch, dim(shapes[index], 0),
-                          f"the batch differs between inputs ({labels[index]} has "
-                          f"{text(dim(shapes[index], 0))}, the others {text(batch)})")
-        hidden = dim(shapes[1], 1)
-        for index in range(2, 1 + states):
-            if shapes[index] is not None:
-                hidden = merge(hidden, shapes[index][1], _hidden_mismatch(f"{labels[index]} dim 1"))
-        if r is not None:
-            hidden = merge(hidden, r[1], _hidden_mismatch("R dim 1"))
-        if hidden.is_static:
-            for label, shape, times in (("W", w, gates), ("R", r, gates),
-                                        ("B", b, gates + 1 if lbr else gates)):
-                if shape is not None and not compatible(shape[0], static(hidden.lo * times)):
-                    raise OpError(INCOMPATIBLE, f"{label} dim 0 is {text(shape[0])}, but hidden "
-                                                f"size {hidden.lo} gives {hidden.lo * times}")
-        else:
-            for label, shape in (("W", w), ("R", r)):
-                if shape is not None and shape[0].is_static:
-                    part = _divide(shape[0], gates)
-                    if part is None:
-                        raise OpError(INCOMPATIBLE, f"{label} dim 0 ({shape[0].lo}) is not a "
-                                                    f"multiple of the {gates} gates")
-                    hidden = merge(hidden, part, _hidden_mismatch(f"{label} dim 0 / {gates}"))
+        batch = _batch(shapes, labels, range(1, 1 + states))
+        hidden = _weights(_hidden(shapes, labels, states, r, 1), w, r, b, gates, lbr, 0)
         node.how = f"{name}Cell: batch and hidden merged across the inputs"
         if kind == "lstm" and not hidden.is_static:
             hidden = attr_hidden  # the runtime falls back to the attribute, unchecked
@@ -172,39 +188,16 @@ def _infer_sequence(kind: str, fields):
         _ranks(shapes, labels, [3] * (1 + states) + [1, 3, 3, 2])
         w_at = 2 + states
         w, r, b = shapes[w_at], shapes[w_at + 1], shapes[w_at + 2]
-        batch = dim(shapes[0], 0)
-        for index in range(1, 2 + states):
-            if shapes[index] is not None:
-                batch = merge(batch, shapes[index][0],
-                              f"the batch differs between inputs ({labels[index]} has "
-                              f"{text(shapes[index][0])}, the others {text(batch)})")
-        hidden = dim(shapes[1], 2)
-        for index in range(2, 1 + states):
-            if shapes[index] is not None:
-                hidden = merge(hidden, shapes[index][2], _hidden_mismatch(f"{labels[index]} dim 2"))
-        if r is not None:
-            hidden = merge(hidden, r[2], _hidden_mismatch("R dim 2"))
+        batch = _batch(shapes, labels, range(1, 2 + states))
+        hidden = _hidden(shapes, labels, states, r, 2)
         dirs = static(2 if direction == "bidirectional" else 1)
         for index, axis in [(i, 1) for i in range(1, 1 + states)] + [(w_at, 0), (w_at + 1, 0),
                                                                      (w_at + 2, 0)]:
-            if arith.merge(dirs, dim(shapes[index], axis)) is None:
-                raise OpError(INCOMPATIBLE, f"{labels[index]} dim {axis} is "
-                                            f"{text(shapes[index][axis])}, but direction "  # type: ignore[index]
-                                            f"{direction} has {dirs.lo} direction(s)")
-        if hidden.is_static:
-            for label, shape, times in (("W", w, gates), ("R", r, gates),
-                                        ("B", b, gates + 1 if lbr else gates)):
-                if shape is not None and not compatible(shape[1], static(hidden.lo * times)):
-                    raise OpError(INCOMPATIBLE, f"{label} dim 1 is {text(shape[1])}, but hidden "
-                                                f"size {hidden.lo} gives {hidden.lo * times}")
-        else:
-            for label, shape in (("W", w), ("R", r)):
-                if shape is not None and shape[0].is_static:  # (dim 0 tested, dim 1 divided)
-                    part = _divide(shape[1], gates)
-                    if part is None:
-                        raise OpError(INCOMPATIBLE, f"{label} dim 1 ({text(shape[1])}) holds no "
-                                                    f"multiple of the {gates} gates")
-                    hidden = merge(hidden, part, _hidden_mismatch(f"{label} dim 1 / {gates}"))
+            found = dim(shapes[index], axis)
+            if arith.merge(dirs, found) is None:
+                raise OpError(INCOMPATIBLE, f"{labels[index]} dim {axis} is {text(found)}, but "
+                                            f"direction {direction} has {dirs.lo} direction(s)")
+        hidden = _weights(hidden, w, r, b, gates, lbr, 1)
         node.how = f"{name}Sequence ({direction}): batch and hidden merged across the inputs"
         y = (batch, dirs, dim(shapes[0], 1), hidden)
         state = (batch, dirs, hidden)
@@ -217,11 +210,15 @@ def _names(fields) -> frozenset:
     return frozenset(f.ir for f in fields)
 
 
+def _cell(name: str, versions, kind: str, version: int, fields) -> OpSpec:
+    return OpSpec(name, versions, _names(fields), infer=_infer_cell(kind, version, fields))
+
+
 SPECS = {
-    "lstmcell": (OpSpec("LSTMCell", (1, 3), _names(_LSTM_CELL0), infer=_infer_cell("lstm", 0, _LSTM_CELL0)),
-                 OpSpec("LSTMCell", (4, 16), _names(_LSTM_CELL4), infer=_infer_cell("lstm", 4, _LSTM_CELL4))),
-    "grucell": (OpSpec("GRUCell", (3, 16), _names(_GRU_CELL), infer=_infer_cell("gru", 3, _GRU_CELL)),),
-    "rnncell": (OpSpec("RNNCell", (1, 16), _names(_RNN_CELL), infer=_infer_cell("rnn", 0, _RNN_CELL)),),
+    "lstmcell": (_cell("LSTMCell", (1, 3), "lstm", 0, _LSTM_CELL0),
+                 _cell("LSTMCell", (4, 16), "lstm", 4, _LSTM_CELL4)),
+    "grucell": (_cell("GRUCell", (3, 16), "gru", 3, _GRU_CELL),),
+    "rnncell": (_cell("RNNCell", (1, 16), "rnn", 0, _RNN_CELL),),
     "lstmsequence": (OpSpec("LSTMSequence", (5, 16), _names(_LSTM_SEQ),
                             infer=_infer_sequence("lstm", _LSTM_SEQ)),),
     "grusequence": (OpSpec("GRUSequence", (5, 16), _names(_GRU_SEQ),

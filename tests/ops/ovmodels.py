@@ -54,7 +54,8 @@ def accepted(build):
         return None
 
 
-def _parameters(outputs: Iterable) -> List:
+def parameters_of(outputs: Iterable) -> List:
+    """The Parameters upstream of some outputs (by name)."""
     found, seen, stack = [], set(), [o.get_node() for o in outputs]
     while stack:
         node = stack.pop()
@@ -71,7 +72,7 @@ def _parameters(outputs: Iterable) -> List:
 def model(*nodes) -> ov.Model:
     """A model whose results are every output of ``nodes`` (its Parameters found upstream)."""
     outputs = [out for node in nodes for out in node.outputs()]
-    return ov.Model([o8.result(out) for out in outputs], _parameters(outputs), "m")
+    return ov.Model([o8.result(out) for out in outputs], parameters_of(outputs), "m")
 
 
 def shape_text(spec) -> str:
@@ -201,3 +202,65 @@ def edit_data(path: Path, layer_name: str, stem: str, **attributes) -> Path:
     tree.write(str(out))
     out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
     return out
+
+
+def near(rng, value: int, keep: float = 0.65, unknown: float = 0.15, interval: float = 0.1,
+         unbounded: float = 0.0):
+    """A random dim for a random test: ``value`` itself, ``?``, an interval around it, one
+    starting at it and unbounded, or (the rest) something off it (a neighbour, an interval
+    past it) that an op may refuse."""
+    roll = rng.random()
+    for share, make in ((keep, lambda: value), (unknown, lambda: -1),
+                        (interval, lambda: (max(value - 3, 0), value + rng.choice([0, 2, 5]))),
+                        (unbounded, lambda: (value, -1))):
+        if roll < share:
+            return make()
+        roll -= share
+    return rng.choice([value + rng.choice([-1, 1, 3]), (value + 1, value + 5)]) if value else 1
+
+
+def near_shape(rng, dims, dynamic: float = 0.1, other_rank: float = 0.04, **kwargs):
+    """A random shape for a random test: ``dims`` each ``near``, sometimes a dynamic rank,
+    sometimes a dim more or less."""
+    if rng.random() < dynamic:
+        return None
+    shape_ = [near(rng, d, **kwargs) for d in dims]
+    if rng.random() < other_rank:
+        shape_ = shape_ + [1] if rng.random() < 0.5 or not shape_ else shape_[:-1]
+    return shape_
+
+
+def edited(path: Path, stem: str, edit) -> Path:
+    """A copy of an IR after ``edit(tree)`` (an lxml tree of it)."""
+    from lxml import etree
+    tree = etree.parse(str(path))
+    edit(tree)
+    out = path.with_name(f"{stem}.xml")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
+
+
+def redeclare_parameter(body, layer, shape_text: Optional[str] = None,
+                        precision: Optional[str] = None, element_type: Optional[str] = None):
+    """A body Parameter (lxml elements) declared otherwise: its attributes, its port and the
+    body input ports it feeds (the file stays consistent; only the runtime replaces it)."""
+    from lxml import etree
+    data = layer.find("data")
+    if shape_text is not None:
+        data.set("shape", shape_text)
+    if element_type is not None:
+        data.set("element_type", element_type)
+    ports = [layer.find("output/port")]
+    for edge in body.findall("edges/edge"):
+        if edge.get("from-layer") == layer.get("id"):
+            target = body.find(f"layers/layer[@id='{edge.get('to-layer')}']")
+            ports += [p for p in target.findall("input/port") if p.get("id") == edge.get("to-port")]
+    for port in ports:
+        if precision is not None:
+            port.set("precision", precision)
+        if shape_text is not None:
+            for old in port.findall("dim"):
+                port.remove(old)
+            for d in ([] if shape_text == "..." else shape_text.split(",")):
+                etree.SubElement(port, "dim").text = d

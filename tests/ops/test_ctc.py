@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, param  # noqa: E402
+from ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 
 def op(type_, opset, inputs, attrs, name="ctc"):
@@ -62,42 +62,22 @@ def test_loss_cases(tmp_path, inputs):
     opcheck.compare(model(node), tmp_path, ["CTCLoss"])
 
 
-def _dim(rng, value):
-    roll = rng.random()
-    if roll < 0.65:
-        return value
-    if roll < 0.8:
-        return -1
-    if roll < 0.9:
-        return (max(value - 3, 0), value + rng.choice([0, 2]))
-    return value + rng.choice([-1, 1, 3])
-
-
-def _shape(rng, dims):
-    if rng.random() < 0.1:
-        return None
-    shape = [_dim(rng, d) for d in dims]
-    if rng.random() < 0.04:
-        shape = shape + [1] if rng.random() < 0.5 else shape[:-1]
-    return shape
-
-
 def _configs(rng, count):
     for _ in range(count):
         n, t, c = rng.choice([1, 2, 5]), rng.choice([1, 7, 20]), 10
         kind = rng.choice(["decoder", "seq_len", "loss"])
         if kind == "decoder":
-            inputs = [(_shape(rng, [t, n, c]), F), (_shape(rng, [t, n]), F)]
+            inputs = [(near_shape(rng, [t, n, c]), F), (near_shape(rng, [t, n]), F)]
             yield inputs, ("CTCGreedyDecoder", "opset1", {})
         elif kind == "seq_len":
-            inputs = [(_shape(rng, [n, t, c]), F), (_shape(rng, [n]), I)]
+            inputs = [(near_shape(rng, [n, t, c]), F), (near_shape(rng, [n]), I)]
             if rng.random() < 0.5:
                 inputs.append((rng.choice([[], [1], [2], [-1], None]), I))
             attrs = dict(classes_index_type=rng.choice(["i32", "i64"]))
             yield inputs, ("CTCGreedyDecoderSeqLen", "opset6", attrs)
         else:
-            inputs = [(_shape(rng, [n, t, c]), F), (_shape(rng, [n]), I),
-                      (_shape(rng, [n, t]), I), (_shape(rng, [n]), I)]
+            inputs = [(near_shape(rng, [n, t, c]), F), (near_shape(rng, [n]), I),
+                      (near_shape(rng, [n, t]), I), (near_shape(rng, [n]), I)]
             if rng.random() < 0.4:
                 inputs.append((rng.choice([[], [1], None]), I))
             yield inputs, ("CTCLoss", "opset4", {})

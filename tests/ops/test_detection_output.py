@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, param  # noqa: E402
+from ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 B = dict(keep_top_k=[200], normalized=True, share_location=True, nms_threshold=0.45, top_k=400)
 SHAPES = ([2, 7668], [2, 40257], [1, 2, 7668])
@@ -50,20 +50,6 @@ def test_f16_inputs_give_f16(tmp_path, opset):
     opcheck.compare(model(node), tmp_path, ["DetectionOutput"])
 
 
-def _dim(rng, value):
-    """value, or something near it: ?, an interval around it or off it, a neighbour."""
-    roll = rng.random()
-    if roll < 0.7:
-        return value
-    if roll < 0.83:
-        return -1
-    if roll < 0.93:
-        return (max(value - 2, 0), value + rng.choice([0, 3]))
-    if roll < 0.96:
-        return (value + 1, value + 5)
-    return max(value + rng.choice([-1, 1, 4]), 0)
-
-
 def _configs(rng, count):
     for _ in range(count):
         v8 = rng.random() < 0.5
@@ -73,7 +59,7 @@ def _configs(rng, count):
         shapes = [[n, p * loc * 4], [n, p * c], [rng.choice([1, n]), 1 if vet else 2, p * size]]
         if rng.random() < 0.3:
             shapes += [[n, p * 2], [n, p * loc * 4]]
-        shapes = [None if rng.random() < 0.1 else [_dim(rng, d) for d in s] for s in shapes]
+        shapes = [near_shape(rng, s, other_rank=0, keep=0.7, unknown=0.13) for s in shapes]
         attrs = dict(keep_top_k=[rng.choice([-1, 0, 5, 100])] * rng.randint(1, 2),
                      top_k=rng.choice([-1, 0, 7]), share_location=share, normalized=normalized,
                      variance_encoded_in_target=vet)

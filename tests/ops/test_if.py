@@ -11,23 +11,16 @@ import openvino.opset8 as o8  # noqa: E402
 
 import opcheck  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import compare_file, const, edit_data, model, param, shape  # noqa: E402
+from irvalidate.layer_shapes import layers_of  # noqa: E402
+from ovmodels import compare_file, const, model, param  # noqa: E402
 
 
-def body(inputs, make_outputs):
-    """A body Model: Parameters like ``inputs`` (shape, et), Results of make_outputs(params)."""
-    params = [o8.parameter(shape(s), et) for s, et in inputs]
-    return ov.Model([o8.result(o) for o in make_outputs(*params)], params), params
-
-
-def if_layer(cond, xs, then_outputs, else_outputs, name="if", declared=None):
-    """If over the outer values ``xs``; each body gets a Parameter per x (declared like x, or
-    like ``declared``) and returns ``*_outputs(*params)``."""
-    kinds = [(declared or [(x.get_output_partial_shape(0), x.get_output_element_type(0))
-                           for x in xs]) for _ in range(2)]
-    specs = [[(s if not isinstance(s, ov.PartialShape) else None, et) for s, et in k] for k in kinds]
-    then_model, then_params = _body(kinds[0], then_outputs)
-    else_model, else_params = _body(kinds[1], else_outputs)
+def if_layer(cond, xs, then_outputs, else_outputs, name="if"):
+    """If over the outer values ``xs``; each body gets a Parameter per x (declared like x)
+    and returns ``*_outputs(*params)``."""
+    kind = [(x.get_output_partial_shape(0), x.get_output_element_type(0)) for x in xs]
+    then_model, then_params = _body(kind, then_outputs)
+    else_model, else_params = _body(kind, else_outputs)
     node = o8.if_op(cond.output(0) if hasattr(cond, "output") else cond)
     node.set_then_body(then_model)
     node.set_else_body(else_model)
@@ -36,12 +29,11 @@ def if_layer(cond, xs, then_outputs, else_outputs, name="if", declared=None):
     for tr, er in zip(then_model.get_results(), else_model.get_results()):
         node.set_output(tr, er)
     node.set_friendly_name(name)
-    _ = specs
     return node
 
 
 def _body(kind, make_outputs):
-    params = [o8.parameter(s if isinstance(s, ov.PartialShape) else shape(s), et) for s, et in kind]
+    params = [o8.parameter(s, et) for s, et in kind]
     return ov.Model([o8.result(o) for o in make_outputs(*params)], params), params
 
 
@@ -129,7 +121,7 @@ def test_bodies_see_the_outer_shapes_and_types(tmp_path):
     edited.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
     assert opcheck.runtime_shapes(edited)["if"] == ["[2,3]"]
     assert opcheck.irvalidate_shapes(edited)["if"]["outputs"][0]["inferred"] == "[2,3]"
-    inner = [r for r in __import__("irvalidate.layer_shapes", fromlist=["x"]).layers_of(str(edited))
+    inner = [r for r in layers_of(str(edited))
              if r["scope"] and r["type"].lower() == "relu"]
     assert inner and all(r["outputs"][0]["inferred"] == "[2,3]" for r in inner)
 
@@ -138,11 +130,11 @@ def test_nested_ifs(tmp_path):
     x = param([(1, 4), 3], name="x")
 
     def inner(p):
-        return [if_layer(param([], np.bool_) if False else const(True, np.bool_), [p],
-                         lambda q: [o8.concat([q, q], 0)], lambda q: [q], name="inner")]
+        return [if_layer(const(True, np.bool_), [p], lambda q: [o8.concat([q, q], 0)],
+                         lambda q: [q], name="inner")]
     node = if_layer(param([], np.bool_), [x], inner, lambda p: [o8.relu(p)], name="outer")
     path = opcheck.compare(model(node), tmp_path, ["If"])
-    rows = __import__("irvalidate.layer_shapes", fromlist=["x"]).layers_of(str(path))
+    rows = layers_of(str(path))
     [row] = [r for r in rows if r["name"] == "inner"]
     assert row["modelled"] and row["outputs"][0]["inferred"] == "[2..8,3]"
 

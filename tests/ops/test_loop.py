@@ -12,7 +12,15 @@ import openvino.opset8 as o8  # noqa: E402
 
 import opcheck  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import compare_file, const, param, shape  # noqa: E402
+from ovmodels import (  # noqa: E402
+    compare_file,
+    const,
+    edited,
+    param,
+    parameters_of,
+    redeclare_parameter,
+    shape,
+)
 
 
 def loop_model(trip, cond, x_shape=(1, 3), step=None, body_cond=True, concat_axis=0,
@@ -44,21 +52,8 @@ def loop_model(trip, cond, x_shape=(1, 3), step=None, body_cond=True, concat_axi
     if with_concat:
         outs.append(loop.get_concatenated_slices(new_x.output(0), 0, 1, 1, -1, concat_axis))
     loop.set_friendly_name(name)
-    outer = [n for n in _parameters(loop)]
+    outer = parameters_of(loop.outputs())
     return ov.Model([o8.result(o) for o in outs], outer, "m")
-
-
-def _parameters(node):
-    found, seen, stack = [], set(), [node]
-    while stack:
-        n = stack.pop()
-        if n.get_name() in seen:
-            continue
-        seen.add(n.get_name())
-        if n.get_type_name() == "Parameter":
-            found.append(n)
-        stack.extend(i.get_source_output().get_node() for i in n.inputs())
-    return found
 
 
 def _trip(kind):
@@ -146,16 +141,6 @@ def test_random_loops(tmp_path):
     assert compared > 40
 
 
-def _edit(path, stem, edit):
-    from lxml import etree
-    tree = etree.parse(str(path))
-    edit(tree)
-    out = path.with_name(f"{stem}.xml")
-    tree.write(str(out))
-    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
-    return out
-
-
 def test_body_parameters_take_the_outer_types(tmp_path):
     """A body Parameter declared f16 [7,7] takes the outer f32 [1,3] (Loop sets both)."""
     path = opcheck.compare(loop_model(const(5), const(True, np.bool_)), tmp_path, ["Loop"])
@@ -164,18 +149,8 @@ def test_body_parameters_take_the_outer_types(tmp_path):
         body = tree.find(".//layer[@type='Loop']/body")
         layer = [p for p in body.findall("layers/layer[@type='Parameter']")
                  if p.find("data").get("element_type") == "f32"][0]
-        layer.find("data").set("element_type", "f16")
-        layer.find("data").set("shape", "7,7")
-        ports = [layer.find("output/port")]
-        for edge in body.findall("edges/edge"):
-            if edge.get("from-layer") == layer.get("id"):
-                target = body.find(f"layers/layer[@id='{edge.get('to-layer')}']")
-                ports += [p for p in target.findall("input/port") if p.get("id") == edge.get("to-port")]
-        for port in ports:
-            port.set("precision", "FP16")
-            for d in port.findall("dim"):
-                d.text = "7"
-    compare_file(_edit(path, "f16", redeclare), ["Loop"])
+        redeclare_parameter(body, layer, "7,7", "FP16", "f16")
+    compare_file(edited(path, "f16", redeclare), ["Loop"])
 
 
 def test_refusals(tmp_path):
@@ -189,10 +164,10 @@ def test_refusals(tmp_path):
         tree.find(".//layer[@type='Loop']/port_map/output[@axis]").set("axis", "2")
     for stem, edit, words in (("nocond", no_condition, "execution_condition"),
                               ("axis", concat_axis, "axis 2")):
-        edited = _edit(path, stem, edit)
+        changed = edited(path, stem, edit)
         with pytest.raises(RuntimeError):
-            ov.Core().read_model(str(edited))
-        found = [f for f in validate_file(str(edited)).findings
+            ov.Core().read_model(str(changed))
+        found = [f for f in validate_file(str(changed)).findings
                  if f.code == "IRV102" and f.layer.name == "loop"]
         assert found and words in found[0].message, (stem, found)
 
@@ -203,10 +178,10 @@ def test_a_matrix_trip_count_is_refused(tmp_path):
     from ovmodels import reshaped
     trip = [n for n, r in opcheck.irvalidate_shapes(path).items()
             if r["type"] == "Parameter" and n != "x"][0]
-    edited = reshaped(path, {trip: [1, 1]})
+    changed = reshaped(path, {trip: [1, 1]})
     with pytest.raises(RuntimeError):
-        ov.Core().read_model(str(edited))
-    found = [f for f in validate_file(str(edited)).findings if f.code == "IRV102"]
+        ov.Core().read_model(str(changed))
+    found = [f for f in validate_file(str(changed)).findings if f.code == "IRV102"]
     assert found and found[0].layer.name == "loop" and "trip_count" in found[0].message
 
 

@@ -13,7 +13,7 @@ import openvino.opset8 as o8  # noqa: E402
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import accepted, const, differential, make, model, param  # noqa: E402
+from ovmodels import accepted, const, differential, make, model, near_shape, param  # noqa: E402
 
 OPSETS = ["opset1", "opset3", "opset4", "opset5", "opset9"]
 
@@ -60,31 +60,11 @@ def test_v5_takes_a_one_value_1d_limit_and_threshold(tmp_path, opset):
     opcheck.compare(model(node), tmp_path, ["NonMaxSuppression"])
 
 
-def _dim(rng, value):
-    roll = rng.random()
-    if roll < 0.6:
-        return value
-    if roll < 0.75:
-        return -1
-    if roll < 0.9:
-        return (max(value - 3, 0), value + rng.choice([0, 2]))
-    return value + rng.choice([-1, 1, 3])
-
-
-def _shape(rng, dims):
-    if rng.random() < 0.1:
-        return None
-    shape = [_dim(rng, d) for d in dims]
-    if rng.random() < 0.04:
-        shape = shape + [1]
-    return shape
-
-
 def _configs(rng, count):
     for _ in range(count):
         opset = rng.choice(OPSETS)
         b, n, c = rng.choice([0, 1, 2]), rng.choice([0, 1, 6, 20]), rng.choice([1, 3])
-        inputs = [(_shape(rng, [b, n, 4]), np.float32), (_shape(rng, [b, c, n]), np.float32)]
+        inputs = [(near_shape(rng, [b, n, 4]), np.float32), (near_shape(rng, [b, c, n]), np.float32)]
         limit = rng.choice(["const", "param", "none", "computed"])
         value = rng.choice([-3, -1, 0, 1, 4, 50])
         attrs = {}

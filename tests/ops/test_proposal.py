@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, param  # noqa: E402
+from ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 B = dict(base_size=16, pre_nms_topn=6000, post_nms_topn=300, nms_thresh=0.7, feat_stride=16,
          min_size=16, ratio=[0.5, 1., 2.], scale=[8., 16., 32.])
@@ -60,22 +60,11 @@ def test_post_nms_topn_as_the_reader_reads_it(tmp_path, version, topn, dim):
     assert opcheck.irvalidate_shapes(path)["victim"]["outputs"][0]["inferred"] == runtime[0]
 
 
-def _dim(rng, value):
-    roll = rng.random()
-    if roll < 0.65:
-        return value
-    if roll < 0.8:
-        return -1
-    if roll < 0.9:
-        return (max(value - 3, 0), value + rng.choice([0, 2]))
-    return value + rng.choice([-1, 1, 3])
-
-
 def _configs(rng, count):
     for _ in range(count):
         n, a = rng.choice([1, 2]), rng.choice([1, 3, 9])
         shapes = [[n, 2 * a, 14, 14], [n, 4 * a, rng.choice([14, 15]), 14], [rng.choice([3, 4])]]
-        shapes = [None if rng.random() < 0.1 else [_dim(rng, d) for d in s] for s in shapes]
+        shapes = [near_shape(rng, s, other_rank=0) for s in shapes]
         if rng.random() < 0.05:
             shapes[rng.randrange(3)] = [2, 3]
         attrs = dict(B, post_nms_topn=rng.choice([0, 1, 300]))

@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, param  # noqa: E402
+from ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
 CELL_OPSET = {"LSTMCell": "opset4", "GRUCell": "opset3", "RNNCell": "opset1"}
@@ -95,28 +95,6 @@ def test_integer_cells_give_integers(tmp_path):
     opcheck.compare(model(node), tmp_path, ["RNNCell"])
 
 
-def _dim(rng, value):
-    roll = rng.random()
-    if roll < 0.7:
-        return value
-    if roll < 0.82:
-        return -1
-    if roll < 0.92:
-        return (max(value - 3, 0), value + rng.choice([0, 2, 5]))
-    if roll < 0.95:
-        return (value, -1)
-    return value + rng.choice([-1, 1, 4])
-
-
-def _shape(rng, dims):
-    if rng.random() < 0.12:
-        return None
-    shape = [_dim(rng, d) for d in dims]
-    if rng.random() < 0.03:
-        shape = shape + [1]
-    return shape
-
-
 def _configs(rng, count):
     for _ in range(count):
         family = rng.choice(["LSTM", "GRU", "RNN"])
@@ -144,7 +122,8 @@ def _configs(rng, count):
             attrs = dict(direction=direction, hidden_size=h)
         if lbr:
             attrs["linear_before_reset"] = True
-        shapes = [_shape(rng, s) for s in dims]
+        shapes = [near_shape(rng, s, dynamic=0.12, other_rank=0.03, keep=0.7, unknown=0.12,
+                             unbounded=0.03) for s in dims]
         ets = [np.int32 if type_.endswith("Sequence") and k == 1 + states else np.float32
                for k in range(len(shapes))]
         yield list(zip(shapes, ets)), (type_, opset, attrs)

@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, param  # noqa: E402
+from ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 POOL = dict(output_roi=[7, 6], spatial_scale=0.0625, method="max")
 ALIGN = dict(pooled_h=7, pooled_w=6, sampling_ratio=2, spatial_scale=0.0625, mode="avg")
@@ -74,32 +74,13 @@ def test_psroi_rois_may_be_f16(tmp_path):
     opcheck.compare(model(node), tmp_path, ["PSROIPooling"])
 
 
-def _dim(rng, value):
-    roll = rng.random()
-    if roll < 0.65:
-        return value
-    if roll < 0.8:
-        return -1
-    if roll < 0.9:
-        return (max(value - 3, 0), value + rng.choice([0, 2]))
-    return value + rng.choice([-1, 1, 3])
-
-
-def _shape(rng, dims, extra_rank=0.05):
-    if rng.random() < 0.1:
-        return None
-    shape = [_dim(rng, d) for d in dims]
-    if rng.random() < extra_rank:
-        shape = shape + [1] if rng.random() < 0.5 else shape[:-1]
-    return shape
-
-
 def _pool_configs(rng, count):
     for _ in range(count):
         r, c = rng.choice([1, 10, 100]), rng.choice([3, 64])
         attrs = dict(output_roi=[rng.randint(1, 8), rng.randint(1, 8)],
                      spatial_scale=rng.choice([1.0, 0.0625]), method=rng.choice(["max", "bilinear"]))
-        yield [(_shape(rng, [1, c, 14, 14]), np.float32), (_shape(rng, [r, 5]), np.float32)], attrs
+        yield [(near_shape(rng, [1, c, 14, 14]), np.float32),
+               (near_shape(rng, [r, 5]), np.float32)], attrs
 
 
 def _align_configs(rng, count):
@@ -108,8 +89,8 @@ def _align_configs(rng, count):
         opset = rng.choice(["opset3", "opset9"])
         attrs = dict(pooled_h=rng.randint(0, 8), pooled_w=rng.randint(0, 8), sampling_ratio=2,
                      spatial_scale=0.5, mode=rng.choice(["avg", "max"]))
-        inputs = [(_shape(rng, [2, c, 14, 14]), np.float32), (_shape(rng, [r, 4]), np.float32),
-                  (_shape(rng, [r]), rng.choice([np.int32, np.int64]))]
+        inputs = [(near_shape(rng, [2, c, 14, 14]), np.float32), (near_shape(rng, [r, 4]), np.float32),
+                  (near_shape(rng, [r]), rng.choice([np.int32, np.int64]))]
         yield inputs, (opset, attrs)
 
 
@@ -121,8 +102,8 @@ def _psroi_configs(rng, count):
         channels = out * (group * group if mode == "average" else bins[0] * bins[1])
         attrs = dict(output_dim=out, group_size=group, spatial_scale=0.25, mode=mode,
                      spatial_bins_x=bins[0], spatial_bins_y=bins[1])
-        inputs = [(_shape(rng, [1, channels, 14, 14]), np.float32),
-                  (_shape(rng, [rng.choice([1, 10]), 5]), rng.choice([np.float32, np.float16]))]
+        inputs = [(near_shape(rng, [1, channels, 14, 14]), np.float32),
+                  (near_shape(rng, [rng.choice([1, 10]), 5]), rng.choice([np.float32, np.float16]))]
         yield inputs, attrs
 
 

@@ -12,7 +12,14 @@ import openvino.opset8 as o8  # noqa: E402
 
 import opcheck  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import compare_file, const, model, param, shape  # noqa: E402
+from ovmodels import (  # noqa: E402
+    compare_file,
+    const,
+    edited,
+    param,
+    redeclare_parameter,
+    shape,
+)
 
 
 def rnn_like(x_shape, h_shape, slicing=(0, 1, 1, -1, 1), concat=(0, 1, 1, -1, 1), name="ti",
@@ -121,37 +128,8 @@ def _saved(tmp_path, built, stem="model"):
     return opcheck.save(ti_model(built), tmp_path, stem)
 
 
-def _edit(path, stem, edit):
-    from lxml import etree
-    tree = etree.parse(str(path))
-    edit(tree)
-    out = path.with_name(f"{stem}.xml")
-    tree.write(str(out))
-    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
-    return out
-
-
 def _body_params(tree):
     return tree.findall(".//layer[@type='TensorIterator']/body//layer[@type='Parameter']")
-
-
-def _redeclare(tree, declared):
-    """The first body Parameter declared ``declared``: its attribute, its port and the body
-    input ports it feeds (the file stays consistent; only the runtime replaces the shape)."""
-    from lxml import etree
-    body = tree.find(".//layer[@type='TensorIterator']/body")
-    layer = body.find("layers/layer[@type='Parameter']")
-    layer.find("data").set("shape", declared)
-    ports = [layer.find("output/port")]
-    for edge in body.findall("edges/edge"):
-        if edge.get("from-layer") == layer.get("id"):
-            target = body.find(f"layers/layer[@id='{edge.get('to-layer')}']")
-            ports += [p for p in target.findall("input/port") if p.get("id") == edge.get("to-port")]
-    for port in ports:
-        for old in port.findall("dim"):
-            port.remove(old)
-        for d in ([] if declared == "..." else declared.split(",")):
-            etree.SubElement(port, "dim").text = d
 
 
 def test_body_types_are_not_replaced(tmp_path):
@@ -169,11 +147,11 @@ def test_body_types_are_not_replaced(tmp_path):
             port.set("precision", "I32")
         for port in tree.findall("layers/layer[@type='Result']/input/port"):
             port.set("precision", "I32")
-    edited = _edit(path, "i32", to_i32)
-    model_ = ov.Core().read_model(str(edited))
+    changed = edited(path, "i32", to_i32)
+    model_ = ov.Core().read_model(str(changed))
     ti = [o for o in model_.get_ordered_ops() if o.get_friendly_name() == "ti"][0]
     assert ti.get_output_element_type(0) == ov.Type.i32
-    compare_file(edited, ["TensorIterator"])
+    compare_file(changed, ["TensorIterator"])
 
 
 @pytest.mark.parametrize("declared,refused", [("1,1,1", False), ("...", False), ("5,5", True)])
@@ -182,13 +160,16 @@ def test_the_body_as_declared(tmp_path, declared, refused):
     [5,5] makes the body's Add refuse it (with [2,1,3]), so the runtime refuses the file."""
     path = _saved(tmp_path, rnn_like([2, 10, 3], [2, 1, 3]))
 
-    edited = _edit(path, "declared", lambda tree: _redeclare(tree, declared))
+    def redeclare(tree):
+        body = tree.find(".//layer[@type='TensorIterator']/body")
+        redeclare_parameter(body, body.find("layers/layer[@type='Parameter']"), declared)
+    changed = edited(path, "declared", redeclare)
     if not refused:
-        compare_file(edited, ["TensorIterator"])
+        compare_file(changed, ["TensorIterator"])
         return
     with pytest.raises(RuntimeError):
-        ov.Core().read_model(str(edited))
-    found = [f for f in validate_file(str(edited)).findings if f.code == "IRV102"]
+        ov.Core().read_model(str(changed))
+    found = [f for f in validate_file(str(changed)).findings if f.code == "IRV102"]
     assert found and found[0].layer.name == "ti" and "as declared" in found[0].message
 
 
@@ -206,10 +187,10 @@ def test_refusals(tmp_path):
         tree.find(".//layer[@type='TensorIterator']/port_map/output[@axis]").set("axis", "4")
     for stem, edit, words in (("drop", drop_input, "describes 1 inputs"),
                               ("axis", axis, "no axis 5"), ("concat", scalar_concat, "axis 4")):
-        edited = _edit(path, stem, edit)
+        changed = edited(path, stem, edit)
         with pytest.raises(RuntimeError):
-            ov.Core().read_model(str(edited))
-        found = [f for f in validate_file(str(edited)).findings
+            ov.Core().read_model(str(changed))
+        found = [f for f in validate_file(str(changed)).findings
                  if f.code in ("IRV102", "IRV104") and f.layer.name == "ti"]
         assert found and words in found[0].message, (stem, found)
 
