@@ -54,9 +54,11 @@ def _one(values, what: str):
 
 
 def _special(node: Node, direction: str, purpose: str) -> Optional[str]:
-    for e in node.layer.port_maps:
-        if e.section == "port_map" and e.direction == direction and e.purpose == purpose:
-            return e.internal_layer_id
+    """The body layer a port map entry marks with ``purpose`` (among the entries the reader
+    keeps: the first of each external_port_id)."""
+    for entry in port_map(node.layer, "port_map", direction):
+        if entry.purpose == purpose:
+            return entry.internal
     return None
 
 

@@ -199,3 +199,12 @@ def test_a_stale_declared_dim_names_the_layer(tmp_path):
     path = opcheck.compare(ti_model(rnn_like([2, 10, 3], [2, 1, 3], name="victim")), tmp_path,
                            ["TensorIterator"])
     assert opcheck.named(opcheck.mutate(path, "victim", 1, 1, 11), "victim")
+
+
+def test_a_stale_dim_inside_the_body_names_the_body_layer(tmp_path):
+    """The body's Add as the runtime ends with it ([2,1,3], the sliced input's shape): a
+    declared 4 there is stale."""
+    step = lambda a, b: o8.add(a, b, name="body_add")  # noqa: E731
+    path = opcheck.compare(ti_model(rnn_like([2, 10, 3], [2, 1, 3], step=step)), tmp_path,
+                           ["TensorIterator"])
+    assert opcheck.named(opcheck.mutate(path, "body_add", 0, 2, 4), "body_add")
