@@ -27,7 +27,7 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from irvalidate.analysis import GraphAnalysis  # noqa: E402
+from irvalidate.analysis import analyse  # noqa: E402
 from irvalidate.engine import default_bin, validate_file  # noqa: E402
 from irvalidate.ir.parser import parse  # noqa: E402
 from irvalidate.ir.records import CONST_TYPES  # noqa: E402
@@ -42,7 +42,7 @@ def mutants(path: str) -> List[Mutant]:
     if doc.fatal:
         return []
     weights = BinFile(default_bin(path), os.path.dirname(os.path.abspath(path)))
-    analysis = GraphAnalysis(doc.graph, weights)
+    analysis = analyse(doc.graphs(), weights)[0]  # with the bodies, as the engine analyses
     found = []
     for layer in doc.graph.layers:
         kind = layer.type.lower()

@@ -6,7 +6,7 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .analysis import GraphAnalysis
+from .analysis import GraphAnalysis, analyse
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
@@ -136,8 +136,9 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
         else:
-            contexts = [Context(doc, graph, GraphAnalysis(graph, weights), index == 0)
-                        for index, graph in enumerate(doc.graphs())]
+            graphs = doc.graphs()
+            contexts = [Context(doc, graph, analysis, index == 0)
+                        for index, (graph, analysis) in enumerate(zip(graphs, analyse(graphs, weights)))]
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
         return FileResult(path, _internal(path, "the parser", err, config))
     problems: List[Tuple[object, str, Problem]] = []

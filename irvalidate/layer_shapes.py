@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence
 
-from .analysis import GraphAnalysis
+from .analysis import analyse
 from .engine import default_bin
 from .ir.parser import parse
 from .ir.records import declared_shape
@@ -45,8 +45,8 @@ def layers_of(path: str, bin_path: Optional[str] = None) -> List[dict]:
     weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
                                                          os.path.dirname(os.path.abspath(path)))
     rows = []
-    for graph in doc.graphs():
-        analysis = GraphAnalysis(graph, weights)
+    graphs = doc.graphs()
+    for graph, analysis in zip(graphs, analyse(graphs, weights)):
         outputs = analysis.propagation.outputs
         for layer in graph.layers:
             inferred = analysis.inferences.get(layer.id)

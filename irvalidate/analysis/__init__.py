@@ -4,23 +4,34 @@ propagation of shapes and values; the rules read nothing else.
     edges.py        the edges indexed by the input port they enter; dangling, reversed
     order.py        topological order, cycles, reachability (no recursion)
     propagation.py  each layer dispatched once to its op, in order
+
+Bodies (of TensorIterator, Loop and If) are analysed as the runtime validates them: when the
+outer layer's op is inferred, with the body Parameters set from the outer inputs
+(:class:`Bodies`); the rules then read each body as its outer layer last analysed it.  A
+body whose outer layer no op models is analysed as declared.
 """
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
 from ..ir.records import Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
-from ..ops.spec import Inferred
+from ..ops.node import BodyOutcome, ParameterValue
+from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred
 from .edges import EdgeIndex
 from .order import topological_order
 from .propagation import Propagation
+
+#: the kinds of problem for which the runtime refuses a layer
+REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
 
 
 class GraphAnalysis:
     """What the rules read of one graph (the model, or a nested body)."""
 
-    def __init__(self, graph: Graph, weights: BinFile) -> None:
+    def __init__(self, graph: Graph, weights: BinFile,
+                 parameters: Optional[Dict[str, ParameterValue]] = None,
+                 bodies: Optional["Bodies"] = None) -> None:
         self.graph = graph
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
@@ -29,7 +40,7 @@ class GraphAnalysis:
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
             self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
-            body=bool(graph.scope))
+            parameters, bodies, body=bool(graph.scope))
 
     @property
     def inferences(self) -> Dict[str, Inferred]:
@@ -38,3 +49,60 @@ class GraphAnalysis:
     @property
     def problems(self) -> List[ParseProblem]:
         return self.propagation.problems
+
+    def outcome(self) -> BodyOutcome:
+        """What an outer layer reads of this graph as a body."""
+        results = {}
+        for lid, layer in self.layers.items():
+            if layer.type.lower() == "result":
+                values = self.propagation.input_values(layer)
+                if values:
+                    results[lid] = values[0]
+        refusal = next((f"{i.layer.describe()}: {p.message}" for i in self.inferences.values()
+                        for p in i.problems if p.kind in REFUSALS), None)
+        return BodyOutcome(results, self.layers, refusal)
+
+
+#: the most body layers one file's analysis may go through (a Loop's fixed point reanalyses
+#: its body, and nested bodies multiply that): past it, outer layers are left unmodelled
+BODY_LAYER_BUDGET = 200_000
+
+
+class Bodies:
+    """Analyses the bodies of one file for their outer layers' ops, and remembers, for each
+    body, the analysis the rules read (the last one its outer layer asked for as final)."""
+
+    def __init__(self, weights: BinFile) -> None:
+        self.weights = weights
+        self.latest: Dict[int, GraphAnalysis] = {}
+        self._cache: Dict[Tuple, GraphAnalysis] = {}
+        self._spent = 0
+
+    def run(self, body: Graph, parameters: Dict[str, ParameterValue],
+            final: bool) -> Optional[BodyOutcome]:
+        key = (id(body), tuple(sorted(parameters.items())), final)
+        found = self._cache.get(key)
+        if found is None:
+            self._spent += len(body.layers)
+            if self._spent > BODY_LAYER_BUDGET:
+                return None
+            # a body's first, as-declared reading analyses no nested body (its outer layers
+            # stay unmodelled there): what the runtime ends with is the final reading
+            found = GraphAnalysis(body, self.weights, parameters, self if final else None)
+            self._cache[key] = found
+        if final:
+            self.latest[id(body)] = found
+        return found.outcome()
+
+
+def analyse(graphs: List[Graph], weights: BinFile) -> List[GraphAnalysis]:
+    """The analysis of every graph of a file (the model first, then the bodies, outermost
+    first, as ``Document.graphs`` lists them)."""
+    bodies = Bodies(weights)
+    found = []
+    for graph in graphs:
+        analysis = bodies.latest.get(id(graph))
+        if analysis is None:
+            analysis = bodies.latest[id(graph)] = GraphAnalysis(graph, weights, bodies=bodies)
+        found.append(analysis)
+    return found

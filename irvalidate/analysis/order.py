@@ -70,3 +70,26 @@ def reaching(targets: Iterable[str], arcs: Iterable[Tuple[str, str]]) -> Set[str
                 seen.add(prev)
                 queue.append(prev)
     return seen
+
+
+def reader_order(kinds: Dict[str, str], producers: Dict[str, List[str]]) -> List[str]:
+    """The order OpenVINO's IR reader creates a graph's layers in: its Parameters in file
+    order, then a depth-first walk from every Result and Assign (in file order) through the
+    producers of each layer (in the file order of its edges), each layer after its inputs.
+    Layers the walk never reaches are never created.  ``kinds`` maps each id (in file order)
+    to its type as written (the reader compares them case-sensitively)."""
+    order = [lid for lid, kind in kinds.items() if kind == "Parameter"]
+    used = set(order)
+    for root in (lid for lid, kind in kinds.items() if kind in ("Result", "Assign")):
+        stack = [(root, False)]
+        while stack:
+            lid, placed = stack.pop()
+            if placed:
+                order.append(lid)
+                continue
+            if lid in used:
+                continue
+            used.add(lid)
+            stack.append((lid, True))
+            stack.extend((p, False) for p in reversed(producers.get(lid, ())))
+    return order

@@ -9,18 +9,20 @@ only through Parameter ``shape`` attributes, so that is where exact shapes start
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+import struct
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..ir import elements, opsets
-from ..ir.records import CONST_TYPES, Layer, ParseProblem, declared_shape
-from ..ir.weights import BinFile, ConstError
+from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
+from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
 from ..ops import registry
-from ..ops.node import Node
+from ..ops.node import BodyOutcome, Node, ParameterValue
 from ..ops.sources import const_value, outputs_of
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
+from .order import reader_order
 
 PortKey = Tuple[str, str]
 
@@ -39,12 +41,17 @@ class Propagation:
     """Runs every layer's op in the order given; keeps what each output port carries."""
 
     def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer],
-                 body: bool = False) -> None:
+                 parameters: Optional[Dict[str, ParameterValue]] = None,
+                 bodies: Optional[Any] = None, body: bool = False) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
         self.body = body
         self.weights = weights
+        #: body Parameters whose shape (and type) the outer layer sets, by layer id
+        self._parameters = parameters or {}
+        #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
+        self._bodies = bodies
         self.outputs: Dict[PortKey, Value] = {}
         #: what inference gave for every modelled layer (Parameters and Consts apart)
         self.inferences: Dict[str, Inferred] = {}
@@ -55,6 +62,9 @@ class Propagation:
         #: dims inferred after it may be unknown only because of it
         self.unread_const: Optional[Layer] = None
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
+        self._order = order
+        self._by_type: Optional[Dict[str, List[Layer]]] = None
+        self._memo: Dict[str, Any] = {}
         for layer in order:
             self._visit(layer)
 
@@ -77,6 +87,65 @@ class Propagation:
                               rests_on=layer)
             values.append(value)
         return values
+
+    def layers_of_type(self, kind: str) -> List[Layer]:
+        """The graph's layers of one type (lower case), in propagation order; indexed the
+        first time an op asks (ReadValue and Assign find their variable's other layers)."""
+        if self._by_type is None:
+            self._by_type = {}
+            for layer in self._order:
+                self._by_type.setdefault(layer.type.lower(), []).append(layer)
+        return self._by_type.get(kind, [])
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any:
+        """What ``build()`` gives, computed once per graph (an op's graph-wide table)."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]
+
+    def creation_order(self) -> List[Layer]:
+        """The layers in the order OpenVINO's reader creates them (see ``reader_order``)."""
+        def build() -> List[Layer]:
+            producers: Dict[str, List[str]] = {}
+            for (to_layer, _), edge in self.edges.incoming.items():
+                producers.setdefault(to_layer, []).append(edge.from_layer)
+            kinds = {lid: layer.type for lid, layer in self.edges.layers.items()}
+            return [self.edges.layers[lid] for lid in reader_order(kinds, producers)
+                    if lid in self.edges.layers]
+        return self.memo("creation order", build)
+
+    def analyse_body(self, body: Graph, parameters: Dict[str, ParameterValue],
+                     final: bool) -> Optional[BodyOutcome]:
+        """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
+        when this is what the runtime ends with (the rules then read that analysis).  None
+        when bodies are not analysed here (a body's first, as-declared reading)."""
+        if self._bodies is None:
+            return None
+        return self._bodies.run(body, parameters, final)
+
+    def read_numbers(self, layer: Layer) -> Optional[List[float]]:
+        """A small Const's values whatever its element type (booleans as 0/1, floats as
+        floats), as a Loop's trip count and conditions are read; None when unreadable."""
+        try:
+            spec = const_spec(layer.data)
+        except ConstError:
+            return None
+        if spec.count > 16:
+            return None
+        formats = {"boolean": "?", "f32": "f", "f64": "d", "f16": "e"}
+        code = formats.get(spec.element_type)
+        integral = spec.element_type in elements.INTEGRAL
+        if (code is None and not integral) or spec.size < spec.required_bytes:
+            return None
+        try:  # (read here, not through read_const: a body's layer ids are not this graph's)
+            raw = self.weights.read(spec.offset, spec.required_bytes)
+        except (OSError, ValueError):  # (ConstError is a ValueError)
+            return None
+        if len(raw) < spec.required_bytes:
+            return None
+        if integral:
+            return list(decode_integers(spec, raw))
+        return [float(v) for v in struct.unpack(f"<{spec.count}{code}", raw)]
 
     def read_const(self, layer: Layer) -> List[int]:
         cached = self._consts.get(layer.id)
@@ -179,10 +248,15 @@ class Propagation:
                 typed=inferred_type and (typed or index in own_types), loose=loose)
 
     def _source(self, layer: Layer) -> None:
-        """Parameter and Const: the ``shape`` attribute is exact, whatever the port says."""
+        """Parameter and Const: the ``shape`` attribute is exact, whatever the port says; a
+        body Parameter the outer layer sets takes what it sets."""
         shapes, et, malformed = outputs_of(layer)
         for message in malformed:
             self.problems.append(ParseProblem(layer.line, message, layer))
+        replaced = self._parameters.get(layer.id)
+        if replaced is not None:
+            shapes = (replaced[0],) * len(shapes)
+            et = replaced[1] or et
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer,

@@ -22,6 +22,7 @@ from .records import (
     Layer,
     ParseProblem,
     Port,
+    SLICING,
     PortMapEntry,
 )
 
@@ -145,7 +146,8 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
         elif tag in PORT_MAP_TAGS:
             port_maps.extend(
                 PortMapEntry(tag, e.tag, e.get("external_port_id", ""), e.get("internal_layer_id", ""),
-                             e.get("purpose"), e.sourceline or 0)
+                             e.get("purpose"), e.sourceline or 0,
+                             {k: e.get(k) for k in SLICING if e.get(k) is not None})
                 for e in child if e.tag in ("input", "output"))
         elif tag == "back_edges":
             back_edges.extend(BackEdge(e.get("from-layer", ""), e.get("to-layer", ""),

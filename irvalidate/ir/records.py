@@ -103,6 +103,12 @@ class PortMapEntry(NamedTuple):
     internal_layer_id: str
     purpose: Optional[str]
     line: int
+    #: the slicing attributes as written (axis, start, end, stride, part_size), if any
+    slicing: Mapping[str, str] = {}
+
+
+#: the slicing attributes a port map entry may have
+SLICING = ("axis", "start", "end", "stride", "part_size")
 
 
 class BackEdge(NamedTuple):

@@ -8,9 +8,10 @@ through these readers.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 from ..ir.records import CONST_TYPES, Layer
+from ..ir.records import Graph as Body
 from ..ir.weights import ConstError
 from ..shapes.dims import Dim, Shape, format_dim, format_shape
 from ..shapes.values import NegativeTarget, Tensor, Unresolved, as_target, describe
@@ -29,6 +30,20 @@ from .spec import (
 MAX_RANK = 4096
 
 
+class BodyOutcome(NamedTuple):
+    """A body (of TensorIterator, Loop or If) analysed with given Parameter shapes."""
+    #: body Result layer id -> what reaches it
+    results: Dict[str, Value]
+    #: the body's layers by id
+    layers: Dict[str, Layer]
+    #: the first problem for which the runtime refuses a body layer, as "layer: problem"
+    refusal: Optional[str]
+
+
+#: a body Parameter's replacement: its shape, and its element type (None: the declared one)
+ParameterValue = Tuple[Any, Optional[str]]
+
+
 class Graph(Protocol):
     """What a node may ask of the graph around it (the analysis provides it)."""
 
@@ -39,6 +54,17 @@ class Graph(Protocol):
     def read_floats(self, layer: Layer) -> List[float]: ...
 
     def input_values(self, layer: Layer) -> List[Value]: ...
+
+    def layers_of_type(self, kind: str) -> List[Layer]: ...
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any: ...
+
+    def creation_order(self) -> List[Layer]: ...
+
+    def analyse_body(self, body: Body, parameters: Dict[str, ParameterValue],
+                     final: bool) -> Optional[BodyOutcome]: ...
+
+    def read_numbers(self, layer: Layer) -> Optional[List[float]]: ...
 
 
 def is_const(value: Value) -> bool:

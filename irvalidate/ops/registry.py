@@ -70,6 +70,17 @@ REGISTRY: Dict[str, str] = {
     "depthtospace": "depth_space", "spacetodepth": "depth_space",
     "batchtospace": "batch_space", "spacetobatch": "batch_space",
     "extractimagepatches": "extract_image_patches",
+    "priorbox": "prior_box", "priorboxclustered": "prior_box",
+    "detectionoutput": "detection_output",
+    "roipooling": "roi", "roialign": "roi", "psroipooling": "roi",
+    "proposal": "proposal",
+    "ctcgreedydecoder": "ctc", "ctcgreedydecoderseqlen": "ctc", "ctcloss": "ctc",
+    "readvalue": "variables", "assign": "variables",
+    "nonmaxsuppression": "nms",
+    **dict.fromkeys(("lstmcell", "grucell", "rnncell", "lstmsequence", "grusequence",
+                     "rnnsequence"), "rnn"),
+    "if": "if_op",
+    "tensoriterator": "tensor_iterator", "loop": "loop",
 }
 
 _OPSET = re.compile(r"opset(\d+)")

@@ -1,0 +1,105 @@
+"""If-8: the outputs of ``then_body`` or ``else_body``, by the condition (if shape inference).
+
+Each body's Parameters take the shapes and element types of the outer inputs its port map
+names (a Parameter it leaves out keeps its own).  A condition the runtime folds to one value
+picks its body, whose Results give the outputs as they are (the other body is still
+checked).  Otherwise every output must come from both bodies with one element type, and
+its shape is the two merged leniently: a dynamic rank, or ranks that differ (``[?]`` when
+both are at most 1-D), give a dynamic rank; per dim, two static values give the interval
+between them and anything else ``?`` (even two equal intervals).  The condition must be a
+scalar or 1-D; its element type is not checked.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from ..ir import elements
+from ..shapes.dims import DYNAMIC, Dim, Shape
+from .bodies import analyse, check_outputs, folded, port_map, rank01, result_value
+from .node import Node
+from .spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result, Value
+
+_BODIES = (("then_body", "then_port_map"), ("else_body", "else_port_map"))
+
+
+def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
+    """The values a body's Results give, in output order (None: not known)."""
+    body = node.layer.body(kind)
+    if body is None:
+        return None  # body-port-map reports it
+    parameters = {}
+    for entry in port_map(node.layer, section, "input"):
+        if entry.external < 0:
+            continue
+        if entry.external >= len(node.inputs):
+            raise OpError(INCOMPATIBLE, f"{section} reads input {entry.external}, but the layer "
+                                        f"has {len(node.inputs)} inputs")
+        value = node.inputs[entry.external]
+        parameters[entry.internal] = (value.shape, value.element_type)
+    outcome = analyse(node, body, parameters, kind.replace("_", " "))
+    if outcome is None:
+        return None
+    values = []
+    for entry in port_map(node.layer, section, "output"):
+        if entry.external < 0:
+            continue
+        value = result_value(outcome, entry.internal)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def _merge(then: Shape, other: Shape) -> Shape:
+    if then is None or other is None:
+        return None
+    if len(then) != len(other):
+        return (DYNAMIC,) if len(then) <= 1 and len(other) <= 1 else None
+    dims = []
+    for a, b in zip(then, other):
+        if not (a.is_static and b.is_static):
+            dims.append(DYNAMIC)
+        else:
+            dims.append(Dim(min(a.lo, b.lo), max(a.lo, b.lo)))
+    return tuple(dims)
+
+
+def _infer(node: Node) -> Optional[Result]:
+    if not node.inputs:
+        raise OpError(ARITY, "If takes a condition and its data inputs, but none is connected")
+    node.show([f"input {i}" if i else "cond" for i in range(len(node.inputs))])
+    rank01(node.inputs[0].shape, "cond (input 0)")
+    branches = [_branch(node, kind, section) for kind, section in _BODIES]
+    cond = folded(node, 0)
+    if cond is not None and len(cond) > 1:
+        raise OpError(INCOMPATIBLE, f"cond (input 0) holds {len(cond)} values; it must hold one")
+    if cond is not None and len(cond) == 1:
+        chosen = branches[0 if cond[0] else 1]
+        node.how = f"the {'then' if cond[0] else 'else'} body (cond is constant)"
+        if chosen is None:
+            return None
+        check_outputs(node, len(chosen), _BODIES[0 if cond[0] else 1][1])
+        return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
+    if branches[0] is None or branches[1] is None:
+        return None
+    then, other = branches
+    if len(then) != len(other):
+        raise OpError(INCOMPATIBLE, f"then_port_map maps {len(then)} outputs and "
+                                    f"else_port_map {len(other)}: each output needs both")
+    check_outputs(node, len(then), "then_port_map")
+    node.how = "then and else bodies merged (cond is not constant)"
+    shapes: List[Shape] = []
+    types: List[Optional[str]] = []
+    for index, (a, b) in enumerate(zip(then, other)):
+        try:
+            types.append(elements.merge(a.element_type, b.element_type))
+        except ValueError:
+            node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
+                            f"{b.element_type} in else_body")
+            types.append(None)
+        shapes.append(_merge(a.shape, b.shape))
+    return Result(tuple(shapes), tuple(types))
+
+
+SPECS = {"if": (OpSpec("If", (8, 16), frozenset(), infer=_infer),)}
+

@@ -1,0 +1,124 @@
+"""Small pieces the detection, sequence and control-flow ops share: a dim of a shape that may
+be of dynamic rank, merges and rank checks that stop with the runtime's reason, element type
+families, and the value readers OpenVINO's shape inference uses.
+
+``as_shape`` is ``get_input_const_data_as_shape`` (a Const's values, -1 read as ``?``, else
+the bounds a shape subgraph evaluates to); ``exact_values`` is ``get_input_const_data_as``
+(a Const, or a computed value whose every element is known exactly: intervals are unknown).
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import List, Optional, Sequence, Tuple
+
+from ..ir import elements
+from ..shapes import arith
+from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
+from ..shapes.values import Unresolved
+from .node import Node
+from .spec import INCOMPATIBLE, TYPE, OpError
+
+#: floating-point element types (``element::Type::is_real``)
+REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1", "nf4"})
+
+
+_F32_MAX = 3.4028234663852886e38
+_F32_MIN_NORMAL = 1.1754943508222875e-38
+
+
+def f32(x: float) -> float:
+    """``x`` rounded to float32, as the runtime stores a float attribute and rounds every
+    step of float arithmetic."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    if abs(x) > _F32_MAX:  # past the largest float32 is infinite
+        return math.copysign(math.inf, x)
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def positive_normal(x: float) -> bool:
+    """``std::isnormal(x) && !std::signbit(x)`` for a float32 attribute."""
+    x = f32(x)
+    return math.isfinite(x) and x >= _F32_MIN_NORMAL
+
+
+def dim(shape: Shape, index: int) -> Dim:
+    """``shape[index]``, or ``?`` when the rank is dynamic."""
+    return DYNAMIC if shape is None else shape[index]
+
+
+def has_rank(shape: Shape, rank: int) -> bool:
+    """Whether a shape's rank is compatible with ``rank`` (a dynamic rank always is)."""
+    return shape is None or len(shape) == rank
+
+
+def require_rank(shape: Shape, ranks: Sequence[int], message: str) -> None:
+    """Stop (incompatible) unless the rank is dynamic or one of ``ranks``."""
+    if shape is not None and len(shape) not in ranks:
+        raise OpError(INCOMPATIBLE, message)
+
+
+def merge(a: Dim, b: Dim, message: str) -> Dim:
+    """``Dimension::merge``: the intersection, or stop with ``message``."""
+    found = arith.merge(a, b)
+    if found is None:
+        raise OpError(INCOMPATIBLE, message)
+    return found
+
+
+def compatible(a: Dim, b: Dim) -> bool:
+    return arith.merge(a, b) is not None
+
+
+def shapes_compatible(a: Shape, b: Shape) -> bool:
+    """``PartialShape::compatible``: same rank (or one dynamic) and every dim compatible."""
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
+
+
+def text(value: object) -> str:
+    """A dim or shape as OpenVINO prints it."""
+    if isinstance(value, Dim):
+        return format_dim(value)
+    return format_shape(value)  # type: ignore[arg-type]
+
+
+def is_real(et: Optional[str]) -> bool:
+    return et in REAL
+
+
+def is_integral(et: Optional[str]) -> bool:
+    return et in elements.INTEGRAL
+
+
+def require_type(node: Node, index: int, test, message: str) -> None:
+    """Note (type) that an input's element type is refused, when it is known and fails."""
+    et = node.inputs[index].element_type
+    if elements.is_known(et) and not test(et):
+        node.note(TYPE, message.format(et=et))
+
+
+def as_shape(node: Node, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+    """OpenVINO's ``get_input_const_data_as_shape``: a Const's values as dims (-1 is ``?``,
+    lower values 0), else what a shape subgraph evaluates to, else None (unknown)."""
+    found = node.const_ints(index)
+    if found is not None:
+        return tuple(arith.from_int(v) for v in found)
+    return node.computed_as_shape(index, what)
+
+
+def exact_values(node: Node, index: int) -> Optional[List[int]]:
+    """OpenVINO's ``get_input_const_data_as``: a Const's values, or a computed value of any
+    rank whose every element is exact; else None."""
+    found = node.const_ints(index)
+    if found is not None:
+        return found
+    tensor = node.inputs[index].tensor
+    if tensor is None:
+        return None
+    try:
+        return tensor.static_values()
+    except Unresolved:
+        return None
