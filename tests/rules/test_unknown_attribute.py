@@ -93,3 +93,19 @@ def _parameters(node):
         if producer.get_type_name() == "Parameter":
             found.append(producer)
     return found
+
+
+def test_attributes_converters_wrote_for_years_are_left_alone(run):
+    ir = IR()
+    x = ir.parameter("1,3,8,8")
+    w = ir.const([0.0] * 54, et="f32", shape=[2, 3, 3, 3])
+    attrs = {"strides": "1,1", "dilations": "1,1", "pads_begin": "0,0", "pads_end": "0,0",
+             "auto_pad": "explicit"}
+    ir.result(ir.op("Convolution", [x, w], [[1, 2, 6, 6]], data={**attrs, "output_padding": "0,0"}))
+    assert run(ir) == []
+    ir = IR()
+    x = ir.parameter("1,3,8,8")
+    w = ir.const([0.0] * 54, et="f32", shape=[2, 3, 3, 3])
+    ir.result(ir.op("Convolution", [x, w], [[1, 2, 6, 6]], data={**attrs, "output_padings": "0,0"}))
+    [f] = run(ir)
+    assert f.code == "IRV108" and "'output_padings'" in f.message
