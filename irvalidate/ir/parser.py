@@ -15,6 +15,7 @@ from ..shapes.dims import parse_decimal
 from . import schema as structure
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
 from .records import (
+    SLICING,
     BackEdge,
     Document,
     Edge,
@@ -22,7 +23,6 @@ from .records import (
     Layer,
     ParseProblem,
     Port,
-    SLICING,
     PortMapEntry,
 )
 

@@ -15,7 +15,6 @@ from ..shapes.dims import DYNAMIC, format_dim, format_shape
 from .attributes import Field, read
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
-from .value_inputs import as_shape
 
 _INDEX = (Field("index_element_type", "type", "i64"),)
 
@@ -39,7 +38,7 @@ def _spatial(node: Node):
             raise OpError(INCOMPATIBLE, f"output_shape (input 1) {format_shape(sizes)} gives "
                                         f"{format_dim(sizes[0])} spatial dims for the {count} of "
                                         f"data {format_shape(data)}")
-    values = as_shape(node, 1, "output_shape")
+    values = node.as_shape(1, "output_shape")
     if values is None:
         return tuple(data[:2]) + (DYNAMIC,) * count
     if len(values) != count:

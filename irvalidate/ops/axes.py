@@ -2,16 +2,16 @@
 
 ``ov::util::normalize_axis`` accepts ``[-r, r-1]`` of a tensor of rank ``r``, and a scalar
 counts as rank 1 there (``[-1, 0]``); the refusal reads "Axis 3 out of the tensor rank range
-[-3, 2]".  Axes inputs are read "const-only" by most ops (``get_input_const_data_as``): a
-Const's values, or a computed value whose every element is exact, scalar or 1-D.
+[-3, 2]".  Axes inputs are read "const-only" by most ops (``get_input_const_data_as``,
+``Node.exact_values``): a Const's values, or a computed value whose every element is exact,
+scalar or 1-D.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from ..ir import elements
 from ..shapes.dims import Shape, format_shape
-from ..shapes.values import Unresolved
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 
@@ -31,20 +31,6 @@ def normalize(axis: int, rank: int, what: str) -> int:
     return axis + r if axis < 0 else axis
 
 
-def exact_values(node: Node, index: int) -> Optional[List[int]]:
-    """The values of a scalar or 1-D input when they are known exactly: a Const's, or a
-    computed one's whose lower and upper bounds agree (OpenVINO's ``get_constant_from_source``);
-    None otherwise."""
-    found = node.const_ints(index)
-    if found is not None:
-        return found
-    tensor = node.inputs[index].tensor
-    if tensor is None or tensor.rank > 1:
-        return None
-    try:
-        return tensor.static_values()
-    except Unresolved:
-        return None
 
 
 def rank_at_most_one(shape: Shape) -> bool:

@@ -24,7 +24,7 @@ from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import exact_ints, integer_input
+from .value_inputs import integer_input
 
 
 def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:
@@ -52,7 +52,7 @@ def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Op
 
 
 def _values(node: Node, index: int, count: int, label: str) -> Optional[List[int]]:
-    found = exact_ints(node, index)
+    found = node.exact_values(index)
     if found is not None and len(found) < count:
         raise OpError(INCOMPATIBLE, f"{label} has {len(found)} values for data of rank {count}; "
                                     f"the runtime reads past their end")
@@ -114,11 +114,11 @@ def _space_to_batch(node: Node) -> Result:
     if data is None:
         return Result((None,), (et,))
     rank = len(data)
-    blocks = exact_ints(node, 1)
+    blocks = node.exact_values(1)
     batch = DYNAMIC
     if blocks is not None:
         batch = arith.mul(data[0], arith.from_int(win.i64(math.prod(blocks))))
-    begin, end = exact_ints(node, 2), exact_ints(node, 3)
+    begin, end = node.exact_values(2), node.exact_values(3)
     if blocks is None or begin is None or end is None:
         return Result(((batch,) + (DYNAMIC,) * (rank - 1),), (et,))
     for label, values in (("block_shape", blocks), ("pads_begin", begin), ("pads_end", end)):

@@ -104,6 +104,7 @@ def _concat_fallback(node: Node, length: Optional[int]) -> Optional[Tuple[Dim, .
     if producer is None or producer.type.lower() != "concat" or node.inputs[1].tensor is not None:
         return None
     parts = node.producer_inputs(1)
+    node.unknown_value(1)  # the runtime may bound more of the Concat than irvalidate does
     if length is None or length != len(parts):
         return None
     single = all(v.shape is not None and len(v.shape) == 1 and v.shape[0] == Dim(1, 1)

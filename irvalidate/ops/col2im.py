@@ -19,7 +19,6 @@ from ..ir import elements
 from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, format_shape
 from .attributes import Field, read
-from .axes import exact_values
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -91,7 +90,7 @@ def _infer(node: Node) -> Result:
         return Result((None,), (node.inputs[0].element_type,))
     batched = len(data) == 3
     channels, blocks = data[-2], data[-1]
-    kernel = exact_values(node, 2)
+    kernel = node.exact_values(2)
     if kernel is not None and len(kernel) != 2:
         kernel = None
     out_c = DYNAMIC

@@ -25,9 +25,9 @@ from .attributes import Field, read
 from .convolution import (
     CONV_FIELDS,
     check_channels,
-    group_channels,
     check_ranks,
     dim_at,
+    group_channels,
     lead,
     merged_type,
     require_rank,
@@ -37,7 +37,7 @@ from .convolution import (
 )
 from .node import Node
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
-from .value_inputs import const_numbers, integer_input, refuse_bufferless
+from .value_inputs import integer_input, refuse_bufferless
 
 _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"
@@ -51,7 +51,7 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     integer_input(node, 2, "output_shape")
     length = node.one_d_length(2, _OUTPUT_SHAPE)
     refuse_bufferless(node, 2)
-    numbers = const_numbers(node, 2)
+    numbers = node.const_numbers(2)
     if numbers is not None:
         negative = [v for v in numbers if v < 0]
         if negative:

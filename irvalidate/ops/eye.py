@@ -49,6 +49,7 @@ def _size(node: Node, index: int) -> Dim:
         return Dim(values[0], values[0])
     tensor = node.inputs[index].tensor
     if tensor is None or not tensor.bounds:
+        node.unknown_value(index)
         return DYNAMIC
     try:
         dim = as_target(tensor)[0]

@@ -24,7 +24,7 @@ from .attributes import Field, read
 from .evaluating import int_attr, origin, scalar, short, tensors
 from .node import Node
 from .shaping import axis as norm_axis
-from .shaping import exact, integral
+from .shaping import integral
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _BATCH = (Field("batch_dims", "int", 0),)
@@ -54,7 +54,7 @@ def _gather(v7: bool):
         if axis_in is not None and axis_in not in ((), (Dim(1, 1),)):
             raise OpError(INCOMPATIBLE, f"axis (input 2) must be a scalar or hold one element, "
                                         f"but has shape {format_shape(axis_in)}")
-        found = exact(node, 2)
+        found = node.exact_values(2)
         axis: Optional[int] = found[0] if found is not None and len(found) == 1 else None
         if data == ():
             raise OpError(INCOMPATIBLE, "data (input 0) is a scalar: the runtime crashes on it "

@@ -1,21 +1,16 @@
 """Small pieces the detection, sequence and control-flow ops share: a dim of a shape that may
 be of dynamic rank, merges and rank checks that stop with the runtime's reason, element type
-families, and the value readers OpenVINO's shape inference uses.
-
-``as_shape`` is ``get_input_const_data_as_shape`` (a Const's values, -1 read as ``?``, else
-the bounds a shape subgraph evaluates to); ``exact_values`` is ``get_input_const_data_as``
-(a Const, or a computed value whose every element is known exactly: intervals are unknown).
+families.  Value inputs are read by the node (``Node.as_shape``, ``Node.exact_values``).
 """
 from __future__ import annotations
 
 import math
 import struct
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence
 
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
-from ..shapes.values import Unresolved
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 
@@ -99,26 +94,3 @@ def require_type(node: Node, index: int, test, message: str) -> None:
     if elements.is_known(et) and not test(et):
         node.note(TYPE, message.format(et=et))
 
-
-def as_shape(node: Node, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
-    """OpenVINO's ``get_input_const_data_as_shape``: a Const's values as dims (-1 is ``?``,
-    lower values 0), else what a shape subgraph evaluates to, else None (unknown)."""
-    found = node.const_ints(index)
-    if found is not None:
-        return tuple(arith.from_int(v) for v in found)
-    return node.computed_as_shape(index, what)
-
-
-def exact_values(node: Node, index: int) -> Optional[List[int]]:
-    """OpenVINO's ``get_input_const_data_as``: a Const's values, or a computed value of any
-    rank whose every element is exact; else None."""
-    found = node.const_ints(index)
-    if found is not None:
-        return found
-    tensor = node.inputs[index].tensor
-    if tensor is None:
-        return None
-    try:
-        return tensor.static_values()
-    except Unresolved:
-        return None

@@ -24,7 +24,7 @@ from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .attributes import Field, read
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import as_shape, exact_ints, integer_input, refuse_bufferless
+from .value_inputs import integer_input, refuse_bufferless
 
 _V0_FIELDS = (Field("axes", "uints", ()), Field("mode", "str", ""),
               Field("align_corners", "bool", False), Field("antialias", "bool", False),
@@ -103,7 +103,7 @@ def _infer_v0(node: Node) -> Result:
     _check_axes(axes, data)
     out = list(data)
     refuse_bufferless(node, 1)
-    values = as_shape(node, 1, "target_spatial_shape")
+    values = node.as_shape(1, "target_spatial_shape")
     if values is not None and len(values) < len(axes):  # the runtime reads past the buffer
         raise _too_few("target_spatial_shape (input 1)", len(values), axes)
     for j, axis in enumerate(axes):
@@ -151,7 +151,7 @@ def _infer(node: Node, v11: bool) -> Result:
     rank = len(data)
     axes: Optional[List[int]] = list(range(rank))
     if len(node.inputs) > axes_at:
-        axes = exact_ints(node, axes_at)
+        axes = node.exact_values(axes_at)
         if axes is None:
             return Result(((DYNAMIC,) * rank,), (et,))
         _check_axes(axes, data)
@@ -167,7 +167,7 @@ def _infer(node: Node, v11: bool) -> Result:
         for j, axis in enumerate(axes):
             out[axis] = DYNAMIC if scales is None else scale_dim(out[axis], scales[j])
     else:
-        sizes = as_shape(node, 1, "sizes")
+        sizes = node.as_shape(1, "sizes")
         if sizes is not None and len(sizes) < len(axes):
             raise _too_few("sizes (input 1)", len(sizes), axes)
         for j, axis in enumerate(axes):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, static
 from .attributes import Field, read
-from .infer_helpers import compatible, exact_values, require_rank, text
+from .infer_helpers import compatible, require_rank, text
 from .node import Node
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -63,7 +63,7 @@ def _limit(node: Node):
     """M, when exact (the first value), else None."""
     if len(node.inputs) < 3:
         return None
-    values = exact_values(node, 2)
+    values = node.exact_values(2, None)
     return values[0] if values else None
 
 

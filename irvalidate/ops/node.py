@@ -8,11 +8,13 @@ through these readers.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.records import Graph as Body
-from ..ir.weights import ConstError
+from ..ir.weights import REAL_TYPES, ConstError
+from ..shapes.arith import from_int
 from ..shapes.dims import Dim, Shape, format_dim, format_shape
 from ..shapes.values import NegativeTarget, Tensor, Unresolved, as_target, describe
 from .spec import (
@@ -113,7 +115,7 @@ class Node:
         return Inferred(self.layer, shapes, types, self.operands, self.how, self.problems,
                         self.source, self.source_input, self.loose)
 
-    def _unknown(self, index: int) -> None:
+    def unknown_value(self, index: int) -> None:
         """Input ``index``'s value is needed and unknown: unless a Parameter gives it (whose
         values nobody knows), the runtime may know more than irvalidate does."""
         producer = self.inputs[index].producer
@@ -162,7 +164,7 @@ class Node:
         tensor = self.inputs[index].tensor
         if tensor is None or tensor.rank != 1:
             if not is_const(self.inputs[index]):
-                self._unknown(index)
+                self.unknown_value(index)
             return None
         try:
             dims = as_target(tensor)
@@ -172,7 +174,7 @@ class Node:
                                         f"OpenVINO refuses a value that can be negative (\"Value for "
                                         f"partial shape evaluation can't be lower than zero\")")
         except Unresolved:  # a wrapped interval: what the runtime makes of it is not followed
-            self._unknown(index)
+            self.unknown_value(index)
             return None
         self.source, self.source_input = tensor.origin, what
         return dims
@@ -186,13 +188,56 @@ class Node:
         tensor = self.inputs[index].tensor
         if tensor is None or tensor.rank != 1:
             if not is_const(self.inputs[index]):
-                self._unknown(index)
+                self.unknown_value(index)
             return None
         try:
             return tensor.static_values()
         except Unresolved:
-            self._unknown(index)
+            self.unknown_value(index)
             return None
+
+    def const_numbers(self, index: int) -> Optional[List[int]]:
+        """A Const input's numbers as the runtime casts them to integers: integer types as
+        they are, a real Const's truncated towards zero (``2.7`` is 2).  None for anything
+        else, an unreadable Const, or a value no int64 holds."""
+        found = self.const_ints(index)
+        if found is not None or not is_const(self.inputs[index]):
+            return found
+        if self.inputs[index].element_type not in REAL_TYPES:
+            return None
+        reals = self.const_floats(index)
+        if reals is None or not all(math.isfinite(r) and abs(r) < 2.0 ** 63 for r in reals):
+            return None
+        return [int(r) for r in reals]
+
+    def exact_values(self, index: int, max_rank: Optional[int] = 1) -> Optional[List[int]]:
+        """OpenVINO's ``get_input_const_data_as``: a Const's numbers, or a computed value
+        (of rank ``max_rank`` at most; None: any) whose every element is known exactly;
+        else None."""
+        if index >= len(self.inputs):
+            return None
+        found = self.const_numbers(index)
+        if found is not None or is_const(self.inputs[index]):
+            return found
+        tensor = self.inputs[index].tensor
+        if tensor is None:
+            self.unknown_value(index)
+            return None
+        if max_rank is not None and tensor.rank > max_rank:
+            return None
+        try:
+            return tensor.static_values()
+        except Unresolved:
+            self.unknown_value(index)
+            return None
+
+    def as_shape(self, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+        """OpenVINO's ``get_input_const_data_as_shape``: a Const's numbers as dims (-1 is
+        ``?``, lower values 0), else the bounds a shape subgraph evaluates to, else None."""
+        found = self.const_numbers(index)
+        if found is not None:
+            return tuple(from_int(v) for v in found)
+        return self.computed_as_shape(index, what)
 
     def input_bounds(self, index: int) -> Optional[List[Dim]]:
         """Each element's (lower, upper) bounds as a Dim, OpenVINO's ``get_input_bounds``: a
@@ -205,7 +250,7 @@ class Node:
         tensor = self.inputs[index].tensor
         if tensor is None:
             if not is_const(self.inputs[index]):
-                self._unknown(index)
+                self.unknown_value(index)
             return None
         self.source, self.source_input = tensor.origin, f"input {index}"
         return list(tensor.bounds)

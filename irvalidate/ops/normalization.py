@@ -26,7 +26,6 @@ from .attributes import Field, read
 from .autobroadcast import merge_types
 from .axes import (
     check_in_range,
-    exact_values,
     require_1d,
     require_count_within,
     require_integers,
@@ -81,7 +80,7 @@ def _mvn6(node: Node) -> Result:
 def _normalize_l2(node: Node) -> Result:
     data = _same_shape(node, "NormalizeL2", _NORMALIZE_L2, ("data", "axes"))
     require_rank_at_most_one(node.inputs[1].shape, "axes (input 1)")
-    values = exact_values(node, 1)
+    values = node.exact_values(1)
     check_in_range(values, data)
     if data == () and values:
         raise OpError(INCOMPATIBLE, f"axes {short(values)} on scalar data: there is no axis to "
@@ -96,7 +95,7 @@ def _lrn(node: Node) -> Result:
     if axes is not None and all(d.is_static for d in axes):  # only a static shape is checked
         require_1d(axes, "axes (input 1)")
         require_count_within(axes[0].lo, data, "axes (input 1)")
-    values = exact_values(node, 1)
+    values = node.exact_values(1)
     if data is not None:
         # the runtime reads axes as unsigned and casts them back: a negative one passes; axes
         # it cannot read are its default, the channel axis 1, checked all the same

@@ -22,7 +22,7 @@ from typing import Tuple
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, static
 from .attributes import Field, read
-from .infer_helpers import as_shape, f32, is_integral, require_type, text
+from .infer_helpers import f32, is_integral, require_type, text
 from .node import Node
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -83,7 +83,7 @@ def _boxes(node: Node, priors: int) -> Result:
             out_size is not None and image is not None and len(image) != len(out_size)):
         raise OpError(INCOMPATIBLE, f"output_size (input 0) {text(out_size)} and image_size "
                                     f"(input 1) {text(image)} must both be 1-D")
-    size = as_shape(node, 0, "output_size")
+    size = node.as_shape(0, "output_size")
     if size is None:
         node.how = "an output_size whose values are unknown"
         return Result(((static(2), DYNAMIC),), ("f32",))

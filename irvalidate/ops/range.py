@@ -17,7 +17,6 @@ from ..shapes.values import Origin, Tensor
 from .attributes import Field, read
 from .evaluating import label, scalar, tensors
 from .node import Node
-from .shaping import exact
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _TYPE = (Field("output_type", "str", None),)
@@ -60,7 +59,7 @@ def _infer(v4: bool):
                 et = "dynamic"
         if et == "dynamic":  # the port's precision says nothing the runtime checks
             et = None
-        values = [exact(node, i) for i in range(3)]
+        values = [node.exact_values(i) for i in range(3)]
         step = values[2]
         if step is not None and len(step) == 1 and step[0] == 0:
             raise OpError(INCOMPATIBLE, "step is 0")

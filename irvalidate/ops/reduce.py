@@ -22,7 +22,7 @@ from ..shapes import bounds
 from ..shapes.dims import DYNAMIC, ONE, Shape
 from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
-from .axes import exact_values, normalize, require_integers, require_rank_at_most_one
+from .axes import normalize, require_integers, require_rank_at_most_one
 from .evaluating import bool_attr, origin, short, tensors
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -60,7 +60,7 @@ def _infer_with(name: str, logical: bool) -> Callable[[Node], Result]:
         data, axes = node.inputs[0].shape, node.inputs[1].shape
         _check_types(node, logical)
         require_rank_at_most_one(axes, "axes (input 1)")
-        values = exact_values(node, 1)
+        values = node.exact_values(1)
         kept = " (keep_dims)" if keep_dims else ""
         if data is None or values is None:
             node.how = f"reduction over axes the runtime cannot read{kept}"

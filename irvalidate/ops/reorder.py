@@ -23,7 +23,6 @@ from ..shapes.dims import format_dim, format_shape, intersect
 from .attributes import Field, read
 from .axes import (
     check_in_range,
-    exact_values,
     normalize,
     require_1d,
     require_integers,
@@ -71,7 +70,7 @@ def _roll(node: Node) -> Result:
             len(shift) != len(axes) or any(intersect(a, b) is None for a, b in zip(shift, axes))):
         raise OpError(INCOMPATIBLE, f"shift {format_shape(shift)} and axes {format_shape(axes)} "
                                     f"must have the same shape when shift is not a scalar")
-    check_in_range(exact_values(node, 2), data)
+    check_in_range(node.exact_values(2), data)
     return _result(node)
 
 
@@ -89,7 +88,7 @@ def _reverse(node: Node) -> Result:
         return _result(node)
     if elements.is_known(et) and et not in elements.INTEGRAL:
         node.note(TYPE, f"reversed_axes (input 1) must be an integer tensor in index mode, not {et}")
-    values = exact_values(node, 1)
+    values = node.exact_values(1)
     if data is not None and values is not None:
         rank = len(data)
         # a negative axis is counted from the end and never refused, even one still negative

@@ -23,7 +23,7 @@ from .attributes import Field, read
 from .evaluating import origin, scalar, tensors
 from .node import Node
 from .shaping import axis as norm_axis
-from .shaping import exact, integral
+from .shaping import integral
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ND15 = (Field("reduction", "enum", "none", ("none", "sum", "sub", "prod", "min", "max")),)
@@ -42,7 +42,7 @@ def _axis(node: Node, index: int, rank: Optional[int]) -> Optional[int]:
     if shape is not None and len(shape) > 1:
         raise OpError(INCOMPATIBLE, f"axis (input {index}) must be a scalar or a 1-D tensor, "
                                     f"not {format_shape(shape)}")
-    found = exact(node, index)
+    found = node.exact_values(index)
     if found is None or len(found) != 1 or rank is None:
         return None
     if rank == 0 and found[0] in (0, -1):

@@ -4,12 +4,11 @@ the words of its refusals.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
-from ..shapes.values import Unresolved
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 
@@ -65,21 +64,6 @@ def ints_text(values: Sequence[int]) -> str:
     return "[" + ",".join(str(v) for v in values[:16]) + (",..." if len(values) > 16 else "") + "]"
 
 
-def exact(node: Node, index: int) -> Optional[List[int]]:
-    """A const-only input (``get_input_const_data_as``): a Const's numbers, or a computed
-    value whose every element is known exactly; None otherwise."""
-    if index >= len(node.inputs):
-        return None
-    found = node.const_ints(index)
-    if found is not None:
-        return found
-    tensor = node.inputs[index].tensor
-    if tensor is None or tensor.rank > 1:
-        return None
-    try:
-        return tensor.static_values()
-    except Unresolved:
-        return None
 
 
 def refuse_unless(condition: bool, message: str) -> None:

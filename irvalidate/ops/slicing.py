@@ -21,7 +21,7 @@ from .attributes import Field, read
 from .evaluating import mask, origin, scalar, tensors
 from .node import Node
 from .shaping import axis as norm_axis
-from .shaping import exact, integral, ints_text, upper_only
+from .shaping import integral, ints_text, upper_only
 from .spec import ARITY, ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
@@ -75,10 +75,10 @@ def _slice(node: Node) -> Result:
             not compatible(lengths[3], lengths[0]):
         raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
     start, stop = _bounds(node, 1), _bounds(node, 2)
-    step = exact(node, 3)
+    step = node.exact_values(3)
     axes: Optional[List[int]] = None
     if len(node.inputs) == 5:
-        found = exact(node, 4)
+        found = node.exact_values(4)
         if found is not None:
             axes = [norm_axis(a, rank) for a in found]
             if len(set(axes)) != len(axes):
@@ -125,7 +125,7 @@ def _strided_slice(node: Node) -> Result:
     if data is None:
         return Result((None,), (et,))
     begin, end = _bounds(node, 1), _bounds(node, 2)
-    strides = exact(node, 3) if len(node.inputs) == 4 else None
+    strides = node.exact_values(3) if len(node.inputs) == 4 else None
     static = [n.lo if n is not None and n.is_static else None for n in lengths]
     if static[0] is not None and static[1] is not None and static[0] != static[1]:
         raise OpError(INCOMPATIBLE, f"begin and end hold {static[0]} and {static[1]} values")

@@ -23,7 +23,7 @@ from .attributes import Field, read
 from .evaluating import origin, scalar, short, tensors
 from .node import Node
 from .shaping import axis as norm_axis
-from .shaping import exact, integral, ints_text
+from .shaping import integral, ints_text
 from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _SPLITS = (Field("num_splits", "uint", 0),)
@@ -52,7 +52,7 @@ def _piece(d: Dim, n: int) -> Dim:
 
 
 def _axis(node: Node) -> Optional[int]:
-    found = exact(node, 1)
+    found = node.exact_values(1)
     return found[0] if found is not None and len(found) == 1 else None
 
 
@@ -106,7 +106,7 @@ def _variadic(node: Node) -> Result:
         out: Shape = None if data is None else (DYNAMIC,) * len(data)
         return Result((out,) * n, (et,) * n)
     a = norm_axis(axis, len(data))
-    lengths = exact(node, 2)
+    lengths = node.exact_values(2)
     if lengths is None or len(lengths) != n:
         unknown = data[:a] + (DYNAMIC,) + data[a + 1:]
         return Result((unknown,) * n, (et,) * n)

@@ -22,7 +22,7 @@ from ..shapes.values import Tensor
 from .attributes import Field, read
 from .evaluating import origin, tensors
 from .node import Node, is_const
-from .shaping import axis, exact, rank_at_most_one
+from .shaping import axis, rank_at_most_one
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SKIP = (Field("allow_axis_skip", "bool", False),)
@@ -52,7 +52,7 @@ def _squeeze(v15: bool):
         shape = data.shape
         if shape is None:
             return Result((None,), (et,))
-        axes = exact(node, 1) if len(node.inputs) == 2 else []
+        axes = node.exact_values(1) if len(node.inputs) == 2 else []
         if axes is None and is_const(node.inputs[1]):
             # a Const irvalidate does not decode (float axes, which the runtime reads): its
             # values set the rank, so the rank is left open rather than guessed
@@ -99,7 +99,7 @@ def _unsqueeze(node: Node) -> Result:
     data = node.inputs[0]
     et = data.element_type
     rank_at_most_one(node, 1, "axes")
-    axes = exact(node, 1)
+    axes = node.exact_values(1)
     if axes is None or data.shape is None:
         return Result((None,), (et,))
     if not axes:

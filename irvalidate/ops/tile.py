@@ -11,7 +11,7 @@ from ..shapes import arith
 from ..shapes.dims import DYNAMIC, ONE, Dim
 from .node import Node
 from .spec import OpSpec, Result
-from .value_inputs import const_numbers, integer_input, refuse_bufferless
+from .value_inputs import integer_input, refuse_bufferless
 
 
 def _infer(node: Node) -> Result:
@@ -21,7 +21,7 @@ def _infer(node: Node) -> Result:
     integer_input(node, 1, "repeats", boolean=True)  # is_integral: booleans pass
     length = node.one_d_length(1, "repeats (input 1)")
     refuse_bufferless(node, 1)
-    numbers = const_numbers(node, 1)
+    numbers = node.const_numbers(1)
     repeats = (tuple(Dim(max(v, 0), max(v, 0)) for v in numbers) if numbers is not None
                else node.computed_as_shape(1, "repeats"))
     data = node.inputs[0].shape

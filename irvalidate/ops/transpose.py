@@ -14,7 +14,7 @@ from ..shapes.layout import transpose_values
 from ..shapes.values import Tensor, Unresolved
 from .evaluating import origin, short, tensors
 from .node import Node
-from .shaping import exact, integral, ints_text
+from .shaping import integral, ints_text
 from .spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 
@@ -33,7 +33,7 @@ def _infer(node: Node) -> Result:
                                     or order_in[0] == static(0)):
             raise OpError(INCOMPATIBLE, f"input_order holds {order_in[0]} values, but arg "
                                         f"{format_shape(arg)} has rank {len(arg)}")
-    order = exact(node, 1)
+    order = node.exact_values(1)
     if order is None:
         return Result((None if arg is None else (DYNAMIC,) * len(arg),), (et,))
     if arg is None:
