@@ -46,6 +46,8 @@ REGISTRY: Dict[str, str] = {
     "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
+    **dict.fromkeys(("embeddingbagoffsetssum", "embeddingbagoffsets", "embeddingbagpackedsum",
+                     "embeddingbagpacked", "embeddingsegmentssum"), "embedding"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")
