@@ -13,47 +13,14 @@ element types of indices, offsets, segment ids and counts must be i32 or i64 and
 """
 from __future__ import annotations
 
-from ..ir import elements
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, Shape, compatible, format_shape
+from ..shapes.dims import DYNAMIC, Dim, format_shape
 from .attributes import Field, read
+from .checking import index_type, ranked, same_shape, same_type
 from .node import Node
-from .spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
 
 _REDUCTION = (Field("reduction", "enum", "sum", ("sum", "mean")),)
-_INDEX_TYPES = ("i32", "i64")
-
-
-def _index_type(node: Node, index: int, what: str) -> None:
-    """The runtime takes only i32 and i64 for an index-like input."""
-    et = node.inputs[index].element_type
-    if elements.is_known(et) and et not in _INDEX_TYPES:
-        node.note(TYPE, f"{what} (input {index}) must be i32 or i64, not {et}")
-
-
-def _same_type(node: Node, index: int, what: str, other: int, other_what: str) -> None:
-    a, b = node.inputs[index].element_type, node.inputs[other].element_type
-    if elements.is_known(a) and elements.is_known(b) and a != b:
-        node.note(TYPE, f"{what} (input {index}) is {a}, but {other_what} (input {other}) is {b}: "
-                        f"they must have the same element type")
-
-
-def _rank(node: Node, index: int, what: str, rank: int) -> Shape:
-    shape = node.inputs[index].shape
-    if shape is not None and len(shape) != rank:
-        words = "a scalar" if rank == 0 else f"a {rank}-D tensor"
-        raise OpError(INCOMPATIBLE, f"{what} (input {index}) must be {words}, not "
-                                    f"{format_shape(shape)}")
-    return shape
-
-
-def _same_shape(node: Node, index: int, what: str, other: int, other_what: str) -> None:
-    a, b = node.inputs[index].shape, node.inputs[other].shape
-    if a is None or b is None:
-        return
-    if len(a) != len(b) or not all(compatible(x, y) for x, y in zip(a, b)):
-        raise OpError(INCOMPATIBLE, f"{what} (input {index}) {format_shape(a)} and {other_what} "
-                                    f"(input {other}) {format_shape(b)} must have the same shape")
 
 
 def _table(node: Node, bags: Dim) -> Result:
@@ -68,7 +35,7 @@ def _table(node: Node, bags: Dim) -> Result:
 
 def _weights_type(node: Node, index: int) -> None:
     if index < len(node.inputs):
-        _same_type(node, index, "per_sample_weights", 0, "emb_table")
+        same_type(node, index, "per_sample_weights", 0, "emb_table")
 
 
 def _mean_without_weights(node: Node, weights: int, reduction: str) -> None:
@@ -85,20 +52,20 @@ def _offsets(v15: bool):
         labels = ["emb_table", "indices", "offsets", "default_index", "per_sample_weights"]
         node.show(labels[:len(node.inputs)])
         node.how = "one row per bag, bags given by offsets"
-        _index_type(node, 2, "offsets")
-        _index_type(node, 1, "indices")
-        _same_type(node, 2, "offsets", 1, "indices")
+        index_type(node, 2, "offsets")
+        index_type(node, 1, "indices")
+        same_type(node, 2, "offsets", 1, "indices")
         if len(node.inputs) >= 4:
-            _index_type(node, 3, "default_index")
-            _same_type(node, 3, "default_index", 1, "indices")
+            index_type(node, 3, "default_index")
+            same_type(node, 3, "default_index", 1, "indices")
         _weights_type(node, 4)
-        _rank(node, 1, "indices", 1)
-        offsets = _rank(node, 2, "offsets", 1)
+        ranked(node, 1, "indices", 1)
+        offsets = ranked(node, 2, "offsets", 1)
         if len(node.inputs) >= 4:
-            _rank(node, 3, "default_index", 0)
+            ranked(node, 3, "default_index", 0)
         if len(node.inputs) == 5:
-            _rank(node, 4, "per_sample_weights", 1)
-            _same_shape(node, 1, "indices", 4, "per_sample_weights")
+            ranked(node, 4, "per_sample_weights", 1)
+            same_shape(node, 1, "indices", 4, "per_sample_weights")
         return _table(node, DYNAMIC if offsets is None else offsets[0])
     return infer
 
@@ -110,11 +77,11 @@ def _packed(v15: bool):
         _mean_without_weights(node, 2, reduction)
         node.show(["emb_table", "indices", "per_sample_weights"][:len(node.inputs)])
         node.how = "one row per bag, a bag per row of indices"
-        _index_type(node, 1, "indices")
+        index_type(node, 1, "indices")
         _weights_type(node, 2)
-        indices = _rank(node, 1, "indices", 2)
+        indices = ranked(node, 1, "indices", 2)
         if len(node.inputs) == 3:
-            weights = _rank(node, 2, "per_sample_weights", 2)
+            weights = ranked(node, 2, "per_sample_weights", 2)
             merged = arith.merge_shapes(indices, weights)
             if merged is None and (indices, weights) != (None, None):
                 raise OpError(INCOMPATIBLE, f"indices (input 1) {format_shape(indices)} and "
@@ -132,22 +99,22 @@ def _segments(node: Node) -> Result:
     node.show(labels[:len(node.inputs)])
     node.how = "one row per segment, num_segments of them"
     for index in (2, 1, 3):
-        _index_type(node, index, labels[index])
-    _same_type(node, 2, "segment_ids", 1, "indices")
-    _same_type(node, 3, "num_segments", 2, "segment_ids")
+        index_type(node, index, labels[index])
+    same_type(node, 2, "segment_ids", 1, "indices")
+    same_type(node, 3, "num_segments", 2, "segment_ids")
     if len(node.inputs) >= 5:
-        _index_type(node, 4, "default_index")
-        _same_type(node, 4, "default_index", 1, "indices")
+        index_type(node, 4, "default_index")
+        same_type(node, 4, "default_index", 1, "indices")
     _weights_type(node, 5)
-    _rank(node, 1, "indices", 1)
-    _rank(node, 2, "segment_ids", 1)
-    _same_shape(node, 1, "indices", 2, "segment_ids")
-    _rank(node, 3, "num_segments", 0)
+    ranked(node, 1, "indices", 1)
+    ranked(node, 2, "segment_ids", 1)
+    same_shape(node, 1, "indices", 2, "segment_ids")
+    ranked(node, 3, "num_segments", 0)
     if len(node.inputs) >= 5:
-        _rank(node, 4, "default_index", 0)
+        ranked(node, 4, "default_index", 0)
     if len(node.inputs) == 6:
-        _rank(node, 5, "per_sample_weights", 1)
-        _same_shape(node, 1, "indices", 5, "per_sample_weights")
+        ranked(node, 5, "per_sample_weights", 1)
+        same_shape(node, 1, "indices", 5, "per_sample_weights")
     if node.inputs[0].shape is None:  # the count is not even read
         return _table(node, DYNAMIC)
     return _table(node, _count(node))

@@ -48,6 +48,11 @@ REGISTRY: Dict[str, str] = {
     "reduceprod": "reduce",
     **dict.fromkeys(("embeddingbagoffsetssum", "embeddingbagoffsets", "embeddingbagpackedsum",
                      "embeddingbagpacked", "embeddingsegmentssum"), "embedding"),
+    **dict.fromkeys(("experimentaldetectrondetectionoutput",
+                     "experimentaldetectrongenerateproposalssingleimage",
+                     "experimentaldetectronpriorgridgenerator",
+                     "experimentaldetectronroifeatureextractor", "experimentaldetectrontopkrois"),
+                    "detectron"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")
