@@ -53,6 +53,7 @@ REGISTRY: Dict[str, str] = {
                      "experimentaldetectronpriorgridgenerator",
                      "experimentaldetectronroifeatureextractor", "experimentaldetectrontopkrois"),
                     "detectron"),
+    "generateproposals": "proposals",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
