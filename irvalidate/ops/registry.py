@@ -54,6 +54,7 @@ REGISTRY: Dict[str, str] = {
                      "experimentaldetectronroifeatureextractor", "experimentaldetectrontopkrois"),
                     "detectron"),
     "generateproposals": "proposals",
+    "matrixnms": "nms_variants", "multiclassnms": "nms_variants", "nmsrotated": "nms_variants",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
