@@ -55,6 +55,7 @@ REGISTRY: Dict[str, str] = {
                     "detectron"),
     "generateproposals": "proposals",
     "matrixnms": "nms_variants", "multiclassnms": "nms_variants", "nmsrotated": "nms_variants",
+    "roialignrotated": "roi_features", "deformablepsroipooling": "roi_features",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
