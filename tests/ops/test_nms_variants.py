@@ -69,7 +69,9 @@ S = [[2, 100, 4], [2, 5, 100]]
     ([[2, 100, 4], None], {}), ([None, None], {}), ([None, [2, 5, 100]], {"nms_top_k": -5}),
     ([[2, 0, 4], [2, 5, 0]], {}), ([[2, (0, 3), 4], [2, 5, -1]], {"nms_top_k": 10}),
     ([[(2, 4), (3, 9), 4], [-1, (2, 3), -1]], {"keep_top_k": 20}), ([[2, 100, -1], [2, 5, -1]], {"nms_top_k": 3}),
-    (S, {"output_type": "i32"}),
+    (S, {"output_type": "i32"}), ([[2, -1, 4], [2, 5, -1]], {"nms_top_k": 0}),
+    ([[2, 3, 4], [2, -1, 3]], {"keep_top_k": 0}), ([[-1, 3, 4], [-1, 2, 3]], {"keep_top_k": 0}),
+    ([[(2, -1), 3, 4], [(2, -1), 2, 3]], {"keep_top_k": 4}),
 ])
 def test_matrix_nms_runtime_cases(tmp_path, shapes, attrs):
     opcheck.compare(nms("MatrixNms", 8, shapes, attrs), tmp_path, ["MatrixNms"])
@@ -88,7 +90,9 @@ def test_matrix_nms_types(tmp_path):
     ([[2, (50, 100), 4], [2, 5, -1]], {"keep_top_k": 10}), ([[2, -1, 4], [2, 5, -1]], {"keep_top_k": 10}),
     ([[2, -1, 4], [2, (1, 5), -1]], {"keep_top_k": 10}), ([[2, (0, 3), 4], [2, 5, -1]], {"nms_top_k": 10}),
     ([None, None], {}), ([None, [2, 5, 100]], {}), ([[2, 0, 4], [2, 5, 0]], {}), (S, {"output_type": "i32"}),
-    ([[(2, 4), (3, 9), 4], [-1, (2, 3), -1]], {"keep_top_k": 20}),
+    ([[(2, 4), (3, 9), 4], [-1, (2, 3), -1]], {"keep_top_k": 20}), ([[2, -1, 4], [2, 5, -1]], {"nms_top_k": 0}),
+    ([[2, 3, 4], [2, -1, 3]], {"keep_top_k": 0}), ([[-1, 3, 4], [-1, 2, 3]], {"keep_top_k": 0}),
+    ([[(2, -1), 3, 4], [(2, -1), 2, 3]], {"keep_top_k": 4}),
 ])
 def test_multiclass_nms_runtime_cases(tmp_path, shapes, attrs, version):
     opcheck.compare(nms("MulticlassNms", version, shapes, attrs), tmp_path, ["MulticlassNms"])
