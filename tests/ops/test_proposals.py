@@ -9,6 +9,7 @@ ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
+from irvalidate.engine import validate_file  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from shapeops import both_ways, model, param, refusal, shape_text  # noqa: E402
 
@@ -121,5 +122,7 @@ def test_what_the_runtime_refuses(tmp_path, shapes, words):
 
 def test_roi_num_takes_its_own_type_and_a_stale_dim_is_named(tmp_path):
     path = opcheck.compare(proposals(S, {"roi_num_type": "i32"}), tmp_path, ["GenerateProposals"])
+    # the serializer's own file: no finding at all (no unread attribute, no warning)
+    assert not [f for f in validate_file(str(path)).findings if f.layer is not None and f.layer.name == "gp"]
     assert opcheck.named(opcheck.mutate(path, "gp", 2, 0, 3), "gp")
     assert opcheck.named(opcheck.mutate(path, "gp", 0, 1, 5), "gp")
