@@ -40,14 +40,20 @@ def _start(node: Node, labels, how: str):
     return one_floating_type(node, labels)
 
 
+def _boxes(node: Node, index: int, what: str) -> Shape:
+    """A 2-D input of boxes, one per row, 4 coordinates each (when its rank is static)."""
+    shape = ranked(node, index, what, 2)
+    if shape is not None:
+        fits(shape[1], 4, f"{what} {format_shape(shape)} must have 4 columns")
+    return shape
+
+
 def _detection(node: Node) -> Result:
     labels = ["input_rois", "input_deltas", "input_scores", "input_im_info"]
     et = _start(node, labels, "max_detections_per_image detections")
     attrs = read(node, "ExperimentalDetectronDetectionOutput", _DETECTION)
     classes, most = attrs[3], attrs[5]
-    rois = ranked(node, 0, "input_rois", 2)
-    if rois is not None:
-        fits(rois[1], 4, f"input_rois {format_shape(rois)} must have 4 columns")
+    rois = _boxes(node, 0, "input_rois")
     deltas = ranked(node, 1, "input_deltas", 2)
     if deltas is not None:
         fits(deltas[1], arith.from_int(classes * 4), f"input_deltas {format_shape(deltas)} must have "
@@ -77,9 +83,7 @@ def _proposals(node: Node) -> Result:
     im_info = ranked(node, 0, "input_im_info", 1)
     if im_info is not None:
         fits(im_info[0], 3, f"input_im_info {format_shape(im_info)} must be [3]")
-    anchors = ranked(node, 1, "input_anchors", 2)
-    if anchors is not None:
-        fits(anchors[1], 4, f"input_anchors {format_shape(anchors)} must have 4 columns")
+    _boxes(node, 1, "input_anchors")
     deltas = ranked(node, 2, "input_deltas", 3)
     scores = ranked(node, 3, "input_scores", 3)
     if deltas is not None and scores is not None:
@@ -93,9 +97,7 @@ def _grid(node: Node) -> Result:
     labels = ["priors", "feature_map", "im_data"]
     et = _start(node, labels, "one prior per feature map cell")
     flatten = read(node, "ExperimentalDetectronPriorGridGenerator", _GRID)[0]
-    priors = ranked(node, 0, "priors", 2)
-    if priors is not None:
-        fits(priors[1], 4, f"priors {format_shape(priors)} must have 4 columns")
+    priors = _boxes(node, 0, "priors")
     grid = ranked(node, 1, "feature_map", 4)
     image = ranked(node, 2, "im_data", 4)
     if grid is not None and image is not None:
@@ -120,9 +122,7 @@ def _features(node: Node) -> Result:
     node.how = "output_size x output_size features per roi"
     et = one_floating_type(node, labels)
     size = arith.from_int(read(node, "ExperimentalDetectronROIFeatureExtractor", _FEATURES)[0])
-    rois = ranked(node, 0, "rois", 2)
-    if rois is not None:
-        fits(rois[1], 4, f"rois {format_shape(rois)} must have 4 columns")
+    rois = _boxes(node, 0, "rois")
     count = DYNAMIC if rois is None else rois[0]
     channels = None
     for index in range(1, len(node.inputs)):
@@ -148,9 +148,7 @@ def _topk(node: Node) -> Result:
     labels = ["input_rois", "rois_probs"]
     et = _start(node, labels, "the max_rois best rois")
     count = arith.from_int(read(node, "ExperimentalDetectronTopKROIs", _TOPK)[0])
-    rois = ranked(node, 0, "input_rois", 2)
-    if rois is not None:
-        fits(rois[1], 4, f"input_rois {format_shape(rois)} must have 4 columns")
+    rois = _boxes(node, 0, "input_rois")
     probs = ranked(node, 1, "rois_probs", 1)
     if rois is not None and probs is not None:
         fits(rois[0], probs[0], f"input_rois {format_shape(rois)} and rois_probs {format_shape(probs)} "

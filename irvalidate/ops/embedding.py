@@ -38,6 +38,20 @@ def _weights_type(node: Node, index: int) -> None:
         same_type(node, index, "per_sample_weights", 0, "emb_table")
 
 
+def _optional(node: Node, default: int) -> None:
+    """default_index (a scalar of the indices' type) and per_sample_weights (one per index,
+    of the table's type) at ``default`` and after it, when connected."""
+    if default < len(node.inputs):
+        index_type(node, default, "default_index")
+        same_type(node, default, "default_index", 1, "indices")
+        ranked(node, default, "default_index", 0)
+    weights = default + 1
+    if weights < len(node.inputs):
+        _weights_type(node, weights)
+        ranked(node, weights, "per_sample_weights", 1)
+        same_shape(node, 1, "indices", weights, "per_sample_weights")
+
+
 def _mean_without_weights(node: Node, weights: int, reduction: str) -> None:
     if reduction == "mean" and weights < len(node.inputs):
         raise OpError(ARITY, f"per_sample_weights (input {weights}) is connected, but reduction "
@@ -55,17 +69,9 @@ def _offsets(v15: bool):
         index_type(node, 2, "offsets")
         index_type(node, 1, "indices")
         same_type(node, 2, "offsets", 1, "indices")
-        if len(node.inputs) >= 4:
-            index_type(node, 3, "default_index")
-            same_type(node, 3, "default_index", 1, "indices")
-        _weights_type(node, 4)
         ranked(node, 1, "indices", 1)
         offsets = ranked(node, 2, "offsets", 1)
-        if len(node.inputs) >= 4:
-            ranked(node, 3, "default_index", 0)
-        if len(node.inputs) == 5:
-            ranked(node, 4, "per_sample_weights", 1)
-            same_shape(node, 1, "indices", 4, "per_sample_weights")
+        _optional(node, 3)
         return _table(node, DYNAMIC if offsets is None else offsets[0])
     return infer
 
@@ -102,19 +108,11 @@ def _segments(node: Node) -> Result:
         index_type(node, index, labels[index])
     same_type(node, 2, "segment_ids", 1, "indices")
     same_type(node, 3, "num_segments", 2, "segment_ids")
-    if len(node.inputs) >= 5:
-        index_type(node, 4, "default_index")
-        same_type(node, 4, "default_index", 1, "indices")
-    _weights_type(node, 5)
     ranked(node, 1, "indices", 1)
     ranked(node, 2, "segment_ids", 1)
     same_shape(node, 1, "indices", 2, "segment_ids")
     ranked(node, 3, "num_segments", 0)
-    if len(node.inputs) >= 5:
-        ranked(node, 4, "default_index", 0)
-    if len(node.inputs) == 6:
-        ranked(node, 5, "per_sample_weights", 1)
-        same_shape(node, 1, "indices", 5, "per_sample_weights")
+    _optional(node, 4)
     if node.inputs[0].shape is None:  # the count is not even read
         return _table(node, DYNAMIC)
     return _table(node, _count(node))

@@ -13,7 +13,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from shapeops import both_ways, model, param, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32}
 DETECTION = "ExperimentalDetectronDetectionOutput"
@@ -144,23 +144,8 @@ def test_experimental_version_reads_as_opset6(tmp_path):
     assert [o["inferred"] for o in opcheck.irvalidate_shapes(path)["ed"]["outputs"]] == ["[10,4]"]
 
 
-def _dim(rng, fixed):
-    """``fixed`` most often, else an interval around it, else anything (refused or not)."""
-    draw = rng.random()
-    if draw < 0.7:
-        return fixed
-    if draw < 0.9:
-        return rng.choice([-1, (max(fixed - 2, 0), fixed + 3), (fixed, -1), (0, fixed)])
-    return rng.choice([(1, 6), (0, 3), 2, 7, (4, -1)])
-
-
-def _shape(rng, dims, ranks_off=0.04, dynamic=0.08):
-    if rng.random() < dynamic:
-        return None
-    shape = [_dim(rng, d) for d in dims]
-    if rng.random() < ranks_off:
-        shape.append(1)
-    return shape
+def _shape(rng, dims):
+    return near_shape(rng, dims, dynamic=0.08, extra_axis=0.04, same=0.7, close=0.9)
 
 
 def _random(rng, kind):

@@ -13,7 +13,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from shapeops import both_ways, const, model, param, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, const, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,
        "u8": np.uint8, "bf16": ov.Type.bf16}
@@ -167,19 +167,9 @@ def test_every_missing_attribute_keeps_its_default(tmp_path, kind, version):
 
 
 def _random_shapes(rng, b, m, c, rois):
-    def d(fixed):
-        draw = rng.random()
-        if draw < 0.75:
-            return fixed
-        if draw < 0.93:
-            return rng.choice([-1, (max(fixed - 2, 0), fixed + 3), (fixed, -1), (0, fixed)])
-        return rng.choice([2, 5, (1, 4)])
-
-    def s(dims):
-        return None if rng.random() < 0.1 else [d(x) for x in dims] + ([1] if rng.random() < 0.03 else [])
     if rois:
-        return [s([c, m, 4]), s([c, m]), s([b])]
-    return [s([b, m, 4]), s([b, c, m])]
+        return [near_shape(rng, [c, m, 4]), near_shape(rng, [c, m]), near_shape(rng, [b])]
+    return [near_shape(rng, [b, m, 4]), near_shape(rng, [b, c, m])]
 
 
 def _random_attrs(rng):

@@ -11,7 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, model, param, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
 ATTRS = dict(min_size=0.0, nms_threshold=0.7, post_nms_count=100, pre_nms_count=1000, normalized=True,
@@ -82,16 +82,8 @@ def test_attributes_as_the_reader_reads_them(tmp_path, name, value, loads):
 def _random(rng):
     b, a, h, w = rng.choice([1, 2, 3]), rng.choice([1, 3]), rng.choice([5, 10]), rng.choice([6, 12])
 
-    def d(fixed):
-        draw = rng.random()
-        if draw < 0.78:
-            return fixed
-        if draw < 0.95:
-            return rng.choice([-1, (max(fixed - 1, 0), fixed + 2), (fixed, -1), (0, fixed)])
-        return rng.choice([2, 5, (1, 4), (6, 9)])
-
     def s(dims):
-        return None if rng.random() < 0.1 else [d(x) for x in dims] + ([1] if rng.random() < 0.03 else [])
+        return near_shape(rng, dims, same=0.78, close=0.95)
     shapes = [s([b, rng.choice([3, 4])]), s([h, w, a, 4]), s([b, 4 * a, h, w]), s([b, a, h, w])]
     return shapes, {"post_nms_count": rng.choice([1, 7, 100]), "roi_num_type": rng.choice(["i32", "i64"])}
 

@@ -11,7 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
-from shapeops import both_ways, model, param, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,
        "u8": np.uint8, "bf16": ov.Type.bf16}
@@ -97,16 +97,8 @@ def test_attributes_as_the_reader_reads_them(tmp_path, kind, shapes, name, value
 def _random(rng, kind):
     n, c, r = rng.choice([1, 2]), rng.choice([8, 72]), rng.choice([4, 10])
 
-    def d(fixed):
-        draw = rng.random()
-        if draw < 0.75:
-            return fixed
-        if draw < 0.93:
-            return rng.choice([-1, (max(fixed - 2, 0), fixed + 3), (fixed, -1), (0, fixed)])
-        return rng.choice([2, 5, (1, 4)])
-
     def s(dims):
-        return None if rng.random() < 0.1 else [d(x) for x in dims] + ([1] if rng.random() < 0.03 else [])
+        return near_shape(rng, dims)
     if kind == "ROIAlignRotated":
         shapes = [s([n, c, 16, 16]), s([r, 5]), s([r])]
         return shapes, {"pooled_h": rng.choice([1, 7, -1, 0]), "pooled_w": rng.choice([1, 5, -3])}
