@@ -9,6 +9,7 @@ messages that name the input and its shape; an element type we do not know (None
 """
 from __future__ import annotations
 
+import struct
 from typing import Optional, Sequence, Union
 
 from ..ir import elements
@@ -76,3 +77,8 @@ def one_floating_type(node: Node, labels: Sequence[str]) -> Optional[str]:
             return None
         merged = et
     return merged
+
+
+def float32(value: float) -> float:
+    """An attribute the runtime keeps as a C++ float, compared as one (``1.00000001`` is 1)."""
+    return struct.unpack("f", struct.pack("f", value))[0]

@@ -14,14 +14,13 @@ input (images = ``roisnum[0]``); version 8 refuses that third input.
 """
 from __future__ import annotations
 
-import struct
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..ir import elements
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape, static
+from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
 from .attributes import Field, read
-from .checking import REAL, fits, index_type, ranked, same_type
+from .checking import REAL, fits, float32, index_type, ranked, same_type
 from .node import Node
 from .shaping import exact
 from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -104,8 +103,8 @@ def _matrix(node: Node) -> Result:
     return _selected(node, selected, images, out_et)
 
 
-def _batches(boxes: Shape, scores: Shape) -> None:
-    fits(boxes[0], scores[0], f"boxes {format_shape(boxes)} and scores {format_shape(scores)} "  # type: ignore[index]
+def _batches(boxes: Tuple[Dim, ...], scores: Tuple[Dim, ...]) -> None:
+    fits(boxes[0], scores[0], f"boxes {format_shape(boxes)} and scores {format_shape(scores)} "
                               f"must have the same first dim")
 
 
@@ -123,8 +122,7 @@ def _multiclass(version: int):
         out_et = _output_type(output)
         _box_types(node, len(node.inputs))
         _limits(top, keep, background)
-        eta32 = struct.unpack("f", struct.pack("f", eta))[0]  # the attribute is a float32
-        if not 0.0 <= eta32 <= 1.0:
+        if not 0.0 <= float32(eta) <= 1.0:
             raise OpError(ATTRIBUTE, f"attribute nms_eta is {eta}: it must be within [0, 1]")
         boxes = ranked(node, 0, "boxes", 3)
         scores = ranked(node, 1, "scores", 2 if rois else 3)
@@ -187,7 +185,7 @@ def _rotated(node: Node) -> Result:
     return Result(((selected, static(3)), (selected, static(3)), (static(1),)), (out_et, "f32", out_et))
 
 
-def _rotated_count(node: Node, boxes: Dim, scores: Shape) -> Dim:
+def _rotated_count(node: Node, boxes: Dim, scores: Tuple[Dim, ...]) -> Dim:
     selected = DYNAMIC
     limit = _first(node)
     if limit is not None:
@@ -195,7 +193,7 @@ def _rotated_count(node: Node, boxes: Dim, scores: Shape) -> Dim:
         if most < -1:  # the runtime builds an empty interval: it prints, and stays, '?'
             return DYNAMIC
         selected = arith.from_int(most) if most == -1 else Dim(0, most)
-    for d in (scores[0], scores[1]):  # type: ignore[index]
+    for d in (scores[0], scores[1]):
         selected = arith.mul(selected, arith.from_int(_most(d)))
     return selected
 
