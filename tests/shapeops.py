@@ -155,3 +155,22 @@ def both_ways(build, build_ir, folder, types, stem):
         return 0
     opcheck.compare(built, folder, types, stem=stem)
     return 1
+
+
+def near_dim(rng, fixed, same=0.75, close=0.93):
+    """``fixed`` most often, else ``?`` or an interval around it, else another dim: random
+    shapes that mostly fit together, and sometimes do not."""
+    draw = rng.random()
+    if draw < same:
+        return fixed
+    if draw < close:
+        return rng.choice([-1, (max(fixed - 2, 0), fixed + 3), (fixed, -1), (0, fixed)])
+    return rng.choice([2, 5, 7, (1, 4), (0, 3), (4, -1)])
+
+
+def near_shape(rng, dims, dynamic=0.1, extra_axis=0.03, same=0.75, close=0.93):
+    """``dims``, each one drawn by :func:`near_dim`; sometimes a dynamic rank instead,
+    sometimes with one axis too many."""
+    if rng.random() < dynamic:
+        return None
+    return [near_dim(rng, d, same, close) for d in dims] + ([1] if rng.random() < extra_axis else [])

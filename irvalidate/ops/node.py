@@ -158,11 +158,12 @@ class Node:
                                         f"to rank {MAX_RANK})")
         return shape[0].lo if shape[0].is_static else None
 
-    def computed_as_shape(self, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+    def computed_as_shape(self, index: int, what: str, rank: int = 1) -> Optional[Tuple[Dim, ...]]:
         """A 1-D shape input computed by a shape subgraph, read as OpenVINO's bound evaluation
-        reads it (its Origin is kept as the node's source)."""
+        reads it (its Origin is kept as the node's source); ``rank=0`` reads a scalar one (a
+        count such as EmbeddingSegmentsSum's num_segments) the same way, as one dim."""
         tensor = self.inputs[index].tensor
-        if tensor is None or tensor.rank != 1:
+        if tensor is None or tensor.rank != rank:
             if not is_const(self.inputs[index]):
                 self.unknown_value(index)
             return None

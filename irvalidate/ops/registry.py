@@ -81,6 +81,16 @@ REGISTRY: Dict[str, str] = {
                      "rnnsequence"), "rnn"),
     "if": "if_op",
     "tensoriterator": "tensor_iterator", "loop": "loop",
+    **dict.fromkeys(("embeddingbagoffsetssum", "embeddingbagoffsets", "embeddingbagpackedsum",
+                     "embeddingbagpacked", "embeddingsegmentssum"), "embedding"),
+    **dict.fromkeys(("experimentaldetectrondetectionoutput",
+                     "experimentaldetectrongenerateproposalssingleimage",
+                     "experimentaldetectronpriorgridgenerator",
+                     "experimentaldetectronroifeatureextractor", "experimentaldetectrontopkrois"),
+                    "detectron"),
+    "generateproposals": "proposals",
+    "matrixnms": "nms_variants", "multiclassnms": "nms_variants", "nmsrotated": "nms_variants",
+    "roialignrotated": "roi_features", "deformablepsroipooling": "roi_features",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
