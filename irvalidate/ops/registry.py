@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from ..shapes.values import Tensor, Unresolved
 from .node import Node
@@ -154,3 +154,25 @@ def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tup
         except Unresolved:
             tensor = None
     return inferred, tensor
+
+
+def catalogue() -> List[Tuple[str, Tuple[int, ...]]]:
+    """Every op type irvalidate infers, as the reader spells it, with the opset each of its
+    classes first appears in (``Broadcast`` has ``(1, 3)``: Broadcast-1 and Broadcast-3);
+    Parameter and Constant, whose outputs are their own attributes, are left out."""
+    found: Dict[str, Tuple[int, ...]] = {}
+    for kind in REGISTRY:
+        specs = [s for s in _specs(kind) if s.infer is not None and not s.source]
+        if specs:
+            found.setdefault(specs[0].name, tuple(s.versions[0] for s in specs))
+    return sorted(found.items(), key=lambda item: item[0].lower())
+
+
+def markdown() -> str:
+    """The catalogue as the README lists it: ``Abs (1), ..., Broadcast (1, 3), ...``."""
+    entries = [f"{name} ({', '.join(map(str, firsts))})" for name, firsts in catalogue()]
+    return f"{len(entries)} op types: " + ", ".join(entries) + "."
+
+
+if __name__ == "__main__":
+    print(markdown())
