@@ -30,6 +30,15 @@ def test_divide_keeps_the_multiples(a, n, out):
     assert arith.divide(a, n) == out
 
 
+@pytest.mark.parametrize("a,n,out", [
+    (D(7), 2, None), (D(8), 2, D(4)), (DYNAMIC, 3, DYNAMIC), (D(4, 8), 3, D(2)),
+    (D(3, INF), 2, D(2, 4611686018427387904)), (D(6, INF), 3, D(2, 3074457345618258432)),
+    (D(5, INF), 1, D(5, INF))])
+def test_dim_div_is_the_runtime_dimension_division(a, n, out):
+    """Measured through NV12toRGB/BGRtoNV12: an unbounded upper bound is divided as a double."""
+    assert arith.dim_div(a, n) == out
+
+
 bounds = st.integers(0, 50)
 
 

@@ -13,6 +13,7 @@ below 0.  What the runtime does, measured on 2026.4.1 (ops notes, ``_common.md``
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
@@ -68,12 +69,24 @@ def ceil_div(a: Dim, n: int) -> Dim:
 
 
 def divide(a: Dim, n: int) -> Optional[Dim]:
-    """``Dimension / n``: the multiples of ``n`` in ``a``, divided; None when there are none
-    (a static 7 / 2: "not divisible").  ``?`` stays ``?``."""
+    """The multiples of ``n`` in ``a``, divided; None when there are none (a static 7 / 2:
+    "not divisible").  ``?`` stays ``?``, and so does an unbounded upper bound (Reshape's
+    inferred dim); ``Dimension / n`` itself is :func:`dim_div`."""
     if a == DYNAMIC:
         return DYNAMIC
     lo = -(-a.lo // n)
     hi = INF if a.hi == INF else a.hi // n
+    return Dim(lo, hi) if lo <= hi else None
+
+
+def dim_div(a: Dim, n: int) -> Optional[Dim]:
+    """``Dimension / n`` exactly as the runtime computes it: ``?`` stays ``?``, any other
+    interval has its bounds divided in double precision, the lower one rounded up and the
+    upper one down, so an unbounded upper bound becomes a number (``3..`` / 2 is
+    ``2..4611686018427387904``, measured); None when the result is empty (not divisible)."""
+    if n == 1 or a == DYNAMIC:
+        return a
+    lo, hi = math.ceil(float(a.lo) / n), math.floor(float(a.hi) / n)
     return Dim(lo, hi) if lo <= hi else None
 
 
