@@ -46,6 +46,7 @@ REGISTRY: Dict[str, str] = {
     "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
+    "dft": "fft", "idft": "fft", "rdft": "fft", "irdft": "fft",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
