@@ -47,6 +47,8 @@ REGISTRY: Dict[str, str] = {
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "reduceprod": "reduce",
     "dft": "fft", "idft": "fft", "rdft": "fft", "irdft": "fft",
+    **dict.fromkeys(("nv12torgb", "nv12tobgr", "i420torgb", "i420tobgr", "rgbtonv12",
+                     "bgrtonv12"), "colour"),
 }
 
 _OPSET = re.compile(r"opset(\d+)")
