@@ -110,11 +110,13 @@ class Node:
                                         f"to rank {MAX_RANK})")
         return shape[0].lo if shape[0].is_static else None
 
-    def computed_as_shape(self, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+    def computed_as_shape(self, index: int, what: str,
+                          scalar: bool = False) -> Optional[Tuple[Dim, ...]]:
         """A 1-D shape input computed by a shape subgraph, read as OpenVINO's bound evaluation
-        reads it (its Origin is kept as the node's source)."""
+        reads it (its Origin is kept as the node's source); ``scalar``: a 0-D one too, read
+        as one dim."""
         tensor = self.inputs[index].tensor
-        if tensor is None or tensor.rank != 1:
+        if tensor is None or tensor.rank not in ((0, 1) if scalar else (1,)):
             return None
         try:
             dims = as_target(tensor)

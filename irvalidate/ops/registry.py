@@ -49,6 +49,7 @@ REGISTRY: Dict[str, str] = {
     "dft": "fft", "idft": "fft", "rdft": "fft", "irdft": "fft",
     **dict.fromkeys(("nv12torgb", "nv12tobgr", "i420torgb", "i420tobgr", "rgbtonv12",
                      "bgrtonv12"), "colour"),
+    "stft": "stft", "istft": "stft",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
