@@ -7,6 +7,7 @@ sizes are checked arithmetically before anything is read.
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass
 from math import prod
 from typing import Dict, List, Optional, Tuple
@@ -259,3 +260,27 @@ class BinFile:
         wanted = min(_group_bytes(spec), spec.size)
         raw = self.read(spec.offset, wanted)
         return decode_integers(spec, raw + bytes(_group_bytes(spec) - len(raw)))
+
+    def first_number(self, data: dict) -> Optional[float]:
+        """The first value of a Const of an integer or floating-point type (None when it holds
+        none), reading only its bytes: a min/max scalar compared as the runtime compares it."""
+        spec = const_spec(data)
+        et = spec.element_type
+        if et not in elements.INTEGRAL and et not in _FLOATS:
+            raise ConstError(f"element type {et} is not a number type", "type")
+        if spec.count == 0:
+            return None
+        first = ConstSpec(et, (1,), spec.offset, spec.size)
+        wanted = _group_bytes(first)
+        if spec.size < wanted:
+            raise ConstError(f"size {spec.size} is smaller than the {wanted} bytes of its first value")
+        raw = self.read(spec.offset, wanted)
+        if et in elements.INTEGRAL:
+            return decode_integers(first, raw)[0]
+        fmt, pad = _FLOATS[et]
+        return struct.unpack(fmt, pad + raw)[0]
+
+
+#: floating-point Const types -> struct format and the bytes that make them one (a bf16 is
+#: the high half of an f32)
+_FLOATS = {"f16": ("<e", b""), "f32": ("<f", b""), "f64": ("<d", b""), "bf16": ("<f", b"\0\0")}

@@ -34,6 +34,8 @@ class Graph(Protocol):
 
     def read_const(self, layer: Layer) -> List[int]: ...
 
+    def first_number(self, layer: Layer) -> Optional[float]: ...
+
     def tensor_of(self, value: Value) -> Optional[Tensor]: ...
 
     def input_values(self, layer: Layer) -> List[Value]: ...
@@ -93,6 +95,17 @@ class Node:
         except ConstError as err:
             if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
                 self.note(CONSTANT, str(err), const=value.producer)
+            return None
+
+    def const_first_number(self, index: int) -> Optional[float]:
+        """The first value of a Const input of any number type (a float min/max), or None
+        (not a Const, empty, or unreadable: the invalid-constant rule speaks for that)."""
+        value = self.inputs[index]
+        if not is_const(value):
+            return None
+        try:
+            return self.graph.first_number(value.producer)  # type: ignore[arg-type]
+        except ConstError:
             return None
 
     def one_d_length(self, index: int, what: str) -> Optional[int]:

@@ -50,6 +50,7 @@ REGISTRY: Dict[str, str] = {
     **dict.fromkeys(("nv12torgb", "nv12tobgr", "i420torgb", "i420tobgr", "rgbtonv12",
                      "bgrtonv12"), "colour"),
     "stft": "stft", "istft": "stft",
+    "randomuniform": "sampling", "multinomial": "sampling",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
