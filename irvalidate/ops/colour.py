@@ -20,7 +20,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..ir import elements
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, Shape, compatible, format_shape, static
+from ..shapes.dims import DYNAMIC, Dim, compatible, format_shape, static
 from .attributes import Field, read
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -54,23 +54,6 @@ def _even(out: List[Dim], shown: str) -> None:
     for axis, what in ((1, "height"), (2, "width")):
         _check(arith.dim_div(out[axis], 2) is not None,
                f"the image {what} must be even, but {shown} gives {out[axis]}")
-
-
-def _merge_into(into: Shape, other: Shape) -> Tuple[Shape, bool]:
-    """``PartialShape::merge_into``: a dynamic rank takes the other shape; dims that clash
-    keep their first value and make it fail."""
-    if into is None:
-        return other, True
-    if other is None:
-        return into, True
-    if len(into) != len(other):
-        return into, False
-    out, ok = [], True
-    for a, b in zip(into, other):
-        merged = arith.merge(a, b)
-        ok &= merged is not None
-        out.append(a if merged is None else merged)
-    return tuple(out), ok
 
 
 def _luma(node: Node) -> List[Dim]:
@@ -111,7 +94,7 @@ def _nv12(node: Node) -> Result:
                    f"UV {format_shape(uv)} must have 4 dims with 2 channels")
             uv = _doubled(uv)
         out[3] = TWO
-        merged, ok = _merge_into(tuple(out), uv)
+        merged, ok = arith.merge_into(tuple(out), uv)
         _check(ok, f"Y {format_shape(node.inputs[0].shape)} and UV {format_shape(node.inputs[1].shape)} "
                    f"do not match (UV must be half of Y's height and width)")
         out = list(merged)  # type: ignore[arg-type]
@@ -131,12 +114,12 @@ def _i420(node: Node) -> Result:
         _single_plane(out)
     else:
         u, v = node.inputs[1].shape, node.inputs[2].shape
-        uv, consistent = _merge_into(u, v)
+        uv, consistent = arith.merge_into(u, v)
         if uv is not None:
             _check(len(uv) == 4 and compatible(uv[3], ONE),
                    f"U {format_shape(u)} and V {format_shape(v)} must have 4 dims with 1 channel")
             uv = _doubled(uv)
-        merged, ok = _merge_into(tuple(out), uv)
+        merged, ok = arith.merge_into(tuple(out), uv)
         _check(consistent and ok, f"Y {format_shape(node.inputs[0].shape)}, U {format_shape(u)} "
                                   f"and V {format_shape(v)} do not match (U and V must be equal, "
                                   f"half of Y's height and width)")

@@ -28,7 +28,7 @@ REGISTRY: Dict[str, str] = {
                      "floor", "gelu", "hsigmoid", "hswish", "isfinite", "isinf", "isnan", "log",
                      "logicalnot", "mish", "negative", "prelu", "relu", "round", "selu",
                      "sigmoid", "sign", "sin", "sinh", "softplus", "softsign", "sqrt", "swish",
-                     "tan", "tanh"), "unary"),
+                     "tan", "tanh", "identity", "erfinv"), "unary"),
     "convert": "convert",
     "select": "select",
     "fakequantize": "fake_quantize",
@@ -51,6 +51,9 @@ REGISTRY: Dict[str, str] = {
                      "bgrtonv12"), "colour"),
     "stft": "stft", "istft": "stft",
     "randomuniform": "sampling", "multinomial": "sampling",
+    "inverse": "matrices", "groupedmatmul": "matrices",
+    "fakeconvert": "fake_convert", "convertpromotetypes": "promote",
+    "groupnormalization": "group_norm", "gathertree": "gather_tree",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
