@@ -40,7 +40,7 @@ REGISTRY: Dict[str, str] = {
     "concat": "concat",
     "squeeze": "squeeze", "unsqueeze": "squeeze",
     "reshape": "reshape",
-    "slice": "slicing", "stridedslice": "slicing",
+    "slice": "slicing", "stridedslice": "slicing", "slicescatter": "slicing",
     "range": "range",
     "split": "split", "variadicsplit": "split",
     "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
