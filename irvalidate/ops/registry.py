@@ -54,6 +54,8 @@ REGISTRY: Dict[str, str] = {
     "inverse": "matrices", "groupedmatmul": "matrices",
     "fakeconvert": "fake_convert", "convertpromotetypes": "promote",
     "groupnormalization": "group_norm", "gathertree": "gather_tree",
+    "segmentmax": "sparse", "sparsefillemptyrows": "sparse",
+    "stringtensorpack": "strings", "stringtensorunpack": "strings",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
