@@ -78,52 +78,48 @@ def _doubled(chroma: Tuple[Dim, ...]) -> Tuple[Dim, ...]:
     return (chroma[0], arith.mul(chroma[1], TWO), arith.mul(chroma[2], TWO), chroma[3])
 
 
-def _nv12(node: Node) -> Result:
-    node.require_inputs((1, 2))
-    labels = ("image",) if len(node.inputs) == 1 else ("Y", "UV")
+def _nv12_planes(node: Node, out: List[Dim]) -> List[Dim]:
+    """Y merged with UV (``[N, H/2, W/2, 2]``, its H and W doubled)."""
+    uv = node.inputs[1].shape
+    if uv is not None:
+        _check(len(uv) == 4 and compatible(uv[3], TWO),
+               f"UV {format_shape(uv)} must have 4 dims with 2 channels")
+        uv = _doubled(uv)
+    out[3] = TWO
+    merged, ok = arith.merge_into(tuple(out), uv)
+    _check(ok, f"Y {format_shape(node.inputs[0].shape)} and UV {format_shape(node.inputs[1].shape)} "
+               f"do not match (UV must be half of Y's height and width)")
+    return list(merged)  # type: ignore[arg-type]
+
+
+def _i420_planes(node: Node, out: List[Dim]) -> List[Dim]:
+    """Y merged with U and V (merged first: ``[N, H/2, W/2, 1]``, their H and W doubled)."""
+    u, v = node.inputs[1].shape, node.inputs[2].shape
+    uv, consistent = arith.merge_into(u, v)
+    if uv is not None:
+        _check(len(uv) == 4 and compatible(uv[3], ONE),
+               f"U {format_shape(u)} and V {format_shape(v)} must have 4 dims with 1 channel")
+        uv = _doubled(uv)
+    merged, ok = arith.merge_into(tuple(out), uv)
+    _check(consistent and ok, f"Y {format_shape(node.inputs[0].shape)}, U {format_shape(u)} "
+                              f"and V {format_shape(v)} do not match (U and V must be equal, "
+                              f"half of Y's height and width)")
+    return list(merged)  # type: ignore[arg-type]
+
+
+def _to_rgb(node: Node) -> Result:
+    """NV12 (1 or 2 planes) and I420 (1 or 3 planes) to RGB/BGR."""
+    i420 = node.layer.type.lower().startswith("i420")
+    node.require_inputs((1, 3) if i420 else (1, 2))
+    labels = ("image",) if len(node.inputs) == 1 else ("Y", "U", "V") if i420 else ("Y", "UV")
     node.show(labels)
-    node.how = "NV12 to RGB/BGR conversion"
+    node.how = f"{'I420' if i420 else 'NV12'} to RGB/BGR conversion"
     et = _type(node, labels)
     out = _luma(node)
     if len(node.inputs) == 1:
         _single_plane(out)
     else:
-        uv = node.inputs[1].shape
-        if uv is not None:
-            _check(len(uv) == 4 and compatible(uv[3], TWO),
-                   f"UV {format_shape(uv)} must have 4 dims with 2 channels")
-            uv = _doubled(uv)
-        out[3] = TWO
-        merged, ok = arith.merge_into(tuple(out), uv)
-        _check(ok, f"Y {format_shape(node.inputs[0].shape)} and UV {format_shape(node.inputs[1].shape)} "
-                   f"do not match (UV must be half of Y's height and width)")
-        out = list(merged)  # type: ignore[arg-type]
-    out[3] = THREE
-    _even(out, "the input")
-    return Result((tuple(out),), (et,))
-
-
-def _i420(node: Node) -> Result:
-    node.require_inputs((1, 3))
-    labels = ("image",) if len(node.inputs) == 1 else ("Y", "U", "V")
-    node.show(labels)
-    node.how = "I420 to RGB/BGR conversion"
-    et = _type(node, labels)
-    out = _luma(node)
-    if len(node.inputs) == 1:
-        _single_plane(out)
-    else:
-        u, v = node.inputs[1].shape, node.inputs[2].shape
-        uv, consistent = arith.merge_into(u, v)
-        if uv is not None:
-            _check(len(uv) == 4 and compatible(uv[3], ONE),
-                   f"U {format_shape(u)} and V {format_shape(v)} must have 4 dims with 1 channel")
-            uv = _doubled(uv)
-        merged, ok = arith.merge_into(tuple(out), uv)
-        _check(consistent and ok, f"Y {format_shape(node.inputs[0].shape)}, U {format_shape(u)} "
-                                  f"and V {format_shape(v)} do not match (U and V must be equal, "
-                                  f"half of Y's height and width)")
-        out = list(merged)  # type: ignore[arg-type]
+        out = (_i420_planes if i420 else _nv12_planes)(node, out)
     out[3] = THREE
     _even(out, "the input")
     return Result((tuple(out),), (et,))
@@ -152,10 +148,10 @@ def _to_nv12(node: Node) -> Result:
 
 
 SPECS = {
-    "nv12torgb": (OpSpec("NV12toRGB", (8, 16), frozenset(), infer=_nv12),),
-    "nv12tobgr": (OpSpec("NV12toBGR", (8, 16), frozenset(), infer=_nv12),),
-    "i420torgb": (OpSpec("I420toRGB", (8, 16), frozenset(), infer=_i420),),
-    "i420tobgr": (OpSpec("I420toBGR", (8, 16), frozenset(), infer=_i420),),
+    "nv12torgb": (OpSpec("NV12toRGB", (8, 16), frozenset(), infer=_to_rgb),),
+    "nv12tobgr": (OpSpec("NV12toBGR", (8, 16), frozenset(), infer=_to_rgb),),
+    "i420torgb": (OpSpec("I420toRGB", (8, 16), frozenset(), infer=_to_rgb),),
+    "i420tobgr": (OpSpec("I420toBGR", (8, 16), frozenset(), infer=_to_rgb),),
     "rgbtonv12": (OpSpec("RGBtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
     "bgrtonv12": (OpSpec("BGRtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
 }

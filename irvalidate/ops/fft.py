@@ -103,12 +103,25 @@ def _normalised(axes: List[int], dims: int) -> List[int]:
     return out
 
 
-def _sizes(node: Node, axes: List[int]) -> Optional[List[int]]:
-    """RDFT/IRDFT's signal_size, const-only; None when unknown."""
+def _apply_sizes(node: Node, axes: List[int], out: List[Dim]) -> Optional[List[int]]:
+    """RDFT/IRDFT: their last listed axis (refused when there is none), then signal_size
+    (const-only) written over ``out`` (-1 keeps a dim); None when it is unknown, and the last
+    axis is then ``?``."""
+    if not axes:
+        raise OpError(INCOMPATIBLE, "axes is empty: the runtime reads its last value past its "
+                                    "end (undefined behaviour; it crashes)")
+    if len(node.inputs) == 2:
+        return []
     found = exact(node, 2)
-    if found is not None and len(found) < len(axes):  # (only a computed value could)
+    if found is None:
+        out[axes[-1]] = DYNAMIC
+        return None
+    if len(found) < len(axes):  # (only a computed value could)
         raise OpError(INCOMPATIBLE, f"signal_size holds {len(found)} values for {len(axes)} "
                                     f"axes: the runtime would read past its end")
+    for a, size in zip(axes, found):
+        if size != -1:
+            out[a] = arith.from_int(size)
     return found
 
 
@@ -154,19 +167,8 @@ def _real(node: Node) -> Result:
     if axes is None:
         out[:-1] = [DYNAMIC] * len(data)
         return Result((tuple(out),), (et,))
-    if not axes:
-        raise OpError(INCOMPATIBLE, "axes is empty: the runtime reads its last value past its "
-                                    "end (undefined behaviour; it crashes)")
-    last = axes[-1]
-    if len(node.inputs) == 3:
-        sizes = _sizes(node, axes)
-        if sizes is None:
-            out[last] = DYNAMIC
-            return Result((tuple(out),), (et,))
-        for a, s in zip(axes, sizes):
-            if s != -1:
-                out[a] = arith.from_int(s)
-    out[last] = _half(out[last])
+    if _apply_sizes(node, axes, out) is not None:
+        out[axes[-1]] = _half(out[axes[-1]])
     return Result((tuple(out),), (et,))
 
 
@@ -179,23 +181,10 @@ def _inverse_real(node: Node) -> Result:
     out = list(data[:-1])
     if axes is None:
         return Result(((DYNAMIC,) * len(out),), (et,))
-    if not axes:
-        raise OpError(INCOMPATIBLE, "axes is empty: the runtime reads its last value past its "
-                                    "end (undefined behaviour; it crashes)")
-    last = axes[-1]
-    full = arith.mul(TWO, arith.sub(data[last], Dim(1, 1)))
-    if len(node.inputs) == 2:
-        out[last] = full
-        return Result((tuple(out),), (et,))
-    sizes = _sizes(node, axes)
-    if sizes is None:
-        out[last] = DYNAMIC
-        return Result((tuple(out),), (et,))
-    for a, s in zip(axes, sizes):
-        if s != -1:
-            out[a] = arith.from_int(s)
-    if sizes[-1] == -1:
-        out[last] = full
+    sizes = _apply_sizes(node, axes, out)
+    if sizes is not None and (not sizes or sizes[-1] == -1):  # no signal size for the last axis
+        last = axes[-1]
+        out[last] = arith.mul(TWO, arith.sub(data[last], Dim(1, 1)))
     return Result((tuple(out),), (et,))
 
 

@@ -11,19 +11,9 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 import opcheck  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, computed, const, model, param, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, model, param, refusal, shape_text, value  # noqa: E402
 
 MAX, MIN = (1 << 63) - 1, -(1 << 63)
-
-
-def value(spec, params):
-    """A list is a Const; ("p", shape) an unknown Parameter; ("c", items) computed."""
-    if isinstance(spec, tuple) and spec[0] == "p":
-        params.append(param(spec[1], np.int64))
-        return params[-1]
-    if isinstance(spec, tuple) and spec[0] == "c":
-        return computed(spec[1], params=params)
-    return const(spec)
 
 
 def scatter(data, updates, start, stop, step, axes=None, ets=(np.float32, np.float32)):
