@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple
 from ..shapes import values as vals
 from ..shapes.arith import compatible_shapes
 from ..shapes.dims import DYNAMIC, ONE, Dim, compatible, format_shape
-from ..shapes.slicing import make_dim
+from ..shapes.slicing import make_dim, slice_dim
 from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
 from .evaluating import mask, origin, scalar, tensors
@@ -142,11 +142,16 @@ def _slice_scatter(node: Node) -> Result:
         axes = list(range(len(start)))
     if out is None:
         return Result((None,), (node.inputs[0].element_type,))
-    expected = [d if axes is not None else upper_only(d) for d in out]
+    expected: List[Optional[Dim]] = [d if axes is not None else upper_only(d) for d in out]
     values = start is not None and stop is not None and step is not None
     for i, k in sorted(((i, k) for i, k in enumerate(axes or ()) if k < len(out)), key=lambda p: p[1]):
-        expected[k] = make_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]
-    if not compatible_shapes(updates, tuple(expected)):
+        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]
+    if None in expected and updates is not None:
+        k = expected.index(None)
+        raise OpError(INCOMPATIBLE, f"the slice of data {format_shape(data)} along axis {k} is an "
+                                    f"empty interval in the runtime's arithmetic (no length fits "
+                                    f"it, though it prints as ?): no updates fit it")
+    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]
         raise OpError(INCOMPATIBLE, f"updates {format_shape(updates)} do not fit the slice "
                                     f"{format_shape(tuple(expected))} of data {format_shape(data)}")
     return Result((out,), (node.inputs[0].element_type,))

@@ -102,6 +102,9 @@ def test_random_slices_refused_or_not_as_the_runtime(tmp_path):
     ([4, 5], [4, 5], [[0], [2, 3], [1]], None, "the same length"),
     ([4, 5], [4, 5], [[0], [2], [1], [0, 1]], None, "axes must have as many values"),
     ([4, 5], [4, 5], [[0], [2], [1]], {0: [1, 1]}, "1-D"),
+    # 2..8 sliced -2:2 is an empty interval to the runtime (it prints ?): even ? cannot fit
+    ([(2, 8), 3], [-1, -1], [[-2], [2], [1]], None, "empty interval"),
+    ([(2, 8), (2, 8), (2, 8)], [-1, -1, -1], [[-7, -2, -11], [MIN, 2, MIN], [-2, 1, -1]], None, "along axis 1"),
 ])
 def test_what_the_runtime_refuses(tmp_path, data, updates, values, shapes, words):
     refusal(tmp_path, _ir(data, updates, values, shapes), "SliceScatter", words)
