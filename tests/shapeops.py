@@ -81,21 +81,41 @@ def scalar_input(v, params, et=np.int64):
     return const(v, et)
 
 
+def value(spec, params, et=np.int64):
+    """A value input: a list, number or array is a Const (``et``); ("i32", values) an i32
+    Const; ("p", shape) an unknown Parameter; ("c", items) computed by :func:`computed`;
+    ("so", dims) ShapeOf of a Parameter.  Parameters are appended to ``params``."""
+    if isinstance(spec, tuple) and spec[0] == "p":
+        params.append(param(spec[1], et))
+        return params[-1]
+    if isinstance(spec, tuple) and spec[0] == "c":
+        return computed(spec[1], params=params)
+    if isinstance(spec, tuple) and spec[0] == "so":
+        params.append(param(spec[1]))
+        return opset1.shape_of(params[-1])
+    if isinstance(spec, tuple) and spec[0] == "i32":
+        return const(spec[1], np.int32)
+    return const(spec, et)
+
+
 def model(outputs, params):
     """A model of every output of ``outputs`` (a node or a list of nodes)."""
     nodes = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     return ov.Model([o for n in nodes for o in n.outputs()], params)
 
 
-def differential(build, folder, types, stem):
-    """Compare one random configuration with the runtime; False when openvino refuses to
-    build it (random configurations may be illegal; refusals are tested on their own)."""
+def differential(build, folder, types, stem, element_types=False):
+    """Compare one random configuration with the runtime (``element_types``: the output
+    element types too); False when openvino refuses to build it (random configurations may
+    be illegal; refusals are tested on their own)."""
     import opcheck
     try:
         built = build()
     except RuntimeError:
         return False
-    opcheck.compare(built, folder, types, stem=stem)
+    path = opcheck.compare(built, folder, types, stem=stem)
+    if element_types:
+        opcheck.compare_types(path, types)
     return True
 
 
