@@ -34,4 +34,13 @@ def fix(path, write=False, config=None, bin_path=None):
     return _fix(path, write, config, bin_path)
 
 
-__all__ = ["validate", "fix", "ConfigError", "FixError", "__version__"]
+def reshape(path, shapes, smart_reshape=True, config=None, bin_path=None):
+    """Whether an IR file works with new input shapes, as ``Model.reshape`` decides; returns a
+    :class:`irvalidate.reporting.report.Report` whose file has ``reshape`` (the verdict, the
+    new output shapes).  See :func:`irvalidate.api.reshape`.
+    """
+    from .api import reshape as _reshape
+    return _reshape(path, shapes, smart_reshape, config, bin_path)
+
+
+__all__ = ["validate", "fix", "reshape", "ConfigError", "FixError", "__version__"]

@@ -128,3 +128,29 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
     if write and outcome.edits and not outcome.written:
         raise FixError(f"{path}: {outcome.refused}")
     return list(outcome.edits)
+
+
+def reshape(path: PathLike, shapes, smart_reshape: bool = True,
+            config: Union[Config, Mapping, None] = None, bin_path: Optional[str] = None) -> Report:
+    """What ``irvalidate --reshape`` says of one IR file with new input shapes:
+    ``shapes`` is ``{input name: shape}`` (a Parameter's name or one of its tensor names; a
+    shape is a list of ints, -1 for a dynamic dim, ``(lo, hi)`` pairs or ``"a..b"`` for
+    intervals, or a string such as ``"1,3..5,?"``), or one shape for a model with one input.
+    The report's file has ``reshape`` (works, the new input and output shapes, the rewrites)
+    and the findings (IRV301 names the constant that pins a dim).  ValueError for shapes
+    that do not parse or do not fit the model's inputs (the message lists them)."""
+    from .config import Config
+    from .config import build as build_config
+    from .reporting.report import build
+    from .reshape_spec import from_api
+    from .reshaping import reshape_file
+    from .version import read
+    if config is None:
+        config = Config()
+    elif not isinstance(config, Config):
+        config = build_config(dict(config), "config")
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"{path}: not a file")
+    result = reshape_file(path, from_api(shapes), smart_reshape, config, bin_path)
+    return build([result], read())

@@ -144,9 +144,28 @@ def _run(args: argparse.Namespace) -> int:
             return 2
     configs = [resolver.settings_for(f) for f in files]
     fixing = args.fix or args.diff
+    work = None
+    usage_errors: tuple = ()  # what-if requests that do not fit a file's inputs
+    if args.reshape:
+        if fixing:
+            print("irvalidate: error: --reshape does not go with --diff or --fix", file=sys.stderr)
+            return 2
+        from .reshape_spec import SpecError, parse_all
+        try:
+            requests = parse_all(args.reshape)
+        except SpecError as err:
+            print(f"irvalidate: error: --reshape {err}", file=sys.stderr)
+            return 2
+        from functools import partial
+
+        from .reshaping import UsageError, reshape_work
+        work = partial(reshape_work, requests=requests, smart=not args.no_smart_reshape)
+        usage_errors = (UsageError,)
+    elif args.no_smart_reshape:
+        print("irvalidate: error: --no-smart-reshape goes with --reshape", file=sys.stderr)
+        return 2
     try:
         from .api import validate_files
-        work = None
         if fixing:
             from functools import partial
 
@@ -167,6 +186,9 @@ def _run(args: argparse.Namespace) -> int:
             output.write_stdout(report)
     except output.OutputError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
+    except usage_errors as err:
+        print(f"irvalidate: error: --reshape: {err}", file=sys.stderr)
         return 2
     except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)

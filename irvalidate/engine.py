@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis, analyse
+from .analysis.what_if import UsageError
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
@@ -33,10 +34,15 @@ class FileResult:
     extra: List[Finding] = field(default_factory=list)
     #: with --diff or --fix: what was (or would be) edited
     fix: Optional[FileFix] = None
+    #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
+    reshape: Optional[object] = None
 
 
 #: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order
 Planner = Callable[[Document, List[Tuple[str, Problem]]], List[Optional[FixInfo]]]
+#: contexts_of(doc, weights) -> the contexts the rules read, in place of the file's own
+#: analysis (--reshape); it may raise UsageError, which is the caller's to report
+ContextMaker = Callable[[Document, BinFile], List[Context]]
 
 
 def default_bin(xml_path: str) -> str:
@@ -109,7 +115,8 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
 
 def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["Config"] = None,
                   rules: Sequence = RULES, *, read_from: Optional[str] = None,
-                  planner: Optional[Planner] = None, extra_rules: Sequence = ()) -> FileResult:
+                  planner: Optional[Planner] = None, extra_rules: Sequence = (),
+                  contexts_of: Optional[ContextMaker] = None) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
     is kept as given (the formatters make a name that is not UTF-8 displayable, names.py).
 
@@ -117,12 +124,13 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["C
     decides the configuration, the ``.bin`` and the name in findings); ``planner`` turns
     the problems into edits; ``extra_rules`` run at their own levels whatever is selected.
     """
-    return _validate(path, bin_path, config or Defaults(), rules, read_from, planner, extra_rules)
+    return _validate(path, bin_path, config or Defaults(), rules, read_from, planner, extra_rules,
+                     contexts_of)
 
 
 def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence,
               read_from: Optional[str] = None, planner: Optional[Planner] = None,
-              extra_rules: Sequence = ()) -> FileResult:
+              extra_rules: Sequence = (), contexts_of: Optional[ContextMaker] = None) -> FileResult:
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]
@@ -135,10 +143,14 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
                                                              os.path.dirname(os.path.abspath(path)))
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
+        elif contexts_of is not None:
+            contexts = contexts_of(doc, weights)
         else:
             graphs = doc.graphs()
             contexts = [Context(doc, graph, analysis, index == 0)
                         for index, (graph, analysis) in enumerate(zip(graphs, analyse(graphs, weights)))]
+    except UsageError:
+        raise
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
         return FileResult(path, _internal(path, "the parser", err, config))
     problems: List[Tuple[object, str, Problem]] = []

@@ -37,8 +37,13 @@ def _as_port(shape: Shape) -> Optional[tuple]:
     return None if shape is None else tuple(d.lo if d.is_static else -1 for d in shape)
 
 
-def layers_of(path: str, bin_path: Optional[str] = None) -> List[dict]:
-    """One entry per layer, in file order, the model's layers first, then each body's."""
+def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Sequence] = None,
+              smart: bool = True) -> List[dict]:
+    """One entry per layer, in file order, the model's layers first, then each body's.
+
+    With ``reshape`` (requests, see reshape_spec): the model's layers as the what-if infers
+    them (the declarations describe the old shapes: ``consistent`` is null); UsageError
+    when the requests do not fit."""
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
@@ -46,7 +51,15 @@ def layers_of(path: str, bin_path: Optional[str] = None) -> List[dict]:
                                                          os.path.dirname(os.path.abspath(path)))
     rows = []
     graphs = doc.graphs()
-    for graph, analysis in zip(graphs, analyse(graphs, weights)):
+    if reshape is None:
+        analyses = analyse(graphs, weights)
+    else:
+        from .reshaping import reshape_file
+        outcome = reshape_file(path, reshape, smart, bin_path=bin_path).reshape
+        if outcome is None or outcome.run is None:
+            raise ValueError("the file could not be analysed")
+        graphs, analyses = graphs[:1], [outcome.run.after]
+    for graph, analysis in zip(graphs, analyses):
         outputs = analysis.propagation.outputs
         for layer in graph.layers:
             inferred = analysis.inferences.get(layer.id)
@@ -55,19 +68,19 @@ def layers_of(path: str, bin_path: Optional[str] = None) -> List[dict]:
             rows.append({
                 "id": layer.id, "name": layer.name, "type": layer.type, "scope": graph.scope,
                 "modelled": modelled,
-                "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled)
-                            for port in layer.outputs],
+                "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled,
+                                    reshape is None) for port in layer.outputs],
             })
     return rows
 
 
-def _output(port, value, modelled: bool) -> dict:
+def _output(port, value, modelled: bool, compared: bool = True) -> dict:
     shape = None if value is None else value.shape
     known = modelled and value is not None
     return {"port": port.id, "inferred": _text(shape, known),
             "declared": format_shape(declared_shape(port), elide=False) if port.readable else None,
             # a port writes -1 for any dim that is not static: compare what it could write
-            "consistent": None if not known or not port.readable else
+            "consistent": None if not known or not port.readable or not compared else
             (shape is None or _as_port(shape) == tuple(port.dims) or
              (len(shape) == len(port.dims) and all(
                  d == -1 or s.contains(d) for s, d in zip(shape, port.dims))))}
@@ -95,18 +108,30 @@ def run(argv: Sequence[str]) -> int:
     parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+    parser.add_argument("--reshape", metavar="SPEC", action="append",
+                        help="infer with these input shapes (see irvalidate --help)")
+    parser.add_argument("--no-smart-reshape", action="store_true",
+                        help="with --reshape: without SmartReshape's rewrites")
     try:
         args = parser.parse_args(argv[1:])
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
+    requests = None
+    if args.reshape:
+        from .reshape_spec import SpecError, parse_all
+        try:
+            requests = parse_all(args.reshape)
+        except SpecError as err:
+            print(f"irvalidate: error: --reshape {err}", file=sys.stderr)
+            return 2
     if args.bin and len(args.files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
         return 2
     files: Dict[str, List[dict]] = {}
     for path in args.files:
         try:
-            files[path] = layers_of(path, args.bin)
-        except (OSError, ValueError) as err:
+            files[path] = layers_of(path, args.bin, requests, not args.no_smart_reshape)
+        except (OSError, ValueError) as err:  # UsageError is a ValueError
             print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
             return 2
     from .output import write_stdout

@@ -86,6 +86,12 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "inference proves; never to a file with unreadable, schema or integrity errors)")
     add("--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was "
         "fixed, even if no error remains (for pre-commit)")
+    add("--reshape", metavar="SPEC", action="append", help="what if the inputs had these shapes "
+        "(ovc --input syntax: 'x[1,3,512,928]', 'ids[1,?],mask[1,1..2048]', '[4,3,224,224]' "
+        "for a model with one input): whether Model.reshape works, the new output shapes, and "
+        "the constant that pins a dim; repeatable")
+    add("--no-smart-reshape", action="store_true", help="with --reshape: plain re-inference, "
+        "without the graph rewrites Model.reshape makes first (SmartReshape)")
     add("-V", "--version", action=VersionAction, version=version)
     return parser
 

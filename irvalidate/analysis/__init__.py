@@ -21,6 +21,7 @@ from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred
 from .edges import EdgeIndex
 from .order import topological_order
 from .propagation import Propagation
+from .what_if import WhatIf
 
 #: the kinds of problem for which the runtime refuses a layer
 REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
@@ -31,7 +32,7 @@ class GraphAnalysis:
 
     def __init__(self, graph: Graph, weights: BinFile,
                  parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional["Bodies"] = None) -> None:
+                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None) -> None:
         self.graph = graph
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
@@ -40,7 +41,7 @@ class GraphAnalysis:
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
             self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
-            parameters, bodies, body=bool(graph.scope))
+            parameters, bodies, body=bool(graph.scope), what_if=what_if)
 
     @property
     def inferences(self) -> Dict[str, Inferred]:

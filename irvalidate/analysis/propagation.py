@@ -42,7 +42,9 @@ class Propagation:
 
     def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer],
                  parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional[Any] = None, body: bool = False) -> None:
+                 bodies: Optional[Any] = None, body: bool = False,
+                 what_if: Optional[Any] = None,
+                 seed: Optional[Dict[PortKey, Value]] = None) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
@@ -52,7 +54,10 @@ class Propagation:
         self._parameters = parameters or {}
         #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
         self._bodies = bodies
-        self.outputs: Dict[PortKey, Value] = {}
+        #: --reshape: the rewrites Model.reshape makes (analysis.what_if.WhatIf), and the
+        #: declared dims of what is not inferred are the old shapes, so they are not used
+        self._what_if = what_if
+        self.outputs: Dict[PortKey, Value] = dict(seed or {})
         #: what inference gave for every modelled layer (Parameters and Consts apart)
         self.inferences: Dict[str, Inferred] = {}
         #: a Parameter's or Const's shape attribute that does not parse (malformed-ir)
@@ -200,6 +205,8 @@ class Propagation:
             self._source(layer)
             return
         inputs = self.input_values(layer) if layer.inputs else []
+        if self._what_if is not None:
+            layer, inputs = self._what_if.rewrite(layer, inputs, self)
         # an extension's op is opaque, even when it shares a name with one of OpenVINO's
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
@@ -237,9 +244,10 @@ class Propagation:
                 types = inferred.output_types  # type: ignore[union-attr]
                 et = types[index] if index < len(types) else None
             else:
-                # not modelled: the declared dims are the best estimate
+                # not modelled: the declared dims are the best estimate (but they describe
+                # the old inputs in a what-if)
                 basis = layer
-                shape = declared_shape(port)
+                shape = declared_shape(port) if self._what_if is None else None
                 if not port.dims and (extension or self._may_be_dynamic_rank(layer, inputs)):
                     shape = None
             inferred_type = et is not None

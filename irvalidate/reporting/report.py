@@ -100,6 +100,41 @@ class FindingModel(_Model):
                        edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked))
 
 
+class TensorShapeModel(_Model):
+    name: str = Field(description="the Parameter's or Result's layer name")
+    shape: Optional[str] = Field(description="as OpenVINO writes a PartialShape ([1,3..5,?]); "
+                                 "null when irvalidate cannot tell (a dynamic rank is [...])")
+
+
+class RewriteModel(_Model):
+    transformation: str = Field(description="the SmartReshape pass, e.g. ReshapeAMatMul")
+    layer: LayerModel
+    detail: str
+
+
+class ReshapeModel(_Model):
+    works: bool = Field(description="Model.reshape succeeds with these shapes")
+    changed: bool = Field(description="false when every input asked for already has that "
+                          "shape: Model.reshape then does nothing")
+    smart_reshape: bool = Field(description="SmartReshape's rewrites were applied "
+                                "(--no-smart-reshape: plain re-inference)")
+    inputs: List[TensorShapeModel]
+    outputs: List[TensorShapeModel] = Field(description="what reaches each Result")
+    rewrites: List[RewriteModel]
+
+    @classmethod
+    def of(cls, outcome) -> "ReshapeModel":
+        from ..shapes.dims import format_shape
+        shown = [(n, s) for n, s in outcome.outputs]
+        return cls(works=outcome.works, changed=outcome.changed, smart_reshape=outcome.smart,
+                   inputs=[TensorShapeModel(name=n, shape=format_shape(s, False)) for n, s in outcome.inputs],
+                   outputs=[TensorShapeModel(name=n, shape=format_shape(s, False)) for n, s in shown],
+                   rewrites=[RewriteModel(transformation=r.transformation, detail=r.detail,
+                                          layer=LayerModel(id=r.layer.id, name=r.layer.name,
+                                                           type=r.layer.type))
+                             for r in outcome.rewrites])
+
+
 class FileModel(_Model):
     path: str = Field(description="the path as given; a name that is not UTF-8 shows U+FFFD "
                       "for its bad bytes (see path_bytes)")
@@ -109,6 +144,8 @@ class FileModel(_Model):
     findings: List[FindingModel]
     fix: Optional[FileFixModel] = Field(None, description="only with --diff or --fix: the "
                                         "file's edits")
+    reshape: Optional[ReshapeModel] = Field(None, description="only with --reshape: the "
+                                            "what-if's outcome")
 
     @classmethod
     def of(cls, result) -> "FileModel":
@@ -119,7 +156,9 @@ class FileModel(_Model):
                    findings=[FindingModel.of(f) for f in result.findings],
                    fix=None if fix is None else FileFixModel(
                        written=fix.written, edits=[EditModel.of(e) for e in fix.edits],
-                       refused=fix.refused, fixed=fix.fixed))
+                       refused=fix.refused, fixed=fix.fixed),
+                   reshape=None if getattr(result, "reshape", None) is None
+                   else ReshapeModel.of(result.reshape))
 
 
 class Summary(_Model):
@@ -161,6 +200,8 @@ def dumps(report: Report) -> str:
         if f.fix is None:
             left_out["fix"] = True
             left_out["findings"] = {"__all__": {"fix"}}
+        if f.reshape is None:
+            left_out["reshape"] = True
         if left_out:
             unset[i] = left_out
     return report.model_dump_json(indent=2, exclude={"files": unset} if unset else None)

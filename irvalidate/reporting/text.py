@@ -22,6 +22,23 @@ def _line(f, color: bool) -> str:
             f"{f.message}{scope} {_DIM}({f.slug}){_RESET}")
 
 
+def reshape_lines(result) -> List[str]:
+    """--reshape: the verdict, and the new shapes of the model's inputs and outputs."""
+    from ..shapes.dims import format_shape
+    outcome = result.reshape
+    shown = lambda pairs: ", ".join(f"{n}{format_shape(s, False)}" for n, s in pairs)  # noqa: E731
+    if not outcome.changed:
+        verdict = "nothing to do: every input asked for already has that shape"
+    elif outcome.works:
+        verdict = "works" + (" (with SmartReshape's rewrites)" if outcome.rewrites else "")
+    else:
+        verdict = "breaks (Model.reshape fails)"
+    lines = [f"{display_path(result.path)}: reshape to {shown(outcome.inputs)}: {verdict}"]
+    if outcome.works:
+        lines.append(f"    outputs: {shown(outcome.outputs)}")
+    return lines
+
+
 def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
            statistics: bool = False) -> str:
     lines: List[str] = []
@@ -41,6 +58,8 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
                 lines.append(f"    not fixed automatically: {f.fix.blocked}")
             if f.table is not None and f.table.rows:
                 lines.extend(render_table(f.table))
+        if getattr(result, "reshape", None) is not None:
+            lines.extend(reshape_lines(result))
     if quiet >= 2:
         return ""
     if statistics:

@@ -29,6 +29,8 @@ from . import (
     output_mismatch,
     parameter_port,
     precision_mismatch,
+    reshape_incompatible,
+    reshape_rewrite,
     reversed_edge,
     schema_violation,
     static_declared,
@@ -46,7 +48,14 @@ RULES: Tuple[ModuleType, ...] = (
     edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
     unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port,
-    body_port_map, extension_op,
+    body_port_map, extension_op, reshape_incompatible, reshape_rewrite,
+)
+
+#: what ``--reshape`` runs: the rules saying the runtime cannot read the file, and the
+#: what-if's own (the declared dims describe the old shapes: they are not compared)
+RESHAPE_RULES: Tuple[ModuleType, ...] = (
+    unreadable_xml, not_an_ir, ir_version, malformed, invalid_constant, missing_weights,
+    dangling_edge, graph_cycle, unknown_op_type, reshape_incompatible, reshape_rewrite,
 )
 
 #: the engine's own failure on a file: documented like a rule, but it checks nothing

@@ -21,6 +21,9 @@ class Context:
     graph: Graph
     analysis: GraphAnalysis
     is_model: bool
+    #: --reshape: the what-if run (analysis.reshaped.ReshapeRun); ``analysis`` is then its
+    #: re-inferred graph
+    reshape: Optional[object] = None
 
     def inferences(self) -> Iterator[Inferred]:
         return iter(self.analysis.inferences.values())

@@ -1,0 +1,152 @@
+"""Which constant pins a dim: the cause of a layer the new input shapes make the runtime
+refuse, found by trying.
+
+The runtime names the layer where the shapes clash, often not the cause: a Slice whose
+constant stop keeps the width at 256 lets the clash show two layers later, at an Add.  For
+a refused layer, the Consts upstream of it that meet the new shapes (they feed a layer one
+of whose other inputs changed) are tried one at a time, nearest first: the layer's part of
+the graph is inferred again with that Const's *value* unknown (a Reshape target, Slice
+bounds, Interpolate sizes, a Broadcast target), then, for an operand, with its *shape*
+unknown (an Add of a constant of baked shape).  A Const whose relaxing lets the layer
+through is what pins it.  Only the layers between the Const and the refused one are
+inferred again, each from what the what-if analysis gave the rest.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Set
+
+from ..ir.records import CONST_TYPES, Layer
+from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
+from .propagation import Propagation
+from .what_if import WhatIf
+
+#: the Consts tried per refused layer, and the ancestors searched for them
+MAX_TRIALS = 12
+MAX_ANCESTORS = 20_000
+_REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
+
+
+class Pin(NamedTuple):
+    """A Const that pins a dim: the Const, the layer it feeds, which input, and whether
+    its value (a target, bounds, sizes) or its shape (an operand) pins."""
+    const: Layer
+    consumer: Layer
+    port: int
+    by_value: bool
+
+
+def refused(inferred) -> bool:
+    return inferred is not None and any(p.kind in _REFUSALS for p in inferred.problems)
+
+
+class PinFinder:
+    def __init__(self, before, after, what_if: WhatIf) -> None:
+        self.before, self.after, self.what_if = before, after, what_if
+        self.edges = after.edges
+        self.layers: Dict[str, Layer] = after.layers
+        self.position = {layer.id: i for i, layer in enumerate(after.propagation._order)}
+
+    def _producers(self, layer: Layer) -> List[Layer]:
+        found = []
+        for port in layer.inputs:
+            edge = self.edges.incoming.get((layer.id, port.id))
+            if edge is not None and edge.from_layer in self.layers:
+                found.append(self.layers[edge.from_layer])
+        return found
+
+    def _changed(self, layer: Layer) -> bool:
+        """Whether some non-Const input of the layer has a new shape."""
+        old, new = self.before.propagation, self.after.propagation
+        for port in layer.inputs:
+            edge = self.edges.incoming.get((layer.id, port.id))
+            if edge is None or self.layers.get(edge.from_layer) is None:
+                continue
+            if self.layers[edge.from_layer].type.lower() in CONST_TYPES:
+                continue
+            key = (edge.from_layer, edge.from_port)
+            a, b = old.outputs.get(key), new.outputs.get(key)
+            if a is None or b is None or a.shape != b.shape:
+                return True
+        return False
+
+    def candidates(self, target: Layer) -> List[Pin]:
+        """Consts that meet the new shapes, nearest to ``target`` first, and the ancestors."""
+        seen: Set[str] = {target.id}
+        frontier, pins = [target], []
+        while frontier and len(seen) < MAX_ANCESTORS and len(pins) < MAX_TRIALS:
+            following = []
+            for layer in frontier:
+                changed = None
+                for index, producer in enumerate(self._producers(layer)):
+                    if producer.type.lower() in CONST_TYPES:
+                        changed = self._changed(layer) if changed is None else changed
+                        if changed:
+                            pins.append(Pin(producer, layer, index, True))
+                    elif producer.id not in seen:
+                        seen.add(producer.id)
+                        following.append(producer)
+            frontier = following
+        return pins[:MAX_TRIALS]
+
+    def _descendants(self, start: Layer, limit: Set[str]) -> List[Layer]:
+        found, stack = {start.id}, [start]
+        while stack:
+            layer = stack.pop()
+            for port in layer.outputs:
+                for consumer, _ in self.edges.consumers((layer.id, port.id)):
+                    if consumer.id in limit and consumer.id not in found:
+                        found.add(consumer.id)
+                        stack.append(consumer)
+        found.discard(start.id)
+        return sorted((self.layers[i] for i in found), key=lambda lay: self.position.get(lay.id, 0))
+
+    def _passes(self, target: Layer, pin: Pin, ancestors: Set[str], by_value: bool) -> bool:
+        order = self._descendants(pin.const, ancestors | {target.id})
+        trial = WhatIf(self.what_if.rewrites.values(), relaxed=[pin.const.id] if by_value else (),
+                       unshaped=() if by_value else [pin.const.id])
+        prop = Propagation(self.edges, self.after.weights, order, what_if=trial,
+                           seed=self.after.propagation.outputs)
+        return not refused(prop.inferences.get(target.id))
+
+    def find(self, target: Layer) -> List[Pin]:
+        """The Consts of the nearest layer whose relaxing lets ``target`` through: values
+        first, then shapes ([] when none does)."""
+        pins = self.candidates(target)
+        if not pins:
+            return []
+        ancestors = self._ancestors(target)
+        for by_value in (True, False):
+            for pin in pins:
+                if self._passes(target, pin, ancestors, by_value):
+                    same = [p for p in pins if p.consumer.id == pin.consumer.id and p != pin]
+                    found = [pin._replace(by_value=by_value)] + [
+                        p._replace(by_value=by_value) for p in same
+                        if self._passes(target, p, ancestors, by_value)]
+                    return self._holding_dims(found) if by_value else found
+        return []
+
+    def _holding_dims(self, pins: List[Pin]) -> List[Pin]:
+        """Of several Consts of one layer, those holding one of its output dims as read
+        (a Slice's stop 256 rather than its start 0, step 1 or axes), when any does."""
+        consumer = pins[0].consumer
+        value = self.before.propagation.outputs.get((consumer.id, consumer.outputs[0].id)) \
+            if consumer.outputs else None
+        dims = {d.lo for d in value.shape or () if d.is_static and d.lo > 1} if value else set()
+        holding = []
+        for pin in pins:
+            try:
+                numbers = self.before.propagation.read_const(pin.const)
+            except Exception:  # noqa: BLE001 - unreadable: it cannot be shown to hold a dim
+                continue
+            if dims.intersection(numbers):
+                holding.append(pin)
+        return holding or pins
+
+    def _ancestors(self, target: Layer) -> Set[str]:
+        seen, stack = {target.id}, [target]
+        while stack and len(seen) < MAX_ANCESTORS:
+            for producer in self._producers(stack.pop()):
+                if producer.id not in seen:
+                    seen.add(producer.id)
+                    stack.append(producer)
+        return seen

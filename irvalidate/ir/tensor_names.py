@@ -1,0 +1,50 @@
+"""The tensor names of the model's Parameters (``<port names="a,b">``), which the records do
+not keep: only ``--reshape`` needs them, to find an input by any of its names, as
+``Model.reshape`` does.  One streaming pass, as safe as the parser's.
+"""
+from __future__ import annotations
+
+from typing import Dict, List
+
+from lxml import etree
+
+from .parser import _parser_options, _Reader
+
+
+def split_names(text: str) -> List[str]:
+    """``names`` as the reader splits it: on commas, a ``\\,`` being a comma of a name."""
+    names, current, escaped = [], "", False
+    for char in text:
+        if escaped:
+            current, escaped = current + char, False
+        elif char == "\\":
+            escaped = True
+        elif char == ",":
+            names.append(current.strip())
+            current = ""
+        else:
+            current += char
+    names.append(current.strip())
+    return [n for n in names if n]
+
+
+def parameter_names(path: str) -> Dict[str, List[str]]:
+    """Each top-level Parameter's output tensor names, by layer id ({} when unreadable)."""
+    found: Dict[str, List[str]] = {}
+    try:
+        with open(path, "rb") as handle:
+            for _, elem in etree.iterparse(_Reader(handle), events=("end",), tag="layer",
+                                           **_parser_options()):
+                parent = elem.getparent()
+                top = parent is not None and parent.getparent() is not None \
+                    and parent.getparent().getparent() is None
+                if top and (elem.get("type") or "").lower() == "parameter":
+                    names: List[str] = []
+                    for port in elem.iterfind("output/port"):
+                        names.extend(split_names(port.get("names") or ""))
+                    found[elem.get("id") or ""] = names
+                if top:
+                    elem.clear()
+    except (etree.XMLSyntaxError, OSError, ValueError):
+        return found
+    return found

@@ -1,0 +1,97 @@
+"""``--reshape``: whether a model works with new input shapes, as ``Model.reshape`` decides.
+
+The file is read and analysed as it is (SmartReshape matches its patterns on that), then
+analysed again with the new Parameter shapes and the rewrites; the rules of
+``RESHAPE_RULES`` read the second analysis.  The outcome (the new shapes of the inputs and
+of the model's outputs, the rewrites, the verdict) goes with the file's result.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+
+from .analysis import Bodies, GraphAnalysis, analyse
+from .analysis.reshaped import ReshapeRun
+from .analysis.smart_reshape import plan
+from .analysis.what_if import Rewrite, UsageError, WhatIf, changes_anything, resolve
+from .engine import FileResult, validate_file
+from .ir.records import Document
+from .ir.tensor_names import parameter_names
+from .ir.weights import BinFile
+from .rules import RESHAPE_RULES
+from .rules._common import Context
+from .shapes.dims import Dim, Shape
+
+if TYPE_CHECKING:
+    from .config import Config
+
+Request = Tuple[Optional[str], Tuple[Dim, ...]]
+
+__all__ = ["ReshapeOutcome", "UsageError", "reshape_file", "reshape_work"]
+
+
+@dataclass(frozen=True)
+class ReshapeOutcome:
+    #: (Parameter name, new shape) for every input, asked for or kept
+    inputs: List[Tuple[str, Shape]]
+    #: (Result layer name, shape reaching it) for every model output
+    outputs: List[Tuple[str, Shape]]
+    rewrites: List[Rewrite]
+    #: Model.reshape succeeds (no layer refused)
+    works: bool
+    #: False when every input asked for already has that shape: Model.reshape does nothing
+    changed: bool
+    smart: bool
+    #: the run, for ``shapes --reshape`` (every layer's new shapes)
+    run: Optional[ReshapeRun] = None
+
+
+def _outcome(run: ReshapeRun) -> ReshapeOutcome:
+    after = run.after
+    inputs, outputs = [], []
+    for layer in after.layers.values():
+        kind = layer.type.lower()
+        if kind == "parameter" and layer.outputs:
+            value = after.propagation.outputs.get((layer.id, layer.outputs[0].id))
+            inputs.append((layer.name, value.shape if value else None))
+        elif kind == "result":
+            values = after.propagation.input_values(layer)
+            outputs.append((layer.name, values[0].shape if values else None))
+    works = not any(p.kind in ("incompatible", "arity", "attribute", "type")
+                    for i in after.inferences.values() for p in i.problems)
+    return ReshapeOutcome(inputs, outputs, run.rewrites, works, run.changed, run.smart, run)
+
+
+def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
+                 config: Optional["Config"] = None, bin_path: Optional[str] = None,
+                 rules: Sequence = RESHAPE_RULES) -> FileResult:
+    """The findings of the what-if for one file, and its outcome (``result.reshape``).
+    Raises UsageError when the requests do not fit the model's inputs."""
+    runs: List[ReshapeRun] = []
+
+    def contexts_of(doc: Document, weights: BinFile) -> List[Context]:
+        graphs = doc.graphs()
+        before = analyse(graphs, weights)[0]
+        model = graphs[0]
+        new: Dict[str, Shape] = resolve(model, parameter_names(doc.path), requests)
+        changed = changes_anything(model, new)
+        rewrites = plan(before) if smart and changed else []
+        what_if = WhatIf(rewrites)
+        after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
+                              Bodies(weights), what_if)
+        run = ReshapeRun(before, after, what_if, new, rewrites, changed, smart)
+        runs.append(run)
+        return [Context(doc, model, after, True, reshape=run)]
+
+    result = validate_file(path, bin_path, config, rules, contexts_of=contexts_of)
+    return replace(result, reshape=_outcome(runs[0])) if runs else result
+
+
+def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests: Sequence[Request],
+                 smart: bool = True) -> FileResult:
+    """api.validate_files' ``work`` for --reshape; a usage error names the file."""
+    try:
+        return reshape_file(path, requests, smart, config, bin_path)
+    except UsageError as err:
+        from .names import display_path
+        raise UsageError(f"{display_path(path)}: {err}") from None

@@ -1,0 +1,168 @@
+"""--reshape on the issue's patterns, against Model.reshape (the runtime is the oracle).
+
+Each model is built with the openvino API and saved; the runtime's verdict comes from
+``read_model`` + ``Model.reshape`` (or, for --no-smart-reshape, the Parameters' shapes set
+and ``validate_nodes_and_infer_types``: no SmartReshape), and must equal irvalidate's; where
+the runtime refuses, the node its message names must be a layer of an IRV301 finding, and
+where a constant pins the dim, that finding must name it.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino")
+import openvino.opset8 as op8  # noqa: E402
+import openvino.opset13 as ops  # noqa: E402
+
+import irvalidate  # noqa: E402
+from irvalidate.cli import main  # noqa: E402
+
+
+def _c(values, dtype=np.int64, name=None):
+    node = ops.constant(np.array(values, dtype=dtype))
+    if name:
+        node.set_friendly_name(name)
+    return node
+
+
+def _n(node, name):
+    node.set_friendly_name(name)
+    return node
+
+
+def _param(shape, name):
+    p = ops.parameter(shape, np.float32, name=name)
+    p.output(0).set_names({name})
+    return p
+
+
+def _conv(x, cin, cout, stride, name, seed):
+    w = ops.constant(np.full((cout, cin, 1, 1), seed / 1000, np.float32))
+    return _n(ops.convolution(x, w, [stride, stride], [0, 0], [0, 0], [1, 1]), name)
+
+
+def hrnet():  # openvinotoolkit/openvino#16177: a Slice's constant stop pins the width
+    img = _param([1, 3, 512, 512], "image")
+    crop = op8.slice(ops.relu(_conv(img, 3, 17, 2, "c0", 1)), _c([0, 0]), _c([256, 256], name="stop"),
+                     _c([1, 1]), _c([2, 3]))
+    return ov.Model([_n(ops.add(_n(crop, "/Slice_1"), _conv(img, 3, 17, 2, "c1", 2)), "/Add")], [img])
+
+
+def quartznet():  # #8612: the Reshape's constant target [1,64,29] pins the time axis
+    x = _param([1, 64, 128], "audio")
+    c = ops.convolution(x, ops.constant(np.ones((29, 64, 1), np.float32)), [2], [0], [0], [1])
+    flat = ops.reshape(ops.transpose(c, _c([0, 2, 1])), _c([-1, 29]), False)
+    out = ops.reshape(ops.log_softmax(flat, 1), _c([1, 64, 29], name="1288"), False)
+    return ov.Model([_n(out, "output")], [x])
+
+
+def head(second_consumer=False):  # a baked flatten before a classifier: ReshapeAMatMul
+    x = _param([1, 8, 8], "x")
+    flat = _n(ops.reshape(x, _c([1, 64], name="target"), False), "flatten")
+    fc = _n(ops.matmul(flat, ops.constant(np.ones((64, 10), np.float32)), False, False), "fc")
+    outs = [fc] + ([ops.relu(flat)] if second_consumer else [])
+    return ov.Model(outs, [x])
+
+
+def vit():  # a position embedding of baked length added to the tokens
+    x = _param([1, 16, 8], "tokens")
+    pos = ops.constant(np.ones((1, 16, 8), np.float32))
+    pos.set_friendly_name("pos_embed")
+    return ov.Model([_n(ops.add(x, pos), "add_pos")], [x])
+
+
+def interpolate():  # constant sizes pin the spatial dims; the Concat shows it
+    x = _param([1, 3, 8, 8], "x")
+    up = ops.interpolate(x, _c([16, 16], name="sizes"), "nearest", "sizes", axes=_c([2, 3]))
+    other = ops.convolution(x, ops.constant(np.ones((3, 3, 1, 1), np.float32)), [1, 1], [0, 0],
+                            [0, 0], [2, 2])
+    other = ops.interpolate(other, _c([2.0, 2.0], np.float32), "nearest", "scales", axes=_c([2, 3]))
+    return ov.Model([_n(ops.concat([_n(up, "up"), other], 1), "cat")], [x])
+
+
+def runtime(model_path, request, smart):
+    model = ov.Core().read_model(model_path)
+    try:
+        if smart:
+            model.reshape(request)
+        else:
+            for param in model.get_parameters():
+                param.set_partial_shape(ov.PartialShape(request))
+            model.validate_nodes_and_infer_types()
+    except Exception as err:  # noqa: BLE001 - the runtime's refusal is the verdict
+        named = re.search(r"with friendly_name '([^']*)'", str(err))
+        return False, named.group(1) if named else None, None
+    return True, None, {r.get_friendly_name(): str(r.get_output_partial_shape(0))
+                        for r in model.get_results()}
+
+
+CASES = [
+    (hrnet, [1, 3, 512, 928], "stop"), (hrnet, [2, 3, 512, 512], None),
+    (hrnet, [1, 3, 1024, 1024], "stop"), (quartznet, [1, 64, 1120], "1288"),
+    (quartznet, [1, 64, 128], None), (head, [4, 8, 8], "target"), (head, [-1, 8, 8], "target"),
+    (head, [(1, 4), 8, 8], "target"), (vit, [1, 32, 8], "pos_embed"), (vit, [3, 16, 8], None),
+    (interpolate, [1, 3, 16, 16], "sizes"), (interpolate, [2, 3, 8, 8], None),
+]
+
+
+def _partial(request):
+    return ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d)
+                            for d in request])
+
+
+@pytest.mark.parametrize("smart", [True, False], ids=["Model.reshape", "plain"])
+@pytest.mark.parametrize("build,request_,pin", CASES,
+                         ids=[f"{b.__name__}-{r}" for b, r, _ in CASES])
+def test_verdict_and_cause_agree_with_the_runtime(tmp_path, build, request_, pin, smart):
+    path = tmp_path / "model.xml"
+    ov.save_model(build(), path, compress_to_fp16=False)
+    works, named, outputs = runtime(path, _partial(request_), smart)
+    report = irvalidate.reshape(path, request_, smart_reshape=smart).files[0]
+    assert report.reshape.works == works, [f.message for f in report.findings]
+    errors = [f for f in report.findings if f.severity == "error"]
+    assert all(f.rule == "IRV301" for f in errors)
+    if works:
+        assert not errors
+        assert {o.name: o.shape for o in report.reshape.outputs} == outputs
+    else:
+        assert errors
+        if named is not None:
+            assert named in {f.layer.name for f in errors}
+        if pin is not None:
+            assert any(f"'{pin}'" in f.message for f in errors), [f.message for f in errors]
+
+
+def test_a_second_consumer_stops_the_rewrite(tmp_path):
+    path = tmp_path / "model.xml"
+    ov.save_model(head(second_consumer=True), path, compress_to_fp16=False)
+    assert runtime(path, _partial([4, 8, 8]), True)[0] is False
+    assert not irvalidate.reshape(path, [4, 8, 8]).files[0].reshape.works
+
+
+def test_the_rewrite_is_reported_and_the_cli_exits_by_the_verdict(tmp_path, capsys):
+    path = tmp_path / "model.xml"
+    ov.save_model(head(), path, compress_to_fp16=False)
+    assert main(["--reshape", "x[4,8,8]", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "IRV302" in out and "ReshapeAMatMul" in out and "[4,10]" in out
+    assert main(["--reshape", "x[4,8,8]", "--no-smart-reshape", str(path)]) == 1
+    assert "IRV301" in capsys.readouterr().out
+    assert main(["--reshape", "[4,8,8]", "--format", "json", str(path)]) == 0
+    assert '"works": true' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("y[4,8,8]", "no input is named 'y'"), ("x[4,8]", "has rank 3"), ("x[4,8,8", "not closed"),
+    ("x[1,8,8],x[2,8,8]", "two shapes"),
+])
+def test_usage_errors_list_the_inputs(tmp_path, capsys, spec, words):
+    path = tmp_path / "model.xml"
+    ov.save_model(head(), path, compress_to_fp16=False)
+    assert main(["--reshape", spec, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    if "input" in words or "rank" in words:
+        assert "x[1,8,8]" in err
