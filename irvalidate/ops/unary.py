@@ -3,12 +3,16 @@
 Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), Convert's kin
 ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Convert has its own
-module: its values are also evaluated.
+module.  Value: Abs and Clamp are bound-evaluated on shape values (see
+:func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`).
 """
 from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
+from ..shapes import bounds
+from ..shapes.values import Tensor
+from .evaluating import float_attr, origin, tensors
 from .node import Node
 from .spec import OpSpec, Result
 
@@ -45,8 +49,26 @@ def _infer(node: Node) -> Optional[Result]:
     return same_shape(node, et)
 
 
+def _abs_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    return bounds.absolute(t[0], origin(node.layer, t))
+
+
+def _clamp_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    low, high = float_attr(node.layer, "min"), float_attr(node.layer, "max")
+    return bounds.clamp(t[0], low, high, origin(node.layer, t, f"{low:g}..{high:g}"))
+
+
+#: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the other unary
+#: ops are evaluated by the runtime only on exact values, and not here
+_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value}
+
+
 def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:
-    return OpSpec(name, versions, frozenset(attributes), infer=_infer)
+    evaluate = _EVALUATE.get(name)
+    return OpSpec(name, versions, frozenset(attributes), infer=_infer, evaluate=evaluate,
+                  arity=(1,) if evaluate else None)
 
 
 SPECS: Dict[str, Tuple[OpSpec, ...]] = {

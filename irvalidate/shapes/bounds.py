@@ -9,6 +9,7 @@ element types the runtime has kernels for are followed (see :mod:`values`).
 from __future__ import annotations
 
 import itertools
+import math
 from math import prod
 from typing import List, Tuple
 
@@ -99,6 +100,61 @@ def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool
             corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
             bounds.append(Dim(min(corners), max(corners)))
     return make_tensor(shape, bounds, a.et, origin)
+
+
+#: the integer types the runtime's Abs kernel takes (signed ones wrap at their minimum)
+ABS_TYPES = frozenset({"i32", "i64", "u32", "u64"})
+#: the integer types the runtime's Clamp kernel takes
+CLAMP_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
+def _numbers(b: Dim, et: str) -> Tuple[int, int]:
+    """A bound pair as the runtime holds it: an unbounded upper bound is the type's maximum."""
+    high = RANGES[et][1]
+    return (high if b.lo == INF else b.lo), (high if b.hi == INF else b.hi)
+
+
+def absolute(t: Tensor, origin: Origin) -> Tensor:
+    """Abs (``src/core/src/op/abs.cpp``): the absolute values of the lower and of the upper
+    bound, the smaller one the new lower bound and the larger the upper; not interval maths
+    (``-2..2`` gives 2, ``-8..-4`` gives ``4..8``)."""
+    if t.et not in ABS_TYPES:
+        raise Unresolved(f"Abs of {t.et} values")
+    low = RANGES[t.et][0]
+    out = []
+    for b in t.bounds:
+        lo, hi = _numbers(b, t.et)
+        if low in (lo, hi) and low < 0:
+            raise Unresolved("Abs of the type's minimum")  # it wraps in C++
+        out.append(Dim(min(abs(lo), abs(hi)), max(abs(lo), abs(hi))))
+    return make_tensor(t.shape, out, t.et, origin)
+
+
+def _saturated(value: float, et: str, rounding) -> int:
+    """Clamp's limit for an integer type: rounded (ceil for min, floor for max), then
+    saturated to the type as ``clamp::min_as``/``max_as`` do."""
+    if not math.isfinite(value):
+        raise Unresolved("a limit that is not a finite number")  # (how the reader reads it)
+    low, high = RANGES[et]
+    return min(max(int(rounding(value)), low), high)
+
+
+def clamp(t: Tensor, minimum: float, maximum: float, origin: Origin) -> Tensor:
+    """Clamp (the default bound evaluator: each bound clamped), ``min`` rounded up and ``max``
+    down to the integer type, both saturated to it (``clamp(2..6, 2.5, 4.5)`` is ``3..4``)."""
+    if t.et not in CLAMP_TYPES:
+        raise Unresolved(f"Clamp of {t.et} values")
+    if not minimum <= maximum:
+        raise Unresolved("Clamp with min above max")  # the reader refuses the layer
+    low, high = _saturated(minimum, t.et, math.ceil), _saturated(maximum, t.et, math.floor)
+
+    def one(v: int) -> int:
+        return low if v < low else high if v > high else v
+    out = []
+    for b in t.bounds:
+        lo, hi = _numbers(b, t.et)
+        out.append(Dim(one(lo), one(hi)))
+    return make_tensor(t.shape, out, t.et, origin)
 
 
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
