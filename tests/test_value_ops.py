@@ -230,3 +230,136 @@ def test_clamp_of_an_unbounded_bound_saturates():
     assert bounds.clamp(t, 0, 7.5, Origin("c")).bounds == (Dim(3, 7),)
     with pytest.raises(Unresolved):
         bounds.clamp(t, 5, 1, Origin("c"))
+
+
+# --- FloorMod, Mod, Power ----------------------------------------------------------------
+
+_BINARY = {"floormod": op.floor_mod, "mod": op.mod, "power": op.power}
+
+
+def _binary(kind: str, right, before: int = 0):
+    """``kind(ShapeOf(x) - before, right)``, ``right`` a constant pair."""
+    def make(s):
+        dtype = s.get_output_element_type(0).to_dtype()
+        if before:
+            s = op.subtract(s, op.constant(np.array(before, dtype=dtype)))
+        return _BINARY[kind](s, op.constant(np.array(right, dtype=dtype)))
+    return make
+
+
+#: divisors the Python API accepts in place of the case's own (whose target it refuses)
+STAND_IN = [997, 991]
+
+
+def binary_case(name: str, kind: str, right, before: int = 0, **kwargs) -> Case:
+    """A case of :func:`_binary`, built with :data:`STAND_IN` when the API refuses it."""
+    return Case(name, _binary(kind, right, before), stand_in=(STAND_IN, right),
+                make_with=lambda numbers: _binary(kind, numbers, before), **kwargs)
+
+
+X_BINARY = (((2, 6), 3), (-1, 3), ((3, -1), 5), ((0, 20), (5, 5)), (100, 17))
+
+
+def _reversed(kind: str, left):
+    def make(s):
+        dtype = s.get_output_element_type(0).to_dtype()
+        return _BINARY[kind](op.constant(np.array(left, dtype=dtype)), s)
+    return make
+
+
+def _grid(kind: str, rights, befores=(0, 3, 10), lefts=()) -> List[Case]:
+    cases = [binary_case(f"{kind}-{right}-{before}-{x}-{et}".replace(" ", ""), kind, right,
+                         before, x=x, et=et)
+             for right in rights for before in befores for x in X_BINARY
+             for et in ("i64", "i32")]
+    cases += [Case(f"{kind}-of-{left}-{x}".replace(" ", ""), _reversed(kind, left), x=x)
+              for left in lefts for x in (((2, 6), 3), (-1, 3), ((3, -1), 5), ((1, 20), (5, 5)))]
+    return cases
+
+
+def test_floor_mod(tmp_path):
+    """The runtime's corners (``interval_bound_evaluator``): ``2..6`` floor-mod 4 is 2, and a
+    zero divisor only where an unbounded operand masks the element."""
+    cases = _grid("floormod", ([4, 4], [1, 1], [2, 3], [-4, 4], [-3, -5], [7, 1], [0, 2]),
+                  lefts=([17, 17], [100, 3], [-7, 20]))
+    for case in cases:  # by zero where no unbounded operand masks it: undefined
+        masked = any(d == -1 or (isinstance(d, tuple) and d[1] == -1) for d in case.x)
+        case.gives_up = case.name.startswith("floormod-[0,2]") and not masked
+    outcomes = vc.check(cases, tmp_path)
+    assert "[2,3]" in [o.runtime for o in outcomes]
+
+
+def test_mod(tmp_path):
+    """``mod_interval`` of the two bounds (a remainder's interval estimated), ``?`` where the
+    divisor has a zero or the type's maximum as a bound, and 0 there when both inputs are
+    exact."""
+    cases = _grid("mod", ([4, 4], [1, 1], [2, 3], [-4, 4], [-3, -5], [7, 1], [0, 2], [2, 0]),
+                  lefts=([17, 17], [100, 3], [-7, 20]))
+    outcomes = vc.check(cases, tmp_path)
+    assert "[..3,3]" in [o.runtime for o in outcomes]
+
+
+def test_power(tmp_path):
+    """Corners of ``(T)pow(x, y)``; where a corner is undefined (0 to a negative power, a
+    power past the type) the runtime's answer rests on C++ undefined behaviour (x86 gives
+    the type's minimum, a refused target) and irvalidate gives up."""
+    cases = _grid("power", ([0, 0], [1, 1], [2, 3], [3, 2], [7, 1]), befores=(0, 3))
+    cases += [Case("power-negative-exponent", _binary("power", [2, -1], 3), x=((1, 4), 4)),
+              Case("power-negative-exponents", _binary("power", [-2, -1]), x=((1, 9), 1)),
+              Case("power-of-minus-one", _binary("power", [3, -3], 4), x=(3, (3, 5)))]
+    undefined = [  # 0 ** -k, overflow of i32 or past a double's integers
+        Case("power-zero-to-negative", _binary("power", [-3, -5], 3), x=((2, 6), 3),
+             gives_up=True),
+        Case("power-i32-overflow", _binary("power", [7, 1]), x=(100, 17), et="i32",
+             gives_up=True),
+        Case("power-past-doubles", _reversed("power", [17, 17]), x=((1, 20), (5, 5)),
+             gives_up=True)]
+    vc.check([c for c in cases if not ("[7,1]" in c.name and "(100,17)-i32" in c.name)]
+             + undefined, tmp_path)
+
+
+def test_floor_mod_mod_power_random(tmp_path):
+    rnd = random.Random(31)
+    cases = []
+    for n in range(120):
+        kind = ("floormod", "mod", "power")[n % 3]
+        et = rnd.choice(("i64", "i32"))
+        x = vc.random_x(rnd, 2, 30)
+        if kind == "power":  # bases of 1 and more, small exponents: no undefined corner
+            x = [d if d == -1 else (max(d[0], 1), d[1]) if isinstance(d, tuple) else max(d, 1)
+                 for d in x]
+            right = [rnd.randint(-2, 3) for _ in range(2)]
+            before = 0
+        else:
+            right = [rnd.choice([v for v in range(-7, 8) if v or kind == "mod"])
+                     for _ in range(2)]
+            before = rnd.choice((0, 0, 2, 5, 40))
+        cases.append(binary_case(f"{kind}-random-{n}", kind, right, before, x=x, et=et))
+    outcomes = vc.check(cases, tmp_path)
+    assert sum(o.runtime.startswith("refused") for o in outcomes) >= 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(bound_pairs, st.integers(-50, 50).filter(bool), st.integers(0, 20)),
+                min_size=1, max_size=4))
+def test_floor_mod_bounds_follow_the_runtime_rule(items):
+    """FloorMod of bounds: the extremes of the floored remainders of the four corners."""
+    a = _tensor([p for p, _, _ in items])
+    divisors = [(m, m + w) if m > 0 or m + w < 0 else (m, m) for _, m, w in items]
+    b = _tensor(divisors)
+    got = bounds.arithmetic("floormod", a, b, Origin("fm")).bounds
+    want = []
+    for (lo, hi), (m1, m2) in zip([p for p, _, _ in items], divisors):
+        corners = [p % q for p in (lo, hi) for q in (m1, m2)]
+        want.append((min(corners), max(corners)))
+    assert [tuple(d) for d in got] == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(st.integers(0, 40), st.integers(0, 40)), st.integers(-12, 12),
+       st.integers(-12, 12), st.sampled_from(["i64", "i32"]))
+def test_mod_against_the_runtime(tmp_path_factory, dims, m1, m2, et):
+    """Mod's estimate, drawn by hypothesis and compared with ``read_model``."""
+    lo, width = dims
+    case = binary_case("mod-drawn", "mod", [m1, m2], x=((lo, lo + width), (lo, lo + 3)), et=et)
+    vc.check([case], tmp_path_factory.mktemp("mod"))

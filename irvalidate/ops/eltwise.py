@@ -3,8 +3,9 @@
 Shape: the two inputs broadcast by the layer's ``auto_broadcast`` (eltwise_shape_inference).
 Element types: the two must agree; arithmetic refuses boolean and string, logical ops want
 boolean, bitwise ops integers or boolean, shifts integers; comparisons and logical ops give
-boolean.  Value: Add, Subtract, Multiply, Divide, Maximum and Minimum are bound-evaluated on
-shape values (Divide by its own rule, ``m_pythondiv`` choosing floor or truncation).
+boolean.  Value: Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod, Power and Mod
+are bound-evaluated on shape values (Divide by its own rule, ``m_pythondiv`` choosing floor
+or truncation; Mod by its own estimate of a remainder's interval).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ LOGICAL = ("LogicalAnd", "LogicalOr", "LogicalXor", "Xor")
 BITWISE = ("BitwiseAnd", "BitwiseOr", "BitwiseXor")
 SHIFT = ("BitwiseLeftShift", "BitwiseRightShift")
 #: the ones whose values are bound-evaluated
-EVALUATED = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+EVALUATED = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum",
+                       "floormod", "power", "mod"})
 
 _LABELS = ("A", "B")
 
@@ -72,6 +74,8 @@ def _infer(kind: str):
 
 def _evaluate(node: Node) -> Tensor:
     t = tensors(node, (2,))
+    if node.layer.type.lower() == "mod":
+        return bounds.mod(t[0], t[1], origin(node.layer, t))
     return bounds.arithmetic(node.layer.type.lower(), t[0], t[1], origin(node.layer, t),
                              python_div=bool_attr(node.layer, "m_pythondiv", True))
 
