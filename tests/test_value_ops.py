@@ -363,3 +363,98 @@ def test_mod_against_the_runtime(tmp_path_factory, dims, m1, m2, et):
     lo, width = dims
     case = binary_case("mod-drawn", "mod", [m1, m2], x=((lo, lo + width), (lo, lo + 3)), et=et)
     vc.check([case], tmp_path_factory.mktemp("mod"))
+
+
+# --- Select and the conditions it reads ------------------------------------------------
+
+
+def booleans(values) -> op.Node:
+    return op.constant(np.array(values, dtype=bool))
+
+
+def _same(s, values):
+    return op.constant(np.array(values, dtype=s.get_output_element_type(0).to_dtype()))
+
+
+SELECT_CASES = [
+    Case("select-const", lambda s: op.select(booleans([True, False]), s, i64([7, 8]))),
+    Case("select-const-unbounded", lambda s: op.select(booleans([False, True]), s, i64([7, 8])),
+         x=(-1, (1, -1))),
+    Case("select-scalar", lambda s: op.select(booleans(True), s, i64([7, 8]))),
+    Case("select-scalar-else", lambda s: op.select(booleans(False), s, i64(7))),
+    # Equal has its own bounds: true below where both sides are one number, true above where
+    # they may meet; exact (lower = upper) when no interval meets the other side
+    Case("select-equal", lambda s: op.select(op.equal(s, i64([0, 0])), i64([1, 1]), s)),
+    Case("select-equal-one", lambda s: op.select(op.equal(s, i64([0, 3])), i64([1, 1]), s)),
+    Case("select-equal-meets", lambda s: op.select(op.equal(s, i64([4, 3])), i64([1, 1]), s)),
+    Case("select-equal-dynamic", lambda s: op.select(op.equal(s, i64([0, 3])), i64([1, 1]), s),
+         x=(-1, 3)),
+    Case("select-equal-static", lambda s: op.select(op.equal(s, i64([4, 3])), i64([1, 1]), s),
+         x=(4, 3)),
+    Case("select-equal-unbounded", lambda s: op.select(op.equal(s, i64([0, 3])), i64([1, 1]), s),
+         x=((3, -1), 3)),
+    Case("select-equal-unbounded-meets",
+         lambda s: op.select(op.equal(s, i64([5, 3])), i64([1, 1]), s), x=((3, -1), 3)),
+    # the other comparisons and the logical operations only on exact values
+    Case("select-less-static", lambda s: op.select(op.less(s, i64([4, 4])), i64([1, 1]), s),
+         x=(4, 3)),
+    Case("select-less-interval", lambda s: op.select(op.less(s, i64([10, 4])), i64([1, 1]), s)),
+    Case("select-not-equal-static",
+         lambda s: op.select(op.not_equal(s, i64([4, 4])), i64([1, 1]), s), x=(4, 3)),
+    Case("select-not-equal-interval",
+         lambda s: op.select(op.not_equal(s, i64([0, 0])), s, i64([1, 1]))),
+    Case("select-greater-equal-static",
+         lambda s: op.select(op.greater_equal(s, i64([4, 4])), s, i64([1, 1])), x=(4, 3)),
+    Case("select-less-equal-static",
+         lambda s: op.select(op.less_equal(s, i64([4, 2])), s, i64([1, 1])), x=(4, 3)),
+    Case("select-not", lambda s: op.select(op.logical_not(op.equal(s, i64([0, 0]))), s,
+                                           i64([1, 1]))),
+    Case("select-and", lambda s: op.select(
+        op.logical_and(op.equal(s, i64([0, 3])), booleans([True, True])), i64([1, 1]), s)),
+    Case("select-or", lambda s: op.select(
+        op.logical_or(op.equal(s, i64([0, 3])), booleans([True, False])), i64([1, 1]), s)),
+    Case("select-xor", lambda s: op.select(
+        op.logical_xor(op.equal(s, i64([0, 3])), booleans([True, True])), i64([1, 1]), s)),
+    Case("select-i32", lambda s: op.select(op.equal(s, _same(s, [0, 3])), _same(s, [1, 1]), s),
+         et="i32"),
+    # a negative pick is refused
+    Case("select-negative", lambda s: op.select(op.equal(s, i64([0, 3])), i64([-1, -1]), s),
+         stand_in=([5, 5], [-1, -1]),
+         make_with=lambda v: lambda s: op.select(op.equal(s, i64([0, 3])), i64(v), s)),
+]
+
+
+def test_select(tmp_path):
+    outcomes = vc.check(SELECT_CASES, tmp_path)
+    assert "[2..6,1]" in [o.runtime for o in outcomes]
+
+
+def _random_condition(rnd: random.Random, s):
+    kind = rnd.random()
+    if kind < 0.3:
+        return booleans([rnd.random() < 0.5 for _ in range(2)] if rnd.random() < 0.8
+                        else rnd.random() < 0.5)
+    values = [rnd.randint(0, 8) for _ in range(2)]
+    compare = rnd.choice((op.equal, op.equal, op.equal, op.less, op.not_equal, op.greater))
+    cond = compare(s, _same(s, values))
+    if kind > 0.8:
+        cond = op.logical_not(cond)
+    return cond
+
+
+def test_select_random(tmp_path):
+    rnd = random.Random(5)
+    cases = []
+    for n in range(60):
+        seed = rnd.random()
+
+        def make(s, seed=seed):
+            inner = random.Random(seed)
+            cond = _random_condition(inner, s)
+            pick = [lambda: s, lambda: _same(s, [inner.randint(1, 9)] * 2),
+                    lambda: op.add(s, _same(s, inner.randint(0, 3)))]
+            return op.select(cond, inner.choice(pick)(), inner.choice(pick)())
+        cases.append(Case(f"select-random-{n}", make, x=vc.random_x(rnd, 2, 8),
+                          et=rnd.choice(("i64", "i32"))))
+    outcomes = vc.check(cases, tmp_path)
+    assert sum("?" not in o.runtime for o in outcomes) >= 20

@@ -4,7 +4,8 @@ Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), C
 ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Convert has its own
 module.  Value: Abs and Clamp are bound-evaluated on shape values (see
-:func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`).
+:func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`), and
+LogicalNot on an exact condition.
 """
 from __future__ import annotations
 
@@ -62,7 +63,12 @@ def _clamp_value(node: Node) -> Tensor:
 
 #: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the other unary
 #: ops are evaluated by the runtime only on exact values, and not here
-_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value}
+def _not_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    return bounds.logical_not(t[0], origin(node.layer, t))
+
+
+_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value}
 
 
 def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:

@@ -200,6 +200,51 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
     return make_tensor(shape, out, a.et, origin)
 
 
+#: comparisons and logical operations: the runtime evaluates them on exact values only,
+#: but Equal, which has its own bounds (see :func:`compare`)
+_COMPARE = {
+    "equal": lambda x, y: x == y, "notequal": lambda x, y: x != y,
+    "less": lambda x, y: x < y, "lessequal": lambda x, y: x <= y,
+    "greater": lambda x, y: x > y, "greaterequal": lambda x, y: x >= y,
+    "logicaland": lambda x, y: bool(x and y), "logicalor": lambda x, y: bool(x or y),
+    "logicalxor": lambda x, y: bool(x) != bool(y), "xor": lambda x, y: bool(x) != bool(y),
+}
+_LOGICAL = frozenset({"logicaland", "logicalor", "logicalxor", "xor"})
+
+
+def compare(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
+    """A comparison or logical operation of two values, giving booleans.  Equal has its own
+    bounds (``src/core/src/op/equal.cpp``): true at the lower bound where both operands are
+    one and the same number, true at the upper one where their intervals meet; the others
+    need exact operands."""
+    if a.et != b.et:
+        raise Unresolved("operand types differ")
+    if (kind in _LOGICAL) != (a.et == "boolean") or (
+            a.et != "boolean" and a.et not in COMPUTED_TYPES):
+        raise Unresolved(f"{kind} of {a.et} values is not followed")
+    if kind != "equal":
+        a.static_values(), b.static_values()
+    shape, pairs = _broadcast(a, b)
+    test = _COMPARE[kind]
+    out = []
+    for i, j in pairs:
+        (xl, xh), (yl, yh) = _numbers(a.bounds[i], a.et), _numbers(b.bounds[j], b.et)
+        if kind == "equal":
+            out.append(Dim(int(xl == xh == yl == yh), int(xl <= yh and yl <= xh)))
+        else:
+            value = int(test(xl, yl))
+            out.append(Dim(value, value))
+    return make_tensor(shape, out, "boolean", origin)
+
+
+def logical_not(t: Tensor, origin: Origin) -> Tensor:
+    """LogicalNot of an exact boolean value."""
+    if t.et != "boolean":
+        raise Unresolved("LogicalNot of a value that is not boolean")
+    values = t.static_values()
+    return make_tensor(t.shape, [Dim(1 - v, 1 - v) for v in values], "boolean", origin)
+
+
 #: the integer types the runtime's Abs kernel takes (signed ones wrap at their minimum)
 ABS_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: the integer types the runtime's Clamp kernel takes

@@ -10,7 +10,16 @@ from math import prod
 from typing import List, Sequence, Tuple
 
 from .dims import Dim
-from .values import COMPUTED_TYPES, INDEX_TYPES, Origin, Tensor, Unresolved, make_tensor
+from .values import (
+    COMPUTED_TYPES,
+    INDEX_TYPES,
+    MAX_VALUE_ELEMENTS,
+    MAX_VALUE_RANK,
+    Origin,
+    Tensor,
+    Unresolved,
+    make_tensor,
+)
 
 
 def _strides(shape: Sequence[int]) -> List[int]:
@@ -110,3 +119,56 @@ def scatter_rows(data: Tensor, indices: Sequence[int], updates: Tensor, axis: in
 
 def flat_shape(shape: Tuple[int, ...]) -> int:
     return prod(shape)
+
+
+def _fits(shape: Sequence[int]) -> Tuple[int, ...]:
+    """A value shape within the caps, checked before any element is built."""
+    if len(shape) > MAX_VALUE_RANK or any(d < 0 for d in shape) or prod(shape) > MAX_VALUE_ELEMENTS:
+        raise Unresolved("a value too large to evaluate")
+    return tuple(shape)
+
+
+def numpy_shape(shapes: Sequence[Tuple[int, ...]]) -> Tuple[int, ...]:
+    """Numpy broadcasting of value shapes (Unresolved where they do not broadcast)."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for dims in zip(*((1,) * (rank - len(s)) + tuple(s) for s in shapes)):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            raise Unresolved("value shapes do not broadcast")
+        out.append(sizes.pop() if sizes else 1)
+    return _fits(out)
+
+
+def broadcast_to(data: Tensor, shape: Sequence[int], axes: Sequence[int], origin: Origin) -> Tensor:
+    """``data`` repeated to ``shape``, its axis ``i`` placed at output axis ``axes[i]`` (a dim
+    of 1 repeats, any other must equal the output's): Broadcast's evaluation in every mode,
+    and the operands of Select."""
+    out_shape = _fits(shape)
+    if len(axes) != data.rank or any(not 0 <= a < len(out_shape) for a in axes) or (
+            list(axes) != sorted(set(axes))):
+        raise Unresolved("axes that do not place the data")
+    if any(d not in (1, out_shape[a]) for d, a in zip(data.shape, axes)):
+        raise Unresolved("data that does not broadcast to the shape")
+    strides = _strides(data.shape)
+    out = []
+    for o in product(*(range(n) for n in out_shape)):
+        out.append(data.bounds[sum(o[a] * st for a, st, d in zip(axes, strides, data.shape) if d != 1)])
+    return make_tensor(out_shape, out, data.et, origin)
+
+
+def aligned(t: Tensor, shape: Sequence[int], origin: Origin) -> Tensor:
+    """``t`` broadcast numpy-style (right-aligned) to ``shape``."""
+    return broadcast_to(t, shape, range(len(shape) - t.rank, len(shape)), origin)
+
+
+def select_values(cond: Tensor, then: Tensor, other: Tensor, origin: Origin) -> Tensor:
+    """Select (the default bound evaluators, once the condition is exact): each bound taken
+    from ``then`` where the condition holds, else from ``other``; numpy broadcasting."""
+    if cond.et != "boolean" or then.et != other.et:
+        raise Unresolved("Select of a condition that is not boolean, or of two types")
+    cond.static_values()  # the runtime needs has_and_set_bound on the condition
+    shape = numpy_shape([cond.shape, then.shape, other.shape])
+    c, a, b = (aligned(t, shape, origin) for t in (cond, then, other))
+    out = [x if k.lo else y for k, x, y in zip(c.bounds, a.bounds, b.bounds)]
+    return make_tensor(shape, out, then.et, origin)
