@@ -10,6 +10,7 @@ import random
 from typing import List, Optional, Tuple
 
 import numpy as np
+import openvino.opset1 as opset1
 import openvino.opset13 as op
 import pytest
 from hypothesis import given, settings
@@ -455,6 +456,125 @@ def test_select_random(tmp_path):
                     lambda: op.add(s, _same(s, inner.randint(0, 3)))]
             return op.select(cond, inner.choice(pick)(), inner.choice(pick)())
         cases.append(Case(f"select-random-{n}", make, x=vc.random_x(rnd, 2, 8),
+                          et=rnd.choice(("i64", "i32"))))
+    outcomes = vc.check(cases, tmp_path)
+    assert sum("?" not in o.runtime for o in outcomes) >= 20
+
+
+# --- Broadcast, Tile, Pad: values moved --------------------------------------------------
+
+
+def first(s, index: int = 0):
+    """``Gather(s, [index])``: one element of a shape, as a 1-D value."""
+    return op.gather(s, _same(s, [index]), op.constant(0))
+
+
+def pick(s, indices):
+    return op.gather(s, _same(s, indices), op.constant(0))
+
+
+def scalar(s, index: int = 0):
+    return op.squeeze(first(s, index), _same(s, [0]))
+
+
+MOVE_CASES = [
+    Case("broadcast", lambda s: op.broadcast(first(s), i64([2]))),
+    Case("broadcast-scalar", lambda s: op.broadcast(scalar(s), i64([2]))),
+    Case("broadcast-bidirectional", lambda s: op.broadcast(first(s), i64([2]), broadcast_spec="bidirectional")),
+    Case("broadcast-bidirectional-keeps", lambda s: op.broadcast(s, i64([1]), broadcast_spec="bidirectional")),
+    Case("broadcast-explicit", lambda s: op.reshape(
+        op.broadcast(first(s), i64([2, 1]), i64([0]), "explicit"), i64([2]), False)),
+    Case("broadcast-explicit-dynamic", lambda s: op.reshape(
+        op.broadcast(first(s), i64([1, 2]), i64([0]), "explicit"), i64([2]), False), x=(-1, 3)),
+    Case("broadcast-2d", lambda s: op.reshape(op.broadcast(s, i64([1, 2])), i64([2]), False)),
+    Case("broadcast-1", lambda s: opset1.broadcast(first(s), i64([2]))),
+    Case("broadcast-1-explicit", lambda s: opset1.broadcast(first(s), i64([3]), i64([0]))),
+    Case("broadcast-i32", lambda s: op.broadcast(first(s, 1), _same(s, [3])), et="i32",
+         x=((3, -1), (1, 8))),
+    Case("broadcast-unbounded", lambda s: op.broadcast(first(s), i64([2])), x=((3, -1), 3)),
+    Case("broadcast-computed-target", lambda s: op.broadcast(first(s), first(s, 1)), x=(4, 3)),
+    # the runtime needs an exact target shape for the value
+    Case("broadcast-interval-target", lambda s: op.broadcast(first(s), first(s, 1)),
+         x=(4, (1, 3))),
+    Case("tile", lambda s: op.tile(first(s), i64([2]))),
+    Case("tile-keeps", lambda s: op.tile(s, i64([1]))),
+    Case("tile-scalar", lambda s: op.tile(scalar(s), i64([2]))),
+    Case("tile-2d", lambda s: op.reshape(op.tile(first(s), i64([2, 1])), i64([2]), False)),
+    Case("tile-zero", lambda s: op.concat([op.tile(first(s), i64([0])), s], 0)),
+    Case("tile-i32", lambda s: op.tile(s, _same(s, [2])), et="i32", x=(-1, (2, 5))),
+    Case("tile-interval-repeats", lambda s: op.tile(first(s), first(s, 1)), x=(4, (1, 3))),
+    Case("pad", lambda s: op.pad(first(s), i64([1]), i64([0]), "constant", i64(5))),
+    Case("pad-zero", lambda s: op.pad(first(s, 1), i64([1]), i64([0]), "constant")),
+    Case("pad-edge", lambda s: op.pad(first(s), i64([1]), i64([0]), "edge")),
+    Case("pad-reflect", lambda s: op.pad(s, i64([1]), i64([-1]), "reflect")),
+    Case("pad-symmetric", lambda s: op.pad(s, i64([1]), i64([-1]), "symmetric")),
+    Case("pad-crop", lambda s: op.pad(op.concat([s, i64([4])], 0), i64([-1]), i64([0]),
+                                      "constant")),
+    Case("pad-fill-computed", lambda s: op.pad(first(s), i64([1]), i64([0]), "constant",
+                                               scalar(s, 1))),
+    Case("pad-fill-interval", lambda s: op.pad(first(s, 1), i64([0]), i64([1]), "constant",
+                                               scalar(s))),
+    Case("pad-1", lambda s: opset1.pad(first(s), i64([1]), i64([0]), "constant", i64(5))),
+    Case("pad-i32", lambda s: op.pad(s, _same(s, [0]), _same(s, [1]), "constant",
+                                     _same(s, 7)), et="i32", x=(-1, (2, 5))),
+    Case("pad-interval-pads", lambda s: op.pad(first(s), first(s, 1), i64([0]), "constant",
+                                               i64(5)), x=(4, (0, 1))),
+    # a negative fill is refused
+    Case("pad-negative-fill", lambda s: op.pad(first(s), i64([1]), i64([0]), "constant",
+                                               i64(-5)),
+         stand_in=([5], [-5]),
+         make_with=lambda v: lambda s: op.pad(first(s), i64([1]), i64([0]), "constant",
+                                              i64(v[0]))),
+]
+
+
+def test_broadcast_tile_pad(tmp_path):
+    outcomes = vc.check(MOVE_CASES, tmp_path)
+    assert {"[2..6,2..6]", "[5,2..6]"} <= {o.runtime for o in outcomes}
+
+
+def _random_move(rnd: random.Random):
+    """One of Broadcast, Tile or Pad over a piece of ``ShapeOf(x)`` (rank 3)."""
+    kind = rnd.choice(("broadcast", "tile", "pad"))
+    indices = rnd.sample(range(3), rnd.randint(1, 2))
+    if kind == "broadcast":
+        mode = rnd.choice(("numpy", "bidirectional", "explicit"))
+        length = len(indices) if len(indices) > 1 else rnd.randint(1, 3)
+        if mode == "explicit":
+            return kind, lambda s: op.broadcast(pick(s, indices), _same(s, [length]),
+                                                _same(s, [0]), "explicit")
+        if mode == "bidirectional" and rnd.random() < 0.5:
+            length = 1
+        return kind, lambda s: op.broadcast(pick(s, indices), _same(s, [length]),
+                                            broadcast_spec=mode)
+    if kind == "tile":
+        repeats = [rnd.randint(0, 3)] if rnd.random() < 0.7 else [1, rnd.randint(1, 2)]
+        if len(repeats) == 2:
+            return kind, lambda s: op.reshape(op.tile(pick(s, indices), _same(s, repeats)),
+                                              _same(s, [-1]), False)
+        return kind, lambda s: op.tile(pick(s, indices), _same(s, repeats))
+    n = len(indices)
+    mode = rnd.choice(("constant", "constant", "edge", "reflect", "symmetric"))
+    limit = {"constant": 2, "edge": 2, "reflect": n - 1, "symmetric": n}[mode]
+    begin, end = rnd.randint(-n + 1, limit), rnd.randint(-1, limit)
+    if n + begin + end < 0 or begin < -n or end < -n:
+        begin, end = 0, 0
+    fill = rnd.choice((None, rnd.randint(0, 9), "computed"))
+
+    def make(s):
+        args = [pick(s, indices), _same(s, [begin]), _same(s, [end]), mode]
+        if mode == "constant" and fill is not None:
+            args.append(scalar(s, 2) if fill == "computed" else _same(s, fill))
+        return op.pad(*args)
+    return f"{kind}-{mode}-{begin}-{end}", make
+
+
+def test_broadcast_tile_pad_random(tmp_path):
+    rnd = random.Random(11)
+    cases = []
+    for n in range(90):
+        name, make = _random_move(rnd)
+        cases.append(Case(f"{name}-random-{n}", make, x=vc.random_x(rnd, 3, 6),
                           et=rnd.choice(("i64", "i32"))))
     outcomes = vc.check(cases, tmp_path)
     assert sum("?" not in o.runtime for o in outcomes) >= 20

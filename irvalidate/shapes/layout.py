@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import product
 from math import prod
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .dims import Dim
 from .values import (
@@ -172,3 +172,53 @@ def select_values(cond: Tensor, then: Tensor, other: Tensor, origin: Origin) -> 
     c, a, b = (aligned(t, shape, origin) for t in (cond, then, other))
     out = [x if k.lo else y for k, x, y in zip(c.bounds, a.bounds, b.bounds)]
     return make_tensor(shape, out, then.et, origin)
+
+
+def tile_values(data: Tensor, repeats: Sequence[int], origin: Origin) -> Tensor:
+    """Tile (once the repeats are exact): ``data`` (and the repeats) padded with leading 1s
+    to a common rank, then repeated along each axis."""
+    if any(r < 0 for r in repeats):
+        raise Unresolved("a negative repeat")
+    rank = max(data.rank, len(repeats))
+    dims = (1,) * (rank - data.rank) + data.shape
+    reps = (1,) * (rank - len(repeats)) + tuple(repeats)
+    shape = _fits([d * r for d, r in zip(dims, reps)])
+    strides = _strides(dims)
+    out = [data.bounds[sum((i % d) * st for i, d, st in zip(o, dims, strides))]
+           for o in product(*(range(n) for n in shape))]
+    return make_tensor(shape, out, data.et, origin)
+
+
+def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str,
+               fill: Optional[Dim], origin: Origin) -> Tensor:
+    """Pad (once the pads are exact), as ``reference::pad`` moves elements: constant mode
+    fills with ``fill`` (the pad value's bounds; 0 without one), edge repeats the border,
+    reflect mirrors without it and symmetric with it; negative pads crop."""
+    if len(begin) != data.rank or len(end) != data.rank:
+        raise Unresolved("pads of another length than the data rank")
+    shape = _fits([n + b + e for n, b, e in zip(data.shape, begin, end)])
+    mirror = {"reflect": 0, "symmetric": 1}.get(mode)
+    for n, b, e in zip(data.shape, begin, end):
+        if mirror is not None and not (b - mirror < n and e - mirror < n):
+            raise Unresolved(f"{mode} pads reaching past the data")
+        if mode == "edge" and n == 0 < n + b + e:
+            raise Unresolved("edge padding of an empty axis")
+
+    def source(i: int, n: int, b: int) -> Optional[int]:
+        c = i - b
+        if mode == "constant":
+            return c if 0 <= c < n else None
+        if mode == "edge":
+            return min(max(c, 0), n - 1)
+        front = c if c >= 0 else -c - mirror  # type: ignore[operator]
+        return front if front < n else 2 * n - 2 - front + mirror  # type: ignore[operator]
+    strides = _strides(data.shape)
+    zero = Dim(0, 0) if fill is None else fill
+    out = []
+    for o in product(*(range(n) for n in shape)):
+        where = [source(i, n, b) for i, n, b in zip(o, data.shape, begin)]
+        if any(w is None for w in where):
+            out.append(zero)
+        else:
+            out.append(data.bounds[sum(w * st for w, st in zip(where, strides))])  # type: ignore[operator]
+    return make_tensor(shape, out, data.et, origin)
