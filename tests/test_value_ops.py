@@ -578,3 +578,18 @@ def test_broadcast_tile_pad_random(tmp_path):
                           et=rnd.choice(("i64", "i32"))))
     outcomes = vc.check(cases, tmp_path)
     assert sum("?" not in o.runtime for o in outcomes) >= 20
+
+
+def test_what_the_runtime_does_not_follow(tmp_path):
+    """Relu, Negative, Sign, SquaredDifference and real arithmetic have no bound evaluation
+    in the runtime: the target is ``?`` there, in irvalidate too."""
+    cases = [
+        Case("relu", lambda s: op.relu(s)),
+        Case("negative-twice", lambda s: op.negative(op.negative(s))),
+        Case("sign", lambda s: op.sign(s)),
+        Case("squared-difference", lambda s: op.squared_difference(s, i64([0, 0]))),
+        Case("floor-of-real", lambda s: op.convert(op.floor(op.convert(s, "f32")), "i64")),
+        Case("less-of-intervals", lambda s: op.select(op.less(s, i64([9, 9])), s, i64([1, 1]))),
+    ]
+    outcomes = vc.check(cases, tmp_path)
+    assert {o.runtime for o in outcomes} == {"[?,?]"}
