@@ -79,6 +79,34 @@ def compare_file(path: Path, types: Iterable[str]) -> Path:
     return path
 
 
+def inferred_types(path: Path) -> Dict[str, tuple]:
+    """Friendly name -> the output element types irvalidate infers (None: not inferred)."""
+    from irvalidate.analysis import GraphAnalysis
+    from irvalidate.ir.parser import parse
+    from irvalidate.ir.weights import BinFile
+    doc = parse(str(path))
+    graph = next(iter(doc.graphs()))
+    analysis = GraphAnalysis(graph, BinFile(str(Path(path).with_suffix(".bin")), str(Path(path).parent)))
+    names = {layer.id: layer.name for layer in graph.layers}
+    return {names[lid]: tuple(inferred.output_types) for lid, inferred in analysis.inferences.items()
+            if inferred is not None}
+
+
+def compare_types(path: Path, types: Iterable[str]) -> None:
+    """Every output element type irvalidate infers for a layer of ``types`` must be the
+    runtime's (a type it leaves unknown, None, is not compared)."""
+    model = ov.Core().read_model(str(path))
+    ours = inferred_types(path)
+    wanted = {t.lower() for t in types}
+    for op in model.get_ordered_ops():
+        if op.get_type_name().lower() not in wanted:
+            continue
+        runtime = [op.get_output_element_type(i).get_type_name() for i in range(op.get_output_size())]
+        found = ours[op.get_friendly_name()]
+        assert len(found) == len(runtime) and all(
+            t is None or t == r for t, r in zip(found, runtime)), (op.get_friendly_name(), found, runtime)
+
+
 def refused(build, folder: Path) -> Optional[str]:
     """The runtime's message when building or reading fails, else None."""
     try:

@@ -81,21 +81,41 @@ def scalar_input(v, params, et=np.int64):
     return const(v, et)
 
 
+def value(spec, params, et=np.int64):
+    """A value input: a list, number or array is a Const (``et``); ("i32", values) an i32
+    Const; ("p", shape) an unknown Parameter; ("c", items) computed by :func:`computed`;
+    ("so", dims) ShapeOf of a Parameter.  Parameters are appended to ``params``."""
+    if isinstance(spec, tuple) and spec[0] == "p":
+        params.append(param(spec[1], et))
+        return params[-1]
+    if isinstance(spec, tuple) and spec[0] == "c":
+        return computed(spec[1], params=params)
+    if isinstance(spec, tuple) and spec[0] == "so":
+        params.append(param(spec[1]))
+        return opset1.shape_of(params[-1])
+    if isinstance(spec, tuple) and spec[0] == "i32":
+        return const(spec[1], np.int32)
+    return const(spec, et)
+
+
 def model(outputs, params):
     """A model of every output of ``outputs`` (a node or a list of nodes)."""
     nodes = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     return ov.Model([o for n in nodes for o in n.outputs()], params)
 
 
-def differential(build, folder, types, stem):
-    """Compare one random configuration with the runtime; False when openvino refuses to
-    build it (random configurations may be illegal; refusals are tested on their own)."""
+def differential(build, folder, types, stem, element_types=False):
+    """Compare one random configuration with the runtime (``element_types``: the output
+    element types too); False when openvino refuses to build it (random configurations may
+    be illegal; refusals are tested on their own)."""
     import opcheck
     try:
         built = build()
     except RuntimeError:
         return False
-    opcheck.compare(built, folder, types, stem=stem)
+    path = opcheck.compare(built, folder, types, stem=stem)
+    if element_types:
+        opcheck.compare_types(path, types)
     return True
 
 
@@ -155,3 +175,22 @@ def both_ways(build, build_ir, folder, types, stem):
         return 0
     opcheck.compare(built, folder, types, stem=stem)
     return 1
+
+
+def near_dim(rng, fixed, same=0.75, close=0.93):
+    """``fixed`` most often, else ``?`` or an interval around it, else another dim: random
+    shapes that mostly fit together, and sometimes do not."""
+    draw = rng.random()
+    if draw < same:
+        return fixed
+    if draw < close:
+        return rng.choice([-1, (max(fixed - 2, 0), fixed + 3), (fixed, -1), (0, fixed)])
+    return rng.choice([2, 5, 7, (1, 4), (0, 3), (4, -1)])
+
+
+def near_shape(rng, dims, dynamic=0.1, extra_axis=0.03, same=0.75, close=0.93):
+    """``dims``, each one drawn by :func:`near_dim`; sometimes a dynamic rank instead,
+    sometimes with one axis too many."""
+    if rng.random() < dynamic:
+        return None
+    return [near_dim(rng, d, same, close) for d in dims] + ([1] if rng.random() < extra_axis else [])

@@ -26,8 +26,12 @@ def test_an_integer_becomes_a_dim_as_the_runtime_makes_it(n, out):
 
 @pytest.mark.parametrize("a,n,out", [(D(7), 2, None), (D(8), 2, D(4)), (DYNAMIC, 3, DYNAMIC),
                                      (D(3, 9), 2, D(2, 4)), (D(5, INF), 2, D(3, 1 << 62)),
-                                     (D(5, INF), 1, D(5, INF)), (D(7), 1, D(7))])
+                                     (D(5, INF), 1, D(5, INF)), (D(7), 1, D(7)), (D(4, 8), 3, D(2)),
+                                     (D(3, INF), 2, D(2, 4611686018427387904)),
+                                     (D(6, INF), 3, D(2, 3074457345618258432))])
 def test_divide_keeps_the_multiples(a, n, out):
+    """Also measured through NV12toRGB/BGRtoNV12: an unbounded upper bound is divided as a
+    double."""
     assert arith.divide(a, n) == out
 
 

@@ -152,7 +152,7 @@ def test_static_pair_strategy_produces_both_outcomes():
     # guard that the generator exercises both branches of the property above
     seen = set()
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=200, deadline=None, derandomize=True)  # a guard must not flake
     @given(static_pair())
     def collect(pair):
         seen.add(np_bcast(*pair) is None)

@@ -168,6 +168,10 @@ class Propagation:
             self.unread_const = self.unread_const or layer
             raise
 
+    def first_number(self, layer: Layer) -> Optional[float]:
+        """A Const's first value, integer or floating-point (ConstError when unreadable)."""
+        return self.weights.first_number(layer.data)
+
     def tensor_of(self, value: Value) -> Optional[Tensor]:
         """The bounded value reaching an input: computed upstream, or a Const's own values."""
         if value.tensor is not None:

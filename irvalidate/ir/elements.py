@@ -31,6 +31,8 @@ def legacy_precision(element_type: str) -> Optional[str]:
 
 INTEGRAL = frozenset(n for n in BITS if n[0] in "iu" and n[1:].isdigit())
 SIGNED = frozenset(n for n in INTEGRAL if n.startswith("i"))
+#: the floating-point types (``element::Type::is_real``; nf4 is not one, measured)
+REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
 
 
 def from_precision(precision: Optional[str]) -> Optional[str]:

@@ -295,3 +295,20 @@ class BinFile:
         wanted = min(_group_bytes(spec), spec.size)
         raw = self.read(spec.offset, wanted)
         return raw + bytes(_group_bytes(spec) - len(raw))
+
+    def first_number(self, data: dict) -> Optional[float]:
+        """The first value of a Const of an integer or real type (None when it holds none),
+        reading only its bytes: a min/max scalar compared as the runtime compares it."""
+        spec = const_spec(data)
+        et = spec.element_type
+        if et not in elements.INTEGRAL and et not in REAL_TYPES:
+            raise ConstError(f"element type {et} is not a number type", "type")
+        if spec.count == 0:
+            return None
+        first = ConstSpec(et, (1,), spec.offset, spec.size)
+        wanted = _group_bytes(first)
+        if spec.size < wanted:
+            raise ConstError(f"size {spec.size} is smaller than the {wanted} bytes of its first value")
+        raw = self.read(spec.offset, wanted)
+        decode = decode_integers if et in elements.INTEGRAL else decode_reals
+        return decode(first, raw)[0]

@@ -9,7 +9,7 @@ through these readers.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
 
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.records import Graph as Body
@@ -50,6 +50,8 @@ class Graph(Protocol):
     """What a node may ask of the graph around it (the analysis provides it)."""
 
     def read_const(self, layer: Layer) -> List[int]: ...
+
+    def first_number(self, layer: Layer) -> Optional[float]: ...
 
     def tensor_of(self, value: Value) -> Optional[Tensor]: ...
 
@@ -143,6 +145,17 @@ class Node:
                 self.note(CONSTANT, str(err), const=value.producer)
             return None
 
+    def const_first_number(self, index: int) -> Optional[float]:
+        """The first value of a Const input of any number type (a float min/max), or None
+        (not a Const, empty, or unreadable: the invalid-constant rule speaks for that)."""
+        value = self.inputs[index]
+        if not is_const(value):
+            return None
+        try:
+            return self.graph.first_number(value.producer)  # type: ignore[arg-type]
+        except ConstError:
+            return None
+
     def one_d_length(self, index: int, what: str) -> Optional[int]:
         """The static length of a 1-D shape input (None: dynamic); stops when its rank is not 1."""
         shape = self.inputs[index].shape
@@ -158,11 +171,14 @@ class Node:
                                         f"to rank {MAX_RANK})")
         return shape[0].lo if shape[0].is_static else None
 
-    def computed_as_shape(self, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+    def computed_as_shape(self, index: int, what: str,
+                          rank: Union[int, Tuple[int, ...]] = 1) -> Optional[Tuple[Dim, ...]]:
         """A 1-D shape input computed by a shape subgraph, read as OpenVINO's bound evaluation
-        reads it (its Origin is kept as the node's source)."""
+        reads it (its Origin is kept as the node's source); ``rank=0`` reads a scalar one (a
+        count such as EmbeddingSegmentsSum's num_segments) the same way, as one dim, and
+        ``rank=(0, 1)`` takes either."""
         tensor = self.inputs[index].tensor
-        if tensor is None or tensor.rank != 1:
+        if tensor is None or tensor.rank not in ((rank,) if isinstance(rank, int) else rank):
             if not is_const(self.inputs[index]):
                 self.unknown_value(index)
             return None
@@ -239,13 +255,15 @@ class Node:
             self.unknown_value(index)
             return None
 
-    def as_shape(self, index: int, what: str) -> Optional[Tuple[Dim, ...]]:
+    def as_shape(self, index: int, what: str,
+                 rank: Union[int, Tuple[int, ...]] = 1) -> Optional[Tuple[Dim, ...]]:
         """OpenVINO's ``get_input_const_data_as_shape``: a Const's numbers as dims (-1 is
-        ``?``, lower values 0), else the bounds a shape subgraph evaluates to, else None."""
+        ``?``, lower values 0), else the bounds a shape subgraph of that ``rank`` evaluates
+        to (see :meth:`computed_as_shape`), else None."""
         found = self.const_numbers(index)
         if found is not None:
             return tuple(from_int(v) for v in found)
-        return self.computed_as_shape(index, what)
+        return self.computed_as_shape(index, what, rank)
 
     def input_bounds(self, index: int) -> Optional[List[Dim]]:
         """Each element's (lower, upper) bounds as a Dim, OpenVINO's ``get_input_bounds``: a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from ..shapes.values import Tensor, Unresolved
 from .node import Node
@@ -28,7 +28,7 @@ REGISTRY: Dict[str, str] = {
                      "floor", "gelu", "hsigmoid", "hswish", "isfinite", "isinf", "isnan", "log",
                      "logicalnot", "mish", "negative", "prelu", "relu", "round", "selu",
                      "sigmoid", "sign", "sin", "sinh", "softplus", "softsign", "sqrt", "swish",
-                     "tan", "tanh"), "unary"),
+                     "tan", "tanh", "identity", "erfinv"), "unary"),
     "convert": "convert",
     "select": "select",
     "fakequantize": "fake_quantize",
@@ -40,7 +40,7 @@ REGISTRY: Dict[str, str] = {
     "concat": "concat",
     "squeeze": "squeeze", "unsqueeze": "squeeze",
     "reshape": "reshape",
-    "slice": "slicing", "stridedslice": "slicing",
+    "slice": "slicing", "stridedslice": "slicing", "slicescatter": "slicing",
     "range": "range",
     "split": "split", "variadicsplit": "split",
     "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
@@ -81,6 +81,26 @@ REGISTRY: Dict[str, str] = {
                      "rnnsequence"), "rnn"),
     "if": "if_op",
     "tensoriterator": "tensor_iterator", "loop": "loop",
+    **dict.fromkeys(("embeddingbagoffsetssum", "embeddingbagoffsets", "embeddingbagpackedsum",
+                     "embeddingbagpacked", "embeddingsegmentssum"), "embedding"),
+    **dict.fromkeys(("experimentaldetectrondetectionoutput",
+                     "experimentaldetectrongenerateproposalssingleimage",
+                     "experimentaldetectronpriorgridgenerator",
+                     "experimentaldetectronroifeatureextractor", "experimentaldetectrontopkrois"),
+                    "detectron"),
+    "generateproposals": "proposals",
+    "matrixnms": "nms_variants", "multiclassnms": "nms_variants", "nmsrotated": "nms_variants",
+    "roialignrotated": "roi_features", "deformablepsroipooling": "roi_features",
+    "dft": "fft", "idft": "fft", "rdft": "fft", "irdft": "fft",
+    **dict.fromkeys(("nv12torgb", "nv12tobgr", "i420torgb", "i420tobgr", "rgbtonv12",
+                     "bgrtonv12"), "colour"),
+    "stft": "stft", "istft": "stft",
+    "randomuniform": "sampling", "multinomial": "sampling",
+    "inverse": "matrices", "groupedmatmul": "matrices",
+    "fakeconvert": "fake_convert", "convertpromotetypes": "promote",
+    "groupnormalization": "group_norm", "gathertree": "gather_tree",
+    "segmentmax": "sparse", "sparsefillemptyrows": "sparse",
+    "stringtensorpack": "strings", "stringtensorunpack": "strings",
 }
 
 _OPSET = re.compile(r"opset(\d+)")
@@ -144,3 +164,25 @@ def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tup
         except Unresolved:
             tensor = None
     return inferred, tensor
+
+
+def catalogue() -> List[Tuple[str, Tuple[int, ...]]]:
+    """Every op type irvalidate infers, as the reader spells it, with the opset each of its
+    classes first appears in (``Broadcast`` has ``(1, 3)``: Broadcast-1 and Broadcast-3);
+    Parameter and Constant, whose outputs are their own attributes, are left out."""
+    found: Dict[str, Tuple[int, ...]] = {}
+    for kind in REGISTRY:
+        specs = [s for s in _specs(kind) if s.infer is not None and not s.source]
+        if specs:
+            found.setdefault(specs[0].name, tuple(s.versions[0] for s in specs))
+    return sorted(found.items(), key=lambda item: item[0].lower())
+
+
+def markdown() -> str:
+    """The catalogue as the README lists it: ``Abs (1), ..., Broadcast (1, 3), ...``."""
+    entries = [f"{name} ({', '.join(map(str, firsts))})" for name, firsts in catalogue()]
+    return f"{len(entries)} op types: " + ", ".join(entries) + "."
+
+
+if __name__ == "__main__":
+    print(markdown())

@@ -7,6 +7,8 @@ start) does so for every dim.  StridedSlice's masks: ``begin_mask``/``end_mask``
 bound, ``new_axis_mask`` inserts a 1, ``shrink_axis_mask`` drops a dim (its begin unchecked),
 ``ellipsis_mask`` stands for the dims not otherwise addressed.  Every mask is empty or as long
 as ``begin_mask`` and holds only 0 and 1.
+SliceScatter-15 writes ``updates`` into the slice Slice-8 takes of ``data`` (the data's shape
+stays); the updates must fit that slice.
 Values are evaluated for 1-D shape values: Slice along axis 0; StridedSlice with masks.
 """
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from ..shapes import values as vals
-from ..shapes.dims import ONE, Dim, compatible, format_shape
-from ..shapes.slicing import make_dim
+from ..shapes.arith import compatible_shapes
+from ..shapes.dims import DYNAMIC, ONE, Dim, compatible, format_shape
+from ..shapes.slicing import make_dim, slice_dim
 from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
 from .evaluating import mask, origin, scalar, tensors
@@ -95,6 +98,63 @@ def _slice(node: Node) -> Result:
     for i, k in enumerate(axes):
         out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]
     return Result((tuple(out),), (et,))
+
+
+# ---------------------------------------------------------------------------- SliceScatter-15
+
+def _slice_scatter(node: Node) -> Result:
+    """``updates`` written into the slice of ``data`` that Slice-8 would take: the output is
+    the data's shape (a dynamic data rank takes the updates' rank, all ``?``), and the
+    updates must fit that slice's shape."""
+    node.require_inputs((5, 6))
+    names = ["data", "updates", "start", "stop", "step", "axes"]
+    node.show(names[:len(node.inputs)])
+    node.how = "the data's shape (updates written into its slice)"
+    data, updates = node.inputs[0].shape, node.inputs[1].shape
+    if data is not None and updates is not None and len(data) != len(updates):
+        raise OpError(INCOMPATIBLE, f"data {format_shape(data)} and updates {format_shape(updates)} "
+                                    f"must have one rank")
+    out = data if data is not None else None if updates is None else (DYNAMIC,) * len(updates)
+    if out is not None and not out:
+        raise OpError(INCOMPATIBLE, "data and updates must not be scalars")
+    for i in range(2, len(node.inputs)):
+        integral(node, i, names[i])
+        n = _one_d(node, i, names[i])
+        if n is not None and out is not None and n.lo > len(out):
+            raise OpError(INCOMPATIBLE, f"{names[i]} holds {n} values, more than the rank {len(out)} "
+                                        f"of data")
+    lengths = [node.inputs[i].shape for i in range(2, len(node.inputs))]
+    if not all(compatible_shapes(a, b) for a in lengths[:3] for b in lengths[:3]):
+        raise OpError(INCOMPATIBLE, "start, stop and step must have the same length")
+    start, stop, step = _bounds(node, 2), _bounds(node, 3), node.exact_values(4)
+    if step is not None and lengths[2] is not None and lengths[2][0].is_static and 0 in step:
+        raise OpError(INCOMPATIBLE, "a step of 0")
+    axes: Optional[List[int]] = None
+    if len(node.inputs) == 6:
+        if not compatible_shapes(lengths[3], lengths[0]):
+            raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
+        found = node.exact_values(5)
+        if found is not None and data is not None:
+            axes = [norm_axis(a, len(data)) for a in found]
+            if len(set(axes)) != len(axes):
+                raise OpError(INCOMPATIBLE, f"axes {ints_text(found)} repeat an axis")
+    elif start is not None:
+        axes = list(range(len(start)))
+    if out is None:
+        return Result((None,), (node.inputs[0].element_type,))
+    expected: List[Optional[Dim]] = [d if axes is not None else upper_only(d) for d in out]
+    values = start is not None and stop is not None and step is not None
+    for i, k in sorted(((i, k) for i, k in enumerate(axes or ()) if k < len(out)), key=lambda p: p[1]):
+        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]
+    if None in expected and updates is not None:
+        k = expected.index(None)
+        raise OpError(INCOMPATIBLE, f"the slice of data {format_shape(data)} along axis {k} is an "
+                                    f"empty interval in the runtime's arithmetic (no length fits "
+                                    f"it, though it prints as ?): no updates fit it")
+    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]
+        raise OpError(INCOMPATIBLE, f"updates {format_shape(updates)} do not fit the slice "
+                                    f"{format_shape(tuple(expected))} of data {format_shape(data)}")
+    return Result((out,), (node.inputs[0].element_type,))
 
 
 # ---------------------------------------------------------------------------- StridedSlice-1
@@ -244,5 +304,6 @@ def _strided_slice_value(node: Node) -> Tensor:
 
 
 SPECS = {"slice": (OpSpec("Slice", (8, 16), frozenset(), infer=_slice, evaluate=_slice_value),),
+         "slicescatter": (OpSpec("SliceScatter", (15, 16), frozenset(), infer=_slice_scatter),),
          "stridedslice": (OpSpec("StridedSlice", (1, 16), frozenset(_MASKS), infer=_strided_slice,
                                  evaluate=_strided_slice_value),)}

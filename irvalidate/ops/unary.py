@@ -2,8 +2,9 @@
 
 Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), Convert's kin
 ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
-extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Convert has its own
-module.  Value: Abs and Clamp are bound-evaluated on shape values (see
+extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Identity-16 (any type)
+and ErfInv-17 (floating-point) take exactly one input.  Convert has its own module.  Value:
+Abs and Clamp are bound-evaluated on shape values (see
 :func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`), and
 LogicalNot on an exact condition.
 """
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
+from ..ir import elements
 from ..shapes import bounds
 from ..shapes.values import Tensor
 from .evaluating import float_attr, origin, tensors
 from .node import Node
-from .spec import OpSpec, Result
+from .spec import TYPE, OpSpec, Result
 
 #: type -> the attributes the reader reads (none for most)
 _TYPES = {
@@ -61,14 +63,24 @@ def _clamp_value(node: Node) -> Tensor:
     return bounds.clamp(t[0], low, high, origin(node.layer, t, f"{low:g}..{high:g}"))
 
 
-#: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the other unary
-#: ops are evaluated by the runtime only on exact values, and not here
 def _not_value(node: Node) -> Tensor:
     t = tensors(node, (1,))
     return bounds.logical_not(t[0], origin(node.layer, t))
 
 
+#: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the runtime
+#: evaluates the other unary ops on exact values only, and irvalidate not at all
 _EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value}
+
+
+def _single(node: Node) -> Optional[Result]:
+    """Identity and ErfInv: exactly one input (the runtime reads past a missing one and
+    refuses a second); ErfInv's must be floating-point."""
+    node.require_inputs((1,))
+    et = node.inputs[0].element_type
+    if node.layer.type.lower() == "erfinv" and elements.is_known(et) and et not in elements.REAL:
+        node.note(TYPE, f"ErfInv's input must be floating-point, not {et}")
+    return same_shape(node, et)
 
 
 def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:
@@ -81,3 +93,5 @@ SPECS: Dict[str, Tuple[OpSpec, ...]] = {
     name.lower(): (_spec(name, attributes),) for name, attributes in _TYPES.items()}
 # Gelu-2 has no attribute; Gelu-7 its approximation mode
 SPECS["gelu"] = (_spec("Gelu", (), (1, 6)), _spec("Gelu", ("approximation_mode",), (7, 16)))
+SPECS["identity"] = (OpSpec("Identity", (16, 16), frozenset(), infer=_single),)
+SPECS["erfinv"] = (OpSpec("ErfInv", (17, 17), frozenset(), infer=_single),)

@@ -14,7 +14,7 @@ below 0.  What the runtime does, measured on 2026.4.1 (ops notes, ``_common.md``
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
 
@@ -101,6 +101,31 @@ def merge_shapes(a: Shape, b: Shape) -> Optional[Shape]:
             return None
         out.append(merged)
     return tuple(out)
+
+
+def merge_into(into: Shape, other: Shape) -> Tuple[Shape, bool]:
+    """``PartialShape::merge_into`` with its outcome: a dynamic rank takes the other shape;
+    ranks that differ fail and keep ``into``; dims that clash fail and keep their first
+    value, the others are merged."""
+    if into is None:
+        return other, True
+    if other is None:
+        return into, True
+    if len(into) != len(other):
+        return into, False
+    out, ok = [], True
+    for a, b in zip(into, other):
+        merged = intersect(a, b)
+        ok = ok and merged is not None
+        out.append(a if merged is None else merged)
+    return tuple(out), ok
+
+
+def compatible_shapes(a: Shape, b: Shape) -> bool:
+    """``PartialShape::compatible``: a dynamic rank fits anything; else the same rank, each
+    pair of dims able to be equal."""
+    return a is None or b is None or (
+        len(a) == len(b) and all(intersect(x, y) is not None for x, y in zip(a, b)))
 
 
 def normalize_axis(axis: int, rank: int) -> Optional[int]:

@@ -8,7 +8,7 @@ the runtime on thousands of random cases (tests/ops/test_slicing.py).
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 from .dims import DYNAMIC, INF, Dim
 
@@ -52,6 +52,13 @@ def _count(n: int, a: int, b: int, step: int) -> int:
 
 def make_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Dim:
     """The sliced dim; an empty interval (a negative step past a small dim) is ``?``."""
+    found = slice_dim(d, start, stop, step)
+    return DYNAMIC if found is None else found
+
+
+def slice_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Optional[Dim]:
+    """The sliced dim, or None where the runtime's interval is empty (it prints ``?``, but
+    nothing can be equal to it: ``2..8`` sliced -2:2 is such a dim, measured)."""
     top = d.hi
 
     def fits_lo(x: int) -> bool:
@@ -74,4 +81,4 @@ def make_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Dim:
         lo, hi = _count(d.lo, s_lo, e_hi, step), _count(n_max, s_hi, e_lo, step)
     hi = INF if hi in (-1, INF) else hi
     lo = max(lo, 0)
-    return Dim(lo, hi) if lo <= hi else DYNAMIC
+    return Dim(lo, hi) if lo <= hi else None

@@ -13,20 +13,10 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 import opcheck  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
+from shapeops import both_ways, const, differential, model, param, refusal, shape_text, value  # noqa: E402
 
 MAX, MIN = (1 << 63) - 1, -(1 << 63)
 MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
-
-
-def value(spec, params):
-    """A list is a Const; ("p", shape) an unknown Parameter; ("c", items) computed."""
-    if isinstance(spec, tuple) and spec[0] == "p":
-        params.append(param(spec[1], np.int64))
-        return params[-1]
-    if isinstance(spec, tuple) and spec[0] == "c":
-        return computed(spec[1], params=params)
-    return const(spec)
 
 
 def slice_model(data, start, stop, step, axes=None):
