@@ -1,7 +1,9 @@
 """Value evaluation through the ops the runtime bound-evaluates in shape subgraphs, against
 ``read_model``: each case is a Broadcast whose target is ``f(ShapeOf(x))`` (tests/valuecheck.py).
 
-Convert to every integer type (the narrow ones wrap), Abs, Clamp.
+Convert to every integer type (the narrow ones wrap), Abs, Clamp, FloorMod, Mod, Power,
+Select with the conditions it reads (boolean Consts, Equal, exact comparisons), and the ops
+that move values: Broadcast, Tile, Pad.  Hypothesis draws bounds for the maths.
 """
 from __future__ import annotations
 
