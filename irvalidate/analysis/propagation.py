@@ -191,7 +191,8 @@ class Propagation:
             # time spent on such models
             if value.element_type in RANGES and _count(value.shape) <= MAX_VALUE_ELEMENTS:
                 try:
-                    numbers = self.read_const(producer)
+                    numbers = (self.weights.booleans(producer.data)
+                               if value.element_type == "boolean" else self.read_const(producer))
                 except ConstError:  # the invalid-constant rule reports it
                     numbers = None
                 if numbers is not None:

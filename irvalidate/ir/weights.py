@@ -259,6 +259,14 @@ class BinFile:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
         return decode_integers(spec, self._payload(spec))
 
+    def booleans(self, data: dict) -> List[int]:
+        """Decode a boolean Const (one byte each, as stored: 0 and 1, or another byte the
+        caller decides about); ConstError says what is wrong."""
+        spec = const_spec(data)
+        if spec.element_type != "boolean":
+            raise ConstError(f"element type {spec.element_type} is not boolean", "type")
+        return list(self._payload(spec)[:spec.count])
+
     def floats(self, data: dict) -> List[float]:
         """Decode a real (f16, bf16, f32, f64) or integer Const as floats."""
         spec = const_spec(data)

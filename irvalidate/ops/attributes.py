@@ -98,7 +98,8 @@ class Field(NamedTuple):
     values: Tuple[str, ...] = ()
 
 
-def _float(text: str) -> float:
+def parse_float_prefix(text: str) -> float:
+    """A real attribute as the reader parses it (its numeric prefix)."""
     match = _FLOAT_PREFIX.match(text)
     if match is None:
         raise ValueError(f"cannot parse {text[:40]!r} as a number")
@@ -125,9 +126,9 @@ def _parse(field: Field, text: str) -> Any:
     if kind == "uints":
         return tuple(_uint(t) for t in _items(text))
     if kind == "float":
-        return _float(text)
+        return parse_float_prefix(text)
     if kind == "floats":
-        return tuple(_float(t) for t in _items(text))
+        return tuple(parse_float_prefix(t) for t in _items(text))
     if kind == "bool":
         return parse_bool(text, field.default)
     if kind == "enum":

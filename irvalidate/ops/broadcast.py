@@ -6,7 +6,9 @@ bidirectional (Broadcast-3), pdpd (its axis in ``mode.auto_broadcast_axis`` for 
 ``mode.mode.axis`` for -3, 0 when missing).  The target is read as OpenVINO reads it
 (broadcast_shape_inference): a Const's values (-1 is ``?``), else the bounds its shape
 subgraph evaluates to, else, for a Concat, each Constant input's first value and ``?`` for
-the others, else only its length.
+the others, else only its length.  Value: once the target (and the axes) are exact, the
+data's bounds repeated to the target in the numpy, bidirectional and explicit modes (the
+runtime's default evaluators on each bound).
 """
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from typing import Dict, Optional, Tuple
 
 from ..ir import elements
 from ..shapes import broadcasting as bc
+from ..shapes import layout
 from ..shapes.dims import DYNAMIC, Dim
+from ..shapes.values import Tensor, Unresolved
 from .attributes import enum_value, lazy_model, parse_int_prefix, validate
 from .autobroadcast import run
+from .evaluating import origin, tensors
 from .node import MAX_RANK, Node
 from .spec import (
     ATTRIBUTE,
@@ -203,7 +208,28 @@ def _pdpd_divergence(node: Node, data, target, length, outcome) -> None:
                               "readings give different results")
 
 
+def _evaluate_mode(v3: bool):
+    def evaluate(node: Node) -> Tensor:
+        t = tensors(node, (2, 3))
+        try:
+            mode = _mode(node, v3).mode
+        except OpError:
+            raise Unresolved("a mode the reader refuses") from None
+        data, target = t[0], t[1].static_values()
+        where = origin(node.layer, t, mode)
+        if mode == "numpy":  # (Broadcast-1 has an axes_mapping input there, unread)
+            return layout.aligned(data, target, where)
+        if mode == "bidirectional":
+            return layout.aligned(data, layout.numpy_shape([data.shape, tuple(target)]), where)
+        if mode == "none" and len(t) == 3:
+            return layout.broadcast_to(data, target, t[2].static_values(), where)
+        raise Unresolved(f"Broadcast's {mode} mode is not evaluated")
+    return evaluate
+
+
 SPECS = {"broadcast": (
-    OpSpec("Broadcast", (1, 2), frozenset({"mode", _AXIS[False]}), infer=_infer_mode(False)),
-    OpSpec("Broadcast", (3, 16), frozenset({"mode", _AXIS[True]}), infer=_infer_mode(True)),
+    OpSpec("Broadcast", (1, 2), frozenset({"mode", _AXIS[False]}), infer=_infer_mode(False),
+           evaluate=_evaluate_mode(False), arity=(2, 3)),
+    OpSpec("Broadcast", (3, 16), frozenset({"mode", _AXIS[True]}), infer=_infer_mode(True),
+           evaluate=_evaluate_mode(True), arity=(2, 3)),
 )}

@@ -3,8 +3,10 @@
 Shape: the two inputs broadcast by the layer's ``auto_broadcast`` (eltwise_shape_inference).
 Element types: the two must agree; arithmetic refuses boolean and string, logical ops want
 boolean, bitwise ops integers or boolean, shifts integers; comparisons and logical ops give
-boolean.  Value: Add, Subtract, Multiply, Divide, Maximum and Minimum are bound-evaluated on
-shape values (Divide by its own rule, ``m_pythondiv`` choosing floor or truncation).
+boolean.  Value: Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod, Power and Mod
+are bound-evaluated on shape values (Divide by its own rule, ``m_pythondiv`` choosing floor
+or truncation; Mod by its own estimate of a remainder's interval); Equal by its own bounds,
+the other comparisons and the logical operations on exact values only.
 """
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ LOGICAL = ("LogicalAnd", "LogicalOr", "LogicalXor", "Xor")
 BITWISE = ("BitwiseAnd", "BitwiseOr", "BitwiseXor")
 SHIFT = ("BitwiseLeftShift", "BitwiseRightShift")
 #: the ones whose values are bound-evaluated
-EVALUATED = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+EVALUATED = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum",
+                       "floormod", "power", "mod"})
+#: the comparisons and logical operations, evaluated to booleans (conditions of Select)
+COMPARED = frozenset(name.lower() for name in COMPARISON + LOGICAL)
 
 _LABELS = ("A", "B")
 
@@ -72,13 +77,18 @@ def _infer(kind: str):
 
 def _evaluate(node: Node) -> Tensor:
     t = tensors(node, (2,))
+    kind = node.layer.type.lower()
+    if kind == "mod":
+        return bounds.mod(t[0], t[1], origin(node.layer, t))
+    if kind in COMPARED:
+        return bounds.compare(kind, t[0], t[1], origin(node.layer, t))
     return bounds.arithmetic(node.layer.type.lower(), t[0], t[1], origin(node.layer, t),
                              python_div=bool_attr(node.layer, "m_pythondiv", True))
 
 
 def _spec(name: str, kind: str) -> OpSpec:
     attributes = ab.ATTRIBUTES | ({"m_pythondiv"} if name == "Divide" else set())
-    evaluate = _evaluate if name.lower() in EVALUATED else None
+    evaluate = _evaluate if name.lower() in EVALUATED | COMPARED else None
     return OpSpec(name, attributes=frozenset(attributes), infer=_infer(kind), evaluate=evaluate,
                   arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else ())
 

@@ -10,7 +10,7 @@ from typing import List, Sequence
 
 from ..ir.records import Layer
 from ..shapes.values import Origin, Tensor, Unresolved
-from .attributes import parse_int_prefix
+from .attributes import parse_float_prefix, parse_int_prefix
 from .node import Node
 
 
@@ -20,6 +20,17 @@ def int_attr(layer: Layer, name: str, default: int) -> int:
         return default
     try:
         return parse_int_prefix(text)
+    except ValueError as err:
+        raise Unresolved(str(err)) from None
+
+
+def float_attr(layer: Layer, name: str) -> float:
+    """A real attribute the layer must have (Unresolved when it is missing or unreadable)."""
+    text = layer.data.get(name)
+    if text is None:
+        raise Unresolved(f"no {name} attribute")
+    try:
+        return parse_float_prefix(text)
     except ValueError as err:
         raise Unresolved(str(err)) from None
 

@@ -186,7 +186,8 @@ class Node:
             dims = as_target(tensor)
         except NegativeTarget as neg:
             raise OpError(INCOMPATIBLE, f"{what} element {neg.index} evaluates to "
-                                        f"{format_dim(neg.dim)}, computed as {describe(tensor.origin)}; "
+                                        f"{format_dim(neg.dim)}{neg.why}, computed as "
+                                        f"{describe(tensor.origin)}; "
                                         f"OpenVINO refuses a value that can be negative (\"Value for "
                                         f"partial shape evaluation can't be lower than zero\")")
         except Unresolved:  # a wrapped interval: what the runtime makes of it is not followed
@@ -195,13 +196,20 @@ class Node:
         self.source, self.source_input = tensor.origin, what
         return dims
 
+    def _numeric(self, index: int) -> Optional[Tensor]:
+        """A computed input's value as the readers of numbers take it: a u64 value (whose
+        maximum, and numbers past the int64 range, the runtime reads as negative int64s) or
+        a boolean one is left to the ops that move values and to Broadcast's target."""
+        tensor = self.inputs[index].tensor
+        return None if tensor is None or tensor.et in ("u64", "boolean") else tensor
+
     def input_as_ints(self, index: int) -> Optional[List[int]]:
         """The exact values of an input: a Const's, or a computed one's when every element is
         known exactly; else None."""
         found = self.const_ints(index)
         if found is not None:
             return found
-        tensor = self.inputs[index].tensor
+        tensor = self._numeric(index)
         if tensor is None or tensor.rank != 1:
             if not is_const(self.inputs[index]):
                 self.unknown_value(index)
@@ -235,7 +243,7 @@ class Node:
         found = self.const_numbers(index)
         if found is not None or is_const(self.inputs[index]):
             return found
-        tensor = self.inputs[index].tensor
+        tensor = self._numeric(index)
         if tensor is None:
             self.unknown_value(index)
             return None
@@ -265,7 +273,7 @@ class Node:
         found = self.const_ints(index)
         if found is not None:
             return [Dim(v, v) for v in found]
-        tensor = self.inputs[index].tensor
+        tensor = self._numeric(index)
         if tensor is None:
             if not is_const(self.inputs[index]):
                 self.unknown_value(index)

@@ -7,16 +7,21 @@ upper (:func:`~irvalidate.shapes.windows.padded_bound`: a bound that goes negati
 bound, so a static ``10 - 15`` is ``?``).  When either pads input is unknown, every dim is
 ``?`` (its length, when known, may not exceed the rank).  Modes check static dims only:
 edge needs a dim of at least 1 and reflect of 2 where a pad is positive; reflect's pads
-must be below the dim, symmetric's at most the dim.
+must be below the dim, symmetric's at most the dim.  Value: once the pads are exact, the
+data's bounds moved as the kernel moves elements, constant mode filling with pad_value's
+bounds (:func:`irvalidate.shapes.layout.pad_values`).
 """
 from __future__ import annotations
 
 from typing import List, Optional
 
 from ..ir import elements
+from ..shapes import layout
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
+from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
+from .evaluating import origin, tensors
 from .node import Node
 from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 from .value_inputs import integer_input
@@ -111,6 +116,23 @@ def _padded(d: Dim, begin: Dim, end: Dim) -> Dim:
     return win.dimension(lo, hi)
 
 
+def _evaluate(node: Node) -> Tensor:
+    t = tensors(node, (3, 4))
+    try:
+        (mode,) = read(node, "Pad", _FIELDS)
+    except OpError:
+        raise Unresolved("a pad_mode the reader refuses") from None
+    fill = None
+    if mode == "constant" and len(t) == 4:
+        if t[3].et != t[0].et or t[3].rank != 0:
+            raise Unresolved("a pad_value of another type, or not a scalar")
+        fill = t[3].bounds[0]
+    return layout.pad_values(t[0], t[1].static_values(), t[2].static_values(), mode, fill,
+                             origin(node.layer, t, mode))
+
+
 _ATTRIBUTES = frozenset({"pad_mode"})
-SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=lambda node: _infer(node, True)),
-                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=lambda node: _infer(node, False)))}
+SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=lambda node: _infer(node, True),
+                        evaluate=_evaluate, arity=(3, 4)),
+                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=lambda node: _infer(node, False),
+                        evaluate=_evaluate, arity=(3, 4)))}

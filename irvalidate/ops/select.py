@@ -2,6 +2,8 @@
 
 numpy merges all three; pdpd fits ``else``, then ``cond``, into ``then`` (select_shape_inference).
 The condition must be boolean; ``then`` and ``else`` share the output's element type.
+Value: once the condition is exact (the runtime's ``has_and_set_bound``), each bound is
+picked from ``then`` or ``else`` (:func:`irvalidate.shapes.layout.select_values`).
 """
 from __future__ import annotations
 
@@ -9,8 +11,11 @@ from typing import Callable
 
 from ..ir import elements
 from ..shapes import broadcasting as bc
+from ..shapes import layout
 from ..shapes.dims import Shape
+from ..shapes.values import Tensor, Unresolved
 from . import autobroadcast as ab
+from .evaluating import origin, tensors
 from .node import Node
 from .spec import TYPE, OpSpec, Result
 
@@ -38,4 +43,12 @@ def _infer(node: Node) -> Result:
     return Result((outcome.shape,), (et,))
 
 
-SPECS = {"select": (OpSpec("Select", attributes=ab.ATTRIBUTES, infer=_infer),)}
+def _evaluate(node: Node) -> Tensor:
+    t = tensors(node, (3,))
+    if ab.read(node).mode == "pdpd":
+        raise Unresolved("Select of values broadcast the pdpd way")
+    return layout.select_values(t[0], t[1], t[2], origin(node.layer, t))
+
+
+SPECS = {"select": (OpSpec("Select", attributes=ab.ATTRIBUTES, infer=_infer, evaluate=_evaluate,
+                           arity=(3,)),)}

@@ -3,12 +3,15 @@
 The repeats are read as a shape (a Const's negative values become 0; a computed negative
 bound is refused).  The shorter of data rank and repeats is padded with leading 1s, and each
 dim is multiplied by its repeat (interval multiplication).  With unknown repeats of a known
-length ``n`` the output is ``max(rank, n)`` x ``?``; otherwise a dynamic rank.
+length ``n`` the output is ``max(rank, n)`` x ``?``; otherwise a dynamic rank.  Value: once
+the repeats are exact, the data's bounds tiled (:func:`irvalidate.shapes.layout.tile_values`).
 """
 from __future__ import annotations
 
-from ..shapes import arith
+from ..shapes import arith, layout
 from ..shapes.dims import DYNAMIC, ONE, Dim
+from ..shapes.values import Tensor
+from .evaluating import origin, tensors
 from .node import Node
 from .spec import OpSpec, Result
 from .value_inputs import integer_input, refuse_bufferless
@@ -36,4 +39,10 @@ def _infer(node: Node) -> Result:
     return Result((None,), (out_et,))
 
 
-SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(), infer=_infer),)}
+def _evaluate(node: Node) -> Tensor:
+    t = tensors(node, (2,))
+    return layout.tile_values(t[0], t[1].static_values(), origin(node.layer, t))
+
+
+SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(), infer=_infer, evaluate=_evaluate,
+                         arity=(2,)),)}

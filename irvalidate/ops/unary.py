@@ -3,14 +3,19 @@
 Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), Convert's kin
 ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Identity-16 (any type)
-and ErfInv-17 (floating-point) take exactly one input.  Convert has its own module: its
-values are also evaluated.
+and ErfInv-17 (floating-point) take exactly one input.  Convert has its own module.  Value:
+Abs and Clamp are bound-evaluated on shape values (see
+:func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`), and
+LogicalNot on an exact condition.
 """
 from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
 from ..ir import elements
+from ..shapes import bounds
+from ..shapes.values import Tensor
+from .evaluating import float_attr, origin, tensors
 from .node import Node
 from .spec import TYPE, OpSpec, Result
 
@@ -47,6 +52,27 @@ def _infer(node: Node) -> Optional[Result]:
     return same_shape(node, et)
 
 
+def _abs_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    return bounds.absolute(t[0], origin(node.layer, t))
+
+
+def _clamp_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    low, high = float_attr(node.layer, "min"), float_attr(node.layer, "max")
+    return bounds.clamp(t[0], low, high, origin(node.layer, t, f"{low:g}..{high:g}"))
+
+
+def _not_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    return bounds.logical_not(t[0], origin(node.layer, t))
+
+
+#: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the runtime
+#: evaluates the other unary ops on exact values only, and irvalidate not at all
+_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value}
+
+
 def _single(node: Node) -> Optional[Result]:
     """Identity and ErfInv: exactly one input (the runtime reads past a missing one and
     refuses a second); ErfInv's must be floating-point."""
@@ -58,7 +84,9 @@ def _single(node: Node) -> Optional[Result]:
 
 
 def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:
-    return OpSpec(name, versions, frozenset(attributes), infer=_infer)
+    evaluate = _EVALUATE.get(name)
+    return OpSpec(name, versions, frozenset(attributes), infer=_infer, evaluate=evaluate,
+                  arity=(1,) if evaluate else None)
 
 
 SPECS: Dict[str, Tuple[OpSpec, ...]] = {

@@ -9,6 +9,7 @@ element types the runtime has kernels for are followed (see :mod:`values`).
 from __future__ import annotations
 
 import itertools
+import math
 from math import prod
 from typing import List, Tuple
 
@@ -72,17 +73,50 @@ def _div_bounds(a: Dim, b: Dim, python: bool, low: int, high: int) -> Dim:
     return Dim(lo, hi)
 
 
+#: beyond this magnitude a double no longer holds every integer: FloorMod and Power compute
+#: in doubles, and irvalidate does not follow their rounding there
+EXACT_DOUBLE = 1 << 53
+
+
+def _floor_mod(x: int, y: int) -> int:
+    """``reference::func::floor_mod``: ``x % y`` for unsigned types, and for signed ones
+    ``x - y * floor(x / (double)y)``, which is the floored remainder while doubles are exact
+    (a zero divisor is undefined there, or a crash)."""
+    if y == 0 or abs(x) + abs(y) >= EXACT_DOUBLE:
+        raise Unresolved("FloorMod by zero, or past the integers a double holds")
+    return x % y
+
+
+def _power(x: int, y: int) -> int:
+    """``reference::func::power``: ``(T)std::pow(x, y)``; a negative exponent gives 0 but for
+    1 and -1 (and infinity, undefined once cast, for 0); only results a double holds exactly
+    are followed."""
+    if y < 0:
+        if x == 0:
+            raise Unresolved("0 to a negative power")
+        return 1 if x == 1 or (x == -1 and y % 2 == 0) else -1 if x == -1 else 0
+    if abs(x) > 1 and y >= 64:
+        raise Unresolved("a power past the integers a double holds")
+    result = x ** y
+    if abs(result) > EXACT_DOUBLE:
+        raise Unresolved("a power past the integers a double holds")
+    return result
+
+
 _CORNER = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
     "maximum": max,
     "minimum": min,
+    "floormod": _floor_mod,
+    "power": _power,
 }
 
 
 def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
-    """Add, Subtract, Multiply, Divide, Maximum or Minimum of two bounded values."""
+    """Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod or Power of two bounded
+    values (the corners: ``interval_bound_evaluator``; so FloorMod of ``2..6`` by 4 is 2)."""
     if a.et != b.et or a.et not in COMPUTED_TYPES:
         raise Unresolved("operand types differ, or the runtime has no kernel for them")
     shape, pairs = _broadcast(a, b)
@@ -95,10 +129,175 @@ def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool
         # the runtime marks every element where an input bound is the type's maximum
         elif INF in (x.hi, y.hi) or high in (x.lo, x.hi, y.lo, y.hi):
             bounds.append(DYNAMIC)
-        else:
+        else:  # (a FloorMod by zero there is undefined: _floor_mod gives up)
             corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
             bounds.append(Dim(min(corners), max(corners)))
     return make_tensor(shape, bounds, a.et, origin)
+
+
+def _remainder(x: int, y: int, et: str) -> int:
+    """C++ ``x % y`` in ``et`` (truncated; a zero divisor, or the minimum by -1, traps)."""
+    if y == 0 or (x == RANGES[et][0] < 0 and y == -1):
+        raise Unresolved("a remainder the runtime cannot compute")
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+def _wrapped(value: int, et: str) -> int:
+    low, high = RANGES[et]
+    return (value - low) % (high - low + 1) + low
+
+
+def _mod_value(v1: int, v2: int, m: int, et: str) -> Tuple[int, int]:
+    """``reference::func::mod_interval_value``: ``[v1, v2] % m``, in ``et``'s arithmetic."""
+    v_diff = _wrapped(v2 - v1, et)
+    r = (_remainder(v1, m, et), _remainder(v2, m, et))
+    if r[1] < r[0] or (v_diff != 0 and v_diff >= m):
+        r = (0, _wrapped(m - 1, et))
+    return r
+
+
+def mod_interval(v1: int, v2: int, m1: int, m2: int, et: str) -> Tuple[int, int]:
+    """``reference::func::mod_interval``: ``[v1, v2] % [m1, m2]`` as the runtime estimates it,
+    written for ``0 <= v1 <= v2`` and ``0 < m1 <= m2`` and applied to anything (so
+    ``17 % 2..6`` is ``..5``, and ``17 % 2..`` is ``..max-1``)."""
+    r = _mod_value(v1, v2, m1, et)
+    if v2 != 0 and m1 != m2:
+        r2 = _mod_value(v1, v2, m2, et)
+        r = (min(r[0], r2[0]), max(r[1], r2[1]))
+        if _wrapped(v2 - v1, et) == 0 and _wrapped(m2 - m1, et) != 1:
+            half = abs(v2) // 2 * (1 if v2 >= 0 else -1)  # C++ division truncates
+            if m1 < half or m1 < v2 < m2:
+                upper = (_remainder(v2, _wrapped(half + 1, et), et) if half < m2 < v2
+                         else _wrapped(m2 - 1, et))
+                r = (0, upper)
+    return r
+
+
+#: the integer types Mod's bounds are followed for (the narrower ones compute in int)
+MOD_TYPES = frozenset({"i32", "i64", "u32"})
+
+
+def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
+    """Mod (``src/core/src/op/mod.cpp``): ``mod_interval`` of the two bounds per element,
+    except where the divisor's lower or upper bound is 0, the divisor's lower bound or the
+    dividend's upper one the type's maximum: those are ``[0, unbounded]``.  When both
+    inputs are exact the runtime keeps the lower result for both bounds."""
+    if a.et != b.et or a.et not in MOD_TYPES:
+        raise Unresolved("Mod of types not followed")
+    shape, pairs = _broadcast(a, b)
+    exact = all(x.lo == x.hi for x in a.bounds + b.bounds)
+    high = RANGES[a.et][1]
+    out = []
+    for i, j in pairs:
+        v1, v2 = _numbers(a.bounds[i], a.et)
+        m1, m2 = _numbers(b.bounds[j], b.et)
+        if 0 in (m1, m2) or high in (m1, v2):
+            out.append(Dim(0, 0) if exact else DYNAMIC)
+            continue
+        lo, hi = mod_interval(v1, v2, m1, m2, a.et)
+        out.append(Dim(lo, lo if exact else hi))
+    return make_tensor(shape, out, a.et, origin)
+
+
+#: comparisons and logical operations: the runtime evaluates them on exact values only,
+#: but Equal, which has its own bounds (see :func:`compare`)
+_COMPARE = {
+    "equal": lambda x, y: x == y, "notequal": lambda x, y: x != y,
+    "less": lambda x, y: x < y, "lessequal": lambda x, y: x <= y,
+    "greater": lambda x, y: x > y, "greaterequal": lambda x, y: x >= y,
+    "logicaland": lambda x, y: bool(x and y), "logicalor": lambda x, y: bool(x or y),
+    "logicalxor": lambda x, y: bool(x) != bool(y), "xor": lambda x, y: bool(x) != bool(y),
+}
+_LOGICAL = frozenset({"logicaland", "logicalor", "logicalxor", "xor"})
+
+
+def compare(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
+    """A comparison or logical operation of two values, giving booleans.  Equal has its own
+    bounds (``src/core/src/op/equal.cpp``): true at the lower bound where both operands are
+    one and the same number, true at the upper one where their intervals meet; the others
+    need exact operands."""
+    if a.et != b.et:
+        raise Unresolved("operand types differ")
+    if (kind in _LOGICAL) != (a.et == "boolean") or (
+            a.et != "boolean" and a.et not in COMPUTED_TYPES):
+        raise Unresolved(f"{kind} of {a.et} values is not followed")
+    if kind != "equal":
+        a.static_values(), b.static_values()
+    shape, pairs = _broadcast(a, b)
+    test = _COMPARE[kind]
+    out = []
+    for i, j in pairs:
+        (xl, xh), (yl, yh) = _numbers(a.bounds[i], a.et), _numbers(b.bounds[j], b.et)
+        if kind == "equal":
+            out.append(Dim(int(xl == xh == yl == yh), int(xl <= yh and yl <= xh)))
+        else:
+            value = int(test(xl, yl))
+            out.append(Dim(value, value))
+    return make_tensor(shape, out, "boolean", origin)
+
+
+def logical_not(t: Tensor, origin: Origin) -> Tensor:
+    """LogicalNot of an exact boolean value."""
+    if t.et != "boolean":
+        raise Unresolved("LogicalNot of a value that is not boolean")
+    values = t.static_values()
+    return make_tensor(t.shape, [Dim(1 - v, 1 - v) for v in values], "boolean", origin)
+
+
+#: the integer types the runtime's Abs kernel takes (signed ones wrap at their minimum)
+ABS_TYPES = frozenset({"i32", "i64", "u32", "u64"})
+#: the integer types the runtime's Clamp kernel takes
+CLAMP_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
+def _numbers(b: Dim, et: str) -> Tuple[int, int]:
+    """A bound pair as the runtime holds it: an unbounded upper bound is the type's maximum."""
+    high = RANGES[et][1]
+    return (high if b.lo == INF else b.lo), (high if b.hi == INF else b.hi)
+
+
+def absolute(t: Tensor, origin: Origin) -> Tensor:
+    """Abs (``src/core/src/op/abs.cpp``): the absolute values of the lower and of the upper
+    bound, the smaller one the new lower bound and the larger the upper; not interval maths
+    (``-2..2`` gives 2, ``-8..-4`` gives ``4..8``)."""
+    if t.et not in ABS_TYPES:
+        raise Unresolved(f"Abs of {t.et} values")
+    low = RANGES[t.et][0]
+    out = []
+    for b in t.bounds:
+        lo, hi = _numbers(b, t.et)
+        if low in (lo, hi) and low < 0:
+            raise Unresolved("Abs of the type's minimum")  # it wraps in C++
+        out.append(Dim(min(abs(lo), abs(hi)), max(abs(lo), abs(hi))))
+    return make_tensor(t.shape, out, t.et, origin)
+
+
+def _saturated(value: float, et: str, rounding) -> int:
+    """Clamp's limit for an integer type: rounded (ceil for min, floor for max), then
+    saturated to the type as ``clamp::min_as``/``max_as`` do."""
+    if not math.isfinite(value):
+        raise Unresolved("a limit that is not a finite number")  # (how the reader reads it)
+    low, high = RANGES[et]
+    return min(max(int(rounding(value)), low), high)
+
+
+def clamp(t: Tensor, minimum: float, maximum: float, origin: Origin) -> Tensor:
+    """Clamp (the default bound evaluator: each bound clamped), ``min`` rounded up and ``max``
+    down to the integer type, both saturated to it (``clamp(2..6, 2.5, 4.5)`` is ``3..4``)."""
+    if t.et not in CLAMP_TYPES:
+        raise Unresolved(f"Clamp of {t.et} values")
+    if not minimum <= maximum:
+        raise Unresolved("Clamp with min above max")  # the reader refuses the layer
+    low, high = _saturated(minimum, t.et, math.ceil), _saturated(maximum, t.et, math.floor)
+
+    def one(v: int) -> int:
+        return low if v < low else high if v > high else v
+    out = []
+    for b in t.bounds:
+        lo, hi = _numbers(b, t.et)
+        out.append(Dim(one(lo), one(hi)))
+    return make_tensor(t.shape, out, t.et, origin)
 
 
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:

@@ -16,7 +16,10 @@ arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026
 * a negative bound reaching a Broadcast target is an error (see :func:`as_target`);
 * bound evaluation only runs where the runtime has a kernel for the element type: the
   arithmetic, Gather and ReduceProd for i32, i64 and u32 values, Gather indices of i32 and
-  i64 (u8 and u16 values there make the runtime give up, or return garbage).
+  i64 (u8 and u16 values there make the runtime give up, or return garbage);
+* Convert casts each bound like C++, and only between types wider than 16 bits does the
+  type's maximum (an unbounded bound) stay the maximum: ``?`` to i16 is -1, to u8 255;
+* booleans are 0 and 1 (conditions of Select); their maximum is no unbounded value.
 
 Whatever else the runtime might do (overflow, division by zero, element types we do not
 follow) raises :class:`Unresolved`: the caller then falls back as the runtime does when
@@ -40,7 +43,11 @@ COMPUTED_TYPES = frozenset({"i32", "i64", "u32"})
 INDEX_TYPES = frozenset({"i32", "i64"})
 
 RANGES = {"i64": (-(1 << 63), (1 << 63) - 1), "i32": (-(1 << 31), (1 << 31) - 1),
-          "u8": (0, 255), "u16": (0, 65535), "u32": (0, (1 << 32) - 1)}
+          "i16": (-(1 << 15), (1 << 15) - 1), "i8": (-128, 127),
+          "u8": (0, 255), "u16": (0, 65535), "u32": (0, (1 << 32) - 1), "u64": (0, (1 << 64) - 1),
+          "boolean": (0, 1)}
+#: types whose maximum Convert keeps as the maximum when both sides are among them
+WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 
 DYNAMIC = Dim(0, INF)
 
@@ -52,9 +59,9 @@ class Unresolved(Exception):
 class NegativeTarget(Exception):
     """A computed target_shape has a negative lower bound: OpenVINO refuses the model."""
 
-    def __init__(self, index: int, dim: Dim) -> None:
+    def __init__(self, index: int, dim: Dim, why: str = "") -> None:
         super().__init__(index, dim)
-        self.index, self.dim = index, dim
+        self.index, self.dim, self.why = index, dim, why
 
 
 class Origin(NamedTuple):
@@ -85,15 +92,16 @@ class Tensor:
 
 
 def _wrap(value: int, et: str) -> int:
-    """A C++ cast of an integer into ``et`` (two's complement wrap-around)."""
+    """A C++ cast of an integer into ``et`` (two's complement wrap-around; to boolean, 0 or 1)."""
+    if et == "boolean":
+        return int(value != 0)
     low, high = RANGES[et]
     return (value - low) % (high - low + 1) + low
 
 
-def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin,
-             wrap: bool = False) -> Tensor:
+def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
-    runtime reads it; other bounds outside the type wrap (Convert) or are unresolved."""
+    runtime reads it; bounds outside the type are unresolved."""
     if et not in RANGES:
         raise Unresolved(f"element type {et} is not followed")
     if len(bounds) > MAX_VALUE_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
@@ -104,12 +112,15 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
         lo, hi = b
         if lo == INF and hi != INF:  # (a constant int64 maximum is itself)
             raise Unresolved("a lower bound is unbounded")
-        if wrap:
-            lo, hi = _wrap(lo, et), (hi if hi == INF else _wrap(hi, et))
         if not low <= lo <= high or (hi != INF and not low <= hi <= high):
             raise Unresolved(f"a bound leaves the range of {et}")
+        if et == "u64" and lo == INF:
+            # INF stands for the u64 maximum (an unbounded bound): a number equal to it is
+            # not told apart; the numbers above it are u64 values past the int64 range
+            raise Unresolved("a u64 bound at the int64 maximum")
         # a range reaching the type's maximum is unbounded; a constant maximum stays itself
-        fitted.append(Dim(lo, INF if hi == high and lo != hi else hi))
+        unbounded = hi == high and lo != hi and et != "boolean"
+        fitted.append(Dim(lo, INF if unbounded else hi))
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
@@ -121,7 +132,7 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
     """ShapeOf: the dims of a shape, intervals included (bounds past the type are unbounded)."""
     if shape is None:
         raise Unresolved("ShapeOf of a dynamic rank")
-    if et not in RANGES:
+    if et not in INDEX_TYPES:
         raise Unresolved(f"ShapeOf to {et}")
     high = RANGES[et][1]
     bounds = [Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
@@ -129,22 +140,26 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
 
 
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
-    """Convert casts each bound (wrapping, so a lower bound may end above the upper one).
-
-    An unbounded i32/i64/u32 bound stays unbounded in i32/i64/u32 and becomes the maximum of
-    u8 or u16 (``?`` to u8 is ``..255``); from u8 or u16, that maximum is a plain number again
-    (u8 ``..255`` to i64 is ``..255``), while u32's stays unbounded (measured: ``[4..]`` through
-    Convert(u32) and back to i64 is ``[4..]``).
+    """Convert casts each bound like C++ (wrapping, so a lower bound may end above the upper
+    one), as ``convert::evaluate_bound`` does: between two types wider than 16 bits a bound
+    at the input type's maximum becomes the output type's maximum (``[4..]`` through u32 or
+    u64 and back to i64 is ``[4..]``); to or from a narrower type it is a plain cast (``?``
+    to u8 is ``..255``, to i16 ``..-1``; u8 ``..255`` to i64 is ``..255``).
     """
     if et not in RANGES:
         raise Unresolved(f"Convert to {et}")
-    bounds = t.bounds
-    if t.et in ("u8", "u16") and et in ("i32", "i64"):
-        top = RANGES[t.et][1]
-        if top > RANGES[et][1]:
-            raise Unresolved(f"the maximum of {t.et} does not fit {et}")
-        bounds = tuple(Dim(b.lo, top if b.hi == INF else b.hi) for b in bounds)
-    return make_tensor(t.shape, bounds, et, origin, wrap=True)
+    source_max, target_max = RANGES[t.et][1], RANGES[et][1]
+    keep_max = t.et in WIDE_TYPES and et in WIDE_TYPES
+
+    def cast(value: int) -> int:
+        value = source_max if value == INF else value
+        if keep_max and value == source_max:
+            return target_max
+        value = _wrap(value, et)
+        if et == "u64" and value == INF:
+            raise Unresolved("a u64 value at the int64 maximum")  # it reads as unbounded
+        return value
+    return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
 
 
 def _axis(axis: int, rank: int) -> int:
@@ -247,10 +262,18 @@ def as_target(t: Tensor) -> Tuple[Dim, ...]:
     """The dims a Broadcast reads from a computed target_shape (its rank is checked before).
 
     An unbounded element is ``?`` for i32 and i64 values, and the type's maximum for the
-    narrower types (the runtime's Convert to u8 of ``?`` gives ``..255``).
+    narrower types (the runtime's Convert to u8 of ``?`` gives ``..255``); the runtime reads
+    the values as int64s, so a u64 value past the int64 range (its maximum too) is negative,
+    which it refuses.
     """
+    if t.et == "boolean":
+        raise Unresolved("a boolean target")
     out = []
     for index, b in enumerate(t.bounds):
+        if t.et == "u64" and (b.hi == INF or b.lo > INF or b.hi > INF):
+            lo, hi = (_wrap(v, "i64") for v in (b.lo, RANGES["u64"][1] if b.hi == INF else b.hi))
+            raise NegativeTarget(index, Dim(lo, hi), " (u64 values past the int64 range, "
+                                                     "read as int64s)")
         if b.lo < 0 or b.hi < 0:
             raise NegativeTarget(index, b)
         if b.lo > b.hi:
