@@ -963,12 +963,52 @@ BROKEN_SAMPLES: List[Callable[[], None]] = [
 ]
 
 
+# --------------------------------------------------------------------------------------------
+# reshape/: valid models that a new input shape breaks, or that only SmartReshape saves
+# (irvalidate --reshape; the SPEC each is tried with is in tests/test_sample_models.py)
+
+
+def m_classifier_head() -> ov.Model:
+    """A flatten traced with batch 1 ([1,64]) before a classifier: Model.reshape to batch 4
+    works because SmartReshape's ReshapeAMatMul makes the target [-1,64]."""
+    x = param("x", [1, 8, 8])
+    flat = opset1.reshape(x, const("flatten/target", [1, 64]), False, name="flatten")
+    weights = opset1.constant(np.linspace(-1, 1, 640, dtype=np.float32).reshape(64, 10),
+                              name="fc/weights")
+    return model("classifier_head", [named(opset1.matmul(flat, weights, False, False, name="fc"),
+                                           "logits")], [x])
+
+
+def m_cropped_upsample() -> ov.Model:
+    """openvinotoolkit/openvino#16177 in small: a crop exported with literal ends (256)
+    pins the width, and a wider image fails at the Add below it."""
+    image = param("image", [1, 3, 512, 512])
+
+    def conv(name: str, scale: float) -> ov.Node:
+        w = opset1.constant(np.full((17, 3, 1, 1), scale, np.float32), name=f"{name}/weights")
+        return opset1.convolution(image, w, [2, 2], [0, 0], [0, 0], [1, 1], name=name)
+    crop = opset8.slice(opset1.relu(conv("branch0", 0.5), name="act"), const("crop/start", [0, 0]),
+                        const("crop/stop", [256, 256]), const("crop/step", [1, 1]),
+                        const("crop/axes", [2, 3]), name="crop")
+    return model("cropped_upsample", [named(opset1.add(crop, conv("branch1", 0.25), name="sum"),
+                                            "heatmaps")], [image])
+
+
+RESHAPE = HERE / "reshape"
+
+
+def reshape_samples() -> None:
+    save(m_classifier_head(), RESHAPE / "classifier-head.xml")
+    save(m_cropped_upsample(), RESHAPE / "cropped-upsample.xml")
+
+
 def generate() -> None:
-    for folder in (VALID, BROKEN, SPEC):
+    for folder in (VALID, BROKEN, SPEC, HERE / "reshape"):
         if folder.exists():
             shutil.rmtree(folder)
     valid_samples()
     spec_samples()
+    reshape_samples()
     for make in BROKEN_SAMPLES:
         make()
 

@@ -30,7 +30,28 @@ def test_broken_sample_shows_its_rule(path, capsys):
     assert rules == {expected}
 
 
+#: reshape/ samples: the SPEC each is tried with, the codes it shows, and the exit status
+RESHAPES = {
+    "classifier-head.xml": (["--reshape", "x[4,8,8]"], {"IRV302"}, 0),
+    "cropped-upsample.xml": (["--reshape", "image[1,3,512,928]"], {"IRV301"}, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESHAPES))
+def test_reshape_sample_shows_its_rules(name, capsys):
+    path = SAMPLES / "reshape" / name
+    spec, expected, status = RESHAPES[name]
+    assert main([str(path)]) == 0  # a valid model as it is
+    capsys.readouterr()
+    code = main(["--format", "json", *spec, str(path)])
+    document = json.loads(capsys.readouterr().out)
+    assert code == status
+    assert {f["rule"] for f in document["files"][0]["findings"]} == expected
+
+
 def test_every_rule_has_a_broken_sample():
-    from irvalidate.rules import RULES
+    from irvalidate.rules import RESHAPE_RULES, RULES
     shown = {p.stem.split("-")[0] for p in BROKEN}
+    shown |= {code for _, codes, _ in RESHAPES.values() for code in codes}
     assert {r.CODE for r in RULES} <= shown
+    assert len(RESHAPE_RULES) < len(RULES)
