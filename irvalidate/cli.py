@@ -49,11 +49,15 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:
     # a file or folder named "rules" or "explain" is a path to check, not a command
-    if not argv or argv[0] not in ("rules", "explain", "shapes") or os.path.exists(argv[0]):
+    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable") or \
+            os.path.exists(argv[0]):
         return None
     if argv[0] == "shapes":
         from .layer_shapes import run as shapes
         return shapes(argv)
+    if argv[0] == "reshapeable":
+        from .reshapeable import run as reshapeable
+        return reshapeable(argv)
     from .commands import run
     return run(argv)
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from .analysis import Bodies, GraphAnalysis, analyse
-from .analysis.reshaped import ReshapeRun
-from .analysis.smart_reshape import plan
-from .analysis.what_if import Rewrite, UsageError, WhatIf, changes_anything, resolve
+from .analysis import analyse
+from .analysis.reshaped import ReshapeRun, what_if
+from .analysis.what_if import Rewrite, UsageError, resolve
 from .engine import FileResult, validate_file
 from .ir.records import Document
 from .ir.tensor_names import parameter_names
@@ -57,9 +56,7 @@ def _outcome(run: ReshapeRun) -> ReshapeOutcome:
         elif kind == "result":
             values = after.propagation.input_values(layer)
             outputs.append((layer.name, values[0].shape if values else None))
-    works = not any(p.kind in ("incompatible", "arity", "attribute", "type")
-                    for i in after.inferences.values() for p in i.problems)
-    return ReshapeOutcome(inputs, outputs, run.rewrites, works, run.changed, run.smart, run)
+    return ReshapeOutcome(inputs, outputs, run.rewrites, run.works, run.changed, run.smart, run)
 
 
 def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
@@ -72,16 +69,10 @@ def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
     def contexts_of(doc: Document, weights: BinFile) -> List[Context]:
         graphs = doc.graphs()
         before = analyse(graphs, weights)[0]
-        model = graphs[0]
-        new: Dict[str, Shape] = resolve(model, parameter_names(doc.path), requests)
-        changed = changes_anything(model, new)
-        rewrites = plan(before) if smart and changed else []
-        what_if = WhatIf(rewrites)
-        after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
-                              Bodies(weights), what_if)
-        run = ReshapeRun(before, after, what_if, new, rewrites, changed, smart)
+        new: Dict[str, Shape] = resolve(graphs[0], parameter_names(doc.path), requests)
+        run = what_if(before, graphs[0], weights, new, smart)
         runs.append(run)
-        return [Context(doc, model, after, True, reshape=run)]
+        return [Context(doc, graphs[0], run.after, True, reshape=run)]
 
     result = validate_file(path, bin_path, config, rules, contexts_of=contexts_of)
     return replace(result, reshape=_outcome(runs[0])) if runs else result

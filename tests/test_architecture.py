@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "irvalidate"
 LAYERS = (
     ("interface", ("__init__", "__main__", "cli", "options", "commands", "api", "output",
                    "discovery", "hierarchy", "gitignore", "version", "layer_shapes", "fixing",
-                   "fix_report", "reshaping", "reshape_spec")),
+                   "fix_report", "reshaping", "reshape_spec", "reshapeable")),
     ("engine", ("engine",)),
     ("editing", ("editing",)),
     ("settings", ("config", "selection", "globs")),

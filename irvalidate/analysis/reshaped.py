@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List
 
-from ..ir.records import Layer
+from ..ir.records import Graph, Layer
+from ..ir.weights import BinFile
 from ..shapes.dims import Shape
 from .pinning import Pin, PinFinder, refused
-from .what_if import Rewrite, WhatIf
+from .smart_reshape import plan
+from .what_if import Rewrite, WhatIf, changes_anything
 
 
 @dataclass
@@ -34,3 +36,23 @@ class ReshapeRun:
         if layer.id not in self._pins:
             self._pins[layer.id] = PinFinder(self.before, self.after, self.what_if).find(layer)
         return self._pins[layer.id]
+
+    @property
+    def works(self) -> bool:
+        return not any(refused(i) for i in self.after.inferences.values())
+
+    def refused_layers(self) -> List[Layer]:
+        return [i.layer for i in self.after.inferences.values() if refused(i)]
+
+
+def what_if(before, model: Graph, weights: BinFile, new: Dict[str, Shape],
+            smart: bool = True) -> ReshapeRun:
+    """The model re-inferred with the new Parameter shapes ``new`` (by layer id), after the
+    rewrites Model.reshape makes (``before``: the model's analysis as read)."""
+    from . import Bodies, GraphAnalysis  # the package imports this module's neighbours
+    changed = changes_anything(model, new)
+    rewrites = plan(before) if smart and changed else []
+    rewriting = WhatIf(rewrites)
+    after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
+                          Bodies(weights), rewriting)
+    return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart)

@@ -1,0 +1,126 @@
+"""``irvalidate reshapeable FILE...``: for every input axis, whether the model takes other
+sizes there, and which constant pins it when it does not.
+
+Each axis is tried alone (the other dims kept): dynamic (``?``), then the values 1, d+1 and
+2d (for a static dim d; 1, 2 and 8 for one that is not), each a what-if as ``--reshape``
+runs it (SmartReshape included unless ``--no-smart-reshape``).  A row says ``any`` when the
+dynamic dim works and every value does, ``pinned`` with the first pin found otherwise.
+The file is read and analysed once; each trial re-infers it.
+
+JSON: ``{"files": [{"path", "axes": [{"input", "axis", "dim", "dynamic", "values":
+{"<n>": bool}, "verdict", "pinned_by": {"layer", "type", "line", "const", "const_line"} |
+null}]}]}``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Dict, List, Optional, Sequence
+
+from .analysis import analyse
+from .analysis.reshaped import ReshapeRun, what_if
+from .engine import default_bin
+from .ir.parser import parse
+from .ir.weights import BinFile
+from .names import display_path
+from .ops.sources import outputs_of
+from .shapes.dims import DYNAMIC, Dim, format_dim
+
+#: the most trials one file may take (inputs x axes x 4); past it, axes are left out
+MAX_TRIALS = 64
+
+
+def _values(dim: Dim) -> List[int]:
+    if dim.is_static:
+        return sorted({1, dim.lo + 1, 2 * dim.lo} - {dim.lo} or {dim.lo + 1})
+    return [1, 2, 8]
+
+
+def _pin(run: ReshapeRun) -> Optional[dict]:
+    for layer in run.refused_layers():
+        pins = run.pins(layer)
+        if pins:
+            pin = pins[0]
+            return {"layer": pin.consumer.name, "type": pin.consumer.type, "line": pin.consumer.line,
+                    "const": pin.const.name, "const_line": pin.const.line,
+                    "by": "value" if pin.by_value else "shape"}
+    return None
+
+
+def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> List[dict]:
+    doc = parse(path)
+    if doc.fatal:
+        raise ValueError(doc.fatal[0].message)
+    weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                         os.path.dirname(os.path.abspath(path)))
+    graphs = doc.graphs()
+    before = analyse(graphs, weights)[0]
+    rows, spent = [], 0
+    for layer in graphs[0].layers:
+        if layer.type.lower() != "parameter":
+            continue
+        shapes, _, _ = outputs_of(layer)
+        shape = shapes[0] if shapes else None
+        for axis, dim in enumerate(shape or ()):
+            if spent + 4 > MAX_TRIALS:
+                break
+            row: Dict = {"input": layer.name, "axis": axis, "dim": format_dim(dim)}
+            trials: Dict[str, ReshapeRun] = {}
+            for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
+                new = shape[:axis] + (value,) + shape[axis + 1:]
+                trials[name] = what_if(before, graphs[0], weights, {layer.id: new}, smart)
+                spent += 1
+            row["dynamic"] = trials["dynamic"].works
+            row["values"] = {k: r.works for k, r in trials.items() if k != "dynamic"}
+            broken = [r for r in trials.values() if not r.works]
+            row["verdict"] = "any" if not broken else "pinned"
+            row["pinned_by"] = _pin(broken[-1]) if broken else None
+            rows.append(row)
+    return rows
+
+
+def _text(path: str, rows: List[dict]) -> str:
+    lines = [display_path(path)]
+    for row in rows:
+        values = ", ".join(f"{k} {'ok' if ok else 'fails'}" for k, ok in row["values"].items())
+        head = (f"  {row['input']} axis {row['axis']} (now {row['dim']}): "
+                f"{'any size' if row['verdict'] == 'any' else 'pinned'}; "
+                f"? {'ok' if row['dynamic'] else 'fails'}, {values}")
+        lines.append(head)
+        pin = row["pinned_by"]
+        if pin:
+            lines.append(f"      by the {pin['by']} of Const '{pin['const']}' (line "
+                         f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' (line {pin['line']})")
+    return "\n".join(lines) + "\n"
+
+
+def run(argv: Sequence[str]) -> int:
+    """``argv`` starts with ``reshapeable``."""
+    parser = argparse.ArgumentParser(prog="irvalidate reshapeable", description="For every "
+                                     "input axis: does the model take other sizes there, and "
+                                     "which constant pins it?")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--no-smart-reshape", action="store_true",
+                        help="plain re-inference, without SmartReshape's rewrites")
+    try:
+        args = parser.parse_args(argv[1:])
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+    found = {}
+    for path in args.files:
+        try:
+            found[path] = axes_of(path, not args.no_smart_reshape)
+        except (OSError, ValueError) as err:
+            print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
+            return 2
+    from .output import write_stdout
+    if args.format == "json":
+        write_stdout(json.dumps({"files": [{"path": display_path(p), "axes": rows}
+                                           for p, rows in found.items()]}, indent=1) + "\n")
+    else:
+        write_stdout("".join(_text(p, rows) for p, rows in found.items()))
+    return 0
+
