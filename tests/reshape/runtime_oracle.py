@@ -231,9 +231,22 @@ def irv_reshape(path: Path, request: Request, smart: bool = True) -> IrvVerdict:
     return IrvVerdict(bool(rs.works), outputs, errors, list(file.findings), list(rs.rewrites or []))
 
 
+def _irvalidate_root() -> str:
+    """The folder the ``irvalidate`` this process imports comes from: the subprocess runs the
+    same code as :func:`irv_reshape` whatever the working directory."""
+    import irvalidate
+    return str(Path(irvalidate.__file__).resolve().parents[1])
+
+
 def irv_cli(*args: str, cwd: Optional[Path] = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """``python -m irvalidate ARGS`` in a subprocess (no colour, text captured)."""
-    env = dict(os.environ, NO_COLOR="1")
+    """``python -m irvalidate ARGS`` in a subprocess (no colour, text captured), run from
+    ``cwd`` (default: the folder of the last path argument, away from any project config)."""
+    root = _irvalidate_root()
+    env = dict(os.environ, NO_COLOR="1",
+               PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    if cwd is None:
+        last = Path(args[-1]) if args else None
+        cwd = last.parent if last is not None and last.exists() else None
     return subprocess.run([sys.executable, "-m", "irvalidate", *args], capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=timeout)
 
