@@ -105,6 +105,15 @@ class Verdict:
     outputs: Dict[str, str] = field(default_factory=dict)
     node: Optional[str] = None  # the node the runtime's message names, when it names one
     message: str = ""
+    node_type: Optional[str] = None  # that node's type, when the model still has it
+
+
+def file_layer_names(path: Path) -> Set[str]:
+    """Every layer name the XML has (bodies of TensorIterator/Loop/If included).  read_model
+    gives some nodes a generated name instead (CTCGreedyDecoder 'decode' reads as
+    'CTCGreedyDecoder_200'): such a node cannot be named by irvalidate."""
+    import xml.etree.ElementTree as ET
+    return {el.get("name") for el in ET.parse(str(path)).iter("layer") if el.get("name") is not None}
 
 
 _NAMED = re.compile(r"with friendly_name '(.*)':\s*$", re.M)
@@ -143,9 +152,36 @@ def result_shapes(model: ov.Model) -> Dict[str, str]:
     return {r.get_friendly_name(): str(r.get_output_partial_shape(0)) for r in model.get_results()}
 
 
-def _failed(err: Exception) -> Verdict:
+def _failed(err: Exception, model: Optional[ov.Model] = None) -> Verdict:
     text = str(err)
-    return Verdict(False, {}, named_node(text), text)
+    node = named_node(text)
+    node_type = None
+    if node is not None and model is not None:
+        for op in _all_ops(model):
+            if op.get_friendly_name() == node:
+                node_type = op.get_type_name()
+                break
+    return Verdict(False, {}, node, text, node_type)
+
+
+def _all_ops(model: ov.Model):
+    for op in model.get_ordered_ops():
+        yield op
+        for body in _bodies(op):
+            yield from _all_ops(body)
+
+
+def _bodies(op) -> list:
+    """The sub-graphs of TensorIterator/Loop (get_function()) and If (then, else)."""
+    if op.get_type_name() == "If":
+        return [b for b in (op.get_then_body(), op.get_else_body()) if b is not None]
+    if hasattr(op, "get_function"):
+        try:
+            body = op.get_function()
+        except Exception:
+            return []
+        return [body] if body is not None else []
+    return []
 
 
 def runtime_reshape(path: Path, request: Request) -> Verdict:
@@ -155,7 +191,7 @@ def runtime_reshape(path: Path, request: Request) -> Verdict:
     try:
         model.reshape(arg)
     except RuntimeError as err:
-        return _failed(err)
+        return _failed(err, model)
     return Verdict(True, result_shapes(model))
 
 
@@ -173,7 +209,7 @@ def runtime_reinfer(path: Path, request: Request) -> Verdict:
             p.set_partial_shape(s)
         model.validate_nodes_and_infer_types()
     except RuntimeError as err:
-        return _failed(err)
+        return _failed(err, model)
     return Verdict(True, result_shapes(model))
 
 
@@ -278,9 +314,17 @@ def disagreement(path: Path, request: Request, smart: bool = True,
         return None
     if not ours.reshape_errors:
         return f"{label}: fails, but no {IRV301} finding"
-    if theirs.node is not None and theirs.node not in ours.error_layers:
-        return (f"{label}: the runtime names '{theirs.node}', irvalidate's {IRV301} findings are on "
-                f"{sorted(ours.error_layers)}")
+    if theirs.node is None:
+        return None
+    if theirs.node in file_layer_names(path):
+        if theirs.node not in ours.error_layers:
+            return (f"{label}: the runtime names '{theirs.node}', irvalidate's {IRV301} findings are on "
+                    f"{sorted(ours.error_layers)}")
+    elif theirs.node_type is not None:  # a name read_model made up: the layer's type must match
+        types = {f.layer.type for f in ours.reshape_errors if f.layer is not None}
+        if theirs.node_type not in types:
+            return (f"{label}: the runtime names {theirs.node_type} '{theirs.node}' (a name not in the "
+                    f"file), irvalidate's {IRV301} findings are on {sorted(ours.error_layers)}")
     return None
 
 
