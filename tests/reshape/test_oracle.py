@@ -126,3 +126,12 @@ def test_a_name_read_model_makes_up_is_not_a_file_layer():
     assert not v.works and v.node_type == "CTCGreedyDecoder"
     assert v.node.startswith("CTCGreedyDecoder_") and v.node not in file_layer_names(path)
     assert "decode" in file_layer_names(path)
+
+
+def test_the_runtime_changes_ranks(files):
+    """Model.reshape takes a request of another rank (the contract refuses it as a usage
+    error, so no differential case asks one)."""
+    v = runtime_reshape(files("cnn_flatten_matmul"), [3, 16, 16])
+    assert not v.works and v.node == "feat/conv"  # Convolution refuses rank 3, not the request
+    v = runtime_reshape(files("scalar_input"), [1])
+    assert v.works and v.outputs == {"out": "[3]"}

@@ -41,7 +41,7 @@ def odd_names(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def scalar(tmp_path_factory):
-    x = _param([1], "x", ["x"])
+    x = _param([], "x", ["x"])
     out = ops.multiply(x, ops.constant(np.ones(3, np.float32)))
     return save(ov.Model([out], [x]), tmp_path_factory.mktemp("spec"), "scalar")
 
@@ -78,6 +78,16 @@ def test_rank_error_on_one_input_lists_its_shape(odd_names):
     text = done.stdout + done.stderr
     assert done.returncode == USAGE and "Traceback" not in text, text
     assert "x_param" in text and "[1,3,8,8]" in text, text
+
+
+def test_rank_error_on_a_scalar(scalar):
+    """The runtime itself would take [1] for a scalar (Model.reshape changes ranks freely);
+    the contract makes a rank change a usage error."""
+    assert runtime_reshape(scalar, [1]).works
+    done = irv_cli("--reshape", "x[1]", str(scalar))
+    text = done.stdout + done.stderr
+    assert done.returncode == USAGE and "Traceback" not in text, text
+    assert "x[]" in text or "x []" in text, text
 
 
 def _parameter_shapes(path, *spec_args):
