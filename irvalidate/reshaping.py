@@ -56,7 +56,8 @@ def _outcome(run: ReshapeRun) -> ReshapeOutcome:
         elif kind == "result":
             values = after.propagation.input_values(layer)
             outputs.append((layer.name, values[0].shape if values else None))
-    return ReshapeOutcome(inputs, outputs, run.rewrites, run.works, run.changed, run.smart, run)
+    shown = [r for r in run.rewrites if r.shown]
+    return ReshapeOutcome(inputs, outputs, shown, run.works, run.changed, run.smart, run)
 
 
 def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,

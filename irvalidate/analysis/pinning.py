@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Dict, List, NamedTuple, Set
 
+from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
 from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
 from .propagation import Propagation
 from .what_if import WhatIf
 
 #: the Consts tried per refused layer, and the ancestors searched for them
-MAX_TRIALS = 12
+MAX_TRIALS = 16
 MAX_ANCESTORS = 20_000
 _REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
 
@@ -54,33 +55,28 @@ class PinFinder:
                 found.append(self.layers[edge.from_layer])
         return found
 
-    def _changed(self, layer: Layer) -> bool:
-        """Whether some non-Const input of the layer has a new shape."""
-        old, new = self.before.propagation, self.after.propagation
-        for port in layer.inputs:
-            edge = self.edges.incoming.get((layer.id, port.id))
-            if edge is None or self.layers.get(edge.from_layer) is None:
-                continue
-            if self.layers[edge.from_layer].type.lower() in CONST_TYPES:
-                continue
-            key = (edge.from_layer, edge.from_port)
-            a, b = old.outputs.get(key), new.outputs.get(key)
-            if a is None or b is None or a.shape != b.shape:
-                return True
-        return False
+    def _integral(self, const: Layer) -> bool:
+        return (const.data.get("element_type") or "").lower() in INTEGRAL
 
     def candidates(self, target: Layer) -> List[Pin]:
-        """Consts that meet the new shapes, nearest to ``target`` first, and the ancestors."""
+        """The trials, nearest to ``target`` first: its own Consts (value, then shape: an
+        operand of baked shape), then the integer Consts upstream (values: targets, bounds,
+        sizes; float weights hold no shape)."""
+        pins: List[Pin] = []
+        for index, producer in enumerate(self._producers(target)):
+            if producer.type.lower() in CONST_TYPES:
+                if self._integral(producer):
+                    pins.append(Pin(producer, target, index, True))
+                pins.append(Pin(producer, target, index, False))
         seen: Set[str] = {target.id}
-        frontier, pins = [target], []
+        frontier = [p for p in self._producers(target) if p.type.lower() not in CONST_TYPES]
+        seen.update(p.id for p in frontier)
         while frontier and len(seen) < MAX_ANCESTORS and len(pins) < MAX_TRIALS:
             following = []
             for layer in frontier:
-                changed = None
                 for index, producer in enumerate(self._producers(layer)):
                     if producer.type.lower() in CONST_TYPES:
-                        changed = self._changed(layer) if changed is None else changed
-                        if changed:
+                        if self._integral(producer):
                             pins.append(Pin(producer, layer, index, True))
                     elif producer.id not in seen:
                         seen.add(producer.id)
@@ -109,20 +105,18 @@ class PinFinder:
         return not refused(prop.inferences.get(target.id))
 
     def find(self, target: Layer) -> List[Pin]:
-        """The Consts of the nearest layer whose relaxing lets ``target`` through: values
-        first, then shapes ([] when none does)."""
+        """The Consts of the nearest layer whose relaxing lets ``target`` through ([] when
+        none does)."""
         pins = self.candidates(target)
         if not pins:
             return []
         ancestors = self._ancestors(target)
-        for by_value in (True, False):
-            for pin in pins:
-                if self._passes(target, pin, ancestors, by_value):
-                    same = [p for p in pins if p.consumer.id == pin.consumer.id and p != pin]
-                    found = [pin._replace(by_value=by_value)] + [
-                        p._replace(by_value=by_value) for p in same
-                        if self._passes(target, p, ancestors, by_value)]
-                    return self._holding_dims(found) if by_value else found
+        for pin in pins:
+            if self._passes(target, pin, ancestors, pin.by_value):
+                same = [p for p in pins if p.consumer.id == pin.consumer.id and p != pin
+                        and p.by_value == pin.by_value]
+                found = [pin] + [p for p in same if self._passes(target, p, ancestors, p.by_value)]
+                return self._holding_dims(found) if pin.by_value else found
         return []
 
     def _holding_dims(self, pins: List[Pin]) -> List[Pin]:

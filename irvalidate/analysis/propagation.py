@@ -207,7 +207,13 @@ class Propagation:
             return
         inputs = self.input_values(layer) if layer.inputs else []
         if self._what_if is not None:
-            layer, inputs = self._what_if.rewrite(layer, inputs, self)
+            rewritten, inputs = self._what_if.rewrite(layer, inputs, self)
+            if rewritten is None:  # a layer a rewrite removes: nothing of it is inferred
+                self._outputs(layer, inputs, None, False)
+                return
+            if rewritten.type != layer.type:
+                spec = registry.lookup(rewritten.type, rewritten.version)
+            layer = rewritten
         # an extension's op is opaque, even when it shares a name with one of OpenVINO's
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:

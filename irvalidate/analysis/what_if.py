@@ -27,6 +27,8 @@ class Rewrite(NamedTuple):
     #: what it changes, in words ("the target [1,64] becomes [-1,K], K = 64 from ...")
     detail: str
     apply: Apply
+    #: False for a layer a rewrite removes (reported with the layer that takes its place)
+    shown: bool = True
 
 
 class UsageError(ValueError):

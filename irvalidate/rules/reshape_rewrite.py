@@ -32,6 +32,8 @@ def check(ctx: Context) -> Iterator[Problem]:
     if ctx.reshape is None or not ctx.is_model:
         return
     for rewrite in ctx.reshape.rewrites:  # type: ignore[attr-defined]
+        if not rewrite.shown:
+            continue
         layer = rewrite.layer
         yield Problem(f"{layer.describe()}: {rewrite.transformation}: {rewrite.detail}",
                       at=layer, layer=layer)

@@ -242,5 +242,7 @@ def test_shapes_table_under_the_request(files, name, request_, smart):
         compared += 1
         if got != want:
             wrong.append(f"{layer['type']} '{layer['name']}': {got}, the runtime {want}")
-    assert compared >= len(layers) // 2
+    # rewrites replace Consts (a fused StridedSlice's begin/end, a new target) and drop
+    # layers: at least half of the other layers must still be there to compare
+    assert compared >= len([l for l in layers if l["type"] != "Const"]) // 2
     assert not wrong, "\n".join(wrong)
