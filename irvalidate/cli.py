@@ -158,7 +158,12 @@ def _run(args: argparse.Namespace) -> int:
         try:
             requests = parse_all(args.reshape)
         except SpecError as err:
+            from .reshaping import inputs_of
             print(f"irvalidate: error: --reshape {err}", file=sys.stderr)
+            for path in files[:3]:
+                listing = inputs_of(path)
+                if listing:
+                    print(f"{display_path(path)}: {listing}", file=sys.stderr)
             return 2
         from functools import partial
 

@@ -92,6 +92,10 @@ def parse_all(specs: Sequence[str]) -> List[Request]:
     found: List[Request] = []
     for spec in specs:
         found.extend(parse(spec))
+    names = [name for name, _ in found if name is not None]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SpecError(f"{twice[0]!r} is given twice")
     if len(found) > 1 and any(name is None for name, _ in found):
         raise SpecError("a bare [dims] is for a model with one input, and only alone; name "
                         "each input")

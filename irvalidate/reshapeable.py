@@ -56,7 +56,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
     weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
                                                          os.path.dirname(os.path.abspath(path)))
     graphs = doc.graphs()
-    before = analyse(graphs, weights)[0]
+    befores = analyse(graphs, weights)
     rows, spent = [], 0
     for layer in graphs[0].layers:
         if layer.type.lower() != "parameter":
@@ -70,7 +70,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
             trials: Dict[str, ReshapeRun] = {}
             for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
                 new = shape[:axis] + (value,) + shape[axis + 1:]
-                trials[name] = what_if(before, graphs[0], weights, {layer.id: new}, smart)
+                trials[name] = what_if(graphs, befores, weights, {layer.id: new}, smart)
                 spent += 1
             row["dynamic"] = trials["dynamic"].works
             row["values"] = {k: r.works for k, r in trials.items() if k != "dynamic"}

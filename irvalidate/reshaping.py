@@ -69,11 +69,13 @@ def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
 
     def contexts_of(doc: Document, weights: BinFile) -> List[Context]:
         graphs = doc.graphs()
-        before = analyse(graphs, weights)[0]
+        befores = analyse(graphs, weights)
         new: Dict[str, Shape] = resolve(graphs[0], parameter_names(doc.path), requests)
-        run = what_if(before, graphs[0], weights, new, smart)
+        run = what_if(graphs, befores, weights, new, smart)
         runs.append(run)
-        return [Context(doc, graphs[0], run.after, True, reshape=run)]
+        bodies = [Context(doc, g, run.bodies_after[id(g)], False, reshape=run)
+                  for g in graphs[1:] if id(g) in run.bodies_after]
+        return [Context(doc, graphs[0], run.after, True, reshape=run)] + bodies
 
     result = validate_file(path, bin_path, config, rules, contexts_of=contexts_of)
     return replace(result, reshape=_outcome(runs[0])) if runs else result
@@ -87,3 +89,14 @@ def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests:
     except UsageError as err:
         from .names import display_path
         raise UsageError(f"{display_path(path)}: {err}") from None
+
+
+def inputs_of(path: str) -> str:
+    """The model's inputs with their shapes, for a usage message ("" when unreadable)."""
+    from .analysis.what_if import inputs_listing
+    from .ir.parser import parse
+    try:
+        doc = parse(path)
+        return "" if doc.fatal else inputs_listing(doc.graph, parameter_names(path))
+    except Exception:  # noqa: BLE001 - the usage message stands without the listing
+        return ""

@@ -3,7 +3,7 @@ input shapes, the SmartReshape rewrites applied, and the pins found on demand.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
@@ -25,10 +25,16 @@ class ReshapeRun:
     #: False when Model.reshape does nothing (every input asked for already has that shape)
     changed: bool = True
     smart: bool = True
+    #: the bodies' analyses: as read, and with the new shapes (the last one each outer
+    #: layer asked for), by id() of the body's Graph
+    bodies_before: Dict[int, object] = field(default_factory=dict)
+    bodies_after: Dict[int, object] = field(default_factory=dict)
     _pins: Dict[str, List[Pin]] = field(default_factory=dict)
 
-    def newly_refused(self, layer: Layer) -> bool:
-        return not refused(self.before.inferences.get(layer.id))
+    def newly_refused(self, layer: Layer, graph: Optional[Graph] = None) -> bool:
+        before = self.before if graph is None or not graph.scope else \
+            self.bodies_before.get(id(graph))
+        return before is None or not refused(before.inferences.get(layer.id))
 
     def pins(self, layer: Layer) -> List[Pin]:
         """The Consts that pin the dim a refused layer clashes on, all inputs of one layer
@@ -37,22 +43,32 @@ class ReshapeRun:
             self._pins[layer.id] = PinFinder(self.before, self.after, self.what_if).find(layer)
         return self._pins[layer.id]
 
+    def _analyses(self) -> list:
+        return [self.after] + [a for k, a in self.bodies_after.items() if a is not self.after]
+
     @property
     def works(self) -> bool:
-        return not any(refused(i) for i in self.after.inferences.values())
+        return not any(refused(i) for a in self._analyses() for i in a.inferences.values())
 
     def refused_layers(self) -> List[Layer]:
-        return [i.layer for i in self.after.inferences.values() if refused(i)]
+        """Refused layers of the model graph (those a pin can be searched for), then of
+        the bodies."""
+        return [i.layer for a in self._analyses() for i in a.inferences.values() if refused(i)]
 
 
-def what_if(before, model: Graph, weights: BinFile, new: Dict[str, Shape],
+def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str, Shape],
             smart: bool = True) -> ReshapeRun:
     """The model re-inferred with the new Parameter shapes ``new`` (by layer id), after the
-    rewrites Model.reshape makes (``before``: the model's analysis as read)."""
+    rewrites Model.reshape makes; ``graphs`` and ``befores``: the file's graphs (the model
+    first) and their analyses as read."""
     from . import Bodies, GraphAnalysis  # the package imports this module's neighbours
+    model, before = graphs[0], befores[0]
     changed = changes_anything(model, new)
     rewrites = plan(before) if smart and changed else []
     rewriting = WhatIf(rewrites)
+    bodies = Bodies(weights)
     after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
-                          Bodies(weights), rewriting)
-    return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart)
+                          bodies, rewriting)
+    return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart,
+                      {id(g): a for g, a in zip(graphs[1:], befores[1:])},
+                      {k: a for k, a in bodies.latest.items()})

@@ -47,9 +47,9 @@ def _values(ctx: Context, const) -> str:
 
 def _cause(ctx: Context, layer) -> str:
     run = ctx.reshape
-    if not run.newly_refused(layer):  # type: ignore[union-attr]
+    if not run.newly_refused(layer, ctx.graph):  # type: ignore[union-attr]
         return " (the runtime refuses it as the file is, before any reshape)"
-    pins = run.pins(layer)  # type: ignore[union-attr]
+    pins = run.pins(layer) if ctx.is_model else []  # type: ignore[union-attr]
     if not pins:
         return ""
     consumer = pins[0].consumer
@@ -62,7 +62,7 @@ def _cause(ctx: Context, layer) -> str:
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    if ctx.reshape is None or not ctx.is_model:
+    if ctx.reshape is None:
         return
     for inference in ctx.inferences():
         for failure in inference.problems:
@@ -72,6 +72,6 @@ def check(ctx: Context) -> Iterator[Problem]:
             operands = list(inference.operands)
             marks = (failure.column,) if failure.column is not None else ()
             yield Problem(f"{layer.describe()}: {failure.message}{_cause(ctx, layer)}",
-                          at=layer, layer=layer,
+                          at=layer, layer=layer, scope=ctx.graph.scope,
                           table=shape_table(operands, marks=marks) if operands else None)
             break

@@ -16,7 +16,7 @@ Names are given to every layer a test or a message may mention; weights are dist
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, List, Tuple
 
 import numpy as np
@@ -27,7 +27,6 @@ import openvino.opset10 as op10
 import openvino.opset11 as op11
 import openvino.opset13 as ops
 from openvino import PartialShape
-
 from runtime_oracle import Request
 
 

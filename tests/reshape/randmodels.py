@@ -15,7 +15,6 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 from openvino import PartialShape
-
 from runtime_oracle import Request
 
 

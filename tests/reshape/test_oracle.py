@@ -4,10 +4,16 @@ runtime changed or the oracle is wrong, and the differential tests cannot be tru
 from __future__ import annotations
 
 import pytest
-
 from cases import CASE_BY_NAME
-from runtime_oracle import (named_node, partial_shape, runtime_reinfer, runtime_reshape, save,
-                            shape_text, cli_spec)
+from runtime_oracle import (
+    cli_spec,
+    named_node,
+    partial_shape,
+    runtime_reinfer,
+    runtime_reshape,
+    save,
+    shape_text,
+)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import collections
 
 import pytest
-
 from randmodels import random_model
 from runtime_oracle import describe, disagreement, runtime, save
 

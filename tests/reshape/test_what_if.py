@@ -156,7 +156,7 @@ def test_the_rewrite_is_reported_and_the_cli_exits_by_the_verdict(tmp_path, caps
 
 @pytest.mark.parametrize("spec,words", [
     ("y[4,8,8]", "no input is named 'y'"), ("x[4,8]", "has rank 3"), ("x[4,8,8", "not closed"),
-    ("x[1,8,8],x[2,8,8]", "two shapes"),
+    ("x[1,8,8],x[2,8,8]", "given twice"),
 ])
 def test_usage_errors_list_the_inputs(tmp_path, capsys, spec, words):
     path = tmp_path / "model.xml"

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
-
 from runtime_oracle import Request, describe, disagreement, read, runtime
 
 REPO = Path(__file__).resolve().parents[2]

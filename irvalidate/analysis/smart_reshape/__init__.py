@@ -8,17 +8,19 @@ SqueezeStridedSlice, StridedSliceSqueeze, ReshapeTo1D, TransposeMatMul,
 BroadcastConstRangeReplacement, LSTMStatesBroadcast, ReshapeSinkingMatMul, then
 ReshapeAMatMul, ReshapeBMatMul.  Modelled (one module each): ReshapeTo1D, TransposeMatMul
 and ReshapeA/BMatMul (``reshape_matmul``), the two Squeeze/StridedSlice fusions
-(``squeeze_slice``), BroadcastConstRangeReplacement (``broadcast_range``);
-SharedOpOptimization only as what it does to consumer counts (``graph``).  Not modelled yet:
-Proposal1Scales/Proposal4Scales, LSTMStatesBroadcast, ReshapeSinkingMatMul; a model that
-reshapes only through them is reported as plain re-inference sees it.
+(``squeeze_slice``), BroadcastConstRangeReplacement (``broadcast_range``),
+LSTMStatesBroadcast for cells of the model graph (``lstm_states``), ReshapeSinkingMatMul
+(``sinking``); SharedOpOptimization only as what it does to consumer counts (``graph``).
+Not modelled yet: Proposal1Scales/Proposal4Scales and LSTMStatesBroadcast inside a
+TensorIterator; a model that reshapes only through them is reported as plain re-inference
+sees it.
 """
 from __future__ import annotations
 
 from typing import List
 
 from ..what_if import Rewrite
-from . import broadcast_range, reshape_matmul, squeeze_slice
+from . import broadcast_range, lstm_states, reshape_matmul, sinking, squeeze_slice
 from .graph import GraphView, is_type
 
 
@@ -37,6 +39,12 @@ def plan(analysis) -> List[Rewrite]:
     for layer in view.order:
         if is_type(layer, "broadcast"):
             broadcast_range.broadcast(view, layer)
+    for layer in view.order:
+        if is_type(layer, "lstmcell"):
+            lstm_states.lstm_cell(view, layer)
+    for layer in view.order:
+        if is_type(layer, "reshape"):
+            sinking.sink(view, layer)
     for layer in view.order:
         if is_type(layer, "matmul"):
             reshape_matmul.matmul(view, layer)

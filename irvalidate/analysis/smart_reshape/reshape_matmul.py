@@ -84,10 +84,18 @@ def _flatten(view: GraphView, mm: Layer, side: int, operands, flags: List[bool])
     if mine is None or other is None:
         return
     reshape, _ = mine
-    if not is_type(reshape, "reshape"):
-        return
+    if not is_type(reshape, "reshape") or reshape.id in view.rewrites:
+        return  # ReshapeSinkingMatMul made its output rank-n: it no longer matches
     shape = view.shape_out(reshape)
-    if shape is None or len(shape) != 2 or view.consumers(reshape) != 1:
+    if shape is None or len(shape) != 2:
+        return
+    if view.consumers(reshape) != 1:
+        twins = [s for s in view.siblings(reshape) if s.id != reshape.id]
+        if twins and len(view.edges.consumers((reshape.id, reshape.outputs[0].id))) == 1:
+            names = ", ".join(t.name for t in twins)
+            view.add(reshape, "SharedOpOptimization", f"merged with the identical {names}: the "
+                     f"merged Reshape has several consumers, so ReshapeAMatMul/ReshapeBMatMul "
+                     f"leave its target as it is", lambda lay, inputs, _prop: (lay, inputs))
         return
     other_layer, other_key = other
     other_shape = view.outputs.get(other_key, Value(None, None)).shape
