@@ -63,6 +63,22 @@ def catalogue_classes() -> set:
             if name not in SKIPPED}
 
 
+def _dangling(found: dict) -> set:
+    """Names of the layers with one output port and no input port: Consts.  LSTMCell-1's
+    default peephole is one, unconnected, that the reader makes anew (with a new name)."""
+    inputs = {k[0] for k in found if k[1] == "input"}
+    return {k[0] for k in found if k[1] == "output" and k[0] not in inputs}
+
+
+def same_ports(got: dict, ref_ports: dict) -> dict:
+    """The reference's ports ``got`` declares otherwise (missing: None); layers only one side
+    has must be unconnected Consts (they are left out)."""
+    only = {k[0] for k in got} ^ {k[0] for k in ref_ports}
+    assert only <= _dangling(got) | _dangling(ref_ports), f"layers only one side has: {only}"
+    return {k: (got.get(k), v) for k, v in ref_ports.items()
+            if k[0] not in only and got.get(k) != v}
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     """group -> (model.xml, the reference's ports)."""
@@ -100,7 +116,7 @@ def test_every_class_is_built(saved):
 @pytest.mark.parametrize("name", list(everyop_models.GROUPS))
 def test_valid_model_is_left_alone(saved, name):
     xml, ref_ports = saved[name]
-    assert ports(xml) == ref_ports  # the oracle agrees with the file as saved
+    assert same_ports(ports(xml), ref_ports) == {}  # the oracle agrees with the file as saved
     assert_untouched(xml)
 
 
@@ -153,11 +169,27 @@ def _mutate(xml: Path, dst: Path, layer_name: str, position: int, axis: int, new
     return edited
 
 
-def _blocked(path: Path) -> dict:
-    """Layer name -> why --fix writes nothing for its findings (of those that say why)."""
-    result = fix_file(str(path))
-    return {f.layer.name: f.fix.blocked for f in result.findings
-            if f.fix is not None and f.fix.blocked and f.layer is not None}
+def _blocked(path: Path) -> list:
+    """(layer name, message, why) of the findings --fix writes nothing for, saying why."""
+    return [(f.layer.name if f.layer is not None else None, f.message, f.fix.blocked)
+            for f in fix_file(str(path)).findings if f.fix is not None and f.fix.blocked]
+
+
+def _loose(path: Path, layer_name: str):
+    """What makes a top-level layer's outputs loose (values irvalidate does not evaluate, so
+    its ? and intervals may be wider than the runtime's: IRV109 and --fix claim nothing of
+    them, ARCHITECTURE.md), or None."""
+    from irvalidate.analysis import GraphAnalysis
+    from irvalidate.ir.parser import parse
+    from irvalidate.ir.weights import BinFile
+    graph = next(iter(parse(str(path)).graphs()))
+    analysis = GraphAnalysis(graph, BinFile(str(path.with_suffix(".bin")), str(path.parent)))
+    layer = next(lay for lay in graph.layers if lay.name == layer_name)
+    for port in layer.outputs:
+        value = analysis.propagation.outputs.get((layer.id, port.id))
+        if value is not None and value.loose is not None:
+            return value.loose.describe()
+    return None
 
 
 def check(xml: Path, ref_ports: dict, path: Path, layer_name: str, mutation) -> tuple:
@@ -165,7 +197,7 @@ def check(xml: Path, ref_ports: dict, path: Path, layer_name: str, mutation) -> 
     position, axis, kind, new, consumers = mutation
     allowed = _mutate(xml, path, layer_name, position, axis, new, consumers)
     mutant, mutant_ports = path.read_bytes(), ports(path)
-    assert mutant_ports != ref_ports
+    assert same_ports(mutant_ports, ref_ports)
     where = (f"{layer_name} output {position} axis {axis}: {kind} -> {new}"
              f"{' with consumers' if consumers else ''}")
     proposed = irvalidate.fix(path)
@@ -178,11 +210,11 @@ def check(xml: Path, ref_ports: dict, path: Path, layer_name: str, mutation) -> 
     except FixError as err:
         return "wrong", f"{where}: fix(write=True) refused to write: {err}"
     fixed, got = path.read_bytes(), ports(path)
-    if set(got) != set(ref_ports):
+    if set(got) != set(mutant_ports):
         return "wrong", f"{where}: ports added or lost"
     if outside_lines(mutant, fixed, allowed):
         return "wrong", f"{where}: changed {outside_lines(mutant, fixed, allowed)[:2]}"
-    stale = {k for k, v in ref_ports.items() if got[k] != v}
+    stale = set(same_ports(got, ref_ports))
     invented = {k: got[k] for k in stale if got[k] != mutant_ports[k]}
     if invented:
         return "wrong", f"{where}: wrote {invented} (runtime {[ref_ports[k] for k in invented]})"
@@ -196,11 +228,21 @@ def check(xml: Path, ref_ports: dict, path: Path, layer_name: str, mutation) -> 
             return "wrong", f"{where}: read_model refuses the fixed file: {str(err).strip()[-200:]}"
     if not stale:
         return "fixed", where
-    why = _blocked(path)
-    unexplained = sorted({k[0] for k in stale} - set(why))
+    blocked = _blocked(path)
+    reasons, unexplained = set(), set()
+    for name in {k[0] for k in stale}:  # a finding on the layer, or naming it, says why
+        found = {why for layer, message, why in blocked if layer == name or f"'{name}'" in message}
+        reasons |= found
+        if not found:
+            unexplained.add(name)
+    loose = _loose(path, layer_name) if kind == "static" and unexplained else None
+    if loose:  # a static dim inside the runtime's ? or interval, on a loose layer
+        unexplained.clear()
+        reasons.add(f"loose: the values computed by {loose} are not evaluated")
     if unexplained:
-        return "wrong", f"{where}: left {sorted(stale)} stale, no finding on {unexplained} says why"
-    return "refused", f"{where}: {'; '.join(sorted(set(why[k[0]] for k in stale)))}"
+        return "wrong", (f"{where}: left {sorted(stale)} stale, no finding on "
+                         f"{sorted(unexplained)} says why")
+    return "refused", f"{where}: {'; '.join(sorted(reasons))}"
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +250,7 @@ def outcomes(saved, tmp_path_factory):
     """op type -> [(class, outcome, detail)]."""
     root = tmp_path_factory.mktemp("every_op_mutants")
     found = collections.defaultdict(list)
+    kinds = collections.Counter()
     start = time.monotonic()
     for cls, layers in sorted(layers_by_class(saved).items()):
         rnd = random.Random(f"{cls[0]}-{cls[1]}")
@@ -220,12 +263,15 @@ def outcomes(saved, tmp_path_factory):
             path = root / f"{cls[0]}-{cls[1]}-{k}" / "model.xml"
             outcome, detail = check(xml, ref_ports, path, layer_name, mutation)
             found[cls[0]].append((cls, outcome, f"{group}/{detail}"))
+            kinds.update([mutation[2], "with consumers" if mutation[4] else "output only"])
     found["<seconds>"] = time.monotonic() - start
+    found["<kinds>"] = kinds
     return found
 
 
 def test_mutants_are_fixed_to_the_runtime_dims(outcomes):
-    seconds = outcomes.pop("<seconds>")
+    outcomes = dict(outcomes)
+    seconds, kinds = outcomes.pop("<seconds>"), outcomes.pop("<kinds>")
     rows, wrong, totals = [], [], collections.Counter()
     for op_type, results in sorted(outcomes.items(), key=lambda item: item[0].lower()):
         count = collections.Counter(outcome for _, outcome, _ in results)
@@ -238,8 +284,46 @@ def test_mutants_are_fixed_to_the_runtime_dims(outcomes):
     print(f"\n{'op type':52} {'mutants':>7} {'fixed':>5} {'refused':>7} {'wrong':>5}")
     print("\n".join(rows))
     print(f"{len(rows)} op types, {totals['mutants']} mutants: {totals['fixed']} fixed to the "
-          f"runtime's dims, {totals['refused']} refused, {totals['wrong']} wrong ({seconds:.1f} s)")
+          f"runtime's dims, {totals['refused']} refused, {totals['wrong']} wrong ({seconds:.1f} s); "
+          f"{dict(sorted(kinds.items()))}")
     refused = [f"{cls[0]}-{cls[1]} {detail}" for results in outcomes.values()
                for cls, outcome, detail in results if outcome == "refused"]
     print("refused:\n" + "\n".join(refused))
     assert not wrong, f"{len(wrong)} mutants fixed wrong:\n" + "\n".join(wrong)
+    assert len(rows) == len({name for name, _ in catalogue_classes()}), "an op type has no mutant"
+    assert totals["fixed"] >= 0.9 * totals["mutants"], totals  # refusals stay the exception
+    for kind in ("value", "dynamic", "static", "with consumers", "output only"):
+        assert kinds[kind] >= 50, kinds
+
+
+# ------------------------------------------------------------------ a bug found here
+def _relu_beside_a_range(folder: Path, real: bool) -> tuple:
+    """Relu of x [2,1..5] beside an unrelated Range-4 (of real Consts when ``real``); the
+    Relu's output and the Result it feeds declare 3 for the interval: (file, reference's ports)."""
+    mk, P, C, F = everyop_models.mk, everyop_models.P, everyop_models.C, everyop_models.F
+    start, stop, step = (F(0.5), F(7.0), F(2.0)) if real else (C(0), C(7), C(2))
+    m = everyop_models.model([mk(1, "Relu", [P([2, (1, 5)])]),
+                              mk(4, "Range", [start, stop, step], {"output_type": "f32"})])
+    xml = folder / "model.xml"
+    ov.save_model(m, str(xml), compress_to_fp16=False)
+    ref_ports = ports(reference(xml))
+    _mutate(xml, folder / "mutant" / "model.xml", "Relu_1", 0, 1, 3, True)
+    return folder / "mutant" / "model.xml", ref_ports
+
+
+@pytest.mark.parametrize("real", [
+    False,
+    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
+        "BUG: reading a real Const's numbers (Range of f32 Consts: Node.const_numbers tries "
+        "const_ints first, whose ConstError sets propagation.unread_const) marks the file as "
+        "having a Const not read, and IRV109 then stays silent on every layer of the file: "
+        "a static dim declared where the runtime infers an interval is neither reported nor "
+        "fixed"))),
+], ids=["integer-range", "BUG-real-range"])
+def test_a_real_range_does_not_silence_static_dims_elsewhere(tmp_path, real):
+    path, ref_ports = _relu_beside_a_range(tmp_path, real)
+    assert ports(path)[("Relu_1", "output", 0)] == [2, 3]
+    irvalidate.fix(path, write=True)
+    got = ports(path)
+    assert got[("Relu_1", "output", 0)] == ref_ports[("Relu_1", "output", 0)] == [2, -1]
+    assert same_ports(got, ref_ports) == {}
