@@ -45,7 +45,8 @@ from irvalidate.fixing import FixError, fix_file  # noqa: E402
 from irvalidate.ops import registry  # noqa: E402
 
 MUTANTS_PER_CLASS = 3
-#: (op type, first opset of the class) -> why no model here holds a layer of it
+#: (op type, first opset of the class) -> why no model here holds a layer of it; empty: every
+#: class of the 206 types is built (Parameter, Constant and Result are not op types to fix)
 NOT_BUILT: dict = {}
 SKIPPED = {"Parameter", "Constant", "Const", "Result"}
 
