@@ -15,12 +15,8 @@ infer must not be copied downstream; Parameter attributes against ports; port pr
 from __future__ import annotations
 
 import collections
-import contextlib
-import difflib
 import functools
-import io
 import json
-import os
 import random
 import re
 import shutil
@@ -33,13 +29,12 @@ import pytest
 ov = pytest.importorskip("openvino")
 
 import opcheck  # noqa: E402
+from fixcheck import assert_untouched, cli, edit_line, inferred, line_of, outside_lines, ports, reference  # noqa: E402
 import openvino.opset16 as ops  # noqa: E402
 import ovgen  # noqa: E402
 from lxml import etree  # noqa: E402
 
 import irvalidate  # noqa: E402
-from irvalidate.cli import main  # noqa: E402
-from irvalidate.ops import registry  # noqa: E402
 
 F32, BOOL = ov.Type.f32, ov.Type.boolean
 N_GENERATED, N_PER_MODEL, N_VALID_GENERATED = 160, 12, 40
@@ -116,54 +111,6 @@ def shape_subgraph():
 MODELS = {f.__name__: f for f in (broadcasting, unary, concat, fake_quantize, shape_subgraph)}
 
 
-# ------------------------------------------------------------------ helpers
-def cli(*args):
-    """Run ``irvalidate`` in-process; returns (exit status, stdout)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        return main(list(map(str, args))), out.getvalue()
-
-
-def reference(path: Path) -> Path:
-    ref = path.parent / "reference" / "model.xml"
-    ref.parent.mkdir(exist_ok=True)
-    ov.save_model(ov.Core().read_model(str(path)), str(ref), compress_to_fp16=False)
-    return ref
-
-
-def ports(path: Path) -> dict:
-    """(layer names from the top, "input"/"output", position) -> declared dims, bodies too."""
-    found, todo = {}, [((), etree.parse(str(path)).getroot())]
-    while todo:
-        prefix, graph = todo.pop()
-        for layer in graph.find("layers").findall("layer"):
-            key = prefix + (layer.get("name"),)
-            for kind in ("input", "output"):
-                for i, port in enumerate(layer.findall(f"{kind}/port")):
-                    found[key + (kind, i)] = [int(d.text) for d in port.findall("dim")]
-            todo += [(key + (b.tag,), b) for b in layer if b.tag in ("body", "then_body", "else_body")]
-    return found
-
-
-def inferred(layer) -> bool:
-    if layer.get("version") == "extension":  # an extension's op is opaque, whatever its name
-        return False
-    spec = registry.lookup(layer.get("type"), layer.get("version") or "")
-    return spec is not None and spec.infer is not None
-
-
-def line_of(data: bytes, xpath: str) -> int:
-    """0-based line of the first element ``xpath`` finds (the serializer writes one per line)."""
-    return etree.fromstring(data).xpath(xpath)[0].sourceline - 1
-
-
-def edit_line(data: bytes, index: int, old: bytes, new: bytes) -> bytes:
-    lines = data.splitlines(keepends=True)
-    assert old in lines[index], (old, lines[index])
-    lines[index] = lines[index].replace(old, new, 1)
-    return b"".join(lines)
-
-
 # ------------------------------------------------------------------ mutants
 def targets(root, ref_ports) -> list:
     """(layer, output port) of top-level layers irvalidate infers from Parameters and Consts
@@ -230,16 +177,6 @@ def mutate(xml: Path, dst: Path, rnd: random.Random, ref_ports: dict):
     return allowed, kinds, types
 
 
-def outside_lines(mutant: bytes, fixed: bytes, allowed: set) -> list:
-    """Changes from the mutant to the fixed text on lines not in ``allowed`` (an insertion
-    must be next to an allowed line)."""
-    a, b = mutant.splitlines(keepends=True), fixed.splitlines(keepends=True)
-    return [(tag, a[i1:i2], b[j1:j2])
-            for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-            if tag != "equal" and not (set(range(i1, i2)) <= allowed if i2 > i1
-                                       else {i1 - 1, i1} & allowed)]
-
-
 def check_mutant(xml: Path, ref_ports: dict, dst: Path, rnd: random.Random, stats: dict) -> None:
     made = mutate(xml, dst, rnd, ref_ports)
     if made is None:
@@ -293,15 +230,6 @@ def mutants(tmp_path_factory):
 
 
 # ------------------------------------------------------------------ 1. valid models
-def assert_untouched(path: Path) -> None:
-    before, data = os.stat(path), path.read_bytes()
-    assert irvalidate.fix(path) == []
-    assert cli("--fix", path)[0] == 0
-    after = os.stat(path)
-    assert path.read_bytes() == data
-    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-
-
 @pytest.mark.parametrize("name", MODELS)
 def test_valid_model_is_left_alone(tmp_path, name):
     path = opcheck.save(MODELS[name](), tmp_path)
