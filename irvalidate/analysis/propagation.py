@@ -159,7 +159,8 @@ class Propagation:
                 cached = self.weights.integers(layer.data)
             except ConstError as err:
                 cached = err
-                self.unread_const = self.unread_const or layer
+                if err.kind != "type":  # a real Const asked for integers is read as reals
+                    self.unread_const = self.unread_const or layer
             self._consts[layer.id] = cached
         if isinstance(cached, ConstError):
             raise cached
