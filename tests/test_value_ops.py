@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import valuecheck as vc
-from irvalidate.shapes import bounds
+from irvalidate.shapes import bounds, pointwise
 from irvalidate.shapes.dims import INF, Dim
 from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor
 from valuecheck import Case, i32, i64
@@ -208,7 +208,7 @@ def _tensor(pairs, et: str = "i64"):
 @given(st.lists(bound_pairs, min_size=1, max_size=6))
 def test_abs_bounds_follow_the_runtime_rule(pairs):
     """The runtime's Abs of bounds: |lower| and |upper|, the smaller one the lower bound."""
-    got = bounds.absolute(_tensor(pairs), Origin("abs")).bounds
+    got = pointwise.absolute(_tensor(pairs), Origin("abs")).bounds
     assert [tuple(b) for b in got] == [
         (min(abs(lo), abs(hi)), max(abs(lo), abs(hi))) for lo, hi in pairs]
 
@@ -220,7 +220,7 @@ def test_clamp_bounds_follow_the_runtime_rule(pairs, low, width):
     """The runtime's Clamp of bounds: each bound clamped to [ceil(min), floor(max)]."""
     high = low + width
     lo_int, hi_int = math.ceil(low), math.floor(high)
-    got = bounds.clamp(_tensor(pairs), low, high, Origin("clamp")).bounds
+    got = pointwise.clamp(_tensor(pairs), low, high, Origin("clamp")).bounds
 
     def one(v: int) -> int:
         return min(max(v, lo_int), hi_int) if lo_int <= hi_int else (lo_int if v < lo_int else hi_int)
@@ -229,10 +229,10 @@ def test_clamp_bounds_follow_the_runtime_rule(pairs, low, width):
 
 def test_clamp_of_an_unbounded_bound_saturates():
     t = make_tensor((1,), [Dim(3, INF)], "i64", Origin("t"))
-    assert bounds.clamp(t, 0, 1e30, Origin("c")).bounds == (Dim(3, INF),)
-    assert bounds.clamp(t, 0, 7.5, Origin("c")).bounds == (Dim(3, 7),)
+    assert pointwise.clamp(t, 0, 1e30, Origin("c")).bounds == (Dim(3, INF),)
+    assert pointwise.clamp(t, 0, 7.5, Origin("c")).bounds == (Dim(3, 7),)
     with pytest.raises(Unresolved):
-        bounds.clamp(t, 5, 1, Origin("c"))
+        pointwise.clamp(t, 5, 1, Origin("c"))
 
 
 # --- FloorMod, Mod, Power ----------------------------------------------------------------

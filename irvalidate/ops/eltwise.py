@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from ..ir import elements
-from ..shapes import bounds
+from ..shapes import bounds, pointwise
 from ..shapes import broadcasting as bc
 from ..shapes.values import Tensor
 from . import autobroadcast as ab
@@ -81,7 +81,7 @@ def _evaluate(node: Node) -> Tensor:
     if kind == "mod":
         return bounds.mod(t[0], t[1], origin(node.layer, t))
     if kind in COMPARED:
-        return bounds.compare(kind, t[0], t[1], origin(node.layer, t))
+        return pointwise.compare(kind, t[0], t[1], origin(node.layer, t))
     return bounds.arithmetic(node.layer.type.lower(), t[0], t[1], origin(node.layer, t),
                              python_div=bool_attr(node.layer, "m_pythondiv", True))
 

@@ -5,7 +5,7 @@ ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolea
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Identity-16 (any type)
 and ErfInv-17 (floating-point) take exactly one input.  Convert has its own module.  Value:
 Abs and Clamp are bound-evaluated on shape values (see
-:func:`irvalidate.shapes.bounds.absolute` and :func:`~irvalidate.shapes.bounds.clamp`), and
+:func:`irvalidate.shapes.pointwise.absolute` and :func:`~irvalidate.shapes.pointwise.clamp`), and
 LogicalNot on an exact condition.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Dict, Optional, Tuple
 
 from ..ir import elements
-from ..shapes import bounds
+from ..shapes import pointwise
 from ..shapes.values import Tensor
 from .evaluating import float_attr, origin, tensors
 from .node import Node
@@ -54,18 +54,18 @@ def _infer(node: Node) -> Optional[Result]:
 
 def _abs_value(node: Node) -> Tensor:
     t = tensors(node, (1,))
-    return bounds.absolute(t[0], origin(node.layer, t))
+    return pointwise.absolute(t[0], origin(node.layer, t))
 
 
 def _clamp_value(node: Node) -> Tensor:
     t = tensors(node, (1,))
     low, high = float_attr(node.layer, "min"), float_attr(node.layer, "max")
-    return bounds.clamp(t[0], low, high, origin(node.layer, t, f"{low:g}..{high:g}"))
+    return pointwise.clamp(t[0], low, high, origin(node.layer, t, f"{low:g}..{high:g}"))
 
 
 def _not_value(node: Node) -> Tensor:
     t = tensors(node, (1,))
-    return bounds.logical_not(t[0], origin(node.layer, t))
+    return pointwise.logical_not(t[0], origin(node.layer, t))
 
 
 #: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the runtime

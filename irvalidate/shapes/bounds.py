@@ -9,7 +9,6 @@ element types the runtime has kernels for are followed (see :mod:`values`).
 from __future__ import annotations
 
 import itertools
-import math
 from math import prod
 from typing import List, Tuple
 
@@ -26,7 +25,13 @@ from .values import (
 )
 
 
-def _broadcast(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
+def numbers(b: Dim, et: str) -> Tuple[int, int]:
+    """A bound pair as the runtime holds it: an unbounded upper bound is the type's maximum."""
+    high = RANGES[et][1]
+    return (high if b.lo == INF else b.lo), (high if b.hi == INF else b.hi)
+
+
+def broadcast_pairs(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
     """Numpy broadcasting of two value shapes: the result shape and index pairs per element."""
     rank = max(a.rank, b.rank)
     sa, sb = (1,) * (rank - a.rank) + a.shape, (1,) * (rank - b.rank) + b.shape
@@ -119,7 +124,7 @@ def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool
     values (the corners: ``interval_bound_evaluator``; so FloorMod of ``2..6`` by 4 is 2)."""
     if a.et != b.et or a.et not in COMPUTED_TYPES:
         raise Unresolved("operand types differ, or the runtime has no kernel for them")
-    shape, pairs = _broadcast(a, b)
+    shape, pairs = broadcast_pairs(a, b)
     high = RANGES[a.et][1]
     bounds = []
     for i, j in pairs:
@@ -185,13 +190,13 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
     inputs are exact the runtime keeps the lower result for both bounds."""
     if a.et != b.et or a.et not in MOD_TYPES:
         raise Unresolved("Mod of types not followed")
-    shape, pairs = _broadcast(a, b)
+    shape, pairs = broadcast_pairs(a, b)
     exact = all(x.lo == x.hi for x in a.bounds + b.bounds)
     high = RANGES[a.et][1]
     out = []
     for i, j in pairs:
-        v1, v2 = _numbers(a.bounds[i], a.et)
-        m1, m2 = _numbers(b.bounds[j], b.et)
+        v1, v2 = numbers(a.bounds[i], a.et)
+        m1, m2 = numbers(b.bounds[j], b.et)
         if 0 in (m1, m2) or high in (m1, v2):
             out.append(Dim(0, 0) if exact else DYNAMIC)
             continue
@@ -202,104 +207,6 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
 
 #: comparisons and logical operations: the runtime evaluates them on exact values only,
 #: but Equal, which has its own bounds (see :func:`compare`)
-_COMPARE = {
-    "equal": lambda x, y: x == y, "notequal": lambda x, y: x != y,
-    "less": lambda x, y: x < y, "lessequal": lambda x, y: x <= y,
-    "greater": lambda x, y: x > y, "greaterequal": lambda x, y: x >= y,
-    "logicaland": lambda x, y: bool(x and y), "logicalor": lambda x, y: bool(x or y),
-    "logicalxor": lambda x, y: bool(x) != bool(y), "xor": lambda x, y: bool(x) != bool(y),
-}
-_LOGICAL = frozenset({"logicaland", "logicalor", "logicalxor", "xor"})
-
-
-def compare(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
-    """A comparison or logical operation of two values, giving booleans.  Equal has its own
-    bounds (``src/core/src/op/equal.cpp``): true at the lower bound where both operands are
-    one and the same number, true at the upper one where their intervals meet; the others
-    need exact operands."""
-    if a.et != b.et:
-        raise Unresolved("operand types differ")
-    if (kind in _LOGICAL) != (a.et == "boolean") or (
-            a.et != "boolean" and a.et not in COMPUTED_TYPES):
-        raise Unresolved(f"{kind} of {a.et} values is not followed")
-    if kind != "equal":
-        a.static_values(), b.static_values()
-    shape, pairs = _broadcast(a, b)
-    test = _COMPARE[kind]
-    out = []
-    for i, j in pairs:
-        (xl, xh), (yl, yh) = _numbers(a.bounds[i], a.et), _numbers(b.bounds[j], b.et)
-        if kind == "equal":
-            out.append(Dim(int(xl == xh == yl == yh), int(xl <= yh and yl <= xh)))
-        else:
-            value = int(test(xl, yl))
-            out.append(Dim(value, value))
-    return make_tensor(shape, out, "boolean", origin)
-
-
-def logical_not(t: Tensor, origin: Origin) -> Tensor:
-    """LogicalNot of an exact boolean value."""
-    if t.et != "boolean":
-        raise Unresolved("LogicalNot of a value that is not boolean")
-    values = t.static_values()
-    return make_tensor(t.shape, [Dim(1 - v, 1 - v) for v in values], "boolean", origin)
-
-
-#: the integer types the runtime's Abs kernel takes (signed ones wrap at their minimum)
-ABS_TYPES = frozenset({"i32", "i64", "u32", "u64"})
-#: the integer types the runtime's Clamp kernel takes
-CLAMP_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
-
-
-def _numbers(b: Dim, et: str) -> Tuple[int, int]:
-    """A bound pair as the runtime holds it: an unbounded upper bound is the type's maximum."""
-    high = RANGES[et][1]
-    return (high if b.lo == INF else b.lo), (high if b.hi == INF else b.hi)
-
-
-def absolute(t: Tensor, origin: Origin) -> Tensor:
-    """Abs (``src/core/src/op/abs.cpp``): the absolute values of the lower and of the upper
-    bound, the smaller one the new lower bound and the larger the upper; not interval maths
-    (``-2..2`` gives 2, ``-8..-4`` gives ``4..8``)."""
-    if t.et not in ABS_TYPES:
-        raise Unresolved(f"Abs of {t.et} values")
-    low = RANGES[t.et][0]
-    out = []
-    for b in t.bounds:
-        lo, hi = _numbers(b, t.et)
-        if low in (lo, hi) and low < 0:
-            raise Unresolved("Abs of the type's minimum")  # it wraps in C++
-        out.append(Dim(min(abs(lo), abs(hi)), max(abs(lo), abs(hi))))
-    return make_tensor(t.shape, out, t.et, origin)
-
-
-def _saturated(value: float, et: str, rounding) -> int:
-    """Clamp's limit for an integer type: rounded (ceil for min, floor for max), then
-    saturated to the type as ``clamp::min_as``/``max_as`` do."""
-    if not math.isfinite(value):
-        raise Unresolved("a limit that is not a finite number")  # (how the reader reads it)
-    low, high = RANGES[et]
-    return min(max(int(rounding(value)), low), high)
-
-
-def clamp(t: Tensor, minimum: float, maximum: float, origin: Origin) -> Tensor:
-    """Clamp (the default bound evaluator: each bound clamped), ``min`` rounded up and ``max``
-    down to the integer type, both saturated to it (``clamp(2..6, 2.5, 4.5)`` is ``3..4``)."""
-    if t.et not in CLAMP_TYPES:
-        raise Unresolved(f"Clamp of {t.et} values")
-    if not minimum <= maximum:
-        raise Unresolved("Clamp with min above max")  # the reader refuses the layer
-    low, high = _saturated(minimum, t.et, math.ceil), _saturated(maximum, t.et, math.floor)
-
-    def one(v: int) -> int:
-        return low if v < low else high if v > high else v
-    out = []
-    for b in t.bounds:
-        lo, hi = _numbers(b, t.et)
-        out.append(Dim(one(lo), one(hi)))
-    return make_tensor(t.shape, out, t.et, origin)
-
-
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
     if t.rank > 1 or t.et not in COMPUTED_TYPES:
