@@ -24,12 +24,12 @@ import math
 from typing import Optional
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, static
+from ..shapes.dims import DYNAMIC, Dim, format_dim, intersect, static
 from .attributes import Field, read
 from .autobroadcast import merge_types
 from .infer_helpers import compatible, dim, merge, text
 from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _COMMON = (Field("hidden_size", "int", 0), Field("activations_alpha", "floats", ()),
            Field("activations_beta", "floats", ()), Field("clip", "float", 0.0))
@@ -132,6 +132,15 @@ def _weights(hidden: Dim, w, r, b, gates: int, lbr: bool, axis: int) -> Dim:
     return hidden
 
 
+def _input_size(node: Node, x, w) -> None:
+    """X's input size against W's: the runtime never compares them (it reads a model whose
+    two can never agree), but no input can run it."""
+    if x and w and intersect(x[-1], w[-1]) is None:
+        node.note(DIVERGENCE, f"X's input size {format_dim(x[-1])} and W's {format_dim(w[-1])} "
+                              f"cannot be equal: OpenVINO 2026.4 reads the model (it does not "
+                              f"compare them), but every input fails at inference")
+
+
 def _infer_cell(kind: str, version: int, fields):
     name, gates, states = _KINDS[kind]
     peepholes = kind == "lstm" and version == 0
@@ -156,6 +165,7 @@ def _infer_cell(kind: str, version: int, fields):
         w, r, b = shapes[w_at], shapes[w_at + 1], shapes[w_at + 2]
         batch = _batch(shapes, labels, range(1, 1 + states))
         hidden = _weights(_hidden(shapes, labels, states, r, 1), w, r, b, gates, lbr, 0)
+        _input_size(node, shapes[0], w)
         node.how = f"{name}Cell: batch and hidden merged across the inputs"
         if kind == "lstm" and not hidden.is_static:
             hidden = attr_hidden  # the runtime falls back to the attribute, unchecked
@@ -198,6 +208,7 @@ def _infer_sequence(kind: str, fields):
                 raise OpError(INCOMPATIBLE, f"{labels[index]} dim {axis} is {text(found)}, but "
                                             f"direction {direction} has {dirs.lo} direction(s)")
         hidden = _weights(hidden, w, r, b, gates, lbr, 1)
+        _input_size(node, shapes[0], w)
         node.how = f"{name}Sequence ({direction}): batch and hidden merged across the inputs"
         y = (batch, dirs, dim(shapes[0], 1), hidden)
         state = (batch, dirs, hidden)

@@ -16,7 +16,7 @@ import struct
 from typing import List, Optional, Tuple
 
 from ..shapes.arith import from_int
-from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape, static
+from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_dim, format_shape, static
 from ..shapes.layout import split_values
 from ..shapes.values import Tensor, Unresolved
 from .attributes import Field, read
@@ -24,7 +24,7 @@ from .evaluating import origin, scalar, short, tensors
 from .node import Node
 from .shaping import axis as norm_axis
 from .shaping import integral, ints_text
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _SPLITS = (Field("num_splits", "uint", 0),)
 
@@ -110,12 +110,12 @@ def _variadic(node: Node) -> Result:
     if lengths is None or len(lengths) != n:
         unknown = data[:a] + (DYNAMIC,) + data[a + 1:]
         return Result((unknown,) * n, (et,) * n)
-    dims = _lengths(lengths, data[a])
+    dims = _lengths(node, lengths, data[a])
     node.how = f"variadic split {ints_text(lengths)}"
     return Result(tuple(data[:a] + (d,) + data[a + 1:] for d in dims), (et,) * n)
 
 
-def _lengths(lengths: List[int], d: Dim) -> List[Dim]:
+def _lengths(node: Node, lengths: List[int], d: Dim) -> List[Dim]:
     bad = [v for v in lengths if v < -1]
     if bad:
         raise OpError(INCOMPATIBLE, f"split_lengths holds {bad[0]}: a length must be -1 or more")
@@ -123,6 +123,11 @@ def _lengths(lengths: List[int], d: Dim) -> List[Dim]:
         raise OpError(INCOMPATIBLE, "split_lengths holds more than one -1")
     total = sum(v for v in lengths if v != -1)
     out = [DYNAMIC if v == -1 else static(v) for v in lengths]
+    if -1 in lengths and d.hi != INF and total > d.hi:
+        node.note(DIVERGENCE, f"split_lengths {ints_text(lengths)} take {total} of a dim of "
+                              f"{format_dim(d)} along the axis, leaving less than nothing for "
+                              f"the -1: OpenVINO 2026.4 reads the model (it gives ?), but every "
+                              f"input fails at inference")
     if d.is_static:
         if -1 in lengths:
             rest = d.lo - total

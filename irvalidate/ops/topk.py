@@ -9,12 +9,12 @@ takes only i8, i32 and i64 for it.  ``index_element_type`` (i32 or i64) types ou
 from __future__ import annotations
 
 from ..ir import elements
-from ..shapes.dims import INF, Dim, format_shape, static
+from ..shapes.dims import INF, Dim, format_dim, format_shape, static
 from .attributes import Field, read
 from .node import Node
 from .shaping import axis as norm_axis
 from .shaping import refuse_unless
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _COMMON = (Field("axis", "int", 0), Field("mode", "enum", "max", ("max", "min")),
            Field("sort", "enum", "none", ("none", "index", "value")),
@@ -55,6 +55,10 @@ def _topk(version: int):
             dim = Dim(0, d.hi)
         elif k.is_static:
             dim = static(k.lo)
+            if d.hi != INF and k.lo > d.hi:
+                node.note(DIVERGENCE, f"k is {k.lo}, above the dim {format_dim(d)} along axis "
+                                      f"{a}: OpenVINO 2026.4 reads the model (its outputs take "
+                                      f"{k.lo}), but every input fails at inference")
         else:
             dim = Dim(min(d.lo, max(k.lo, 0)), INF if d.hi == INF else min(d.hi, k.hi))
         out = data[:a] + (dim,) + data[a + 1:]

@@ -56,6 +56,7 @@ RULES: Tuple[ModuleType, ...] = (
 RESHAPE_RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, invalid_constant, missing_weights,
     dangling_edge, graph_cycle, unknown_op_type, reshape_incompatible, reshape_rewrite,
+    divergence,
 )
 
 #: the engine's own failure on a file: documented like a rule, but it checks nothing

@@ -4,8 +4,12 @@ OpenVINO 2026.4 disagree.
 Known points: pdpd without an axis attribute (the runtime reads 0, the specification -1);
 pdpd with trailing 1s in B (the specification ignores them, the runtime does not); interval
 dims such as ``1..8`` against ``10``, which the runtime accepts because the interval contains
-1 while only an exact 1 would work; and Pad-1's negative pads (its specification forbids them,
-the runtime crops with them).  The warning names both readings.
+1 while only an exact 1 would work; Pad-1's negative pads (its specification forbids them,
+the runtime crops with them); and shapes the runtime reads although no input can run them
+(it checks only static dims, or not at all): MatMul's inner dims as disjoint intervals,
+VariadicSplit lengths that take more than the dim, TopK's k above the dim, an RNN's X and W
+of different input sizes.  The warning names both readings.  With ``--reshape`` it keeps
+the runtime's verdict: the reshape works, and the warning says the model cannot run.
 
 Passing (the axis is explicit, both readings agree)::
 

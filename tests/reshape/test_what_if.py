@@ -166,3 +166,56 @@ def test_usage_errors_list_the_inputs(tmp_path, capsys, spec, words):
     assert words in err and "Traceback" not in err
     if "input" in words or "rank" in words:
         assert "x[1,8,8]" in err
+
+
+def _matmul_head():
+    x = _param([1, 64], "x")
+    return ov.Model([_n(ops.matmul(x, ops.constant(np.ones((64, 10), np.float32)), False, False),
+                        "fc")], [x])
+
+
+def _variadic_split():
+    x = _param([8, 8], "x")
+    parts = ops.variadic_split(x, _c(0), _c([4, -1]))
+    parts.set_friendly_name("split")
+    return ov.Model([ops.relu(parts.output(0)), ops.relu(parts.output(1))], [x])
+
+
+def _topk():
+    x = _param([2, 4], "x")
+    top = ops.topk(x, _c(3), 1, "max", "value")
+    top.set_friendly_name("top")
+    return ov.Model([ops.relu(top.output(0))], [x])
+
+
+def _lstm_sequence():
+    x, hidden = _param([2, 5, 16], "x"), 8
+    zeros = lambda *s: ops.constant(np.zeros(s, np.float32))  # noqa: E731
+    seq = ops.lstm_sequence(x, zeros(2, 1, hidden), zeros(2, 1, hidden), _c([5, 5], np.int32),
+                            zeros(1, 4 * hidden, 16), zeros(1, 4 * hidden, hidden),
+                            zeros(1, 4 * hidden), hidden, "forward")
+    seq.set_friendly_name("lstm")
+    return ov.Model([ops.relu(seq.output(0))], [x])
+
+
+@pytest.mark.parametrize("build,request_,layer", [
+    (_matmul_head, [1, (65, 80)], "fc"), (_variadic_split, [3, 8], "split"),
+    (_topk, [2, 1], "top"), (_lstm_sequence, [2, 5, 20], "lstm"),
+])
+def test_what_the_runtime_accepts_but_cannot_run_is_a_warning(tmp_path, build, request_, layer):
+    """Model.reshape works, so irvalidate's verdict is 'works' (exit 0), with an IRV107
+    warning on the layer no input can run."""
+    path = tmp_path / "model.xml"
+    ov.save_model(build(), path, compress_to_fp16=False)
+    assert runtime(path, _partial(request_), True)[0] is True
+    report = irvalidate.reshape(path, request_).files[0]
+    assert report.reshape.works
+    warned = [f for f in report.findings if f.rule == "IRV107"]
+    assert [f.layer.name for f in warned] == [layer], [f.message for f in report.findings]
+    assert "fails at inference" in warned[0].message
+    # the model as it is draws no warning: the new shapes do
+    assert not irvalidate.reshape(path, _original(path)).files[0].findings
+
+
+def _original(path):
+    return [d.get_length() for d in ov.Core().read_model(path).inputs[0].get_partial_shape()]
