@@ -12,6 +12,7 @@ Value: evaluated (special_zero copies the input's dim, one -1 takes what is left
 """
 from __future__ import annotations
 
+import math
 from typing import List, Optional, Tuple
 
 from ..shapes import arith
@@ -22,7 +23,7 @@ from .attributes import Field, read
 from .evaluating import bool_attr, origin, tensors
 from .node import Node
 from .shaping import integral
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .spec import DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("special_zero", "bool", False),)
 ONE = Dim(1, 1)
@@ -110,7 +111,20 @@ def _infer(node: Node) -> Result:
         return Result(((DYNAMIC,) * length,), (data.element_type,))
     dims, minus_one = _pattern(bounds)
     out = _reshape(data.shape, dims, minus_one, special_zero)
+    counts = [_elements(data.shape), _elements(out)]
+    if None not in counts and counts[0] != counts[1]:
+        # only reachable with special_zero's 0s or a -1: the runtime skips the count there
+        node.note(DIVERGENCE, f"the output {format_shape(out)} holds {counts[1]} elements and "
+                              f"the input {format_shape(data.shape)} {counts[0]}: OpenVINO 2026.4 "
+                              f"reads the model (with special_zero's 0s it does not compare the "
+                              f"counts), but every input fails at inference")
     return Result((out,), (data.element_type,))
+
+
+def _elements(shape: Shape) -> Optional[int]:
+    if shape is None or not all(d.is_static for d in shape):
+        return None
+    return math.prod(d.lo for d in shape)
 
 
 def _reshape(shape: Shape, pattern: List[Dim], minus_one: Optional[int],

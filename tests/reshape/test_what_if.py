@@ -219,3 +219,26 @@ def test_what_the_runtime_accepts_but_cannot_run_is_a_warning(tmp_path, build, r
 
 def _original(path):
     return [d.get_length() for d in ov.Core().read_model(path).inputs[0].get_partial_shape()]
+
+
+def _dense_on_3d():
+    """[1,16,32] -> Reshape [-1,32] -> MatMul [32,8] -> Reshape [1,16,8]: ReshapeSinkingMatMul."""
+    x = _param([1, 16, 32], "x")
+    flat = _n(ops.reshape(x, _c([-1, 32]), False), "to2d")
+    fc = ops.matmul(flat, ops.constant(np.ones((32, 8), np.float32)), False, False)
+    return ov.Model([_n(ops.reshape(fc, _c([1, 16, 8]), False), "to3d")], [x])
+
+
+def test_a_new_sequence_length_through_reshape_sinking_works_with_a_warning(tmp_path):
+    """The runtime accepts [1,20,32] and answers [1,16,8] (special_zero's 0s skip the
+    element count); irvalidate agrees, and warns that to3d cannot run."""
+    path = tmp_path / "model.xml"
+    ov.save_model(_dense_on_3d(), path, compress_to_fp16=False)
+    works, _, outputs = runtime(path, _partial([1, 20, 32]), True)
+    report = irvalidate.reshape(path, [1, 20, 32]).files[0]
+    assert works and report.reshape.works
+    assert {o.name: o.shape for o in report.reshape.outputs} == outputs
+    assert {(f.rule, f.layer.name) for f in report.findings} == {
+        ("IRV302", "to2d"), ("IRV302", "to3d"), ("IRV107", "to3d")}
+    batch = irvalidate.reshape(path, [4, 16, 32]).files[0]
+    assert batch.reshape.works and not [f for f in batch.findings if f.rule == "IRV107"]

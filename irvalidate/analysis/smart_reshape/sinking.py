@@ -75,9 +75,11 @@ def sink(view: GraphView, last: Layer) -> None:
             data_attrs = dict(lay.data, special_zero="true")
             return replace(lay, data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
         return apply
-    view.add(reshape, "ReshapeSinkingMatMul", f"the target [-1,{k}] becomes {first_target} "
+    def text(values: List[int]) -> str:
+        return "[" + ",".join(map(str, values)) + "]"
+    view.add(reshape, "ReshapeSinkingMatMul", f"the target [-1,{k}] becomes {text(first_target)} "
                                               f"(special_zero): the MatMul {mm.name} runs on "
                                               f"rank-{n} data", rewrite(first_target))
-    view.add(last, "ReshapeSinkingMatMul", f"the target {pattern} becomes {last_target} "
+    view.add(last, "ReshapeSinkingMatMul", f"the target {text(pattern)} becomes {text(last_target)} "
                                            f"(special_zero): the batch follows the input",
              rewrite(last_target))
