@@ -13,7 +13,8 @@ inferred again, each from what the what-if analysis gave the rest.
 """
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Set
+import math
+from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
@@ -24,6 +25,8 @@ from .what_if import WhatIf
 #: the Consts tried per refused layer, and the ancestors searched for them
 MAX_TRIALS = 16
 MAX_ANCESTORS = 20_000
+#: the most elements a Const tried by value may hold
+MAX_VALUES = 16
 _REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
 
 
@@ -58,16 +61,48 @@ class PinFinder:
     def _integral(self, const: Layer) -> bool:
         return (const.data.get("element_type") or "").lower() in INTEGRAL
 
+    def _numbers(self, const: Layer) -> Optional[List[float]]:
+        try:
+            return self.before.propagation.read_floats(const)
+        except Exception:  # noqa: BLE001 - an unreadable Const is no candidate
+            return None
+
+    def _small(self, const: Layer) -> bool:
+        """A Const short enough to hold shape values (a target, bounds, sizes, scales)."""
+        shape = (const.data.get("shape") or "").replace(" ", "")
+        try:
+            return math.prod(int(d) for d in shape.split(",") if d) <= MAX_VALUES
+        except ValueError:
+            return False
+
+    def clash_values(self, target: Layer) -> Set[float]:
+        """The static dims reaching ``target`` that the new shapes left as they were (a pinned
+        dim keeps its old value): an upstream Const pins only if it holds one of them."""
+        found: Set[float] = set()
+        old, new = self.before.propagation, self.after.propagation
+        for port in target.inputs:
+            edge = self.edges.incoming.get((target.id, port.id))
+            if edge is None:
+                continue
+            a = old.outputs.get((edge.from_layer, edge.from_port))
+            b = new.outputs.get((edge.from_layer, edge.from_port))
+            if a is None or b is None or a.shape is None or b.shape is None or \
+                    len(a.shape) != len(b.shape):
+                continue
+            found.update(d.lo for d, e in zip(b.shape, a.shape) if d.is_static and d == e and d.lo > 1)
+        return found
+
     def candidates(self, target: Layer) -> List[Pin]:
         """The trials, nearest to ``target`` first: its own Consts (value, then shape: an
-        operand of baked shape), then the integer Consts upstream (values: targets, bounds,
-        sizes; float weights hold no shape)."""
+        operand of baked shape), then the small Consts upstream that hold one of the dims the
+        new shapes left as they were at ``target`` (values: targets, bounds, sizes)."""
         pins: List[Pin] = []
         for index, producer in enumerate(self._producers(target)):
             if producer.type.lower() in CONST_TYPES:
                 if self._integral(producer):
                     pins.append(Pin(producer, target, index, True))
                 pins.append(Pin(producer, target, index, False))
+        clash = self.clash_values(target)
         seen: Set[str] = {target.id}
         frontier = [p for p in self._producers(target) if p.type.lower() not in CONST_TYPES]
         seen.update(p.id for p in frontier)
@@ -76,7 +111,8 @@ class PinFinder:
             for layer in frontier:
                 for index, producer in enumerate(self._producers(layer)):
                     if producer.type.lower() in CONST_TYPES:
-                        if self._integral(producer):
+                        numbers = self._numbers(producer) if self._small(producer) else None
+                        if numbers is not None and clash.intersection(numbers):
                             pins.append(Pin(producer, layer, index, True))
                     elif producer.id not in seen:
                         seen.add(producer.id)
@@ -115,26 +151,8 @@ class PinFinder:
             if self._passes(target, pin, ancestors, pin.by_value):
                 same = [p for p in pins if p.consumer.id == pin.consumer.id and p != pin
                         and p.by_value == pin.by_value]
-                found = [pin] + [p for p in same if self._passes(target, p, ancestors, p.by_value)]
-                return self._holding_dims(found) if pin.by_value else found
+                return [pin] + [p for p in same if self._passes(target, p, ancestors, p.by_value)]
         return []
-
-    def _holding_dims(self, pins: List[Pin]) -> List[Pin]:
-        """Of several Consts of one layer, those holding one of its output dims as read
-        (a Slice's stop 256 rather than its start 0, step 1 or axes), when any does."""
-        consumer = pins[0].consumer
-        value = self.before.propagation.outputs.get((consumer.id, consumer.outputs[0].id)) \
-            if consumer.outputs else None
-        dims = {d.lo for d in value.shape or () if d.is_static and d.lo > 1} if value else set()
-        holding = []
-        for pin in pins:
-            try:
-                numbers = self.before.propagation.read_const(pin.const)
-            except Exception:  # noqa: BLE001 - unreadable: it cannot be shown to hold a dim
-                continue
-            if dims.intersection(numbers):
-                holding.append(pin)
-        return holding or pins
 
     def _ancestors(self, target: Layer) -> Set[str]:
         seen, stack = {target.id}, [target]
