@@ -27,6 +27,11 @@ MAX_TRIALS = 16
 MAX_ANCESTORS = 20_000
 #: the most elements a Const tried by value may hold
 MAX_VALUES = 16
+#: the inputs whose values become dims (by op type), tried upstream by value
+SHAPE_INPUTS = {"reshape": (1,), "broadcast": (1,), "tile": (1,), "slice": (1, 2),
+                "stridedslice": (1, 2), "interpolate": (1, 2), "pad": (1, 2), "range": (0, 1, 2),
+                "convolutionbackpropdata": (2,), "groupconvolutionbackpropdata": (2,),
+                "onehot": (1,), "topk": (1,), "variadicsplit": (2,)}
 _REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
 
 
@@ -75,6 +80,16 @@ class PinFinder:
         except ValueError:
             return False
 
+    def _shape_value(self, layer: Layer, index: int) -> bool:
+        """Whether input ``index`` of ``layer`` carries shape values: a target, bounds, sizes,
+        repeats, pads (not an order or axes, whose relaxing unknots everything), or any input
+        of a layer computing a shape (its output has a value)."""
+        if index in SHAPE_INPUTS.get(layer.type.lower(), ()):
+            return True
+        value = self.before.propagation.outputs.get((layer.id, layer.outputs[0].id)) \
+            if layer.outputs else None
+        return value is not None and value.tensor is not None
+
     def clash_values(self, target: Layer) -> Set[float]:
         """The static dims reaching ``target`` that the new shapes left as they were (a pinned
         dim keeps its old value): an upstream Const pins only if it holds one of them."""
@@ -111,7 +126,8 @@ class PinFinder:
             for layer in frontier:
                 for index, producer in enumerate(self._producers(layer)):
                     if producer.type.lower() in CONST_TYPES:
-                        numbers = self._numbers(producer) if self._small(producer) else None
+                        numbers = self._numbers(producer) if self._small(producer) and \
+                            self._shape_value(layer, index) else None
                         if numbers is not None and clash.intersection(numbers):
                             pins.append(Pin(producer, layer, index, True))
                     elif producer.id not in seen:
