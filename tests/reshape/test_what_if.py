@@ -242,3 +242,49 @@ def test_a_new_sequence_length_through_reshape_sinking_works_with_a_warning(tmp_
         ("IRV302", "to2d"), ("IRV302", "to3d"), ("IRV107", "to3d")}
     batch = irvalidate.reshape(path, [4, 16, 32]).files[0]
     assert batch.reshape.works and not [f for f in batch.findings if f.rule == "IRV107"]
+
+
+_PROPOSAL = dict(base_size=np.uint32(16), pre_nms_topn=np.uint32(100), post_nms_topn=np.uint32(10),
+                 nms_thresh=np.float32(0.7), feat_stride=np.uint32(16), min_size=np.uint32(16),
+                 ratio=np.array([1.0], np.float32), scale=np.array([1.0], np.float32),
+                 clip_before_nms=True, clip_after_nms=False, normalize=False,
+                 box_size_scale=np.float32(1.0), box_coordinate_scale=np.float32(1.0), framework="")
+
+
+def _faster_rcnn(version, info=3, convert=False, rank3=False):
+    """im_info [1,3] (or [1,4], through a Convert, or [1,1,3]) flattened into Proposal's
+    input 2: Proposal1Scales/Proposal4Scales slice it back to 3 (or 4) values."""
+    import openvino.opset1 as op1
+    import openvino.opset4 as op4
+    cls, box = _param([1, 2, 8, 8], "cls"), _param([1, 4, 8, 8], "box")
+    im_info = _param([1, 1, info] if rank3 else [1, info], "im_info")
+    src = ops.convert(ops.convert(im_info, np.float16), np.float32) if convert else im_info
+    flat = _n(ops.reshape(src, _c([info]), False), "im_info_flat")
+    prop = (op4 if version == 4 else op1).proposal(cls, box, flat, _PROPOSAL)
+    prop.set_friendly_name("proposal")
+    return ov.Model(prop.outputs(), [cls, box, im_info])
+
+
+@pytest.mark.parametrize("version,info,convert,rank3,batch", [
+    (4, 3, False, False, 2), (1, 3, False, False, 2), (4, 4, False, False, 2),
+    (4, 3, True, False, 2), (4, 3, False, False, -1), (4, 3, False, True, 2),
+])
+def test_proposal_scales(tmp_path, version, info, convert, rank3, batch):
+    path = tmp_path / "model.xml"
+    ov.save_model(_faster_rcnn(version, info, convert, rank3), path, compress_to_fp16=False)
+    request = {"cls": [batch, 2, 8, 8], "box": [batch, 4, 8, 8],
+               "im_info": [batch, 1, info] if rank3 else [batch, info]}
+    model = ov.Core().read_model(path)
+    try:
+        model.reshape({k: _partial(v) for k, v in request.items()})
+        works = True
+        outputs = {r.get_friendly_name(): str(r.get_output_partial_shape(0))
+                   for r in model.get_results()}
+    except Exception:  # noqa: BLE001 - the runtime's refusal is the verdict
+        works, outputs = False, None
+    report = irvalidate.reshape(path, request).files[0]
+    assert report.reshape.works == works, [f.message for f in report.findings]
+    if works:
+        assert {o.name: o.shape for o in report.reshape.outputs} == outputs
+        assert {r.transformation for r in report.reshape.rewrites} >= {
+            "Proposal4Scales" if version == 4 else "Proposal1Scales"}

@@ -10,17 +10,17 @@ ReshapeAMatMul, ReshapeBMatMul.  Modelled (one module each): ReshapeTo1D, Transp
 and ReshapeA/BMatMul (``reshape_matmul``), the two Squeeze/StridedSlice fusions
 (``squeeze_slice``), BroadcastConstRangeReplacement (``broadcast_range``),
 LSTMStatesBroadcast for cells of the model graph (``lstm_states``), ReshapeSinkingMatMul
-(``sinking``); SharedOpOptimization only as what it does to consumer counts (``graph``).
-Not modelled yet: Proposal1Scales/Proposal4Scales and LSTMStatesBroadcast inside a
-TensorIterator; a model that reshapes only through them is reported as plain re-inference
-sees it.
+(``sinking``), Proposal1Scales/Proposal4Scales (``proposal_scales``); SharedOpOptimization
+only as what it does to consumer counts (``graph``).  Not modelled yet: LSTMStatesBroadcast
+inside a TensorIterator (the runtime finds the batch by tracking symbols through the body);
+a model that reshapes only through it is reported as plain re-inference sees it.
 """
 from __future__ import annotations
 
 from typing import List
 
 from ..what_if import Rewrite
-from . import broadcast_range, lstm_states, reshape_matmul, sinking, squeeze_slice
+from . import broadcast_range, lstm_states, proposal_scales, reshape_matmul, sinking, squeeze_slice
 from .graph import GraphView, is_type
 
 
@@ -30,6 +30,9 @@ def plan(analysis) -> List[Rewrite]:
     for layer in view.order:
         if is_type(layer, "reshape"):
             reshape_matmul.reshape_to_1d(view, layer)
+    for layer in view.order:
+        if is_type(layer, "proposal"):
+            proposal_scales.proposal(view, layer)
     for layer in view.order:
         if is_type(layer, "stridedslice"):
             squeeze_slice.squeeze_then_slice(view, layer)
