@@ -57,7 +57,7 @@ def runtime_cached(path, case, index, smart):
 ITEMS = [(c.name, i) for c in CASES for i in range(len(c.requests))]
 #: rewrites irvalidate does not model yet: where only they make the reshape work, it says
 #: the reshape breaks (as plain re-inference does); the test shows when that changes
-NOT_MODELLED = {"lstm_ti_const_states": "LSTMStatesBroadcast inside a TensorIterator body"}
+NOT_MODELLED: dict = {}
 IDS = [f"{n}-{describe(CASE_BY_NAME[n].requests[i])}" for n, i in ITEMS]
 
 

@@ -9,11 +9,10 @@ BroadcastConstRangeReplacement, LSTMStatesBroadcast, ReshapeSinkingMatMul, then
 ReshapeAMatMul, ReshapeBMatMul.  Modelled (one module each): ReshapeTo1D, TransposeMatMul
 and ReshapeA/BMatMul (``reshape_matmul``), the two Squeeze/StridedSlice fusions
 (``squeeze_slice``), BroadcastConstRangeReplacement (``broadcast_range``),
-LSTMStatesBroadcast for cells of the model graph (``lstm_states``), ReshapeSinkingMatMul
-(``sinking``), Proposal1Scales/Proposal4Scales (``proposal_scales``); SharedOpOptimization
-only as what it does to consumer counts (``graph``).  Not modelled yet: LSTMStatesBroadcast
-inside a TensorIterator (the runtime finds the batch by tracking symbols through the body);
-a model that reshapes only through it is reported as plain re-inference sees it.
+LSTMStatesBroadcast for cells of the model graph and of TensorIterator bodies
+(``lstm_states``), ReshapeSinkingMatMul (``sinking``), Proposal1Scales/Proposal4Scales
+(``proposal_scales``); SharedOpOptimization only as what it does to consumer counts
+(``graph``).
 """
 from __future__ import annotations
 
@@ -45,6 +44,8 @@ def plan(analysis) -> List[Rewrite]:
     for layer in view.order:
         if is_type(layer, "lstmcell"):
             lstm_states.lstm_cell(view, layer)
+        elif is_type(layer, "tensoriterator"):
+            lstm_states.tensor_iterator(view, layer)
     for layer in view.order:
         if is_type(layer, "reshape"):
             sinking.sink(view, layer)
