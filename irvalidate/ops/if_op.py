@@ -19,6 +19,9 @@ from .bodies import analyse, check_outputs, folded, port_map, rank01, result_val
 from .node import Node
 from .spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result, Value
 
+#: a static dim of 1
+ONE = Dim(1, 1)
+
 _BODIES = (("then_body", "then_port_map"), ("else_body", "else_port_map"))
 
 
@@ -54,6 +57,8 @@ def _merge(then: Shape, other: Shape) -> Shape:
     if then is None or other is None:
         return None
     if len(then) != len(other):
+        if {then, other} == {(), (ONE,)}:
+            return (ONE,)  # measured: a scalar against a static [1] reads back as [1]
         return (DYNAMIC,) if len(then) <= 1 and len(other) <= 1 else None
     dims = []
     for a, b in zip(then, other):
@@ -80,9 +85,10 @@ def _infer(node: Node) -> Optional[Result]:
             return None
         check_outputs(node, len(chosen), _BODIES[0 if cond[0] else 1][1])
         return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
-    # the runtime folds any all-constant condition (BitwiseOr, Convert, ...), which
-    # irvalidate may not evaluate: the merged shapes may then be wider than the runtime's
-    node.unknown_value(0)
+    # the runtime folds a condition computed from Consts alone (BitwiseOr, Convert, ...),
+    # which irvalidate may not evaluate: the merged shapes may then be wider than its own
+    if not _from_parameters(node):
+        node.unknown_value(0)
     if branches[0] is None or branches[1] is None:
         return None
     then, other = branches
@@ -100,13 +106,26 @@ def _infer(node: Node) -> Optional[Result]:
             node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
                             f"{b.element_type} in else_body")
             types.append(None)
-        if a.shape is not None and b.shape is not None and len(a.shape) != len(b.shape) \
-                and node.loose is None:
-            # a scalar against a 1-D branch merges to [?] in the sources, yet read_model gave
-            # [1] on 3 of 5,000 random models: irvalidate's [?] may be wider than the runtime's
-            node.loose = node.layer
         shapes.append(_merge(a.shape, b.shape))
     return Result(tuple(shapes), tuple(types))
+
+
+#: the most layers searched above a condition for a Parameter
+_SEARCH = 256
+
+
+def _from_parameters(node: Node) -> bool:
+    """Whether the condition depends on a Parameter (then no one can fold it)."""
+    seen, stack = set(), [node.inputs[0].producer]
+    while stack and len(seen) < _SEARCH:
+        layer = stack.pop()
+        if layer is None or layer.id in seen:
+            continue
+        seen.add(layer.id)
+        if layer.type.lower() == "parameter":
+            return True
+        stack.extend(v.producer for v in node.graph.input_values(layer))
+    return False
 
 
 SPECS = {"if": (OpSpec("If", (8, 16), frozenset(), infer=_infer),)}

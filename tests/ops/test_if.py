@@ -228,11 +228,38 @@ def test_stale_dims_outside_and_inside(tmp_path):
 
 @pytest.mark.parametrize("seed", [2228, 2662, 3940])
 def test_a_scalar_and_a_1d_branch_give_no_warning(tmp_path, seed):
-    """Random valid models (tests/ovgen.py) whose If merges a scalar then-branch with a 1-D
-    else-branch: the sources say [?], read_model gave [1]; irvalidate keeps [?] but marks it
-    loose, so the declared [1] draws no IRV109 (a false warning on a valid model)."""
+    """Random valid models (tests/ovgen.py) whose If merges a scalar then-branch with a [1]
+    else-branch: read_model gives [1] (the sources read as if they gave [?]); irvalidate
+    infers [1] too, so the declared [1] draws no IRV109."""
     import ovgen
 
     from irvalidate.engine import validate_file
     model = ovgen.generate(seed, tmp_path / "m")
     assert [f.code for f in validate_file(str(model.xml)).findings] == []
+
+
+@pytest.mark.parametrize("other", [[1], [9], [-1], [(1, 4)], [(0, 1)], [(2, 4)]],
+                         ids=["1", "9", "dynamic", "1..4", "..1", "2..4"])
+def test_a_scalar_branch_against_a_1d_one(tmp_path, other):
+    """Measured: only a static [1] against a scalar stays [1]; anything else is [?]."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset8 as o8
+
+    def body(scalar, shape):
+        p = o8.parameter(shape, np.float32)
+        r = o8.squeeze(p, o8.constant(np.array([0], np.int64))) if scalar else o8.relu(p)
+        return ov.Model([o8.result(r)], [p])
+    shape = ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d)
+                             for d in other])
+    cond = o8.parameter([], np.bool_, name="c")
+    x, xt = o8.parameter(shape, np.float32, name="x"), o8.parameter([1], np.float32, name="xt")
+    then, other_body = body(True, [1]), body(False, shape)
+    node = o8.if_op(cond)
+    node.set_then_body(then)
+    node.set_else_body(other_body)
+    node.set_input(xt.output(0), then.get_parameters()[0], None)
+    node.set_input(x.output(0), None, other_body.get_parameters()[0])
+    out = node.set_output(then.get_results()[0], other_body.get_results()[0])
+    node.validate_and_infer_types()
+    opcheck.compare(ov.Model([out], [cond, x, xt]), tmp_path, ["If"])

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import openvino as ov
 
@@ -331,3 +331,14 @@ def disagreement(path: Path, request: Request, smart: bool = True,
 def _first(message: str) -> str:
     lines = [l.strip() for l in message.strip().splitlines() if l.strip()]
     return " / ".join(lines[-2:])[:300]
+
+
+def case_files(folder: Path, builders: Dict[str, Callable[[], ov.Model]]) -> Callable[[str], Path]:
+    """A case's model saved once in ``folder``, by name (the test modules' ``files``)."""
+    cache: Dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in cache:
+            cache[name] = save(builders[name](), folder, name)
+        return cache[name]
+    return get

@@ -6,26 +6,20 @@ from __future__ import annotations
 import pytest
 from cases import CASE_BY_NAME
 from runtime_oracle import (
+    case_files,
     cli_spec,
     named_node,
     partial_shape,
     runtime_reinfer,
     runtime_reshape,
-    save,
     shape_text,
 )
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("oracle")
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = save(CASE_BY_NAME[name].build(), folder, name)
-        return cache[name]
-    return get
+    return case_files(tmp_path_factory.mktemp("oracle"),
+                      {name: case.build for name, case in CASE_BY_NAME.items()})
 
 
 # (case, request, Model.reshape verdict: Result shapes or the node named, plain re-inference's)

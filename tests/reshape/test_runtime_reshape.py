@@ -19,6 +19,7 @@ import json
 import pytest
 from cases import CASE_BY_NAME, CASES
 from runtime_oracle import (
+    case_files,
     IRV301,
     cli_spec,
     describe,
@@ -28,20 +29,13 @@ from runtime_oracle import (
     irv_reshape,
     runtime,
     runtime_layer_shapes,
-    save,
 )
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("reshape_cases")
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = save(CASE_BY_NAME[name].build(), folder, name)
-        return cache[name]
-    return get
+    return case_files(tmp_path_factory.mktemp("reshape_cases"),
+                      {name: case.build for name, case in CASE_BY_NAME.items()})
 
 
 _RUNTIME = {}

@@ -23,33 +23,25 @@ from . import broadcast_range, lstm_states, proposal_scales, reshape_matmul, sin
 from .graph import GraphView, is_type
 
 
+#: the passes in the runtime's order: (layer type, Squeeze-0 only, the matcher)
+PASSES = (
+    ("reshape", False, reshape_matmul.reshape_to_1d),
+    ("proposal", False, proposal_scales.proposal),
+    ("stridedslice", False, squeeze_slice.squeeze_then_slice),
+    ("squeeze", True, squeeze_slice.slice_then_squeeze),
+    ("broadcast", False, broadcast_range.broadcast),
+    ("lstmcell", False, lstm_states.lstm_cell),
+    ("tensoriterator", False, lstm_states.tensor_iterator),
+    ("reshape", False, sinking.sink),
+    ("matmul", False, reshape_matmul.matmul),  # TransposeMatMul, then ReshapeA/BMatMul
+)
+
+
 def plan(analysis) -> List[Rewrite]:
     """The rewrites Model.reshape would make on this graph (read as the file declares it)."""
     view = GraphView(analysis)
-    for layer in view.order:
-        if is_type(layer, "reshape"):
-            reshape_matmul.reshape_to_1d(view, layer)
-    for layer in view.order:
-        if is_type(layer, "proposal"):
-            proposal_scales.proposal(view, layer)
-    for layer in view.order:
-        if is_type(layer, "stridedslice"):
-            squeeze_slice.squeeze_then_slice(view, layer)
-    for layer in view.order:
-        if is_type(layer, "squeeze", opset1_only=True):
-            squeeze_slice.slice_then_squeeze(view, layer)
-    for layer in view.order:
-        if is_type(layer, "broadcast"):
-            broadcast_range.broadcast(view, layer)
-    for layer in view.order:
-        if is_type(layer, "lstmcell"):
-            lstm_states.lstm_cell(view, layer)
-        elif is_type(layer, "tensoriterator"):
-            lstm_states.tensor_iterator(view, layer)
-    for layer in view.order:
-        if is_type(layer, "reshape"):
-            sinking.sink(view, layer)
-    for layer in view.order:
-        if is_type(layer, "matmul"):
-            reshape_matmul.matmul(view, layer)
+    for kind, first_class, match in PASSES:
+        for layer in view.order:
+            if is_type(layer, kind, opset1_only=first_class):
+                match(view, layer)
     return list(view.rewrites.values())
