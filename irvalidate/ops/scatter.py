@@ -145,6 +145,20 @@ def _update_value(node: Node) -> Tensor:
     return scatter_rows(t[0], indices, t[2], axis, origin(node.layer, t[:1], f"axis {axis}"))
 
 
+def _elements_value(node: Node) -> Tensor:
+    """ScatterElementsUpdate of a shape vector (ONNX's CenterCropPad builds its crop from
+    ``ShapeOf``): the runtime evaluates bounds with exact indices, lower and upper apart.
+    Only rank-1 data, and no reduction, are followed."""
+    t = tensors(node, (4,))
+    axis = scalar(t[3], "the ScatterElementsUpdate axis")
+    reduction = (node.layer.data.get("reduction") or "none").strip().lower()
+    if reduction != "none" or t[0].rank != 1 or t[1].rank != 1 or t[2].shape != t[1].shape:
+        raise Unresolved("ScatterElementsUpdate beyond a 1-D vector without reduction")
+    n = t[0].shape[0]
+    indices = [k + n if -n <= k < 0 else k for k in t[1].static_values()]
+    return scatter_rows(t[0], indices, t[2], axis, origin(node.layer, t[:1], f"axis {axis}"))
+
+
 SPECS = {
     "scatterupdate": (OpSpec("ScatterUpdate", (3, 16), frozenset(), infer=_scatter_update,
                              evaluate=_update_value),),
@@ -152,7 +166,8 @@ SPECS = {
                         OpSpec("ScatterNDUpdate", (15, 16), frozenset({"reduction"}),
                                infer=_scatter_nd(True))),
     "scatterelementsupdate": (
-        OpSpec("ScatterElementsUpdate", (3, 11), frozenset(), infer=_scatter_elements(False)),
+        OpSpec("ScatterElementsUpdate", (3, 11), frozenset(), infer=_scatter_elements(False),
+               evaluate=_elements_value),
         OpSpec("ScatterElementsUpdate", (12, 16), frozenset({"reduction", "use_init_val"}),
-               infer=_scatter_elements(True))),
+               infer=_scatter_elements(True), evaluate=_elements_value)),
 }
