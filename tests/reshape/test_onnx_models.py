@@ -86,42 +86,9 @@ GROUPS = STORED_GROUPS + ("light", "node")
 #: model -> diagnosis, for the models where irvalidate disagrees with the runtime and the fix
 #: is irvalidate's: each is a strict xfail (test_known_disagreement: every request of the
 #: model, both ways, must agree) and its mismatches are left out of the group tests.
-#: The smallest reproduction of the ScatterElementsUpdate ones, without ONNX, is
-#: test_scatter_elements_update_of_a_shape (ShapeOf -> ScatterElementsUpdate -> Broadcast).
-_SEU = ("ScatterElementsUpdate is not evaluated (ops/scatter.py evaluates ScatterUpdate only), "
-        "so the ShapeOf-derived vector the ONNX frontend builds with it is unknown")
-KNOWN: Dict[str, str] = {
-    "node/test_center_crop_pad_crop":
-        f"CenterCropPad -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; [2,10,3] gives "
-        "Result [?,?,?], the runtime [10,7,3]",
-    "node/test_center_crop_pad_crop_and_pad":
-        f"CenterCropPad -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; [2,8,3] gives "
-        "Result [?,?,?], the runtime [10,10,3]",
-    "node/test_center_crop_pad_crop_axes_chw":
-        f"CenterCropPad (axes 1,2) -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; [2,20,8] "
-        "gives Result [?,?,?], the runtime [2,10,9]",
-    "node/test_center_crop_pad_crop_axes_hwc":
-        f"CenterCropPad (axes 0,1) -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; [2,8,3] "
-        "gives Result [?,?,?], the runtime [10,9,3]",
-    "node/test_center_crop_pad_crop_negative_axes_hwc":
-        f"CenterCropPad (axes -3,-2) -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; [2,8,3] "
-        "gives Result [?,?,?], the runtime [10,9,3]",
-    "node/test_center_crop_pad_pad":
-        f"CenterCropPad (padding only) -> ShapeOf/ScatterElementsUpdate/Slice/Pad: {_SEU}; "
-        "[2,7,3] gives Result [?,?,?], the runtime [20,10,3]",
-    "node/test_center_crop_pad_crop_axes_chw_expanded":
-        f"Pad-18 with axes (pads from ShapeOf/Gather/Max/Sub/Div), scattered into full pads by "
-        f"ScatterElementsUpdate: {_SEU}; Pad and Slice give [?,?,?], the runtime [2,10,9] "
-        "for [2,20,8]",
-    "node/test_center_crop_pad_crop_axes_hwc_expanded":
-        f"Pad-18 with axes (pads from ShapeOf/Gather/Max/Sub/Div), scattered into full pads by "
-        f"ScatterElementsUpdate: {_SEU}; Pad and Slice give [?,?,?], the runtime [10,9,3] "
-        "for [2,8,3]",
-    "node/test_center_crop_pad_crop_negative_axes_hwc_expanded":
-        f"Pad-18 with axes -3,-2 (pads from ShapeOf/Gather/Max/Sub/Div), scattered into full pads "
-        f"by ScatterElementsUpdate: {_SEU}; Pad and Slice give [?,?,?], the runtime [10,9,3] "
-        "for [2,8,3]",
-}
+#: None now: the CenterCropPad models (ShapeOf -> ScatterElementsUpdate -> Slice/Pad) were,
+#: until ScatterElementsUpdate's value was followed (test_scatter_elements_update_of_a_shape).
+KNOWN: Dict[str, str] = {}
 
 
 # ---------------------------------------------------------------------------- sources
@@ -442,11 +409,10 @@ def test_known_disagreement(corpus, name):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason=f"the smallest reproduction of the KNOWN models: {_SEU}")
 def test_scatter_elements_update_of_a_shape(tmp_path):
     """x:[2,3] -> ShapeOf -> ScatterElementsUpdate(indices [0], updates [5], axis 0) ->
-    Broadcast(0.0, that); x reshaped to [4,3]: the runtime gives [5,3] (irvalidate: [?,?])."""
+    Broadcast(0.0, that); x reshaped to [4,3]: the runtime gives [5,3] (irvalidate gave [?,?]
+    before it followed ScatterElementsUpdate's value; ONNX's CenterCropPad builds on it)."""
     import numpy as np
     import openvino.opset13 as ops
     from runtime_oracle import save
