@@ -12,7 +12,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 from ..ir import elements
 from ..shapes import broadcasting as bc
 from ..shapes.dims import ONE, Shape, format_dim, format_shape
-from .attributes import enum_value, lazy_model, parse_int_prefix, validate
+from .attributes import enum_value, field, lazy_model, parse_int_prefix, typed_dict, validate
 from .node import Node
 from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError
 
@@ -21,29 +21,15 @@ AUTO_BROADCAST_VALUES = ("none", "explicit", "numpy", "pdpd")
 ATTRIBUTES = frozenset({"auto_broadcast", "auto_broadcast.auto_broadcast_axis"})
 
 
-def _build() -> type:
-    from typing import Literal
-
-    from pydantic import BaseModel, ConfigDict, field_validator
-
-    class AutoBroadcast(BaseModel):
-        """``auto_broadcast`` + ``auto_broadcast.auto_broadcast_axis``."""
-        model_config = ConfigDict(frozen=True)
-        mode: Literal["none", "numpy", "pdpd"] = "numpy"
-        axis: int = 0
-        axis_given: bool = False
-
-        @field_validator("mode", mode="before")
-        @classmethod
-        def _mode(cls, value: object) -> str:
-            return enum_value(value, AUTO_BROADCAST_VALUES)
-
-        @field_validator("axis", mode="before")
-        @classmethod
-        def _axis(cls, value: object) -> object:
-            return parse_int_prefix(value) if isinstance(value, str) else value
-
-    return AutoBroadcast
+def _build():
+    """``auto_broadcast`` + ``auto_broadcast.auto_broadcast_axis``."""
+    from pydantic_core import core_schema as cs
+    return typed_dict({
+        "mode": field(cs.literal_schema(["none", "numpy", "pdpd"]), "numpy",
+                      lambda value: enum_value(value, AUTO_BROADCAST_VALUES)),
+        "axis": field(cs.int_schema(), 0,
+                      lambda value: parse_int_prefix(value) if isinstance(value, str) else value),
+        "axis_given": field(cs.bool_schema(), False)})
 
 
 AutoBroadcast = lazy_model(_build)

@@ -19,7 +19,7 @@ from ..shapes import broadcasting as bc
 from ..shapes import layout
 from ..shapes.dims import DYNAMIC, Dim
 from ..shapes.values import Tensor, Unresolved
-from .attributes import enum_value, lazy_model, parse_int_prefix, validate
+from .attributes import enum_value, field, lazy_model, parse_int_prefix, typed_dict, validate
 from .autobroadcast import run
 from .evaluating import origin, tensors
 from .node import MAX_RANK, Node
@@ -39,24 +39,14 @@ BROADCAST3_MODES = ("none", "explicit", "numpy", "pdpd", "bidirectional")
 _AXIS = {False: "mode.auto_broadcast_axis", True: "mode.mode.axis"}
 
 
-def _build() -> type:
-    from typing import Literal
-
-    from pydantic import BaseModel, ConfigDict, field_validator
-
-    class BroadcastMode(BaseModel):
-        """Broadcast-1 (``mode`` + ``mode.auto_broadcast_axis``) and -3 (``mode`` + ``mode.mode.axis``)."""
-        model_config = ConfigDict(frozen=True)
-        mode: Literal["none", "numpy", "pdpd", "bidirectional"]
-        axis: int = 0
-        axis_given: bool = False
-
-        @field_validator("axis", mode="before")
-        @classmethod
-        def _axis(cls, value: object) -> object:
-            return parse_int_prefix(value) if isinstance(value, str) else value
-
-    return BroadcastMode
+def _build():
+    """Broadcast-1 (``mode`` + ``mode.auto_broadcast_axis``) and -3 (``mode`` + ``mode.mode.axis``)."""
+    from pydantic_core import core_schema as cs
+    return typed_dict({
+        "mode": field(cs.literal_schema(["none", "numpy", "pdpd", "bidirectional"])),
+        "axis": field(cs.int_schema(), 0,
+                      lambda value: parse_int_prefix(value) if isinstance(value, str) else value),
+        "axis_given": field(cs.bool_schema(), False)})
 
 
 BroadcastMode = lazy_model(_build)

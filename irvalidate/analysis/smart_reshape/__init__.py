@@ -22,7 +22,6 @@ from ..what_if import Rewrite
 from . import broadcast_range, lstm_states, proposal_scales, reshape_matmul, sinking, squeeze_slice
 from .graph import GraphView, is_type
 
-
 #: the passes in the runtime's order: (layer type, Squeeze-0 only, the matcher)
 PASSES = (
     ("reshape", False, reshape_matmul.reshape_to_1d),
