@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import openvino as ov
+from opcheck import core, save  # noqa: F401 - runtime_oracle's users import them from here
 
 #: the rule code of "inputs become incompatible after the reshape" (error)
 IRV301 = "IRV301"
@@ -36,20 +37,7 @@ Request = Union[Dict[str, Shape], Shape]
 
 
 # ---------------------------------------------------------------------------- files
-
-def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
-    path = Path(folder) / f"{stem}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    return path
-
-
-_CORE: List[ov.Core] = []
-
-
-def core() -> ov.Core:
-    if not _CORE:
-        _CORE.append(ov.Core())
-    return _CORE[0]
+# saved and read as every other test does (tests/opcheck.py): one Core for the session
 
 
 def read(path: Path) -> ov.Model:
