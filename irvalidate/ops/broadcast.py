@@ -175,7 +175,7 @@ def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> R
             axes_len = node.one_d_length(2, "axes_mapping (input 2)")
         except OpError as err:
             raise _labelled(err, label) from None
-        axes = node.input_as_ints(2)
+        axes = node.exact_values(2)
         compute = lambda: bc.broadcast_explicit(data.shape, target, length, axes, axes_len)  # noqa: E731
     outcome = None
     try:

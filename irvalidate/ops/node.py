@@ -1,10 +1,10 @@
 """One layer as an op's inference sees it: what reaches its inputs, and readers for their values.
 
-``input_as_shape`` is OpenVINO's ``get_input_const_data_as_shape``: a Const's values (a -1
-is ``?``), else the bounds a shape subgraph evaluates to, else nothing; ``input_as_ints``
-asks for exact values.  A Const that cannot be decoded is noted for the invalid-constant rule
-and read as unknown.  The graph behind the node (``Graph``) is the analysis, reached only
-through these readers.
+``as_shape`` is OpenVINO's ``get_input_const_data_as_shape``: a Const's values (a -1 is
+``?``), else the bounds a shape subgraph evaluates to, else nothing; ``exact_values`` is its
+``get_input_const_data_as``, exact values either way.  A Const that cannot be decoded is
+noted for the invalid-constant rule and read as unknown.  The graph behind the node
+(``Graph``) is the analysis, reached only through these readers.
 """
 from __future__ import annotations
 
@@ -202,23 +202,6 @@ class Node:
         a boolean one is left to the ops that move values and to Broadcast's target."""
         tensor = self.inputs[index].tensor
         return None if tensor is None or tensor.et in ("u64", "boolean") else tensor
-
-    def input_as_ints(self, index: int) -> Optional[List[int]]:
-        """The exact values of an input: a Const's, or a computed one's when every element is
-        known exactly; else None."""
-        found = self.const_ints(index)
-        if found is not None:
-            return found
-        tensor = self._numeric(index)
-        if tensor is None or tensor.rank != 1:
-            if not is_const(self.inputs[index]):
-                self.unknown_value(index)
-            return None
-        try:
-            return tensor.static_values()
-        except Unresolved:
-            self.unknown_value(index)
-            return None
 
     def const_numbers(self, index: int) -> Optional[List[int]]:
         """A Const input's numbers as the runtime casts them to integers: integer types as

@@ -29,6 +29,18 @@ class Context:
         return iter(self.analysis.inferences.values())
 
 
+def inferred_ports(ctx: Context) -> Iterator[Tuple[Inferred, Layer, Port, Tuple]]:
+    """Every output port with a readable declaration of the rank its layer's inference gives:
+    what the declared-dims rules compare dim by dim."""
+    for inference in ctx.inferences():
+        if inference.outputs is None:
+            continue
+        layer = inference.layer
+        for port, inferred in zip(layer.outputs, inference.outputs):
+            if inferred is not None and len(port.dims) == len(inferred) and port.readable:
+                yield inference, layer, port, inferred
+
+
 #: tables wider than this many dims are left out (the message still gives both shapes)
 MAX_TABLE_RANK = 64
 

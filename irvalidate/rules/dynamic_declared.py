@@ -18,7 +18,7 @@ from typing import Iterator
 from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
-from ._common import Context, fix_dims, shape_table
+from ._common import Context, fix_dims, inferred_ports, shape_table
 from ._fixes import dims_fix
 
 CODE = "IRV103"
@@ -28,24 +28,18 @@ SUMMARY = "A declared -1 where inference gives a static dimension."
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    for inference in ctx.inferences():
-        if inference.outputs is None:
+    for inference, layer, port, inferred in inferred_ports(ctx):
+        marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
+                      if d == -1 and inf.is_static)
+        if not marks:
             continue
-        layer = inference.layer
-        for port, inferred in zip(layer.outputs, inference.outputs):
-            if inferred is None or len(port.dims) != len(inferred) or not port.readable:
-                continue
-            marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
-                          if d == -1 and inf.is_static)
-            if not marks:
-                continue
-            declared = declared_shape(port)
-            fix, axis = fix_dims(inferred, marks)
-            yield Problem(
-                f"{layer.describe()}: output port {port.id} declares {format_shape(declared)} "
-                f"but axis {', '.join(map(str, marks))} is static: {format_shape(inferred)}; "
-                f"{fix}", at=port, axis=axis, layer=layer, port=port.id,
-                expected=format_shape(inferred),
-                declared=format_shape(declared),
-                table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
-                                  marks), scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))
+        declared = declared_shape(port)
+        fix, axis = fix_dims(inferred, marks)
+        yield Problem(
+            f"{layer.describe()}: output port {port.id} declares {format_shape(declared)} "
+            f"but axis {', '.join(map(str, marks))} is static: {format_shape(inferred)}; "
+            f"{fix}", at=port, axis=axis, layer=layer, port=port.id,
+            expected=format_shape(inferred),
+            declared=format_shape(declared),
+            table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
+                              marks), scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))

@@ -20,7 +20,7 @@ from typing import Iterator
 from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_dim, format_shape
-from ._common import Context, fix_dims, shape_table
+from ._common import Context, fix_dims, inferred_ports, shape_table
 from ._fixes import dims_fix
 
 CODE = "IRV109"
@@ -32,27 +32,21 @@ SUMMARY = "A declared static dim where the runtime infers a dynamic or interval 
 def check(ctx: Context) -> Iterator[Problem]:
     if ctx.analysis.propagation.unread_const is not None:
         return  # a dim may be dynamic only because a constant's values are missing
-    for inference in ctx.inferences():
-        if inference.outputs is None:
+    for inference, layer, port, inferred in inferred_ports(ctx):
+        marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
+                      if d != -1 and not inf.is_static and inf.contains(d))
+        if not marks:
             continue
-        layer = inference.layer
-        for port, inferred in zip(layer.outputs, inference.outputs):
-            if inferred is None or len(port.dims) != len(inferred) or not port.readable:
-                continue
-            marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
-                          if d != -1 and not inf.is_static and inf.contains(d))
-            if not marks:
-                continue
-            value = ctx.analysis.propagation.outputs.get((layer.id, port.id))
-            if value is not None and value.loose is not None:
-                continue  # irvalidate's ? may be wider than the runtime's here
-            declared = declared_shape(port)
-            fix, axis = fix_dims(inferred, marks)
-            dims = ", ".join(f"axis {m} is {format_dim(inferred[m])}" for m in marks)
-            yield Problem(
-                f"{layer.describe()}: output port {port.id} declares {format_shape(declared)} "
-                f"but the runtime infers {format_shape(inferred)} ({dims}): the model does not "
-                f"guarantee the declared value; {fix}", at=port, axis=axis, layer=layer,
-                port=port.id, expected=format_shape(inferred), declared=format_shape(declared),
-                table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
-                                  marks), scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))
+        value = ctx.analysis.propagation.outputs.get((layer.id, port.id))
+        if value is not None and value.loose is not None:
+            continue  # irvalidate's ? may be wider than the runtime's here
+        declared = declared_shape(port)
+        fix, axis = fix_dims(inferred, marks)
+        dims = ", ".join(f"axis {m} is {format_dim(inferred[m])}" for m in marks)
+        yield Problem(
+            f"{layer.describe()}: output port {port.id} declares {format_shape(declared)} "
+            f"but the runtime infers {format_shape(inferred)} ({dims}): the model does not "
+            f"guarantee the declared value; {fix}", at=port, axis=axis, layer=layer,
+            port=port.id, expected=format_shape(inferred), declared=format_shape(declared),
+            table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)],
+                              marks), scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))
