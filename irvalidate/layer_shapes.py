@@ -17,7 +17,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from .analysis import analyse
 from .engine import default_bin
@@ -44,21 +44,23 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
     With ``reshape`` (requests, see reshape_spec): the model's layers as the what-if infers
     them (the declarations describe the old shapes: ``consistent`` is null); UsageError
     when the requests do not fit."""
-    doc = parse(path)
-    if doc.fatal:
-        raise ValueError(doc.fatal[0].message)
-    weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
-                                                         os.path.dirname(os.path.abspath(path)))
-    rows = []
-    graphs = doc.graphs()
     if reshape is None:
+        doc = parse(path)
+        if doc.fatal:
+            raise ValueError(doc.fatal[0].message)
+        weights = BinFile(bin_path) if bin_path else BinFile(
+            default_bin(path), os.path.dirname(os.path.abspath(path)))
+        graphs = doc.graphs()
         analyses = analyse(graphs, weights)
-    else:
+    else:  # the what-if reads the file itself: it is parsed once
         from .reshaping import reshape_file
-        outcome = reshape_file(path, reshape, smart, bin_path=bin_path).reshape
-        if outcome is None or outcome.run is None:
-            raise ValueError("the file could not be analysed")
-        graphs, analyses = graphs[:1], [outcome.run.after]
+        result = reshape_file(path, reshape, smart, bin_path=bin_path)
+        if result.reshape is None or result.reshape.run is None:
+            raise ValueError(result.findings[0].message if result.findings
+                             else "the file could not be analysed")
+        analyses = [result.reshape.run.after]
+        graphs = [analyses[0].graph]
+    rows = []
     for graph, analysis in zip(graphs, analyses):
         outputs = analysis.propagation.outputs
         for layer in graph.layers:
@@ -112,10 +114,9 @@ def run(argv: Sequence[str]) -> int:
                         help="infer with these input shapes (see irvalidate --help)")
     parser.add_argument("--no-smart-reshape", action="store_true",
                         help="with --reshape: without SmartReshape's rewrites")
-    try:
-        args = parser.parse_args(argv[1:])
-    except SystemExit as exit_:
-        return int(exit_.code or 0) and 2
+    args = parse_args(parser, argv)
+    if isinstance(args, int):
+        return args
     requests = None
     if args.reshape:
         from .reshape_spec import SpecError, parse_all
@@ -127,17 +128,35 @@ def run(argv: Sequence[str]) -> int:
     if args.bin and len(args.files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
         return 2
-    files: Dict[str, List[dict]] = {}
-    for path in args.files:
+    return report_files(args.files, args.format, "layers",
+                        lambda path: layers_of(path, args.bin, requests, not args.no_smart_reshape),
+                        lambda path, rows: f"{display_path(path)}\n{_table(rows)}")
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]):
+    """The subcommand's arguments, or its exit status (0 for --help, 2 for a usage error)."""
+    try:
+        return parser.parse_args(argv[1:])
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+
+
+def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str], list],
+                 text: Callable[[str, list], str]) -> int:
+    """What a per-file subcommand (``shapes``, ``reshapeable``) prints: ``work`` on every
+    file, as JSON ``{"files": [{"path", key: rows}]}`` or as ``text``; exit 2 at the first
+    file that cannot be read (a usage error of a what-if is a ValueError too)."""
+    found: Dict[str, list] = {}
+    for path in paths:
         try:
-            files[path] = layers_of(path, args.bin, requests, not args.no_smart_reshape)
-        except (OSError, ValueError) as err:  # UsageError is a ValueError
+            found[path] = work(path)
+        except (OSError, ValueError) as err:
             print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
             return 2
     from .output import write_stdout
-    if args.format == "json":
-        write_stdout(json.dumps({"files": [{"path": display_path(p), "layers": rows}
-                                           for p, rows in files.items()]}, indent=1) + "\n")
+    if fmt == "json":
+        write_stdout(json.dumps({"files": [{"path": display_path(p), key: rows}
+                                           for p, rows in found.items()]}, indent=1) + "\n")
     else:
-        write_stdout("".join(f"{display_path(p)}\n{_table(rows)}" for p, rows in files.items()))
+        write_stdout("".join(text(p, rows) for p, rows in found.items()))
     return 0

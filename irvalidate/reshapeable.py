@@ -14,16 +14,16 @@ null}]}]}``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 from typing import Dict, List, Optional, Sequence
 
 from .analysis import analyse
 from .analysis.reshaped import ReshapeRun, what_if
+from .analysis.smart_reshape import plan
 from .engine import default_bin
 from .ir.parser import parse
 from .ir.weights import BinFile
+from .layer_shapes import parse_args, report_files
 from .names import display_path
 from .ops.sources import outputs_of
 from .shapes.dims import DYNAMIC, Dim, format_dim
@@ -57,6 +57,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
                                                          os.path.dirname(os.path.abspath(path)))
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
+    planned = plan(befores[0]) if smart else []  # the same for every trial
     rows, spent = [], 0
     for layer in graphs[0].layers:
         if layer.type.lower() != "parameter":
@@ -70,7 +71,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
             trials: Dict[str, ReshapeRun] = {}
             for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
                 new = shape[:axis] + (value,) + shape[axis + 1:]
-                trials[name] = what_if(graphs, befores, weights, {layer.id: new}, smart)
+                trials[name] = what_if(graphs, befores, weights, {layer.id: new}, smart, planned)
                 spent += 1
             row["dynamic"] = trials["dynamic"].works
             row["values"] = {k: r.works for k, r in trials.items() if k != "dynamic"}
@@ -105,22 +106,8 @@ def run(argv: Sequence[str]) -> int:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--no-smart-reshape", action="store_true",
                         help="plain re-inference, without SmartReshape's rewrites")
-    try:
-        args = parser.parse_args(argv[1:])
-    except SystemExit as exit_:
-        return int(exit_.code or 0) and 2
-    found = {}
-    for path in args.files:
-        try:
-            found[path] = axes_of(path, not args.no_smart_reshape)
-        except (OSError, ValueError) as err:
-            print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
-            return 2
-    from .output import write_stdout
-    if args.format == "json":
-        write_stdout(json.dumps({"files": [{"path": display_path(p), "axes": rows}
-                                           for p, rows in found.items()]}, indent=1) + "\n")
-    else:
-        write_stdout("".join(_text(p, rows) for p, rows in found.items()))
-    return 0
-
+    args = parse_args(parser, argv)
+    if isinstance(args, int):
+        return args
+    return report_files(args.files, args.format, "axes",
+                        lambda path: axes_of(path, not args.no_smart_reshape), _text)

@@ -57,18 +57,19 @@ class ReshapeRun:
 
 
 def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str, Shape],
-            smart: bool = True) -> ReshapeRun:
+            smart: bool = True, planned: Optional[List[Rewrite]] = None) -> ReshapeRun:
     """The model re-inferred with the new Parameter shapes ``new`` (by layer id), after the
     rewrites Model.reshape makes; ``graphs`` and ``befores``: the file's graphs (the model
-    first) and their analyses as read."""
+    first) and their analyses as read; ``planned``: the rewrites, when the caller tries many
+    shapes on one file (they are matched on the graph as read, whatever the shapes)."""
     from . import Bodies, GraphAnalysis  # the package imports this module's neighbours
     model, before = graphs[0], befores[0]
     changed = changes_anything(model, new)
-    rewrites = plan(before) if smart and changed else []
+    rewrites = (plan(before) if planned is None else planned) if smart and changed else []
     rewriting = WhatIf(rewrites)
     bodies = Bodies(weights)
     after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
                           bodies, rewriting)
     return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart,
                       {id(g): a for g, a in zip(graphs[1:], befores[1:])},
-                      {k: a for k, a in bodies.latest.items()})
+                      dict(bodies.latest))
