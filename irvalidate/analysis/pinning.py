@@ -29,10 +29,15 @@ MAX_ANCESTORS = 20_000
 MAX_VALUES = 16
 #: the inputs whose values become dims (by op type), tried upstream by value
 SHAPE_INPUTS = {"reshape": (1,), "broadcast": (1,), "tile": (1,), "slice": (1, 2),
-                "stridedslice": (1, 2), "interpolate": (1, 2), "pad": (1, 2), "range": (0, 1, 2),
+                "stridedslice": (1, 2), "interpolate": (1,), "pad": (1, 2), "range": (0, 1, 2),
                 "convolutionbackpropdata": (2,), "groupconvolutionbackpropdata": (2,),
                 "onehot": (1,), "topk": (1,), "variadicsplit": (2,)}
 _REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
+
+
+def _opset(layer: Layer) -> int:
+    digits = "".join(c for c in layer.version if c.isdigit())
+    return int(digits) if digits else 0
 
 
 class Pin(NamedTuple):
@@ -86,6 +91,8 @@ class PinFinder:
         of a layer computing a shape (its output has a value)."""
         if index in SHAPE_INPUTS.get(layer.type.lower(), ()):
             return True
+        if layer.type.lower() == "interpolate" and index == 2 and _opset(layer) in range(4, 11):
+            return True  # Interpolate-4's scales (Interpolate-11's input 2 is its axes)
         value = self.before.propagation.outputs.get((layer.id, layer.outputs[0].id)) \
             if layer.outputs else None
         return value is not None and value.tensor is not None

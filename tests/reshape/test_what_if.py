@@ -288,3 +288,27 @@ def test_proposal_scales(tmp_path, version, info, convert, rank3, batch):
         assert {o.name: o.shape for o in report.reshape.outputs} == outputs
         assert {r.transformation for r in report.reshape.rewrites} >= {
             "Proposal4Scales" if version == 4 else "Proposal1Scales"}
+
+
+def _pool_and_upsample():
+    """x -> MaxPool 2 -> Interpolate x2 (scales) -> Concat with x: an odd size breaks the
+    Concat, and no constant is to blame (the scales and axes hold no dim of the clash)."""
+    import openvino.opset8 as op8
+    x = _param([1, 3, 8, 8], "x")
+    pooled = op8.max_pool(x, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2]).output(0)
+    up = ops.interpolate(pooled, ops.constant(np.array([2.0, 2.0], np.float32)), "nearest",
+                         "scales", axes=_c([2, 3]))
+    transposed = ops.transpose(ops.transpose(up, _c([0, 2, 3, 1])), _c([0, 3, 1, 2]))
+    return ov.Model([_n(ops.concat([x, transposed], 1), "cat")], [x])
+
+
+def test_no_constant_is_blamed_for_an_odd_size(tmp_path):
+    path = tmp_path / "model.xml"
+    ov.save_model(_pool_and_upsample(), path, compress_to_fp16=False)
+    works, named, _ = runtime(path, _partial([1, 3, 9, 9]), True)
+    assert not works and named == "cat"
+    errors = [f for f in irvalidate.reshape(path, [1, 3, 9, 9]).files[0].findings
+              if f.rule == "IRV301"]
+    assert [f.layer.name for f in errors] == ["cat"]
+    assert "pins it" not in errors[0].message, errors[0].message  # not the axes, nor an order
+    assert irvalidate.reshape(path, [1, 3, 16, 16]).files[0].reshape.works
