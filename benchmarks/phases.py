@@ -21,7 +21,7 @@ def main(path: str) -> None:
     from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.weights import BinFile
     from irvalidate.engine import default_bin
-    from irvalidate.ir.parser import parse
+    from irvalidate.ir.reader import parse
     from irvalidate.rules import RULES
     from irvalidate.ops.autobroadcast import AutoBroadcast
     from irvalidate.rules._common import Context

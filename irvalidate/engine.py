@@ -14,7 +14,7 @@ from .analysis.what_if import UsageError
 from .config import Defaults
 from .findings import FileFix, Finding, FixInfo, LayerRef, Problem
 from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
-from .ir.parser import parse
+from .ir.reader import parse
 from .ir.records import Document, Graph
 from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES

@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from .analysis import analyse
 from .engine import default_bin
-from .ir.parser import parse
+from .ir.reader import parse
 from .ir.records import declared_shape
 from .ir.weights import BinFile
 from .names import display_path

@@ -21,7 +21,7 @@ from .analysis import analyse
 from .analysis.reshaped import ReshapeRun, what_if
 from .analysis.smart_reshape import plan
 from .engine import default_bin
-from .ir.parser import parse
+from .ir.reader import parse
 from .ir.weights import BinFile
 from .layer_shapes import parse_args, report_files
 from .names import display_path

@@ -94,7 +94,7 @@ def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests:
 def inputs_of(path: str) -> str:
     """The model's inputs with their shapes, for a usage message ("" when unreadable)."""
     from .analysis.what_if import inputs_listing
-    from .ir.parser import parse
+    from .ir.reader import parse
     try:
         doc = parse(path)
         return "" if doc.fatal else inputs_listing(doc.graph, parameter_names(path))

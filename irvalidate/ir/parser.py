@@ -34,7 +34,7 @@ MAX_BODY_DEPTH = 64
 _MAX_DIM = (1 << 63) - 1
 
 
-def _parser_options() -> dict:
+def parser_options() -> dict:
     return dict(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
                 remove_comments=True, remove_pis=True)
 
@@ -47,7 +47,7 @@ def sniff_root(path: str) -> Optional[str]:
     """
     try:
         with open(path, "rb") as handle:
-            for _, elem in etree.iterparse(_Reader(handle), events=("start",), **_parser_options()):
+            for _, elem in etree.iterparse(_Reader(handle), events=("start",), **parser_options()):
                 return etree.QName(elem).localname if isinstance(elem.tag, str) else None
     except (etree.XMLSyntaxError, OSError, ValueError):
         return None
@@ -61,6 +61,11 @@ _shared: Dict[object, object] = {}
 
 def _share(value):
     return _shared.setdefault(value, value)
+
+
+def clear_shared() -> None:
+    """Forget the shared values of the file just read."""
+    _shared.clear()
 
 
 def _shared_data(elem: etree._Element) -> dict:
@@ -184,6 +189,17 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                  layer.inputs, layer.outputs, tuple(bodies), tuple(port_maps), tuple(back_edges))
 
 
+def read_top_layer(elem: etree._Element, doc: Document) -> Layer:
+    """A top-level ``<layer>`` element as the parser reads it: its record (its bodies read
+    too) and its schema problems."""
+    graph = doc.graph
+    pending: Pending = []
+    layer = _parse_layer(elem, graph.problems, "", 1, pending, (), len(graph.layers))
+    _read_bodies(pending)
+    doc.schema.extend(structure.check(elem, "layer", layer))
+    return layer
+
+
 def _parse_edge(elem: etree._Element) -> Edge:
     return Edge(_share(elem.get("from-layer", "")), _share(elem.get("from-port", "")),
                 _share(elem.get("to-layer", "")), _share(elem.get("to-port", "")), elem.sourceline or 0)
@@ -212,7 +228,7 @@ def _free(elem: etree._Element) -> None:
             del parent[0]
 
 
-def _check_root(root: etree._Element, doc: Document) -> bool:
+def check_root(root: etree._Element, doc: Document) -> bool:
     if root.tag != "net":
         qname = etree.QName(root)
         message = (f"root element is <{root.tag[:60]}>, not <net>: this is not an OpenVINO IR file"
@@ -262,14 +278,14 @@ def _stream(path: str, doc: Document) -> None:
 
 def _stream_from(handle, doc: Document) -> None:
     events: Iterable = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
-                                       **_parser_options())
+                                       **parser_options())
     graph = doc.graph
     root = None
     for event, elem in events:
         if root is None:
             # the first streamed element need not be the root (tags are filtered)
             root = elem.getroottree().getroot()
-            if not _check_root(root, doc):
+            if not check_root(root, doc):
                 return
             if elem is root:
                 continue
@@ -279,18 +295,14 @@ def _stream_from(handle, doc: Document) -> None:
         if section is None or section.getparent() is not root:
             continue  # inside a body: handled with its enclosing layer
         if elem.tag == "layer" and section.tag == "layers":
-            pending: Pending = []
-            layer = _parse_layer(elem, graph.problems, "", 1, pending, (), len(graph.layers))
-            _read_bodies(pending)
-            graph.layers.append(layer)
-            doc.schema.extend(structure.check(elem, "layer", layer))
+            graph.layers.append(read_top_layer(elem, doc))
         elif elem.tag == "edge" and section.tag == "edges":
             if not structure.plain_edge(elem):
                 doc.schema.extend(structure.check(elem, "edge"))
             graph.edges.append(_parse_edge(elem))
         _free(elem)
     if root is None and getattr(events, "root", None) is not None:
-        _check_root(events.root, doc)  # the root matched none of the streamed tags
+        check_root(events.root, doc)  # the root matched none of the streamed tags
     elif root is not None:
         structure.strip_streamed(root)
         doc.schema.extend(structure.check(root, "net"))

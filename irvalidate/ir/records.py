@@ -33,24 +33,32 @@ class Port(NamedTuple):
 
 #: up to this many ports, a port is found by scanning (cheaper than a dict to keep)
 _SCAN_PORTS = 8
+#: port id -> position (first id wins) of the port tuples of layers with many ports (a
+#: layer may have thousands; a dict on each of 100k layers would cost ~250 bytes each),
+#: kept with the tuple itself so that its id stays its own
+_INDEXES: Dict[int, Tuple[tuple, Dict[str, int]]] = {}
 
 
-def _index(ports: Tuple[Port, ...]) -> Dict[str, int]:
-    found: Dict[str, int] = {}
-    for index, port in enumerate(ports):
-        found.setdefault(port.id, index)
-    return found
+def _find(ports: Tuple[Port, ...], port_id: str) -> Optional[int]:
+    if len(ports) <= _SCAN_PORTS:
+        for index, port in enumerate(ports):
+            if port.id == port_id:
+                return index
+        return None
+    found = _INDEXES.get(id(ports))
+    if found is None:
+        if len(_INDEXES) >= 4096:
+            _INDEXES.clear()
+        index_of: Dict[str, int] = {}
+        for index, port in enumerate(ports):
+            index_of.setdefault(port.id, index)
+        found = _INDEXES[id(ports)] = (ports, index_of)
+    return found[1].get(port_id)
 
 
-def _scan(ports: Tuple[Port, ...], port_id: str) -> Optional[int]:
-    for index, port in enumerate(ports):
-        if port.id == port_id:
-            return index
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Layer:
+class Layer(NamedTuple):
+    """One ``<layer>``.  (A named tuple, not a dataclass: a 100k-layer IR builds 100k of
+    them, and a frozen dataclass costs five times as much to build.)"""
     id: str
     name: str
     type: str
@@ -60,18 +68,8 @@ class Layer:
     inputs: Tuple[Port, ...]
     outputs: Tuple[Port, ...]
     bodies: Tuple["Graph", ...] = ()
-    port_maps: Tuple[PortMapEntry, ...] = ()
-    back_edges: Tuple[BackEdge, ...] = ()
-    #: port id -> position (first id wins), built only for layers with many ports: a layer
-    #: may have thousands, and a dict per layer would cost ~250 bytes on every one of 100k
-    _inputs_by_id: Optional[Dict[str, int]] = field(default=None, init=False, repr=False, compare=False)
-    _outputs_by_id: Optional[Dict[str, int]] = field(default=None, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if len(self.inputs) > _SCAN_PORTS:
-            object.__setattr__(self, "_inputs_by_id", _index(self.inputs))
-        if len(self.outputs) > _SCAN_PORTS:
-            object.__setattr__(self, "_outputs_by_id", _index(self.outputs))
+    port_maps: Tuple["PortMapEntry", ...] = ()
+    back_edges: Tuple["BackEdge", ...] = ()
 
     def body(self, kind: str) -> Optional["Graph"]:
         for graph in self.bodies:
@@ -80,14 +78,10 @@ class Layer:
         return None
 
     def input_index(self, port_id: str) -> Optional[int]:
-        if self._inputs_by_id is not None:
-            return self._inputs_by_id.get(port_id)
-        return _scan(self.inputs, port_id)
+        return _find(self.inputs, port_id)
 
     def output_index(self, port_id: str) -> Optional[int]:
-        if self._outputs_by_id is not None:
-            return self._outputs_by_id.get(port_id)
-        return _scan(self.outputs, port_id)
+        return _find(self.outputs, port_id)
 
     def describe(self) -> str:
         return f"{self.type} '{self.name}' (id={self.id})"

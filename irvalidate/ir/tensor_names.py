@@ -8,7 +8,7 @@ from typing import Dict, List
 
 from lxml import etree
 
-from .parser import _parser_options, _Reader
+from .parser import _Reader, parser_options
 
 
 def split_names(text: str) -> List[str]:
@@ -34,7 +34,7 @@ def parameter_names(path: str) -> Dict[str, List[str]]:
     try:
         with open(path, "rb") as handle:
             for _, elem in etree.iterparse(_Reader(handle), events=("end",), tag="layer",
-                                           **_parser_options()):
+                                           **parser_options()):
                 parent = elem.getparent()
                 top = parent is not None and parent.getparent() is not None \
                     and parent.getparent().getparent() is None

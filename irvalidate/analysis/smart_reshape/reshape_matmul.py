@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import List, Optional, Tuple
 
 from ...ir.records import Layer
@@ -73,7 +72,7 @@ def _fold(view: GraphView, layer: Layer, folded: List[Optional[Layer]], flags: L
                 below = prop.input_values(transpose)
                 if below:
                     new[i] = below[0]
-        return replace(lay, data=data), new
+        return lay._replace(data=data), new
     view.add(layer, "TransposeMatMul", f"the Transpose {names} is folded into transpose_a="
                                        f"{data['transpose_a']}, transpose_b={data['transpose_b']}",
              apply)

@@ -8,7 +8,6 @@ the old one written out, as it does in the runtime).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import List, Tuple
 
 from ...ir.records import Layer
@@ -73,7 +72,7 @@ def sink(view: GraphView, last: Layer) -> None:
     def rewrite(values: List[int]):
         def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
             data_attrs = dict(lay.data, special_zero="true")
-            return replace(lay, data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
+            return lay._replace(data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
         return apply
     def text(values: List[int]) -> str:
         return "[" + ",".join(map(str, values)) + "]"

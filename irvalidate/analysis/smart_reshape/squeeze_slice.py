@@ -6,7 +6,6 @@ on; the StridedSliceSqueeze result keeps the Squeeze's name, as the runtime's do
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from ...ir.records import Layer
@@ -44,7 +43,7 @@ class _Slice:
     def rewritten(self, layer: Layer, source: Layer) -> Layer:
         data = dict(source.data)
         data.update({m: ",".join(map(str, v)) for m, v in self.masks.items()})
-        return replace(layer, type=source.type, version=source.version, data=data)
+        return layer._replace(type=source.type, version=source.version, data=data)
 
     def values(self) -> List[Value]:
         return [exact(self.begin, "begin"), exact(self.end, "end"), exact(self.strides, "strides")]

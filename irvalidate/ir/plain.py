@@ -1,0 +1,117 @@
+"""The subset of XML that OpenVINO's serializer writes, as patterns for ``re``'s C engine, and
+the pure readers of what they match.  ``scanner.py`` reads files with them.
+
+Each pattern accepts only text whose XML meaning is its literal text: ASCII names without
+a colon, double-quoted values with no entity reference and no tab, newline or carriage
+return (which attribute-value normalisation would change), numbers written plainly.  What
+they do not match is read by lxml.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+S = r"[ \t\r\n]"
+#: ASCII names only, and no colon: namespaces and long names go to lxml
+_NAME = r"[A-Za-z_][-A-Za-z0-9._]{0,199}"
+#: a value that needs no normalisation: no entity, no tab, newline or carriage return
+_VALUE = r'"[^"<&\t\n\r]*"'
+_ATTRS = rf"(?:{S}+{_NAME}{S}*={S}*{_VALUE})*{S}*"
+_DIMS = rf"(?:{S}*<dim>(?:-1|[0-9]{{1,18}})</dim>)*"
+_RT_INFO = rf"<rt_info>(?:{S}*<attribute{_ATTRS}/>)*{S}*</rt_info>|<rt_info{S}*/>"
+_PORT = rf"<port{_ATTRS}(?:/>|>{_DIMS}(?:{S}*{_RT_INFO})?{S}*</port>)"
+_PORTS = rf"(?:{S}*{_PORT})*{S}*"
+#: a layer's start tag (group 2: self-closing) or end tag (group 1), for nested layers
+LAYER_TAG = re.compile(r"<(?:(/)layer[ \t\r\n]*>|layer(?=[ \t\r\n/>])"
+                        r"(?:[ \t\r\n]+[^ \t\r\n=/>]+[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*'))*"
+                        r"[ \t\r\n]*(/?)>)")
+#: a layer's start tag as the serializer writes it, and as anyone may
+HEAD = re.compile(r'([ \t\r\n]*)<layer id="([^"<&\t\n\r]*)" name="([^"<&\t\n\r]*)" '
+                   r'type="([^"<&\t\n\r]*)" version="([^"<&\t\n\r]*)"'
+                   r'(?: output_names="[^"<&\t\n\r]*")?>'
+                   r'(?:([ \t\r\n]*)<data([^<>]*)/>)?')
+_DATA_ATTRS = re.compile(_ATTRS)
+#: what follows a layer's <data> (or start tag), up to its end tag: (input ports, output ports)
+_REST = re.compile(rf"{S}*(?:(?:{_RT_INFO}){S}*)?(?:<input>({_PORTS})</input>{S}*)?"
+                   rf"(?:<output>({_PORTS})</output>{S}*)?(?:(?:{_RT_INFO}){S}*)?")
+_PAIRS = re.compile(rf"({_NAME}){S}*={S}*\"([^\"]*)\"")
+_PORT_PARTS = re.compile(rf"<port({_ATTRS})(/?)>((?:{_DIMS}))")
+_DIM = re.compile(r"<dim>([^<]*)</dim>")
+EDGE = re.compile(rf"{S}*<edge{S}+from-layer=\"([^\"<&\t\n\r]*)\"{S}+from-port=\"([^\"<&\t\n\r]*)\""
+                   rf"{S}+to-layer=\"([^\"<&\t\n\r]*)\"{S}+to-port=\"([^\"<&\t\n\r]*)\"{S}*/>")
+EDGE_VALUES = re.compile(r'<edge from-layer="([^"<&\t\n\r]*)" from-port="([^"<&\t\n\r]*)" '
+                          r'to-layer="([^"<&\t\n\r]*)" to-port="([^"<&\t\n\r]*)" ?/>')
+EDGE_LINES = re.compile(rf"(?:\n[ \t]*{EDGE_VALUES.pattern})*{S}*")
+SPACE = re.compile(rf"{S}*")
+PROLOG = re.compile(rf"(?:\ufeff)?(?:<\?xml{S}+version{S}*={S}*[\"']1\.0[\"']"
+                     rf"(?:{S}+encoding{S}*={S}*[\"'](?i:utf-8)[\"'])?"
+                     rf"(?:{S}+standalone{S}*={S}*[\"'](?:yes|no)[\"'])?{S}*\?>)?{S}*"
+                     rf"<net({_ATTRS})>{S}*<layers>{S}*")
+#: what no plain file holds: C0 controls but tab and newline, a lone carriage return,
+#: the non-characters U+FFFE and U+FFFF (lxml refuses or rewrites them all)
+CONTROLS = bytes(c for c in range(32) if c not in (9, 10, 13))
+LONE_CR = re.compile("\r(?!\n)")
+#: the <data> of a layer without one (never modified, as no parsed <data> is)
+NO_DATA: Dict[str, str] = {}
+_PORT_KEYS = frozenset({"id", "precision", "names"})
+_MAX_DATA_ATTRIBUTES = 256  # schema.MAX_ATTRIBUTES: more goes to lxml, which words it
+
+
+#: one port of a cached section: id, dims, precision, newlines before its start tag's end
+PortText = Tuple[str, Tuple[int, ...], Optional[str], int]
+#: what follows a layer's <data>: its input ports, its output ports, its newlines
+Rest = Tuple[Tuple[PortText, ...], Tuple[PortText, ...], int]
+
+
+class Complex(Exception):
+    """The layer matched the pattern but is not plain after all (lxml reads it)."""
+
+
+def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, str]]:
+    """The attributes of a start tag's text, or None when one repeats (lxml refuses the
+    file) or is not ``allowed``."""
+    pairs = _PAIRS.findall(text)
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        return None
+    if allowed is not None and not allowed.issuperset(found):
+        return None
+    return found
+
+
+def data(text: str) -> Optional[Dict[str, str]]:
+    """The attributes of a ``<data>`` start tag's text, or None unless it is plain."""
+    if _DATA_ATTRS.fullmatch(text) is None:
+        return None
+    found = attributes(text, None)
+    return found if found is not None and len(found) <= _MAX_DATA_ATTRIBUTES else None
+
+
+def rest(text: str) -> Optional[Rest]:
+    """The ports of what follows a layer's <data> (or start tag) up to its end tag, and its
+    newlines; None unless it is plain."""
+    match = _REST.fullmatch(text)
+    if match is None:
+        return None
+    try:
+        inputs = _section(match.group(1), text.count("\n", 0, match.start(1))) if match.group(1) else ()
+        outputs = _section(match.group(2), text.count("\n", 0, match.start(2))) if match.group(2) else ()
+    except Complex:
+        return None
+    return inputs, outputs, text.count("\n")
+
+
+def _section(text: str, lines: int) -> Tuple[PortText, ...]:
+    """The ports of an ``<input>`` or ``<output>`` section's text, which starts ``lines``
+    newlines into what the layer's lines count from."""
+    ports: List[PortText] = []
+    counted = 0
+    for match in _PORT_PARTS.finditer(text):
+        found = attributes(match.group(1), _PORT_KEYS)
+        if found is None or "id" not in found:
+            raise Complex
+        dims = tuple(int(d) for d in _DIM.findall(match.group(3))) if not match.group(2) else ()
+        lines += text.count("\n", counted, match.end(2))  # (counted once: a Concat may
+        counted = match.end(2)                            # have thousands of ports)
+        ports.append((found["id"], dims, found.get("precision"), lines))
+    return tuple(ports)

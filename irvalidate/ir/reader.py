@@ -1,0 +1,73 @@
+"""Read an IR file into a :class:`~irvalidate.ir.records.Document`: the fast scanner where the
+file is plain serializer output, the lxml parser for anything else; the same records either
+way (``tests/test_scanner.py`` compares them)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from . import parser
+from . import schema as structure
+from .records import Document, Graph, Layer
+from .scanner import NotPlain, Scanner
+
+
+def parse(path: str) -> Document:
+    """Parse ``path``; problems become ParseProblems, never exceptions."""
+    doc = scan(path)
+    return doc if doc is not None else parser.parse(path)
+
+
+def scan(path: str) -> "Document | None":
+    """The document, read by the scanner; None when the file is not plain (or cannot be
+    opened: the lxml parser then says why, in its words)."""
+    doc = Document(path=path, version=None, graph=Graph())
+    try:
+        scanner = Scanner(path, doc)
+    except OSError:
+        return None
+    try:
+        net = scanner.head()
+        if net.get("version") not in parser.SUPPORTED_VERSIONS:
+            return None  # the parser words what is wrong
+        graph = doc.graph
+        layers = graph.layers
+        for layer in scanner.layers(lambda text, line: _layer_text(text, line, doc)):
+            layers.append(layer)
+        scanner.edges(graph)
+        rest = scanner.rest()
+        if not _skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
+            return None
+        doc.lines = scanner.newlines + rest.count("\n") + 1
+    except (NotPlain, etree.XMLSyntaxError, OSError, RecursionError, MemoryError):
+        return None
+    finally:
+        scanner.close()
+        parser.clear_shared()
+    return doc
+
+
+#: lines past this one are not kept exactly by libxml2 (irvalidate.ir.locate)
+_MAX_EXACT_PREFIX = 65535
+
+
+def _layer_text(text: str, line: int, doc: Document) -> Layer:
+    """A top-level layer the scanner does not read, read by lxml from its own text (which
+    starts on ``line``) as the parser reads it in the whole file.  An XMLSyntaxError means
+    that the file is not well-formed either."""
+    # newlines first give libxml2's own lines (past 65,534 they are only known to be past
+    # it, as in the whole file, and the engine finds the exact ones)
+    source = "\n" * min(line - 1, _MAX_EXACT_PREFIX) + "<layers>" + text + "</layers>"
+    elem = etree.fromstring(source.encode("utf-8"), etree.XMLParser(**parser.parser_options()))
+    return parser.read_top_layer(elem[0], doc)
+
+
+def _skeleton(text: str, doc: Document) -> bool:
+    """The checks the parser makes of ``<net>``, on the file's start (up to ``<net ...>``)
+    with empty sections and its end; False when they find anything (the caller then reads
+    the file with lxml, which words it)."""
+    root = etree.fromstring(text.encode("utf-8"), etree.XMLParser(**parser.parser_options()))
+    probe = Document(doc.path, None, Graph())
+    if not parser.check_root(root, probe) or probe.graph.problems or probe.fatal:
+        return False
+    doc.version = probe.version
+    return not structure.check(root, "net")
