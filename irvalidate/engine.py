@@ -19,6 +19,7 @@ from .ir.records import Document, Graph
 from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
+from . import streaming
 from .selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
@@ -113,6 +114,29 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
+def _weights(path: str, bin_path: Optional[str]) -> BinFile:
+    # the .bin beside the XML must really be there; one named with --bin is trusted
+    return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                      os.path.dirname(os.path.abspath(path)))
+
+
+def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str], planned,
+              config: "Config") -> Optional[FileResult]:
+    """The file checked as it streams (see streaming.py), or None: check it whole."""
+    try:
+        streamed = streaming.check(read_from or path, _weights(path, bin_path), planned)
+        if streamed is None:
+            return None
+        problems = [p for _, _, p in streamed.problems]
+        lines = streaming.exact_lines(streamed, problems)
+    except Exception:  # noqa: BLE001 - the whole-graph check then runs, and says what fails
+        return None
+    findings = [_finding(path, rule, level, p, line)
+                for (rule, level, p), line in zip(streamed.problems, lines)]
+    findings.sort(key=Finding.sort_key)
+    return FileResult(path, findings)
+
+
 def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["Config"] = None,
                   rules: Sequence = RULES, *, read_from: Optional[str] = None,
                   planner: Optional[Planner] = None, extra_rules: Sequence = (),
@@ -136,11 +160,14 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]
     extra = {rule for rule in extra_rules if rule not in chosen}
     findings: List[Finding] = []
+    if planner is None and contexts_of is None and not extra and \
+            streaming.wanted(read_from or path):
+        streamed = _streamed(path, bin_path, read_from, planned, config)
+        if streamed is not None:
+            return streamed
     try:
         doc = parse(read_from or path)
-        # the .bin beside the XML must really be there; one named with --bin is trusted
-        weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
-                                                             os.path.dirname(os.path.abspath(path)))
+        weights = _weights(path, bin_path)
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
         elif contexts_of is not None:

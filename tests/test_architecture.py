@@ -16,7 +16,7 @@ LAYERS = (
     ("interface", ("__init__", "__main__", "cli", "options", "commands", "api", "output",
                    "discovery", "hierarchy", "gitignore", "version", "layer_shapes", "fixing",
                    "fix_report", "reshaping", "reshape_spec", "reshapeable")),
-    ("engine", ("engine",)),
+    ("engine", ("engine", "streaming")),
     ("editing", ("editing",)),
     ("settings", ("config", "selection", "globs")),
     ("reporting", ("reporting", "docs", "names")),

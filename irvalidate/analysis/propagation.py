@@ -16,7 +16,7 @@ from ..ir import elements, opsets
 from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
 from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
 from ..ops import registry
-from ..ops.node import BodyOutcome, Node, ParameterValue
+from ..ops.node import BodyOutcome, ParameterValue
 from ..ops.sources import const_value, outputs_of
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
@@ -219,7 +219,7 @@ class Propagation:
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
             spec = None
-        inferred, tensor = registry.run(spec, Node(layer, inputs, self)) if spec else (None, None)
+        inferred, tensor = registry.infer(spec, layer, inputs, self) if spec else (None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
             # a declared input without an edge (unconnected-input says so): the runtime
             # counts inputs by edges, so a wrong count stands, but shapes inferred from the

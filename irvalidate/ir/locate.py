@@ -200,10 +200,10 @@ def _graph_keys(graph: Graph, wanted: Set[int], keys: Dict[int, Key]) -> None:
         if id(edge) in wanted:
             keys[id(edge)] = ("edge", path, e)
     for i, layer in enumerate(graph.layers):
-        _layer_keys(layer, path, i, wanted, keys)
+        layer_keys(layer, path, i, wanted, keys)
 
 
-def _layer_keys(layer: Layer, path: GraphPath, i: int, wanted: Set[int],
+def layer_keys(layer: Layer, path: GraphPath, i: int, wanted: Set[int],
                 keys: Dict[int, Key]) -> None:
     if id(layer) in wanted:
         keys[id(layer)] = ("layer", path, i)

@@ -44,6 +44,7 @@ def opset_for(version: str, layer_type: str) -> Optional[str]:
     return version if version in table["opsets"] else None  # version names are case-sensitive
 
 
+@lru_cache(maxsize=4096)  # asked for every layer; a file has few (version, type) pairs
 def contains(version: str, layer_type: str) -> Optional[bool]:
     """Whether the reader finds ``layer_type`` for ``version``; None when the version is
     not one it supports.  Type lookup is case-insensitive after the exact-case aliases."""

@@ -35,7 +35,7 @@ def scan(path: str) -> "Document | None":
             layers.append(layer)
         scanner.edges(graph)
         rest = scanner.rest()
-        if not _skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
+        if not check_skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
             return None
         doc.lines = scanner.newlines + rest.count("\n") + 1
     except (NotPlain, etree.XMLSyntaxError, OSError, RecursionError, MemoryError):
@@ -61,7 +61,7 @@ def _layer_text(text: str, line: int, doc: Document) -> Layer:
     return parser.read_top_layer(elem[0], doc)
 
 
-def _skeleton(text: str, doc: Document) -> bool:
+def check_skeleton(text: str, doc: Document) -> bool:
     """The checks the parser makes of ``<net>``, on the file's start (up to ``<net ...>``)
     with empty sections and its end; False when they find anything (the caller then reads
     the file with lxml, which words it)."""

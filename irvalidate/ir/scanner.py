@@ -52,6 +52,10 @@ class Scanner:
         self.pos = 0
         #: newlines before ``buf[pos]`` in the file
         self.newlines = 0
+        #: whether a layer starts on the line where another ends (or a layer is not plain):
+        #: findings of one rule on one line keep the order they were made in
+        self.shared_lines = False
+        self._last_line = 0
         self._eof = False
         self._rests: Dict[str, Rest] = {}
         self._data: Dict[str, Dict[str, str]] = {}
@@ -137,6 +141,7 @@ class Scanner:
             if not self.buf.startswith("<layer", self.pos):
                 raise NotPlain("something other than a layer in <layers>")
             stop = self._layer_end()
+            self.shared_lines = True  # (not known, and not asked of these rarer files)
             layer = complex_layer(self.buf[self.pos:stop], self._line(self.pos))
             self._advance(stop)
             yield layer
@@ -145,7 +150,7 @@ class Scanner:
         """The layers of ``pieces`` (each the text up to a ``</layer>``) up to the first
         that is not plain; ``pos`` and ``newlines`` then stand before it.  (One loop with
         local names: this runs once per layer of the file.)"""
-        newlines, pos = self.newlines, self.pos
+        newlines, pos, last_line = self.newlines, self.pos, self._last_line
         head, data_of, rest_of = HEAD.match, self._data.get, self._rests.get
         new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
         try:
@@ -155,6 +160,8 @@ class Scanner:
                     return
                 lead, lid, name, kind, version, data_lead, data_text = match.groups()
                 line = newlines + lead.count("\n") + 1
+                if line == last_line:
+                    self.shared_lines = True
                 data = NO_DATA
                 if data_text is not None:
                     data = data_of(data_text)
@@ -175,6 +182,7 @@ class Scanner:
                     self._remember(self._rests, rest, parts)
                 inputs, outputs, _ = parts
                 newlines += piece.count("\n")
+                last_line = newlines + 1  # (where its end tag is)
                 pos += len(piece) + 8  # len("</layer>")
                 yield new(Layer, (lid, name, kind, version, line, data,
                                   tuple([new(Port, (pid, dims, precision, base + rel))
@@ -183,7 +191,7 @@ class Scanner:
                                          for pid, dims, precision, rel in outputs]) if outputs else (),
                                   (), (), ()))
         finally:
-            self.newlines, self.pos = newlines, pos
+            self.newlines, self.pos, self._last_line = newlines, pos, last_line
 
     @staticmethod
     def _remember(cache: dict, key: str, value) -> None:
@@ -252,6 +260,24 @@ class Scanner:
         self._skip_space()
         if self.pos < stop:
             raise NotPlain("an edge this reader does not read")
+
+    def skip_edges(self) -> int:
+        """Pass over the ``<edges>`` section (read before, by ``edge_table``); the line it
+        starts on."""
+        self._skip_space()
+        while not self.buf.startswith("<edges>", self.pos):
+            if len(self.buf) - self.pos >= len("<edges>") or not self._more():
+                raise NotPlain("no <edges> section after the layers")
+        line = self.newlines + 1
+        while True:
+            close = self.buf.find("</edges>", self.pos)
+            if close >= 0:
+                self._advance(close + len("</edges>"))
+                return line
+            # (keep a few characters: the end tag may straddle two chunks)
+            self._advance(max(self.pos, len(self.buf) - len("</edges>")))
+            if not self._more():
+                raise NotPlain("the file ends inside <edges>")
 
     def rest(self) -> str:
         """Everything after ``</edges>`` (the end of the file is near)."""

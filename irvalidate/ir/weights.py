@@ -49,8 +49,25 @@ class ConstSpec:
         return (self.count * elements.BITS[self.element_type] + 7) // 8
 
 
+#: the last Consts' specs by their four attributes: a Const is read by its own layer, the
+#: ops that read its values and two rules, a batch of layers apart at most
+_SPECS: Dict[Tuple, ConstSpec] = {}
+
+
 def const_spec(data: dict) -> ConstSpec:
     """Validate a Const layer's ``<data>`` (element_type, shape, offset, size)."""
+    get = data.get
+    key = (get("element_type"), get("shape", ""), get("offset", ""), get("size", ""))
+    found = _SPECS.get(key)
+    if found is None:
+        found = _const_spec(data)  # (a ConstError is not remembered)
+        if len(_SPECS) >= 8192:
+            _SPECS.clear()
+        _SPECS[key] = found
+    return found
+
+
+def _const_spec(data: dict) -> ConstSpec:
     et = elements.from_element_type(data.get("element_type"))
     if et is None:
         raise ConstError(f"element_type {data.get('element_type')!r} is not a known type")

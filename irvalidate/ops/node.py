@@ -77,13 +77,19 @@ def is_const(value: Value) -> bool:
 
 class Node:
     """A layer being inferred; what ``infer`` records here is frozen into an Inferred."""
-    __slots__ = ("layer", "inputs", "graph", "operands", "how", "source", "source_input",
-                 "problems", "loose")
+    __slots__ = ("layer", "inputs", "_graph", "operands", "how", "source", "source_input",
+                 "problems", "loose", "pure", "read")
 
     def __init__(self, layer: Layer, inputs: Sequence[Value], graph: Graph) -> None:
         self.layer = layer
         self.inputs = inputs
-        self.graph = graph
+        self._graph = graph
+        #: False once inference has read anything but the input shapes, element types and
+        #: producer types, the layer's type, version, attributes and output count, and the
+        #: numbers of Const inputs (listed in ``read``): a producer's identity or name, a
+        #: computed value, the graph.  A pure inference is remembered (ops.memo)
+        self.pure = True
+        self.read: List[int] = []
         self.operands: Tuple[Operand, ...] = ()
         #: how the outputs follow from the inputs, for messages
         self.how = ""
@@ -95,9 +101,17 @@ class Node:
         #: runtime's, so nothing is claimed of their ``?`` and intervals (IRV109, --fix)
         self.loose: Optional[Layer] = None
 
+    @property
+    def graph(self) -> Graph:
+        """The analysis around the layer (an op that asks is not pure)."""
+        self.pure = False
+        return self._graph
+
     # ---------------------------------------------------------------- what infer records
 
     def note(self, kind: str, message: str, const: Optional[Layer] = None) -> None:
+        if const is not None:
+            self.pure = False
         self.problems += (OpProblem(kind, message, const=const),)
 
     def require_inputs(self, allowed: Tuple[int, ...], why: str = "") -> None:
@@ -123,6 +137,7 @@ class Node:
         producer = self.inputs[index].producer
         if producer is not None and producer.type.lower() != "parameter" and self.loose is None:
             self.loose = producer
+            self.pure = False
 
     # ---------------------------------------------------------------- readers of input values
 
@@ -138,8 +153,9 @@ class Node:
         value = self.inputs[index]
         if not is_const(value):
             return None
+        self.read.append(index)
         try:
-            return getattr(self.graph, decoder)(value.producer)
+            return getattr(self._graph, decoder)(value.producer)
         except ConstError as err:
             if err.kind == "limit":  # too long to be a shape: said once, by invalid-constant
                 self.note(CONSTANT, str(err), const=value.producer)
@@ -151,8 +167,9 @@ class Node:
         value = self.inputs[index]
         if not is_const(value):
             return None
+        self.read.append(index)
         try:
-            return self.graph.first_number(value.producer)  # type: ignore[arg-type]
+            return self._graph.first_number(value.producer)  # type: ignore[arg-type]
         except ConstError:
             return None
 

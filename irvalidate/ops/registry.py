@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from ..shapes.values import Tensor, Unresolved
 from .node import Node
+from . import memo
 from .spec import Inferred, OpError, OpSpec
 
 #: layer type (lower case) -> module of irvalidate.ops
@@ -142,6 +143,20 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
         if spec.versions[0] <= number <= spec.versions[1]:
             return spec
     return specs[-1]
+
+
+def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
+    """``run`` for one layer, or what a layer like it got (ops.memo)."""
+    base = memo.key(id(spec), layer, inputs)
+    if base is not None:
+        found = memo.recall(base, layer, inputs)
+        if found is not None:
+            return found[0], None
+    node = Node(layer, inputs, graph)
+    inferred, tensor = run(spec, node)
+    if base is not None and node.pure and tensor is None:
+        memo.remember(base, layer, inputs, node.read, inferred)
+    return inferred, tensor
 
 
 def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:

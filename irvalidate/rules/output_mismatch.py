@@ -31,6 +31,8 @@ CODE = "IRV101"
 SLUG = "output-shape-mismatch"
 LEVEL = "error"
 SUMMARY = "A declared output rank or dim contradicts the shape the runtime infers."
+#: streaming.py may run it on each batch of layers: it reads a layer's declared outputs against its inference
+STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:
@@ -41,7 +43,6 @@ def check(ctx: Context) -> Iterator[Problem]:
         for port, inferred in zip(layer.outputs, inference.outputs):
             if inferred is None or not port.readable:
                 continue  # dynamic rank: any declaration is consistent (or IRV004 spoke)
-            declared = declared_shape(port)
             if len(port.dims) != len(inferred):
                 marks: tuple = ()
                 what = f"rank {len(port.dims)}"
@@ -54,6 +55,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                 what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
                     ", ".join(str(m) for m in marks)
                 fix, axis = fix_dims(inferred, marks)
+            declared = declared_shape(port)
             origin = inference.how
             if inference.computed:
                 origin += f", with {inference.computed}"

@@ -117,8 +117,22 @@ def parse_dim(token: str) -> Dim:
     return static(min(value, INF))
 
 
+#: shape attributes already parsed (a model repeats a few hundred; the result is immutable)
+_SHAPES: dict = {}
+
+
 def parse_shape(text: str) -> Shape:
     """Parse a Parameter/Const ``shape`` attribute: ``...`` is dynamic rank, ``""`` a scalar."""
+    found = _SHAPES.get(text, _SHAPES)
+    if found is _SHAPES:
+        found = _parse_shape(text)  # (a ValueError is not remembered)
+        if len(_SHAPES) >= 4096:
+            _SHAPES.clear()
+        _SHAPES[text] = found
+    return found  # type: ignore[return-value]
+
+
+def _parse_shape(text: str) -> Shape:
     text = text.strip()
     if text.startswith("[") and text.endswith("]"):
         text = text[1:-1].strip()

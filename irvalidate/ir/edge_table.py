@@ -1,0 +1,168 @@
+"""The ``<edges>`` section of a plain IR as integer arrays, read before its layers.
+
+Why: irvalidate's streaming check (``engine_stream``) infers each layer as it is read and
+forgets it once its consumers are done; for that it must know, before the first layer,
+which edges enter each layer and how many leave it.  The section is at the end of the file,
+so it is found by reading backwards, and kept as arrays of integers (20 bytes an edge, not
+the ~300 of a record), indexed by consumer through one sorted array.
+
+Only the canonical form is read: one ``<edge>`` a line, its four attributes in the
+serializer's order, each a plain decimal integer.  Anything else raises NotPlain.
+"""
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_left
+from typing import List
+
+from .plain import S
+from .scanner import CHUNK, NotPlain
+
+_END = re.compile(rf"{S}*</edges>".encode())
+
+
+class EdgeTable:
+    """Every edge of the model graph: from-layer, from-port, to-layer and to-port; edge
+    ``i`` is on line ``first_line + i`` (one a line)."""
+
+    def __init__(self) -> None:
+        self.from_layer = array("q")
+        self.from_port = array("q")
+        self.to_layer = array("q")
+        self.to_port = array("q")
+        self._order = array("q")
+        #: the byte offsets of ``<edges>`` and of the end of ``</edges>``
+        self.start = self.end = 0
+        #: the line of the first edge
+        self.first_line = 0
+
+    def __len__(self) -> int:
+        return len(self.from_layer)
+
+    def into(self, layer: int) -> array:
+        """The indices of the edges entering a layer, in file order."""
+        order, key = self._order, self.to_layer.__getitem__
+        low = bisect_left(order, layer, key=key)
+        return order[low:bisect_left(order, layer + 1, low, key=key)]
+
+    def leaving(self) -> array:
+        """How many edges leave each layer id (the array is as long as the largest id + 1;
+        NotPlain when ids are far sparser than the serializer's, which count from 0)."""
+        top = max(max(self.from_layer, default=0), max(self.to_layer, default=0))
+        if top > 4 * len(self) + 4096:
+            raise NotPlain("layer ids far apart")
+        counts = array("q", bytes(8 * (top + 1)))
+        for source in self.from_layer:
+            counts[source] += 1
+        return counts
+
+
+def read(path: str) -> EdgeTable:
+    """The edge table of a file, or NotPlain."""
+    table = EdgeTable()
+    with open(path, "rb") as handle:
+        table.start = _find_edges(handle)
+        table.first_line = _newlines_before(handle, table.start) + 2  # (<edges> is on the line before)
+        handle.seek(table.start + len(b"<edges>"))
+        _parse(handle, table)
+    # the edges by consumer, in file order within one (a stable sort)
+    table._order = array("q", sorted(range(len(table)), key=table.to_layer.__getitem__))
+    return table
+
+
+def _find_edges(handle) -> int:
+    """The byte offset of the last ``<edges>`` of the file, read backwards by chunks."""
+    end = handle.seek(0, 2)
+    tail = b""
+    while end > 0:
+        start = max(0, end - CHUNK)
+        handle.seek(start)
+        block = handle.read(end - start) + tail[:len(b"<edges>") - 1]
+        found = block.rfind(b"<edges>")
+        if found >= 0:
+            return start + found
+        tail, end = block, start
+    raise NotPlain("no <edges> section")
+
+
+def _newlines_before(handle, offset: int) -> int:
+    handle.seek(0)
+    count, left = 0, offset
+    while left > 0:
+        block = handle.read(min(CHUNK, left))
+        if not block:
+            break
+        count += block.count(b"\n")
+        left -= len(block)
+    return count
+
+
+def _parse(handle, table: EdgeTable) -> None:
+    pending = b""
+    while True:
+        block = handle.read(CHUNK)
+        data = pending + block
+        close = data.find(b"</edges>")
+        limit = close if close >= 0 else len(data)
+        stop = data.rfind(b"/>", 0, limit) + 2 if b"/>" in data[:limit] else 0
+        _add(table, data[:stop])
+        if close >= 0:
+            if not _END.fullmatch(data, stop, close + len(b"</edges>")):
+                raise NotPlain("something else than an edge in <edges>")
+            table.end = handle.tell() - len(data) + close + len(b"</edges>")
+            return
+        pending = data[stop:]
+        if not block or len(pending) > 4096:
+            raise NotPlain("the <edges> section does not end as the serializer ends it")
+
+
+_FIRST = re.compile(rb"\r?\n[ \t]*<edge from-layer=")
+_BETWEEN = re.compile(rb" ?/>\r?\n[ \t]*<edge from-layer=")
+_LAST = re.compile(rb" ?/>")
+_LEADING_ZERO = re.compile(rb'"0[0-9]')
+_DIGITS = b"0123456789"
+_PORTS = {str(n).encode(): n for n in range(256)}
+
+
+def _same(pieces: List[bytes], text: bytes) -> bool:
+    return pieces.count(text) == len(pieces)
+
+
+def _canonical(texts: List[bytes]) -> bool:
+    """Whether the text around the quoted values is the serializer's, edge after edge."""
+    between = texts[4:-1:4]
+    return (bool(_FIRST.fullmatch(texts[0])) and bool(_LAST.fullmatch(texts[-1]))
+            and _same(texts[1::4], b" from-port=") and _same(texts[2::4], b" to-layer=")
+            and _same(texts[3::4], b" to-port=")
+            and all(_BETWEEN.fullmatch(t) for t in (set(between) if between and not
+                                                     _same(between, between[0]) else between[:1])))
+
+
+def _add(table: EdgeTable, text: bytes) -> None:
+    """The edges of ``text`` (whole edges, each after a newline), checked to be in the
+    canonical form by the pieces between their quotes."""
+    if not text:
+        return
+    parts = text.split(b'"')
+    count = len(parts) // 8
+    texts, values = parts[0::2], parts[1::2]
+    if len(parts) != 8 * count + 1 or not _canonical(texts):
+        raise NotPlain("an edge not written one a line, as the serializer writes it")
+    # the values are plain decimals: only digits (the text around them has none), none
+    # empty, none with a leading zero
+    digits = len(text) - len(text.translate(None, _DIGITS))
+    if digits != len(text) - sum(map(len, texts)) - (len(parts) - 1) or \
+            b'""' in text or _LEADING_ZERO.search(text):
+        raise NotPlain("an edge attribute that is not a plain decimal number")
+    ports = _PORTS
+    try:
+        table.from_layer.extend(map(int, values[0::4]))
+        table.to_layer.extend(map(int, values[2::4]))
+        for source, target in ((values[1::4], table.from_port), (values[3::4], table.to_port)):
+            try:
+                target.extend([ports[v] for v in source])
+            except KeyError:
+                target.extend(map(int, source))
+    except OverflowError:
+        raise NotPlain("an id too large") from None

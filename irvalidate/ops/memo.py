@@ -1,0 +1,105 @@
+"""Inference remembered: a layer like one inferred before gets what that one got.
+
+Why: models repeat themselves.  A 100k-layer decoder stack holds a few hundred distinct
+layers, each inferred a thousand times over; remembering costs a dictionary lookup where
+inferring costs ten times as much.
+
+What "like" means is exact.  A layer's inference is remembered only when it is *pure*
+(``Node.pure``): it read nothing but its type, version, attributes (the very ``<data>``
+dict, which the readers share between layers that write the same attributes), output
+count, and its inputs' shapes, element types and producer types, and the values of some
+Const inputs.  Those values are named by the Const's ``<data>`` dict (Consts whose payloads
+the serializer merged share it), and only for the inputs read: the key of one trace.  A
+later layer agreeing with a remembered one on everything that one read follows the same
+path, reads the same inputs and gets the same result.  The shape table of the result names
+the layer's own inputs.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..ir.records import Layer
+from .spec import Inferred, Operand, Value
+
+#: base key -> the layer data it was made for, and its traces: (the Const inputs read,
+#: {their data dicts' ids: (those dicts, the result)})
+_MEMO: Dict[tuple, Tuple[dict, List[Tuple[Tuple[int, ...], Dict[tuple, tuple]]]]] = {}
+#: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
+SIZE = 4096
+_new = tuple.__new__
+
+
+def key(spec_id: int, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+    """The base key of a layer, or None when an input carries a computed value (a shape
+    subgraph, whose values differ from layer to layer)."""
+    for value in inputs:
+        if value.tensor is not None:
+            return None
+    return (spec_id, layer.type, layer.version, id(layer.data), len(layer.outputs),
+            tuple([(v.shape, v.element_type, None if v.producer is None else v.producer.type)
+                   for v in inputs]))
+
+
+def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+    """``(inferred,)`` remembered for a layer like this one, or None."""
+    entry = _MEMO.get(base)
+    if entry is None or entry[0] is not layer.data:
+        return None
+    for read, results in entry[1]:
+        datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
+        found = results.get(tuple(map(id, datas)))
+        if found is not None and all(a is b for a, b in zip(found[0], datas)):
+            return (_rebuild(found[1], layer, inputs),)
+    return None
+
+
+def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[int],
+             inferred: Optional[Inferred]) -> None:
+    """Keep a pure inference (``read``: the Const inputs whose values it read)."""
+    made = None if inferred is None else _made(inferred, inputs)
+    if inferred is not None and made is None:
+        return
+    entry = _MEMO.get(base)
+    if entry is None or entry[0] is not layer.data:
+        if len(_MEMO) >= SIZE:
+            _MEMO.clear()
+        entry = _MEMO[base] = (layer.data, [])
+    read = tuple(sorted(set(read)))
+    datas = tuple(inputs[i].producer.data for i in read)  # type: ignore[union-attr]
+    for known, results in entry[1]:
+        if known == read:
+            break
+    else:
+        results = {}
+        entry[1].append((read, results))
+    if len(results) < SIZE:
+        results[tuple(map(id, datas))] = (datas, made)
+
+
+def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:
+    """What a pure inference gives, each table row's layer as the index of the input it
+    comes from; None when a row names another layer, or the result names a computed value."""
+    if inferred.source is not None or inferred.loose is not None:
+        return None
+    rows = []
+    for operand in inferred.operands:
+        index = None
+        if operand.source is not None:
+            index = next((i for i, v in enumerate(inputs) if v.producer is operand.source), None)
+            if index is None:
+                return None
+        rows.append((operand.label, operand.shape, operand.offset, index))
+    return (inferred.outputs, inferred.output_types, tuple(rows), inferred.how, inferred.problems)
+
+
+def _rebuild(made: Optional[tuple], layer: Layer, inputs: Sequence[Value]) -> Optional[Inferred]:
+    if made is None:
+        return None
+    outputs, types, rows, how, problems = made
+    operands = tuple([_new(Operand, (label, shape, offset, None if i is None else inputs[i].producer))
+                      for label, shape, offset, i in rows])
+    return _new(Inferred, (layer, outputs, types, operands, how, problems, None, "", None))
+
+
+def clear() -> None:
+    _MEMO.clear()

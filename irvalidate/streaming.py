@@ -1,0 +1,169 @@
+"""Check a large plain IR as it streams past: the rules run on each batch of layers, and a
+layer is forgotten once the layers that read it have been checked (``analysis.stream``).
+
+Why: the whole-graph check of a 200k-layer IR holds half a gigabyte of records; this one
+holds the edge table and the frontier.  It gives the same findings or none at all: when the
+stream declines (``analysis.stream.Decline``), or the scanner does, the engine checks the
+file the whole-graph way (``tests/test_streaming.py`` compares the two on every file).
+
+Each rule says how it may run (its ``STREAMING``): ``"batch"``, on each batch, since what it
+finds of a layer depends only on the layer, its inference and the edges entering it;
+``"clean"``, on each batch, as long as it finds nothing (else the file goes the whole way:
+its findings gather over the graph, such as invalid-constant's one finding for many
+Consts past the end of the .bin); unset, once at the end, on an empty graph: such a rule
+reads the document (the version, the schema problems) or the whole graph, and the stream
+has declined every file in which the whole graph would give it something to say.
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from lxml import etree
+
+from .analysis.stream import Batch, Decline, StreamAnalysis
+from .findings import Problem
+from .ir import edge_table, reader
+from .ir.locate import dim_key, find_lines, layer_keys
+from .ir.records import Document, Graph
+from .ir.scanner import NotPlain, Scanner
+from .ir.weights import BinFile
+from .rules._common import Context
+
+#: files smaller than this are checked whole (the stream pays off on large ones)
+MIN_BYTES = int(os.environ.get("IRVALIDATE_STREAM_FROM", 4 << 20))
+#: layers checked at a time
+BATCH = 2048
+
+Planned = Sequence[Tuple[object, str]]
+
+
+class Streamed(NamedTuple):
+    doc: Document
+    #: (rule, level, problem), batch after batch, then the end's
+    problems: List[Tuple[object, str, Problem]]
+    #: where each layer a problem is about sits in the file (by id() of its record)
+    places: Dict[int, int]
+
+
+def wanted(path: str) -> bool:
+    """Whether a file is large enough to be worth streaming."""
+    try:
+        return os.path.getsize(path) >= MIN_BYTES
+    except OSError:
+        return False
+
+
+def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
+    """The problems of a plain file found as it streams, or None (check it whole)."""
+    if weights.error:
+        return None  # missing-weights counts every Const of the file
+    try:
+        return _check(path, weights, planned)
+    except (Decline, NotPlain, etree.XMLSyntaxError, OSError, UnicodeError, RecursionError):
+        return None
+
+
+def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
+    table = edge_table.read(path)
+    doc = Document(path=path, version=None, graph=Graph())
+    by_batch = [(r, lvl) for r, lvl in planned if getattr(r, "STREAMING", None)]
+    at_end = [(r, lvl) for r, lvl in planned if not getattr(r, "STREAMING", None)]
+    problems: List[Tuple[object, str, Problem]] = []
+    places: Dict[int, int] = {}
+    scanner = Scanner(path, doc)
+    try:
+        if scanner.head().get("version") not in ("10", "11"):
+            return None
+        stream = StreamAnalysis(table, weights)
+        count = 0
+        for layer in scanner.layers(_no_complex_layers):
+            stream.add(layer)
+            if len(stream) >= BATCH:
+                count = _run_batch(stream, doc, by_batch, problems, places, count)
+        count = _run_batch(stream, doc, by_batch, problems, places, count)
+        stream.finish()
+        if scanner.shared_lines or scanner.skip_edges() != table.first_line - 1:
+            return None
+        rest = scanner.rest()
+        if not reader.check_skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
+            return None
+        doc.lines = scanner.newlines + rest.count("\n") + 1
+    finally:
+        scanner.close()
+    ctx = Context(doc, doc.graph, _End(weights), True)
+    for rule, level in at_end:
+        problems.extend((rule, level, p) for p in rule.check(ctx))
+    return Streamed(doc, problems, places)
+
+
+def _no_complex_layers(text: str, line: int):
+    raise Decline("a layer the scanner reads through lxml")
+
+
+def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
+               problems: List[Tuple[object, str, Problem]], places: Dict[int, int],
+               count: int) -> int:
+    """Run the batch rules on the layers added since the last batch; the number of layers
+    before the next batch."""
+    batch: Batch = stream.batch(doc.graph.problems)
+    ctx = Context(doc, batch.graph, batch, True)
+    first = len(problems)
+    for rule, level in rules:
+        found = list(rule.check(ctx))  # type: ignore[attr-defined]
+        if found and rule.STREAMING == "clean":  # type: ignore[attr-defined]
+            raise Decline(f"{rule.CODE} found something")  # type: ignore[attr-defined]
+        problems.extend((rule, level, p) for p in found)
+    index = {id(layer): count + i for i, layer in enumerate(batch.graph.layers)}
+    for _, _, problem in problems[first:]:
+        if problem.layer is not None and id(problem.layer) in index:
+            places[id(problem.layer)] = index[id(problem.layer)]
+    stream.release()
+    return count + len(batch.graph.layers)
+
+
+class _End:
+    """What the rules that run once read at the end: an empty graph (see the module)."""
+
+    leftover: List[str] = []
+    inferences: Dict = {}
+    problems: List = []
+    layers: Dict = {}
+
+    def __init__(self, weights: BinFile) -> None:
+        self.weights = weights
+        self.edges = _NoEdges()
+
+
+class _NoEdges:
+    incoming: Dict = {}
+    extra_edges: Dict = {}
+    dangling: List = []
+    reversed: List = []
+
+    def edge_ports(self):
+        return iter(())
+
+    def arcs(self) -> List:
+        return []
+
+
+def exact_lines(streamed: Streamed, problems: Sequence[Problem]) -> List[Optional[int]]:
+    """Each problem's line.  The scanner's lines are exact; a ``<dim>``'s is found by one
+    scan of the file, the layer named by its place."""
+    lines = [p.line if p.line is not None or p.at is None else getattr(p.at, "line", None) or None
+             for p in problems]
+    asked = [i for i, p in enumerate(problems) if p.at is not None and p.axis is not None
+             and p.line is None and p.layer is not None and id(p.layer) in streamed.places]
+    if not asked:
+        return lines
+    keys: Dict[int, tuple] = {}
+    for i in asked:
+        layer = problems[i].layer
+        layer_keys(layer, (), streamed.places[id(layer)], {id(problems[i].at)}, keys)
+    wanted_keys = {i: dim_key(keys[id(problems[i].at)], problems[i].axis)  # type: ignore[arg-type]
+                   for i in asked if id(problems[i].at) in keys and keys[id(problems[i].at)][0] == "port"}
+    found = find_lines(streamed.doc.path, wanted_keys.values())
+    for i, key in wanted_keys.items():
+        lines[i] = found.get(key, lines[i])
+    return lines

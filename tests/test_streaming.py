@@ -1,0 +1,118 @@
+"""The streaming check (``irvalidate/streaming.py``) against the whole-graph check: on every
+file the same findings, lines included; the stream reads serializer output itself, and
+declines (leaving the file to the whole-graph check) wherever its batches could differ.
+
+Batches are made tiny here (``BATCH``), so that producers and consumers, and the layers a
+finding is about, fall into different batches even in small files.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from irvalidate import streaming
+from irvalidate.engine import _weights, validate_file
+from irvalidate.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = sorted((ROOT / "sample_models").rglob("*.xml"))
+CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
+              or ROOT.parent / "shared" / "wild-corpus")
+CORPUS_FILES = sorted(CORPUS.rglob("*.xml")) if CORPUS.is_dir() else []
+GENUINE = ROOT / "sample_models" / "valid" / "output-shape-mismatch.xml"
+
+
+@pytest.fixture(autouse=True)
+def small_batches(monkeypatch):
+    monkeypatch.setattr(streaming, "BATCH", 3)
+
+
+def _findings(path: Path, stream: bool, monkeypatch) -> list:
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0 if stream else 1 << 62)
+    return [(f.line, f.code, f.message, f.level, f.layer, f.port, f.expected, f.declared,
+             f.table, f.scope) for f in validate_file(str(path)).findings]
+
+
+def streamed(path: Path) -> bool:
+    """Whether the stream reads the file itself (rather than declining it)."""
+    return streaming.check(str(path), _weights(str(path), None),
+                           [(r, r.LEVEL) for r in RULES]) is not None
+
+
+def agree(path: Path, monkeypatch) -> bool:
+    """The stream's findings are the whole-graph check's; whether it read the file."""
+    whole = _findings(path, False, monkeypatch)
+    assert _findings(path, True, monkeypatch) == whole, path
+    return streamed(path)
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_samples(path, monkeypatch):
+    agree(path, monkeypatch)
+
+
+def test_most_samples_stream(monkeypatch):
+    """The samples are written by the serializer (or like it): the broken ones the stream
+    must leave alone are named by what breaks them."""
+    declined = sorted(p.stem for p in SAMPLES if not streamed(p))
+    must_decline = {"IRV001-unreadable-xml", "IRV202-dangling-edge", "IRV205-duplicate-layer-id",
+                    "IRV210-graph-cycle", "IRV211-unreachable-layer", "IRV217-extension-op",
+                    "IRV208-multiple-edges-into-port", "IRV204-missing-weights",
+                    "IRV204-lfs-pointer"}
+    assert must_decline <= set(declined), must_decline - set(declined)
+    assert len(declined) <= len(SAMPLES) // 3, declined
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="no wild corpus here")
+def test_wild_corpus(monkeypatch):
+    read = sum(agree(path, monkeypatch) for path in CORPUS_FILES)
+    assert read >= 20, read  # those with a .bin, and neither extension ops nor bodies
+
+
+def test_models_serialized_by_openvino(tmp_path, monkeypatch):
+    """Random valid models written by ov.save_model: read by the stream, no finding; then
+    broken ones (a declared dim changed): the same findings both ways."""
+    ovgen = pytest.importorskip("ovgen")
+    read = broken_read = 0
+    for seed in range(10):
+        model = ovgen.generate(seed, tmp_path / str(seed), verify=False)
+        assert _findings(model.xml, True, monkeypatch) == [] == _findings(model.xml, False, monkeypatch)
+        read += streamed(model.xml)
+        broken = ovgen.mutate_output_dims(model, tmp_path / f"{seed}-broken", seed=seed)
+        if broken is not None:
+            assert _findings(broken.xml, False, monkeypatch)
+            broken_read += agree(broken.xml, monkeypatch)
+    assert read >= 5 and broken_read >= 5, (read, broken_read)  # (If and Loop bodies decline)
+
+
+TEXT = GENUINE.read_text()
+LAYERS = re.findall(r"\n\t\t<layer .*?</layer>", TEXT, flags=re.S)
+
+
+#: (id, change to the genuine sample, whether the stream still reads it)
+VARIANTS = [
+    ("as-is", lambda t: t, True),
+    ("crlf", lambda t: t.replace("\n", "\r\n"), True),
+    ("layers-out-of-order", lambda t: t.replace(LAYERS[0], "").replace(LAYERS[2], LAYERS[2] + LAYERS[0]), False),
+    ("duplicate-id", lambda t: t.replace('<layer id="1"', '<layer id="0"', 1), False),
+    ("edge-into-nothing", lambda t: t.replace("</edges>", '\t<edge from-layer="0" from-port="0" to-layer="9" to-port="0" />\n\t</edges>'), False),
+    ("unreachable-layer", lambda t: t.replace("</layers>", LAYERS[0].replace('id="0"', 'id="7"').replace('name="a"', 'name="z"').replace("Parameter", "Relu") + "\n\t</layers>"), False),
+    ("extension-op", lambda t: t.replace('version="opset1">', 'version="extension">', 1), False),
+    ("two-layers-a-line", lambda t: t.replace("</layer>\n\t\t<layer", "</layer><layer", 1), False),
+    ("entity-in-a-name", lambda t: t.replace('name="a"', 'name="a&amp;b"', 1), False),
+    ("edges-two-a-line", lambda t: t.replace("/>\n\t\t<edge", "/><edge", 1), False),
+    ("wrong-input-dim", lambda t: re.sub(r"(<input>\s*<port id=\"0\"[^>]*>\s*<dim>)2<", r"\g<1>7<", t, count=1), True),
+    ("wrong-precision", lambda t: t.replace('<port id="1" precision="FP32"', '<port id="1" precision="FP16"', 1), True),
+]
+
+
+@pytest.mark.parametrize("name,change,read", VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_variants(name, change, read, tmp_path, monkeypatch):
+    path = tmp_path / "model.xml"
+    path.write_text(change(TEXT))
+    (tmp_path / "model.bin").write_bytes(GENUINE.with_suffix(".bin").read_bytes())
+    assert change(TEXT) != TEXT or name == "as-is"
+    assert agree(path, monkeypatch) is read
