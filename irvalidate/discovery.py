@@ -72,11 +72,12 @@ class Finder:
         if is_dir:
             self.walk(path)
             return
-        from .ir.parser import sniff_root
         # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
         # one is not, so the hook still reports a truncated IR
-        if self.skip_non_ir and sniff_root(path) not in ("net", None):
-            return
+        if self.skip_non_ir:
+            from .ir.parser import sniff_root
+            if sniff_root(path) not in ("net", None):
+                return
         self._add(path)
 
     def walk(self, top: str) -> None:

@@ -19,9 +19,8 @@ from __future__ import annotations
 import os
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from lxml import etree
-
-from .analysis.stream import Batch, Decline, StreamAnalysis
+from .analysis.batch import Batch
+from .analysis.stream import Decline, StreamAnalysis
 from .findings import Problem
 from .ir import edge_table, reader
 from .ir.locate import dim_key, find_lines, layer_keys
@@ -60,7 +59,7 @@ def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
         return None  # missing-weights counts every Const of the file
     try:
         return _check(path, weights, planned)
-    except (Decline, NotPlain, etree.XMLSyntaxError, OSError, UnicodeError, RecursionError):
+    except (Decline, NotPlain, OSError, UnicodeError, RecursionError):
         return None
 
 
@@ -73,20 +72,20 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     places: Dict[int, int] = {}
     scanner = Scanner(path, doc)
     try:
-        if scanner.head().get("version") not in ("10", "11"):
+        version = scanner.head().get("version")
+        if version not in ("10", "11"):
             return None
         stream = StreamAnalysis(table, weights)
-        count = 0
         for layer in scanner.layers(_no_complex_layers):
-            stream.add(layer)
+            stream.add(layer, scanner.parts)
             if len(stream) >= BATCH:
-                count = _run_batch(stream, doc, by_batch, problems, places, count)
-        count = _run_batch(stream, doc, by_batch, problems, places, count)
+                _run_batch(stream, doc, by_batch, problems, places)
+        _run_batch(stream, doc, by_batch, problems, places)
         stream.finish()
         if scanner.shared_lines or scanner.skip_edges() != table.first_line - 1:
             return None
         rest = scanner.rest()
-        if not reader.check_skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
+        if not reader.check_skeleton(scanner.head_text, rest, doc, version):
             return None
         doc.lines = scanner.newlines + rest.count("\n") + 1
     finally:
@@ -102,10 +101,9 @@ def _no_complex_layers(text: str, line: int):
 
 
 def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
-               problems: List[Tuple[object, str, Problem]], places: Dict[int, int],
-               count: int) -> int:
-    """Run the batch rules on the layers added since the last batch; the number of layers
-    before the next batch."""
+               problems: List[Tuple[object, str, Problem]], places: Dict[int, int]) -> None:
+    """Run the batch rules on the layers read since the last batch (those like a layer
+    found clean are left out: see analysis.likeness)."""
     batch: Batch = stream.batch(doc.graph.problems)
     ctx = Context(doc, batch.graph, batch, True)
     first = len(problems)
@@ -114,12 +112,12 @@ def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
         if found and rule.STREAMING == "clean":  # type: ignore[attr-defined]
             raise Decline(f"{rule.CODE} found something")  # type: ignore[attr-defined]
         problems.extend((rule, level, p) for p in found)
-    index = {id(layer): count + i for i, layer in enumerate(batch.graph.layers)}
-    for _, _, problem in problems[first:]:
-        if problem.layer is not None and id(problem.layer) in index:
-            places[id(problem.layer)] = index[id(problem.layer)]
+    made = [p for _, _, p in problems[first:]]
+    for problem in made:
+        if problem.layer is not None and id(problem.layer) in stream.places:
+            places[id(problem.layer)] = stream.places[id(problem.layer)]
+    stream.settle(made)
     stream.release()
-    return count + len(batch.graph.layers)
 
 
 class _End:

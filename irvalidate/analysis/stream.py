@@ -5,26 +5,26 @@ Why: a whole-graph analysis keeps every layer, port, edge and value of a 200k-la
 each can be inferred as it is read, and forgotten once the layers that read it have been
 checked.  What is kept: the edge table (``ir.edge_table``), the *frontier* (the layers, and
 the values they produce, that a layer not yet read still consumes) and the current batch.
+A layer alike one already checked and found clean (``likeness``) only gets its values.
 
 It is exact or it declines.  ``StreamAnalysis`` raises :class:`Decline` whenever the file
 needs more than one layer and its producers to be judged as the whole-graph analysis judges
 it: a layer before its input, a duplicated id, a dangling, reversed or doubled edge, a
 layer that reaches no Result, a body, a variable (ReadValue/Assign read the whole graph),
-an unreadable Const.  The engine then checks the file the whole-graph way.
-
-The rules read each batch through :class:`Batch`, which has the shape of a
-:class:`~irvalidate.analysis.GraphAnalysis` restricted to the batch's layers, their
-inferences and the edges that enter them.
+an extension op, an unreadable Const.  The engine then checks the file the whole way.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..ir import opsets
 from ..ir.edge_table import EdgeTable
-from ..ir.records import Edge, Graph, Layer, ParseProblem, Port
+from ..ir.records import Edge, Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
-from ..ops.spec import Inferred
+from ..ops import registry
+from ..ops.spec import Value
+from . import likeness
+from .batch import Batch
 from .propagation import Propagation
 
 PortKey = Tuple[str, str]
@@ -38,10 +38,6 @@ _PORT_IDS = [str(n) for n in range(256)]
 
 class Decline(Exception):
     """The file needs the whole-graph analysis (the reason is for tests and the curious)."""
-
-
-def _port_id(number: int) -> str:
-    return _PORT_IDS[number] if number < 256 else str(number)
 
 
 class _Edges:
@@ -64,16 +60,10 @@ class _Propagation(Propagation):
     def creation_order(self) -> List[Layer]:
         raise Decline("an op asks for the reader's order")
 
-    def forget(self, layer: Layer) -> None:
-        for port in layer.outputs:
-            self.outputs.pop((layer.id, port.id), None)
-        self._consts.pop(layer.id, None)
-        self._const_tensors.pop(layer.id, None)
-
 
 class StreamAnalysis:
     """Feed it every layer in file order (``add``); take each batch (``batch``) for the
-    rules, then ``release`` it; ``finish`` at the end."""
+    rules, ``settle`` and ``release`` it; ``finish`` at the end."""
 
     def __init__(self, table: EdgeTable, weights: BinFile) -> None:
         self.table = table
@@ -85,49 +75,105 @@ class StreamAnalysis:
         self._live: Dict[int, Layer] = {}
         self._edges = _Edges()
         self.propagation = _Propagation(self._edges, weights, [])
-        self._layers: List[Layer] = []
+        self.likeness = likeness.Likeness(None if weights.error else weights.size())
+        self._types: Dict[Tuple[str, str], tuple] = {}
+        # the batch: every layer's id and edges, and those the rules read
         self._numbers: List[int] = []
-        #: the edge indices entering each layer of the batch
         self._into: List[Any] = []
+        self._layers: List[Layer] = []
+        self._novel: List[tuple] = []
         self._batch_edges: List[Edge] = []
+        #: the place in the file of each layer of the batch the rules read, by its id()
+        self.places: Dict[int, int] = {}
+        #: how many layers were read: the place in the file of the next one
+        self.count = 0
         self._read = 0
         self._problems_seen = 0
-        #: each layer's place in the file, for the layers the rules found something in
-        self.places: Dict[int, int] = {}
-        self._count = 0
 
-    def add(self, layer: Layer) -> None:
+    def add(self, layer: Layer, parts: object = None) -> None:
+        """The next layer of the file; ``parts`` names its declared ports (the scanner's
+        object for their text), or is None.  (Tight: this runs once per layer.)"""
         number = self._number(layer)
-        if layer.bodies or layer.port_maps or layer.type.lower() in _WHOLE_GRAPH:
-            raise Decline(f"{layer.describe()} needs the whole graph")
-        if opsets.is_extension(layer.version, layer.type):
-            raise Decline("an extension op (extension-op reports every one of them at once)")
-        if not self._waiting[number] and layer.type.lower() not in _ENDS:
+        kinds_of = self._types.get((layer.type, layer.version))
+        if kinds_of is None:
+            kinds_of = self._type(layer)
+        spec, whole, end = kinds_of
+        if whole or layer.bodies or layer.port_maps:
+            raise Decline(f"{layer.describe()} needs the whole graph, or an extension")
+        if not end and not self._waiting[number]:
             raise Decline(f"{layer.describe()} reaches no Result")
-        table, live, incoming = self.table, self._live, self._edges.incoming
-        ports = set()
+        table, live, outputs = self.table, self._live, self.propagation.outputs
+        from_layer, from_port, to_port = table.from_layer, table.from_port, table.to_port
         edges = table.into(number)
+        entering: Dict[str, tuple] = {}
         for index in edges:
-            producer = live.get(table.from_layer[index])
+            producer = live.get(from_layer[index])
             if producer is None:
                 raise Decline("an edge from a layer not read yet, or from none")
-            from_port, to_port = _port_id(table.from_port[index]), _port_id(table.to_port[index])
-            if producer.output_index(from_port) is None or layer.input_index(to_port) is None \
-                    or to_port in ports:
-                raise Decline("a dangling, reversed or doubled edge")
-            ports.add(to_port)
-            edge = Edge(producer.id, from_port, layer.id, to_port, table.first_line + index)
-            incoming[(layer.id, to_port)] = edge
-            self._batch_edges.append(edge)
-        self._read += len(ports)
+            source, target = from_port[index], to_port[index]
+            source = _PORT_IDS[source] if source < 256 else str(source)
+            target = _PORT_IDS[target] if target < 256 else str(target)
+            key = (producer.id, source)
+            value = outputs.get(key)
+            if value is None or target in entering:
+                raise Decline("an edge from no output port, or a second edge into a port")
+            entering[target] = (producer, source, index, value, value.kind)
+        values: List[Value] = []
+        port_kinds: List[Optional[int]] = []
+        for port in layer.inputs:
+            found = entering.get(port.id)
+            if found is None:
+                port_kinds.append(None)
+            else:
+                values.append(found[3])
+                port_kinds.append(found[4])
+        if len(values) != len(entering):
+            raise Decline("an edge into no input port")
+        self._read += len(edges)
+        self.count += 1
         live[number] = layer
-        self._layers.append(layer)
         self._numbers.append(number)
         self._into.append(edges)
-        self._count += 1
-        self.propagation._visit(layer)
-        if self.propagation.unread_const is not None:
+        key = None
+        if spec is not None and parts is not None:
+            key = self.likeness.key(spec, layer, parts, tuple(port_kinds))
+            if key is not None:
+                made = self.likeness.recall(key, values)
+                if made is not None:
+                    likeness.write(layer, made, values, outputs, spec.source)
+                    return
+        self._novel_layer(layer, spec, parts, key, entering, values)
+
+    def _type(self, layer: Layer) -> tuple:
+        """(its spec, whether the whole graph is needed, whether it may end a path), per
+        type and version."""
+        kind = layer.type.lower()
+        found = (registry.lookup(layer.type, layer.version),
+                 kind in _WHOLE_GRAPH or opsets.is_extension(layer.version, layer.type),
+                 kind in _ENDS)
+        self._types[(layer.type, layer.version)] = found
+        return found
+
+    def _novel_layer(self, layer: Layer, spec, parts: object, key: Optional[tuple],
+                     entering: Dict[str, tuple], values: List[Value]) -> None:
+        """A layer unlike any found clean: inferred, and checked with its batch."""
+        incoming, first = self._edges.incoming, self.table.first_line
+        for to_port, (producer, from_port, index, _, _) in entering.items():
+            edge = Edge(producer.id, from_port, layer.id, to_port, first + index)
+            incoming[(layer.id, to_port)] = edge
+            self._batch_edges.append(edge)
+        self._layers.append(layer)
+        self.places[id(layer)] = self.count - 1
+        self._novel.append((layer, spec, parts, key, values))
+        propagation = self.propagation
+        propagation._visit(layer)
+        if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
+        outputs, kind = propagation.outputs, self.likeness.kind
+        for port in layer.outputs:
+            out = (layer.id, port.id)
+            value = outputs[out]
+            outputs[out] = value._replace(kind=kind(layer, port, value))
 
     def _number(self, layer: Layer) -> int:
         lid = layer.id
@@ -142,92 +188,58 @@ class StreamAnalysis:
         return number
 
     def __len__(self) -> int:
-        return len(self._layers)
+        """The layers read since the last batch (those the rules read, and the others)."""
+        return len(self._numbers)
 
-    def batch(self, doc_problems: List[ParseProblem]) -> "Batch":
-        """The layers added since the last batch, as the rules read them."""
+    def batch(self, doc_problems: List[ParseProblem]) -> Batch:
+        """The layers the rules read among those added since the last batch."""
         problems = self.propagation.problems
         graph = Graph(self._layers, self._batch_edges, doc_problems[self._problems_seen:])
         self._problems_seen = len(doc_problems)
-        found = Batch(self, graph, problems[:])
+        found = Batch(graph, problems[:], self.weights, self.propagation,
+                      dict(self.propagation.inferences),
+                      {layer.id: layer for layer in self._live.values()})
         problems.clear()
         return found
+
+    def settle(self, problems) -> None:
+        """After the rules ran on the batch: each of its layers they found nothing in is a
+        likeness found clean (none when a problem names no layer)."""
+        if any(p.layer is None for p in problems):
+            return
+        named = {id(p.layer) for p in problems}
+        outputs = self.propagation.outputs
+        for layer, spec, parts, key, values in self._novel:
+            if key is None or id(layer) in named:
+                continue
+            made = self.likeness.template(layer, outputs, values)
+            if made is not None:
+                self.likeness.remember(key, layer, parts, spec, values, made)
 
     def release(self) -> None:
         """Forget the batch: its inferences, and each layer no later layer reads."""
         table, waiting, live = self.table, self._waiting, self._live
-        forget = self.propagation.forget
         for number, edges in zip(self._numbers, self._into):
             for index in edges:
                 source = table.from_layer[index]
                 waiting[source] -= 1
                 if not waiting[source]:
-                    forget(live.pop(source))
+                    self._forget(live.pop(source))
             if not waiting[number]:
-                forget(live.pop(number))
-        self._layers, self._numbers, self._into, self._batch_edges = [], [], [], []
+                self._forget(live.pop(number))
+        self._numbers, self._into, self._layers, self._novel, self._batch_edges = [], [], [], [], []
+        self.places = {}
         self._edges.incoming.clear()
         self.propagation.inferences.clear()
+
+    def _forget(self, layer: Layer) -> None:
+        propagation, lid = self.propagation, layer.id
+        for port in layer.outputs:
+            propagation.outputs.pop((lid, port.id), None)
+        propagation._consts.pop(lid, None)
+        propagation._const_tensors.pop(lid, None)
 
     def finish(self) -> None:
         """After the last layer: every edge must have entered a layer that was read."""
         if self._read != len(self.table):
             raise Decline("an edge into a layer that does not exist")
-
-
-class Batch:
-    """One batch, shaped as a GraphAnalysis of the graph it makes (see the module)."""
-
-    leftover: List[str] = []
-
-    def __init__(self, stream: StreamAnalysis, graph: Graph, problems: List[ParseProblem]) -> None:
-        self.graph = graph
-        self.weights = stream.weights
-        self.propagation = stream.propagation
-        self.problems = problems
-        self.inferences: Dict[str, Inferred] = dict(stream.propagation.inferences)
-        self.layers: Dict[str, Layer] = {layer.id: layer for layer in graph.layers}
-        self.edges = BatchEdges(graph.edges, {layer.id: layer for layer in stream._live.values()})
-
-
-class BatchEdges:
-    """The EdgeIndex of a batch: the edges entering its layers (all valid: the stream
-    declined any other)."""
-
-    def __init__(self, edges: List[Edge], layers: Dict[str, Layer]) -> None:
-        self.layers = layers
-        self.incoming: Dict[PortKey, Edge] = {(e.to_layer, e.to_port): e for e in edges}
-        self.extra_edges: Dict[PortKey, List[Edge]] = {}
-        self.dangling: List[Tuple[Edge, str]] = []
-        self.reversed: List[Tuple[Edge, str]] = []
-        self._edges = sorted(edges, key=_edge_line)  # (file order)
-        self._ports: Any = None
-
-    def edges_into(self, key: PortKey) -> List[Edge]:
-        first = self.incoming.get(key)
-        return [] if first is None else [first]
-
-    def edge_ports(self) -> Iterator[Tuple[Edge, Layer, Port, Layer, Port]]:
-        """(edge, producer, its output port, consumer, its input port), in file order."""
-        if self._ports is None:
-            layers, found = self.layers, []
-            for edge in self._edges:
-                producer, consumer = layers[edge.from_layer], layers[edge.to_layer]
-                found.append((edge, producer,
-                              producer.outputs[producer.output_index(edge.from_port)],  # type: ignore[index]
-                              consumer, consumer.inputs[consumer.input_index(edge.to_port)]))  # type: ignore[index]
-            self._ports = found
-        return iter(self._ports)
-
-    def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:
-        """Only --fix asks (and --fix reads the whole graph): the batch's own."""
-        return [(self.layers[e.to_layer], self.layers[e.to_layer].inputs[
-            self.layers[e.to_layer].input_index(e.to_port)])  # type: ignore[index]
-            for e in self._edges if (e.from_layer, e.from_port) == key]
-
-    def arcs(self) -> List[Tuple[str, str]]:
-        return [(e.from_layer, e.to_layer) for e in self._edges]
-
-
-def _edge_line(edge: Edge) -> int:
-    return edge.line

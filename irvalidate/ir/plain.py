@@ -79,12 +79,31 @@ def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, st
     return found
 
 
+#: attribute names, and the values that repeat, as one string each (a Const's offset is
+#: its own): a model may keep thousands of layers' <data> at once
+_SHARED: Dict[str, str] = {}
+_OWN_VALUES = frozenset({"offset"})
+
+
+def shared(text: str) -> str:
+    found = _SHARED.get(text)
+    if found is None:
+        if len(_SHARED) >= 4096:
+            _SHARED.clear()
+        found = _SHARED[text] = text
+    return found
+
+
 def data(text: str) -> Optional[Dict[str, str]]:
     """The attributes of a ``<data>`` start tag's text, or None unless it is plain."""
     if _DATA_ATTRS.fullmatch(text) is None:
         return None
-    found = attributes(text, None)
-    return found if found is not None and len(found) <= _MAX_DATA_ATTRIBUTES else None
+    pairs = _PAIRS.findall(text)
+    if len(pairs) > _MAX_DATA_ATTRIBUTES:
+        return None
+    found = {shared(name): value if name in _OWN_VALUES else shared(value)
+             for name, value in pairs}
+    return found if len(found) == len(pairs) else None
 
 
 def rest(text: str) -> Optional[Rest]:
@@ -115,3 +134,35 @@ def _section(text: str, lines: int) -> Tuple[PortText, ...]:
         counted = match.end(2)                            # have thousands of ports)
         ports.append((found["id"], dims, found.get("precision"), lines))
     return tuple(ports)
+
+
+#: what may follow ``</edges>``: whitespace and tags with plain attributes
+_TAIL_TOKEN = re.compile(rf"{S}+|<({_NAME})({_ATTRS})(/?)>|</({_NAME}){S}*>")
+
+
+def plain_tail(text: str) -> bool:
+    """Whether the end of a file (what follows ``</edges>``) is an optional ``<rt_info>`` of
+    plain elements, ``</net>`` and whitespace: a well-formed end that the schema accepts,
+    told without lxml (anything else is for lxml to judge)."""
+    pos, stack, info = 0, [], False
+    while pos < len(text):
+        token = _TAIL_TOKEN.match(text, pos)
+        if token is None:
+            return False
+        pos = token.end()
+        name, attrs, closed, end = token.groups()
+        if name is not None:
+            if not stack:
+                if name != "rt_info" or info:
+                    return False
+                info = True
+            if attributes(attrs, None) is None:
+                return False
+            if not closed:
+                stack.append(name)
+        elif end is not None:
+            if not stack:
+                return end == "net" and not text[pos:].strip(" \t\r\n")
+            if stack.pop() != end:
+                return False
+    return False

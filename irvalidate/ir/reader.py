@@ -3,18 +3,23 @@ file is plain serializer output, the lxml parser for anything else; the same rec
 way (``tests/test_scanner.py`` compares them)."""
 from __future__ import annotations
 
-from lxml import etree
+import sys
 
-from . import parser
-from . import schema as structure
+from . import plain
 from .records import Document, Graph, Layer
 from .scanner import NotPlain, Scanner
+
+#: the IR versions OpenVINO reads (parser.SUPPORTED_VERSIONS; lxml is not imported here)
+_VERSIONS = ("10", "11")
 
 
 def parse(path: str) -> Document:
     """Parse ``path``; problems become ParseProblems, never exceptions."""
     doc = scan(path)
-    return doc if doc is not None else parser.parse(path)
+    if doc is not None:
+        return doc
+    from . import parser  # lxml, imported only for the files the scanner does not read
+    return parser.parse(path)
 
 
 def scan(path: str) -> "Document | None":
@@ -27,7 +32,7 @@ def scan(path: str) -> "Document | None":
         return None
     try:
         net = scanner.head()
-        if net.get("version") not in parser.SUPPORTED_VERSIONS:
+        if net.get("version") not in _VERSIONS:
             return None  # the parser words what is wrong
         graph = doc.graph
         layers = graph.layers
@@ -35,14 +40,15 @@ def scan(path: str) -> "Document | None":
             layers.append(layer)
         scanner.edges(graph)
         rest = scanner.rest()
-        if not check_skeleton(scanner.head_text + "<layers/><edges/>" + rest, doc):
+        if not check_skeleton(scanner.head_text, rest, doc, net["version"]):
             return None
         doc.lines = scanner.newlines + rest.count("\n") + 1
-    except (NotPlain, etree.XMLSyntaxError, OSError, RecursionError, MemoryError):
+    except (NotPlain, OSError, RecursionError, MemoryError):
         return None
     finally:
         scanner.close()
-        parser.clear_shared()
+        if "irvalidate.ir.parser" in sys.modules:
+            sys.modules["irvalidate.ir.parser"].clear_shared()
     return doc
 
 
@@ -52,20 +58,38 @@ _MAX_EXACT_PREFIX = 65535
 
 def _layer_text(text: str, line: int, doc: Document) -> Layer:
     """A top-level layer the scanner does not read, read by lxml from its own text (which
-    starts on ``line``) as the parser reads it in the whole file.  An XMLSyntaxError means
-    that the file is not well-formed either."""
+    starts on ``line``) as the parser reads it in the whole file; NotPlain when it is not
+    well-formed (nor then is the file)."""
+    from lxml import etree
+
+    from . import parser
     # newlines first give libxml2's own lines (past 65,534 they are only known to be past
     # it, as in the whole file, and the engine finds the exact ones)
     source = "\n" * min(line - 1, _MAX_EXACT_PREFIX) + "<layers>" + text + "</layers>"
-    elem = etree.fromstring(source.encode("utf-8"), etree.XMLParser(**parser.parser_options()))
+    try:
+        elem = etree.fromstring(source.encode("utf-8"), etree.XMLParser(**parser.parser_options()))
+    except etree.XMLSyntaxError:
+        raise NotPlain("a layer that is not well-formed") from None
     return parser.read_top_layer(elem[0], doc)
 
 
-def check_skeleton(text: str, doc: Document) -> bool:
-    """The checks the parser makes of ``<net>``, on the file's start (up to ``<net ...>``)
-    with empty sections and its end; False when they find anything (the caller then reads
-    the file with lxml, which words it)."""
-    root = etree.fromstring(text.encode("utf-8"), etree.XMLParser(**parser.parser_options()))
+def check_skeleton(head: str, rest: str, doc: Document, version: str) -> bool:
+    """The checks the parser makes of ``<net>``, given its start tag (``head``: the file up
+    to it, checked by the scanner) and what follows ``</edges>``; False when they find
+    anything (the caller then reads the file with lxml, which words it).  A plain end is
+    told without lxml."""
+    if plain.plain_tail(rest):
+        doc.version = version
+        return True
+    from lxml import etree
+
+    from . import parser
+    from . import schema as structure
+    try:
+        root = etree.fromstring((head + "<layers/><edges/>" + rest).encode("utf-8"),
+                                etree.XMLParser(**parser.parser_options()))
+    except etree.XMLSyntaxError:
+        return False
     probe = Document(doc.path, None, Graph())
     if not parser.check_root(root, probe) or probe.graph.problems or probe.fatal:
         return False

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import codecs
 from itertools import count
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Optional
 
 from . import plain
 from .plain import EDGE, EDGE_LINES, EDGE_VALUES, HEAD, LAYER_TAG, NO_DATA, PROLOG, SPACE, Rest
@@ -34,8 +34,10 @@ CHUNK = 1 << 20
 MAX_PLAIN_LAYER = 1 << 20
 #: a layer with bodies longer than this is left to lxml with the whole file
 MAX_COMPLEX_LAYER = 64 << 20
-#: port sections remembered by their text (a 100k-layer LLM IR has a few hundred)
-MAX_CACHED = 1 << 16
+#: port sections and <data> remembered by their text (a 100k-layer LLM IR has a few hundred
+#: port sections; a Const's <data> is its own, but the Consts read by other layers are
+#: read soon after it)
+MAX_CACHED = 4096
 
 class NotPlain(Exception):
     """The file is outside the subset this module reads exactly; read it with lxml."""
@@ -56,9 +58,13 @@ class Scanner:
         #: findings of one rule on one line keep the order they were made in
         self.shared_lines = False
         self._last_line = 0
+        #: the object the last layer's port sections were read into (shared by every layer
+        #: whose port sections have the same text), or None
+        self.parts: object = None
         self._eof = False
         self._rests: Dict[str, Rest] = {}
         self._data: Dict[str, Dict[str, str]] = {}
+        self._const_data: Dict[str, Dict[str, str]] = {}
 
     def close(self) -> None:
         self._file.close()
@@ -141,6 +147,7 @@ class Scanner:
             if not self.buf.startswith("<layer", self.pos):
                 raise NotPlain("something other than a layer in <layers>")
             stop = self._layer_end()
+            self.parts = None
             self.shared_lines = True  # (not known, and not asked of these rarer files)
             layer = complex_layer(self.buf[self.pos:stop], self._line(self.pos))
             self._advance(stop)
@@ -151,7 +158,8 @@ class Scanner:
         that is not plain; ``pos`` and ``newlines`` then stand before it.  (One loop with
         local names: this runs once per layer of the file.)"""
         newlines, pos, last_line = self.newlines, self.pos, self._last_line
-        head, data_of, rest_of = HEAD.match, self._data.get, self._rests.get
+        head, data_of, rest_of = HEAD.match, self._found_data, self._rests.get
+        shared = plain.shared
         new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
         try:
             for piece in pieces:
@@ -159,6 +167,7 @@ class Scanner:
                 if match is None:
                     return
                 lead, lid, name, kind, version, data_lead, data_text = match.groups()
+                kind, version = shared(kind), shared(version)
                 line = newlines + lead.count("\n") + 1
                 if line == last_line:
                     self.shared_lines = True
@@ -169,7 +178,10 @@ class Scanner:
                         data = plain.data(data_text)
                         if data is None:
                             return
-                        self._remember(self._data, data_text, data)
+                        # a Const's <data> is its own (its offset): kept apart, so that
+                        # the others (which ops.memo names by identity) stay shared
+                        self._remember(self._const_data if "offset" in data else self._data,
+                                       data_text, data)
                     base = line + data_lead.count("\n")
                 else:
                     base = line
@@ -181,6 +193,7 @@ class Scanner:
                         return
                     self._remember(self._rests, rest, parts)
                 inputs, outputs, _ = parts
+                self.parts = parts
                 newlines += piece.count("\n")
                 last_line = newlines + 1  # (where its end tag is)
                 pos += len(piece) + 8  # len("</layer>")
@@ -192,6 +205,10 @@ class Scanner:
                                   (), (), ()))
         finally:
             self.newlines, self.pos, self._last_line = newlines, pos, last_line
+
+    def _found_data(self, text: str) -> Optional[Dict[str, str]]:
+        found = self._data.get(text)
+        return self._const_data.get(text) if found is None else found
 
     @staticmethod
     def _remember(cache: dict, key: str, value) -> None:

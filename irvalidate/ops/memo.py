@@ -40,17 +40,30 @@ def key(spec_id: int, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
                    for v in inputs]))
 
 
+def _find(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+    """(the Const inputs read, what was remembered) for a layer like this one, or None."""
+    found = _MEMO.get(base)
+    if found is None or found[0] is not layer.data:
+        return None
+    for read, results in found[1]:
+        datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
+        made = results.get(tuple(map(id, datas)))
+        if made is not None and all(a is b for a, b in zip(made[0], datas)):
+            return read, made
+    return None
+
+
+def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[int, ...]]:
+    """The Const inputs whose values inferring a layer like this one read, or None when
+    its inference is not remembered."""
+    found = _find(base, layer, inputs)
+    return None if found is None else found[0]
+
+
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
     """``(inferred,)`` remembered for a layer like this one, or None."""
-    entry = _MEMO.get(base)
-    if entry is None or entry[0] is not layer.data:
-        return None
-    for read, results in entry[1]:
-        datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
-        found = results.get(tuple(map(id, datas)))
-        if found is not None and all(a is b for a, b in zip(found[0], datas)):
-            return (_rebuild(found[1], layer, inputs),)
-    return None
+    found = _find(base, layer, inputs)
+    return None if found is None else (_rebuild(found[1][1], layer, inputs),)
 
 
 def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[int],

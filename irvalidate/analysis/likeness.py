@@ -1,0 +1,153 @@
+"""Layers like one already checked and found clean: their values without inference, and no
+rule run on them.
+
+Why: a large model repeats a few hundred distinct layers thousands of times.  Once one has
+been inferred and every rule has found nothing in it, a layer alike in all that the rules
+and the inference read gives the same outputs and the same (no) findings; the streaming
+check then only writes its output values.
+
+"Alike" is exact.  Every value a layer produces gets a *kind*: a number for all that a
+consumer's inference and rules read of it (shape, element type, whether it is typed, loose
+and rests on a declaration, the producer's type, and the dims and precision its port
+declares); a value carrying a computed tensor has none.  A layer is then alike another
+when it has the same type, version, ``<data>`` dict and declared ports (the scanner's object
+for the text of its port sections, shared by equal texts), and the same kind reaching each
+input port; and, when inferring it read Const values (``Node.read``), the same ``<data>``
+dicts for those Consts (the serializer writes equal payloads once, and the scanner shares
+the ``<data>`` of equal texts).  A Parameter is alike another with the same ``<data>`` and
+ports; a Const one with the same attributes but its offset (the rules only need its bytes to
+lie inside the .bin) and ports.  The objects named by id are kept while their likeness is.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..ir.records import Layer, Port
+from ..ops import memo
+from ..ops.spec import OpSpec, Value
+
+#: an output port's id, value (but its producer) and kind
+Output = Tuple[str, object, Optional[str], bool, bool, int]
+#: the outputs, and whether no input rests on a declaration or is loose
+Template = Tuple[Tuple[Output, ...], bool]
+#: likenesses remembered at most (then all are forgotten)
+SIZE = 8192
+
+
+class Likeness:
+    """The value kinds and clean likenesses of one stream."""
+
+    def __init__(self, bin_size: Optional[int]) -> None:
+        self._bin_size = bin_size
+        self._kinds: Dict[tuple, int] = {}
+        self._next = 1
+        #: likeness key -> [kept objects, [(Const inputs read, {their data ids: (datas,
+        #: template)})], the template when no Const value was read]
+        self._clean: Dict[tuple, list] = {}
+
+    def kind(self, layer: Layer, port: Port, value: Value) -> int:
+        """The kind of a value a layer produces on a port (0: none)."""
+        if value.tensor is not None:
+            return 0
+        key = (value.shape, value.element_type, value.typed, value.loose is None,
+               value.rests_on is None, layer.type, port.dims, port.precision)
+        found = self._kinds.get(key)
+        if found is None:
+            if len(self._kinds) >= SIZE:
+                self._kinds.clear()  # (numbers are never given twice: old ones stay unique)
+            found = self._kinds[key] = self._next
+            self._next += 1
+        return found
+
+    def key(self, spec: OpSpec, layer: Layer, parts: object, kinds: Tuple) -> Optional[tuple]:
+        """The likeness key of a layer (``kinds``: of the value reaching each input port,
+        None where no edge enters), or None when it has none."""
+        if spec.source:
+            return self._source(layer, parts)
+        if 0 in kinds or (kinds and kinds.count(None) == len(kinds)):
+            return None  # a computed value, or an isolated layer (its declared ports stand in)
+        return (1, layer.type, layer.version, id(layer.data), id(parts), kinds)
+
+    def _source(self, layer: Layer, parts: object) -> Optional[tuple]:
+        data = layer.data
+        offset = data.get("offset")
+        if offset is None:
+            return (0, layer.type, id(data), id(parts))
+        size = data.get("size", "")
+        if self._bin_size is None or not (offset.isdigit() and offset.isascii() and size.isdigit()
+                                          and size.isascii()) or \
+                int(offset) + int(size) > self._bin_size:
+            return None
+        return (2, layer.type, tuple(data), data.get("element_type"), data.get("shape"), size,
+                id(parts))
+
+    def recall(self, key: tuple, inputs: Sequence[Value]) -> Optional[Template]:
+        """The template of a clean layer alike (``inputs``: the values it reads)."""
+        entry = self._clean.get(key)
+        if entry is None:
+            return None
+        if entry[2] is not None:
+            return entry[2]  # (inferring it read no Const value)
+        for read, results in entry[1]:
+            datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
+            found = results.get(tuple(map(id, datas)))
+            if found is not None and all(a is b for a, b in zip(found[0], datas)):
+                return found[1]
+        return None
+
+    def remember(self, key: tuple, layer: Layer, parts: object, spec: OpSpec,
+                 inputs: Sequence[Value], made: Template) -> None:
+        """A layer the rules found clean, with the template of its outputs."""
+        read: Tuple[int, ...] = ()
+        if not spec.source:
+            base = memo.key(id(spec), layer, inputs)
+            trace = memo.trace(base, layer, inputs) if base is not None else None
+            if trace is None:
+                return  # not remembered by ops.memo: inferring it read more
+            read = trace
+        entry = self._clean.get(key)
+        if entry is None:
+            if len(self._clean) >= SIZE:
+                self._clean.clear()
+            entry = self._clean[key] = [(layer.data, parts), [], None]
+        if not read:
+            entry[2] = made
+            return
+        for known, results in entry[1]:
+            if known == read:
+                break
+        else:
+            results = {}
+            entry[1].append((read, results))
+        datas = tuple(inputs[i].producer.data for i in read)  # type: ignore[union-attr]
+        if len(results) < SIZE:
+            results[tuple(map(id, datas))] = (datas, made)
+
+    def template(self, layer: Layer, outputs: Dict[Tuple[str, str], Value],
+                 inputs: Sequence[Value]) -> Optional[Template]:
+        """What a checked layer wrote on its output ports, in the form ``write`` repeats,
+        and whether its inputs rest on nothing and are not loose (their kinds say so for
+        every layer alike); None when a value holds what a template cannot (a tensor)."""
+        found: List[Output] = []
+        for port in layer.outputs:
+            key = (layer.id, port.id)
+            value = outputs.get(key)
+            if value is None or value.tensor is not None:
+                return None
+            found.append((port.id, value.shape, value.element_type, value.typed,
+                          value.rests_on is layer, value.kind))
+        return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs)
+
+
+def write(layer: Layer, template: Template, inputs: Sequence[Value],
+          outputs: Dict[Tuple[str, str], Value], source: bool) -> None:
+    """The output values of a layer like one checked, as Propagation would make them."""
+    outputs_made, plain = template
+    rests = loose = None
+    if not (source or plain):
+        rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
+        loose = next((v.loose for v in inputs if v.loose is not None), None)
+    new, lid = tuple.__new__, layer.id
+    for pid, shape, et, typed, own, kind in outputs_made:
+        outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests, typed,
+                                          loose, kind))
