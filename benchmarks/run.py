@@ -30,18 +30,23 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
-READ_MODEL = "import sys, openvino as ov; ov.Core().read_model(sys.argv[1])"
-# irvalidate from a given source folder: an editable install's import hook would otherwise
-# win over PYTHONPATH and run the live sources whatever folder is asked for
-FROM_SOURCES = ("import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in "
-                "repr(f).lower()]; sys.path.insert(0, sys.argv.pop(1)); "
-                "from irvalidate.cli import main; sys.exit(main(sys.argv[1:]))")
+#: every child runs ``python -S`` with this environment's site-packages on its path: what a
+#: clean install pays, not the .pth files of the benchmark's own environment (an editable
+#: install's import hook alone costs ~18 ms a process here)
+SITE = sysconfig.get_paths()["purelib"]
+ISOLATED = f"import sys; sys.path.append({SITE!r}); "
+READ_MODEL = ISOLATED + "import openvino as ov; ov.Core().read_model(sys.argv[1])"
+FROM_SOURCES = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1)); "
+                           "from irvalidate.cli import main; sys.exit(main(sys.argv[1:]))")
+FLOOR = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1)); from floor import floor; "
+                    "print(*floor(sys.argv[1]))")
 TOOLS = ("irvalidate", "baseline", "read_model", "floor")
 #: the irvalidate sources each irvalidate tool runs (a snapshot, a baseline), or none: installed
 SOURCES: dict = {}
@@ -49,14 +54,12 @@ SOURCES: dict = {}
 
 def command(tool: str, xml: Path, extra: tuple = ()) -> list:
     if tool in SOURCES:
-        return [PY, "-c", FROM_SOURCES, str(SOURCES[tool]), str(xml), *extra]
-    if tool == "irvalidate":
-        script = Path(PY).parent / "irvalidate"     # the installed console script
-        return ([str(script), str(xml)] if script.exists()
-                else [PY, "-m", "irvalidate", str(xml)]) + list(extra)
+        return [PY, "-S", "-c", FROM_SOURCES, str(SOURCES[tool]), str(xml), *extra]
+    if tool == "irvalidate":  # the live sources (an editable install's hook needs site)
+        return [PY, "-S", "-c", FROM_SOURCES, str(HERE.parent), str(xml), *extra]
     if tool == "read_model":
-        return [PY, "-c", READ_MODEL, str(xml)]
-    return [PY, str(HERE / "floor.py"), str(xml)]
+        return [PY, "-S", "-c", READ_MODEL, str(xml)]
+    return [PY, "-S", "-c", FLOOR, str(HERE), str(xml)]
 
 
 def measure(tool: str, xml: Path, extra: tuple = ()) -> dict:
