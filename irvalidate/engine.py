@@ -20,6 +20,7 @@ from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
 from . import streaming
+from .ops import memo
 from .selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["C
 def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence,
               read_from: Optional[str] = None, planner: Optional[Planner] = None,
               extra_rules: Sequence = (), contexts_of: Optional[ContextMaker] = None) -> FileResult:
+    memo.clear()  # (remembered inferences name Const payloads of one .bin)
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]

@@ -24,15 +24,17 @@ from .analysis.stream import Decline, StreamAnalysis
 from .findings import Problem
 from .ir import edge_table, reader
 from .ir.locate import dim_key, find_lines, layer_keys
-from .ir.records import Document, Graph
+from .ir.records import Document, Edge, Graph
 from .ir.scanner import NotPlain, Scanner
 from .ir.weights import BinFile
 from .rules._common import Context
 
 #: files smaller than this are checked whole (the stream pays off on large ones)
 MIN_BYTES = int(os.environ.get("IRVALIDATE_STREAM_FROM", 4 << 20))
-#: layers checked at a time
+#: layers checked at a time, at most; the first batches are smaller, so that the layers
+#: found clean early make the rest of the file alike (analysis.likeness)
 BATCH = 2048
+FIRST_BATCH = 64
 
 Planned = Sequence[Tuple[object, str]]
 
@@ -43,6 +45,8 @@ class Streamed(NamedTuple):
     problems: List[Tuple[object, str, Problem]]
     #: where each layer a problem is about sits in the file (by id() of its record)
     places: Dict[int, int]
+    #: the line of <edges>: the stream's edges count their lines from it
+    edges_line: int
 
 
 def wanted(path: str) -> bool:
@@ -76,14 +80,17 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
         if version not in ("10", "11"):
             return None
         stream = StreamAnalysis(table, weights)
+        size = min(FIRST_BATCH, BATCH)
         for layer in scanner.layers(_no_complex_layers):
             stream.add(layer, scanner.parts)
-            if len(stream) >= BATCH:
+            if len(stream) >= size:
                 _run_batch(stream, doc, by_batch, problems, places)
+                size = min(2 * size, BATCH)
         _run_batch(stream, doc, by_batch, problems, places)
         stream.finish()
-        if scanner.shared_lines or scanner.skip_edges() != table.first_line - 1:
-            return None
+        edges_line, count = scanner.skip_edges()
+        if scanner.shared_lines or count != len(table):
+            return None  # (the edges read first are another section, or there are more)
         rest = scanner.rest()
         if not reader.check_skeleton(scanner.head_text, rest, doc, version):
             return None
@@ -93,7 +100,7 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     ctx = Context(doc, doc.graph, _End(weights), True)
     for rule, level in at_end:
         problems.extend((rule, level, p) for p in rule.check(ctx))
-    return Streamed(doc, problems, places)
+    return Streamed(doc, problems, places, edges_line)
 
 
 def _no_complex_layers(text: str, line: int):
@@ -149,8 +156,9 @@ class _NoEdges:
 def exact_lines(streamed: Streamed, problems: Sequence[Problem]) -> List[Optional[int]]:
     """Each problem's line.  The scanner's lines are exact; a ``<dim>``'s is found by one
     scan of the file, the layer named by its place."""
-    lines = [p.line if p.line is not None or p.at is None else getattr(p.at, "line", None) or None
-             for p in problems]
+    lines = [p.line if p.line is not None or p.at is None else
+             p.at.line + streamed.edges_line if isinstance(p.at, Edge) else
+             getattr(p.at, "line", None) or None for p in problems]
     asked = [i for i, p in enumerate(problems) if p.at is not None and p.axis is not None
              and p.line is None and p.layer is not None and id(p.layer) in streamed.places]
     if not asked:

@@ -116,3 +116,18 @@ def test_variants(name, change, read, tmp_path, monkeypatch):
     (tmp_path / "model.bin").write_bytes(GENUINE.with_suffix(".bin").read_bytes())
     assert change(TEXT) != TEXT or name == "as-is"
     assert agree(path, monkeypatch) is read
+
+
+@pytest.mark.parametrize("chunk", [97, 1009, 4096])
+def test_small_chunks(chunk, tmp_path, monkeypatch):
+    """The scanner reads the file in chunks: layers, edges and the end tag straddle them."""
+    from irvalidate.ir import scanner
+    ovgen = pytest.importorskip("ovgen")
+    monkeypatch.setattr(scanner, "CHUNK", chunk)
+    read = 0
+    for seed in range(4):
+        model = ovgen.generate(seed, tmp_path / str(seed), verify=False)
+        broken = ovgen.mutate_output_dims(model, tmp_path / f"{seed}-broken", seed=seed)
+        for path in [model.xml] + ([broken.xml] if broken is not None else []):
+            read += agree(Path(path), monkeypatch)
+    assert read >= 4, read

@@ -12,9 +12,8 @@ and rests on a declaration, the producer's type, and the dims and precision its 
 declares); a value carrying a computed tensor has none.  A layer is then alike another
 when it has the same type, version, ``<data>`` dict and declared ports (the scanner's object
 for the text of its port sections, shared by equal texts), and the same kind reaching each
-input port; and, when inferring it read Const values (``Node.read``), the same ``<data>``
-dicts for those Consts (the serializer writes equal payloads once, and the scanner shares
-the ``<data>`` of equal texts).  A Parameter is alike another with the same ``<data>`` and
+input port; and, when inferring it read Const values (``Node.read``), the same payloads
+for those Consts (``ops.memo.payload``).  A Parameter is alike another with the same ``<data>`` and
 ports; a Const one with the same attributes but its offset (the rules only need its bytes to
 lie inside the .bin) and ports.  The objects named by id are kept while their likeness is.
 """
@@ -41,8 +40,8 @@ class Likeness:
         self._bin_size = bin_size
         self._kinds: Dict[tuple, int] = {}
         self._next = 1
-        #: likeness key -> [kept objects, [(Const inputs read, {their data ids: (datas,
-        #: template)})], the template when no Const value was read]
+        #: likeness key -> [kept objects, [(Const inputs read, {their payloads: template})],
+        #: the template when no Const value was read]
         self._clean: Dict[tuple, list] = {}
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
@@ -74,9 +73,12 @@ class Likeness:
         if offset is None:
             return (0, layer.type, id(data), id(parts))
         size = data.get("size", "")
-        if self._bin_size is None or not (offset.isdigit() and offset.isascii() and size.isdigit()
-                                          and size.isascii()) or \
-                int(offset) + int(size) > self._bin_size:
+        try:
+            fits = int(offset) + int(size) <= self._bin_size  # type: ignore[operator]
+        except (TypeError, ValueError):
+            return None
+        if not fits or not (offset.isdigit() and offset.isascii() and size.isdigit()
+                            and size.isascii()):
             return None
         return (2, layer.type, tuple(data), data.get("element_type"), data.get("shape"), size,
                 id(parts))
@@ -89,10 +91,9 @@ class Likeness:
         if entry[2] is not None:
             return entry[2]  # (inferring it read no Const value)
         for read, results in entry[1]:
-            datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
-            found = results.get(tuple(map(id, datas)))
-            if found is not None and all(a is b for a, b in zip(found[0], datas)):
-                return found[1]
+            found = results.get(tuple([memo.payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
+            if found is not None:
+                return found
         return None
 
     def remember(self, key: tuple, layer: Layer, parts: object, spec: OpSpec,
@@ -119,9 +120,8 @@ class Likeness:
         else:
             results = {}
             entry[1].append((read, results))
-        datas = tuple(inputs[i].producer.data for i in read)  # type: ignore[union-attr]
         if len(results) < SIZE:
-            results[tuple(map(id, datas))] = (datas, made)
+            results[tuple([memo.payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
 
     def template(self, layer: Layer, outputs: Dict[Tuple[str, str], Value],
                  inputs: Sequence[Value]) -> Optional[Template]:

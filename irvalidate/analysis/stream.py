@@ -77,9 +77,9 @@ class StreamAnalysis:
         self.propagation = _Propagation(self._edges, weights, [])
         self.likeness = likeness.Likeness(None if weights.error else weights.size())
         self._types: Dict[Tuple[str, str], tuple] = {}
-        # the batch: every layer's id and edges, and those the rules read
-        self._numbers: List[int] = []
-        self._into: List[Any] = []
+        # the batch: how many layers, those no later layer reads, those the rules read
+        self._size = 0
+        self._done: List[int] = []
         self._layers: List[Layer] = []
         self._novel: List[tuple] = []
         self._batch_edges: List[Edge] = []
@@ -93,50 +93,60 @@ class StreamAnalysis:
     def add(self, layer: Layer, parts: object = None) -> None:
         """The next layer of the file; ``parts`` names its declared ports (the scanner's
         object for their text), or is None.  (Tight: this runs once per layer.)"""
-        number = self._number(layer)
+        lid = layer.id
+        if not (lid.isdigit() and lid.isascii() and (lid == "0" or lid[0] != "0")):
+            raise Decline(f"layer id {lid[:20]!r} is not a plain number")
+        number, seen = int(lid), self._seen
+        if number >= len(seen) or seen[number]:
+            raise Decline(f"layer id {lid} is duplicated, or no edge names it")
+        seen[number] = 1
         kinds_of = self._types.get((layer.type, layer.version))
         if kinds_of is None:
             kinds_of = self._type(layer)
         spec, whole, end = kinds_of
-        if whole or layer.bodies or layer.port_maps:
-            raise Decline(f"{layer.describe()} needs the whole graph, or an extension")
-        if not end and not self._waiting[number]:
-            raise Decline(f"{layer.describe()} reaches no Result")
-        table, live, outputs = self.table, self._live, self.propagation.outputs
-        from_layer, from_port, to_port = table.from_layer, table.from_port, table.to_port
-        edges = table.into(number)
+        waiting = self._waiting
+        if whole or layer.bodies or layer.port_maps or not (end or waiting[number]):
+            raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
+                          f"reaches no Result")
+        table, live, outputs, done = self.table, self._live, self.propagation.outputs, self._done
+        from_layer, from_port, to_port, order = table.from_layer, table.from_port, table.to_port, table.order
         entering: Dict[str, tuple] = {}
-        for index in edges:
-            producer = live.get(from_layer[index])
+        for position in range(table.starts[number], table.starts[number + 1]):
+            index = order[position]
+            source_layer = from_layer[index]
+            producer = live.get(source_layer)
             if producer is None:
                 raise Decline("an edge from a layer not read yet, or from none")
             source, target = from_port[index], to_port[index]
             source = _PORT_IDS[source] if source < 256 else str(source)
             target = _PORT_IDS[target] if target < 256 else str(target)
-            key = (producer.id, source)
-            value = outputs.get(key)
+            value = outputs.get((producer.id, source))
             if value is None or target in entering:
                 raise Decline("an edge from no output port, or a second edge into a port")
-            entering[target] = (producer, source, index, value, value.kind)
+            entering[target] = (producer, source, index, value)
+            waiting[source_layer] -= 1
+            if not waiting[source_layer]:
+                done.append(source_layer)  # (forgotten once the batch is checked)
         values: List[Value] = []
-        port_kinds: List[Optional[int]] = []
+        kinds: List[Optional[int]] = []
         for port in layer.inputs:
             found = entering.get(port.id)
             if found is None:
-                port_kinds.append(None)
+                kinds.append(None)
             else:
                 values.append(found[3])
-                port_kinds.append(found[4])
+                kinds.append(found[3].kind)
         if len(values) != len(entering):
             raise Decline("an edge into no input port")
-        self._read += len(edges)
+        self._read += len(entering)
         self.count += 1
         live[number] = layer
-        self._numbers.append(number)
-        self._into.append(edges)
+        self._size += 1
+        if not waiting[number]:
+            done.append(number)
         key = None
         if spec is not None and parts is not None:
-            key = self.likeness.key(spec, layer, parts, tuple(port_kinds))
+            key = self.likeness.key(spec, layer, parts, tuple(kinds))
             if key is not None:
                 made = self.likeness.recall(key, values)
                 if made is not None:
@@ -157,9 +167,11 @@ class StreamAnalysis:
     def _novel_layer(self, layer: Layer, spec, parts: object, key: Optional[tuple],
                      entering: Dict[str, tuple], values: List[Value]) -> None:
         """A layer unlike any found clean: inferred, and checked with its batch."""
-        incoming, first = self._edges.incoming, self.table.first_line
-        for to_port, (producer, from_port, index, _, _) in entering.items():
-            edge = Edge(producer.id, from_port, layer.id, to_port, first + index)
+        incoming = self._edges.incoming
+        for to_port, (producer, from_port, index, _) in entering.items():
+            # the line counted from <edges>, which the scanner reaches only at the end: the
+            # engine adds it to the lines of the findings (streaming.exact_lines)
+            edge = Edge(producer.id, from_port, layer.id, to_port, index + 1)
             incoming[(layer.id, to_port)] = edge
             self._batch_edges.append(edge)
         self._layers.append(layer)
@@ -175,21 +187,9 @@ class StreamAnalysis:
             value = outputs[out]
             outputs[out] = value._replace(kind=kind(layer, port, value))
 
-    def _number(self, layer: Layer) -> int:
-        lid = layer.id
-        if not (lid.isdigit() and lid.isascii() and (lid == "0" or lid[0] != "0")):
-            raise Decline(f"layer id {lid[:20]!r} is not a plain number")
-        number = int(lid)
-        if number >= len(self._seen):
-            raise Decline("a layer id no edge names, past every one that does")
-        if self._seen[number]:
-            raise Decline(f"layer id {lid} is duplicated")
-        self._seen[number] = 1
-        return number
-
     def __len__(self) -> int:
         """The layers read since the last batch (those the rules read, and the others)."""
-        return len(self._numbers)
+        return self._size
 
     def batch(self, doc_problems: List[ParseProblem]) -> Batch:
         """The layers the rules read among those added since the last batch."""
@@ -218,26 +218,24 @@ class StreamAnalysis:
 
     def release(self) -> None:
         """Forget the batch: its inferences, and each layer no later layer reads."""
-        table, waiting, live = self.table, self._waiting, self._live
-        for number, edges in zip(self._numbers, self._into):
-            for index in edges:
-                source = table.from_layer[index]
-                waiting[source] -= 1
-                if not waiting[source]:
-                    self._forget(live.pop(source))
-            if not waiting[number]:
-                self._forget(live.pop(number))
-        self._numbers, self._into, self._layers, self._novel, self._batch_edges = [], [], [], [], []
+        live, forget = self._live, self._forget
+        for number in self._done:
+            forget(live.pop(number))
+        self._done, self._layers, self._novel, self._batch_edges = [], [], [], []
+        self._size = 0
         self.places = {}
         self._edges.incoming.clear()
         self.propagation.inferences.clear()
 
     def _forget(self, layer: Layer) -> None:
         propagation, lid = self.propagation, layer.id
+        pop = propagation.outputs.pop
         for port in layer.outputs:
-            propagation.outputs.pop((lid, port.id), None)
-        propagation._consts.pop(lid, None)
-        propagation._const_tensors.pop(lid, None)
+            pop((lid, port.id), None)
+        if propagation._consts:
+            propagation._consts.pop(lid, None)
+        if propagation._const_tensors:
+            propagation._const_tensors.pop(lid, None)
 
     def finish(self) -> None:
         """After the last layer: every edge must have entered a layer that was read."""

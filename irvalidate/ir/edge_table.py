@@ -28,27 +28,26 @@ _EDGE_CHUNK = 1 << 18
 
 class EdgeTable:
     """Every edge of the model graph: from-layer, from-port, to-layer and to-port; edge
-    ``i`` is on line ``first_line + i`` (one a line)."""
+    ``i`` is on the ``i + 1``-th line after ``<edges>`` (one a line)."""
 
     def __init__(self) -> None:
         self.from_layer = array("i")
         self.from_port = array("i")
         self.to_layer = array("i")
         self.to_port = array("i")
-        self._order = array("i")
-        self._starts = array("i")
+        self.order = array("i")
+        self.starts = array("i")
         #: the byte offsets of ``<edges>`` and of the end of ``</edges>``
         self.start = self.end = 0
-        #: the line of the first edge
-        self.first_line = 0
 
     def __len__(self) -> int:
         return len(self.from_layer)
 
     def into(self, layer: int) -> array:
-        """The indices of the edges entering a layer (an id below ``top``), in file order."""
-        starts = self._starts
-        return self._order[starts[layer]:starts[layer + 1]]
+        """The indices of the edges entering a layer (an id below ``top``), in file order:
+        ``order[starts[layer]:starts[layer + 1]]``."""
+        starts = self.starts
+        return self.order[starts[layer]:starts[layer + 1]]
 
     def leaving(self) -> array:
         """How many edges leave each layer id (the array is as long as the largest id + 1;
@@ -74,7 +73,7 @@ class EdgeTable:
         for index, target in enumerate(self.to_layer):
             order[fill[target]] = index
             fill[target] += 1
-        self._order, self._starts = order, starts
+        self.order, self.starts = order, starts
 
 
 def read(path: str) -> EdgeTable:
@@ -82,7 +81,6 @@ def read(path: str) -> EdgeTable:
     table = EdgeTable()
     with open(path, "rb") as handle:
         table.start = _find_edges(handle)
-        table.first_line = _newlines_before(handle, table.start) + 2  # (<edges> is on the line before)
         handle.seek(table.start + len(b"<edges>"))
         _parse(handle, table)
     return table
@@ -101,18 +99,6 @@ def _find_edges(handle) -> int:
             return start + found
         tail, end = block, start
     raise NotPlain("no <edges> section")
-
-
-def _newlines_before(handle, offset: int) -> int:
-    handle.seek(0)
-    count, left = 0, offset
-    while left > 0:
-        block = handle.read(min(CHUNK, left))
-        if not block:
-            break
-        count += block.count(b"\n")
-        left -= len(block)
-    return count
 
 
 def _parse(handle, table: EdgeTable) -> None:

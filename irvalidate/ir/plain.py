@@ -81,21 +81,31 @@ def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, st
 
 #: attribute names, and the values that repeat, as one string each (a Const's offset is
 #: its own): a model may keep thousands of layers' <data> at once
-_SHARED: Dict[str, str] = {}
+SHARED: Dict[str, str] = {}
 _OWN_VALUES = frozenset({"offset"})
 
 
 def shared(text: str) -> str:
-    found = _SHARED.get(text)
+    found = SHARED.get(text)
     if found is None:
-        if len(_SHARED) >= 4096:
-            _SHARED.clear()
-        found = _SHARED[text] = text
+        if len(SHARED) >= 4096:
+            SHARED.clear()
+        found = SHARED[text] = text
     return found
+
+
+#: a Const's <data> as the serializer writes it (half the layers of a model, each its own)
+_CONST_DATA = re.compile(r' element_type="([^"<&\t\n\r]*)" shape="([^"<&\t\n\r]*)" '
+                         r'offset="([^"<&\t\n\r]*)" size="([^"<&\t\n\r]*)" ?')
 
 
 def data(text: str) -> Optional[Dict[str, str]]:
     """The attributes of a ``<data>`` start tag's text, or None unless it is plain."""
+    const = _CONST_DATA.fullmatch(text)
+    if const is not None:
+        et, shape, offset, size = const.groups()
+        return {"element_type": shared(et), "shape": shared(shape), "offset": offset,
+                "size": shared(size)}
     if _DATA_ATTRS.fullmatch(text) is None:
         return None
     pairs = _PAIRS.findall(text)

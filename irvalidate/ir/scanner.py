@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import codecs
 from itertools import count
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Tuple
 
 from . import plain
 from .plain import EDGE, EDGE_LINES, EDGE_VALUES, HEAD, LAYER_TAG, NO_DATA, PROLOG, SPACE, Rest
@@ -110,7 +110,7 @@ class Scanner:
             match = PROLOG.match(self.buf, self.pos)
             if match is not None:
                 break
-            if len(self.buf) - self.pos > CHUNK or not self._more():
+            if len(self.buf) - self.pos > max(CHUNK, 1 << 16) or not self._more():
                 raise NotPlain("the file does not start as serializer output does")
         self.head_text = self.buf[self.pos:match.end(1) + 1]
         attributes = plain.attributes(match.group(1), frozenset({"name", "version", "batch"}))
@@ -158,8 +158,9 @@ class Scanner:
         that is not plain; ``pos`` and ``newlines`` then stand before it.  (One loop with
         local names: this runs once per layer of the file.)"""
         newlines, pos, last_line = self.newlines, self.pos, self._last_line
-        head, data_of, rest_of = HEAD.match, self._found_data, self._rests.get
-        shared = plain.shared
+        head, rest_of = HEAD.match, self._rests.get
+        data_of, const_data_of = self._data.get, self._const_data.get
+        shared = plain.SHARED.setdefault  # (types and versions, one string each)
         new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
         try:
             for piece in pieces:
@@ -167,13 +168,15 @@ class Scanner:
                 if match is None:
                     return
                 lead, lid, name, kind, version, data_lead, data_text = match.groups()
-                kind, version = shared(kind), shared(version)
+                kind, version = shared(kind, kind), shared(version, version)
                 line = newlines + lead.count("\n") + 1
                 if line == last_line:
                     self.shared_lines = True
                 data = NO_DATA
                 if data_text is not None:
                     data = data_of(data_text)
+                    if data is None:
+                        data = const_data_of(data_text)
                     if data is None:
                         data = plain.data(data_text)
                         if data is None:
@@ -205,10 +208,6 @@ class Scanner:
                                   (), (), ()))
         finally:
             self.newlines, self.pos, self._last_line = newlines, pos, last_line
-
-    def _found_data(self, text: str) -> Optional[Dict[str, str]]:
-        found = self._data.get(text)
-        return self._const_data.get(text) if found is None else found
 
     @staticmethod
     def _remember(cache: dict, key: str, value) -> None:
@@ -278,21 +277,26 @@ class Scanner:
         if self.pos < stop:
             raise NotPlain("an edge this reader does not read")
 
-    def skip_edges(self) -> int:
-        """Pass over the ``<edges>`` section (read before, by ``edge_table``); the line it
-        starts on."""
+    def skip_edges(self) -> Tuple[int, int]:
+        """Pass over the ``<edges>`` section (read before, by ``edge_table``): the line it
+        starts on, and how many ``<edge`` it holds."""
         self._skip_space()
         while not self.buf.startswith("<edges>", self.pos):
             if len(self.buf) - self.pos >= len("<edges>") or not self._more():
                 raise NotPlain("no <edges> section after the layers")
-        line = self.newlines + 1
+        line, count = self.newlines + 1, 0
         while True:
             close = self.buf.find("</edges>", self.pos)
             if close >= 0:
+                count += self.buf.count("<edge ", self.pos, close)
                 self._advance(close + len("</edges>"))
-                return line
-            # (keep a few characters: the end tag may straddle two chunks)
-            self._advance(max(self.pos, len(self.buf) - len("</edges>")))
+                return line, count
+            # a tag may straddle two chunks: the last 7 characters wait for the next one,
+            # and the edges starting before them are counted now (whole, they fit before
+            # the end of the buffer)
+            stop = max(self.pos, len(self.buf) - len("</edges>") + 1)
+            count += self.buf.count("<edge ", self.pos, stop + len("<edge ") - 1)
+            self._advance(stop)
             if not self._more():
                 raise NotPlain("the file ends inside <edges>")
 

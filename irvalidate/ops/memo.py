@@ -8,8 +8,9 @@ What "like" means is exact.  A layer's inference is remembered only when it is *
 (``Node.pure``): it read nothing but its type, version, attributes (the very ``<data>``
 dict, which the readers share between layers that write the same attributes), output
 count, and its inputs' shapes, element types and producer types, and the values of some
-Const inputs.  Those values are named by the Const's ``<data>`` dict (Consts whose payloads
-the serializer merged share it), and only for the inputs read: the key of one trace.  A
+Const inputs.  Those values are named by the Const's payload (element type, shape, offset
+and size in the .bin: the serializer writes equal payloads once), and only for the inputs
+read: the key of one trace; the memo is cleared for each file.  A
 later layer agreeing with a remembered one on everything that one read follows the same
 path, reads the same inputs and gets the same result.  The shape table of the result names
 the layer's own inputs.
@@ -22,7 +23,7 @@ from ..ir.records import Layer
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
-#: {their data dicts' ids: (those dicts, the result)})
+#: {their payloads: the result})
 _MEMO: Dict[tuple, Tuple[dict, List[Tuple[Tuple[int, ...], Dict[tuple, tuple]]]]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
@@ -46,11 +47,16 @@ def _find(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]
     if found is None or found[0] is not layer.data:
         return None
     for read, results in found[1]:
-        datas = [inputs[i].producer.data for i in read]  # type: ignore[union-attr]
-        made = results.get(tuple(map(id, datas)))
-        if made is not None and all(a is b for a, b in zip(made[0], datas)):
+        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
+        if made is not None:
             return read, made
     return None
+
+
+def payload(data) -> tuple:
+    """What names a Const's values: its type, shape and bytes in the .bin (the serializer
+    writes equal payloads once; the memo is cleared for each file)."""
+    return (data.get("element_type"), data.get("shape"), data.get("offset"), data.get("size"))
 
 
 def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[int, ...]]:
@@ -63,7 +69,7 @@ def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
     """``(inferred,)`` remembered for a layer like this one, or None."""
     found = _find(base, layer, inputs)
-    return None if found is None else (_rebuild(found[1][1], layer, inputs),)
+    return None if found is None else (_rebuild(found[1], layer, inputs),)
 
 
 def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[int],
@@ -78,7 +84,7 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[
             _MEMO.clear()
         entry = _MEMO[base] = (layer.data, [])
     read = tuple(sorted(set(read)))
-    datas = tuple(inputs[i].producer.data for i in read)  # type: ignore[union-attr]
+    payloads = tuple([payload(inputs[i].producer.data) for i in read])  # type: ignore[union-attr]
     for known, results in entry[1]:
         if known == read:
             break
@@ -86,7 +92,7 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[
         results = {}
         entry[1].append((read, results))
     if len(results) < SIZE:
-        results[tuple(map(id, datas))] = (datas, made)
+        results[payloads] = made
 
 
 def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:
