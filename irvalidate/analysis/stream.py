@@ -176,7 +176,7 @@ class StreamAnalysis:
             self._batch_edges.append(edge)
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
-        self._novel.append((layer, spec, parts, key, values))
+        self._novel.append((layer, spec, parts, key, values, entering))
         propagation = self.propagation
         propagation._visit(layer)
         if propagation.unread_const is not None:
@@ -196,9 +196,12 @@ class StreamAnalysis:
         problems = self.propagation.problems
         graph = Graph(self._layers, self._batch_edges, doc_problems[self._problems_seen:])
         self._problems_seen = len(doc_problems)
+        layers = {layer.id: layer for layer in self._layers}
+        for _, _, _, _, _, entering in self._novel:  # (their producers)
+            for producer, _, _, _ in entering.values():
+                layers[producer.id] = producer
         found = Batch(graph, problems[:], self.weights, self.propagation,
-                      dict(self.propagation.inferences),
-                      {layer.id: layer for layer in self._live.values()})
+                      dict(self.propagation.inferences), layers)
         problems.clear()
         return found
 
@@ -209,7 +212,7 @@ class StreamAnalysis:
             return
         named = {id(p.layer) for p in problems}
         outputs = self.propagation.outputs
-        for layer, spec, parts, key, values in self._novel:
+        for layer, spec, parts, key, values, _ in self._novel:
             if key is None or id(layer) in named:
                 continue
             made = self.likeness.template(layer, outputs, values)

@@ -32,9 +32,9 @@ class EdgeTable:
 
     def __init__(self) -> None:
         self.from_layer = array("i")
-        self.from_port = array("i")
+        self.from_port = array("H")  # (a port id past 65,535 declines the stream)
         self.to_layer = array("i")
-        self.to_port = array("i")
+        self.to_port = array("H")
         self.order = array("i")
         self.starts = array("i")
         #: the byte offsets of ``<edges>`` and of the end of ``</edges>``

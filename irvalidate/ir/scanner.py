@@ -28,8 +28,9 @@ from . import plain
 from .plain import EDGE, EDGE_LINES, EDGE_VALUES, HEAD, LAYER_TAG, NO_DATA, PROLOG, SPACE, Rest
 from .records import Document, Edge, Graph, Layer, Port
 
-#: what a chunk of the file is read in
-CHUNK = 1 << 20
+#: what a chunk of the file is read in (the text of a chunk is held three times over at
+#: once: a larger one costs memory and saves no time)
+CHUNK = 1 << 18
 #: a layer longer than this is read by lxml (whose limits then apply, as in the parser)
 MAX_PLAIN_LAYER = 1 << 20
 #: a layer with bodies longer than this is left to lxml with the whole file
@@ -38,6 +39,8 @@ MAX_COMPLEX_LAYER = 64 << 20
 #: port sections; a Const's <data> is its own, but the Consts read by other layers are
 #: read soon after it)
 MAX_CACHED = 4096
+#: Consts' <data> remembered (those read by other layers are read soon after them)
+MAX_CONSTS = 1024
 
 class NotPlain(Exception):
     """The file is outside the subset this module reads exactly; read it with lxml."""
@@ -183,8 +186,10 @@ class Scanner:
                             return
                         # a Const's <data> is its own (its offset): kept apart, so that
                         # the others (which ops.memo names by identity) stay shared
-                        self._remember(self._const_data if "offset" in data else self._data,
-                                       data_text, data)
+                        if "offset" in data:
+                            self._remember(self._const_data, data_text, data, MAX_CONSTS)
+                        else:
+                            self._remember(self._data, data_text, data)
                     base = line + data_lead.count("\n")
                 else:
                     base = line
@@ -210,8 +215,8 @@ class Scanner:
             self.newlines, self.pos, self._last_line = newlines, pos, last_line
 
     @staticmethod
-    def _remember(cache: dict, key: str, value) -> None:
-        if len(cache) >= MAX_CACHED:
+    def _remember(cache: dict, key: str, value, limit: int = MAX_CACHED) -> None:
+        if len(cache) >= limit:
             cache.clear()
         cache[key] = value
 

@@ -61,7 +61,7 @@ def const_spec(data: dict) -> ConstSpec:
     found = _SPECS.get(key)
     if found is None:
         found = _const_spec(data)  # (a ConstError is not remembered)
-        if len(_SPECS) >= 8192:
+        if len(_SPECS) >= 2048:
             _SPECS.clear()
         _SPECS[key] = found
     return found
