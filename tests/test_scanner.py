@@ -166,7 +166,7 @@ def test_layers_past_a_chunk_and_line_65534(tmp_path):
     the limit are exact in the scanner's (counted against the text)."""
     head, rest = TEXT.split("<layers>", 1)
     body, tail = rest.split("</layers>", 1)
-    copies = 2 + (2 * CHUNK) // len(body)
+    copies = 2 + max((2 * CHUNK) // len(body), 65535 // body.count("\n"))
     layers = re.findall(r"<layer .*?</layer>", body, flags=re.S)
     ids = [re.search(r'id="(\d+)"', l).group(1) for l in layers]
     blocks: List[str] = []

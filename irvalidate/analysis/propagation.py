@@ -17,6 +17,7 @@ from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
 from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
 from ..ops import registry
 from ..ops.node import BodyOutcome, ParameterValue
+from ..ops.memo import payload
 from ..ops.sources import const_value, outputs_of
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
@@ -63,6 +64,7 @@ class Propagation:
         #: a Parameter's or Const's shape attribute that does not parse (malformed-ir)
         self.problems: List[ParseProblem] = []
         self._consts: Dict[str, object] = {}
+        self._payloads: Dict[tuple, object] = {}
         #: the first Const whose values could not be read (a missing .bin, a bad offset):
         #: dims inferred after it may be unknown only because of it
         self.unread_const: Optional[Layer] = None
@@ -155,12 +157,20 @@ class Propagation:
     def read_const(self, layer: Layer) -> List[int]:
         cached = self._consts.get(layer.id)
         if cached is None:
-            try:
-                cached = self.weights.integers(layer.data)
-            except ConstError as err:
-                cached = err
-                if err.kind != "type":  # a real Const asked for integers is read as reals
-                    self.unread_const = self.unread_const or layer
+            # Consts of one payload (the serializer writes equal payloads once) decode once
+            key = payload(layer.data)
+            cached = self._payloads.get(key)
+            if cached is None:
+                try:
+                    cached = self.weights.integers(layer.data)
+                except ConstError as err:
+                    cached = err
+                if len(self._payloads) >= 1024:
+                    self._payloads.clear()
+                self._payloads[key] = cached
+            if isinstance(cached, ConstError) and cached.kind != "type":
+                # (a real Const asked for integers is read as reals)
+                self.unread_const = self.unread_const or layer
             self._consts[layer.id] = cached
         if isinstance(cached, ConstError):
             raise cached

@@ -172,7 +172,8 @@ class Scanner:
                     return
                 lead, lid, name, kind, version, data_lead, data_text = match.groups()
                 kind, version = shared(kind, kind), shared(version, version)
-                line = newlines + lead.count("\n") + 1
+                lines = lead.count("\n")
+                line = newlines + lines + 1
                 if line == last_line:
                     self.shared_lines = True
                 data = NO_DATA
@@ -190,7 +191,9 @@ class Scanner:
                             self._remember(self._const_data, data_text, data, MAX_CONSTS)
                         else:
                             self._remember(self._data, data_text, data)
-                    base = line + data_lead.count("\n")
+                    data_lines = data_lead.count("\n")
+                    lines += data_lines
+                    base = line + data_lines
                 else:
                     base = line
                 rest = piece[match.end():]
@@ -200,9 +203,9 @@ class Scanner:
                     if parts is None:
                         return
                     self._remember(self._rests, rest, parts)
-                inputs, outputs, _ = parts
+                inputs, outputs, rest_lines = parts
                 self.parts = parts
-                newlines += piece.count("\n")
+                newlines += lines + rest_lines  # (HEAD allows no newline in the start tag)
                 last_line = newlines + 1  # (where its end tag is)
                 pos += len(piece) + 8  # len("</layer>")
                 yield new(Layer, (lid, name, kind, version, line, data,
