@@ -156,7 +156,7 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["C
 def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence,
               read_from: Optional[str] = None, planner: Optional[Planner] = None,
               extra_rules: Sequence = (), contexts_of: Optional[ContextMaker] = None) -> FileResult:
-    memo.clear()  # (remembered inferences name Const payloads of one .bin)
+    memo.clear()  # (what one file's inferences remember is no use to the next)
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]

@@ -131,3 +131,28 @@ def test_small_chunks(chunk, tmp_path, monkeypatch):
         for path in [model.xml] + ([broken.xml] if broken is not None else []):
             read += agree(Path(path), monkeypatch)
     assert read >= 4, read
+
+
+def test_remembered_inference_is_one_files(tmp_path):
+    """ops.memo names a Const's values by its payload, an offset into one .bin: two files
+    with their own values at the same offset, analysed one after the other in one process
+    without the engine (which also clears the memo), keep their own results."""
+    from irbuilder import IR
+
+    from irvalidate.analysis import analyse
+    from irvalidate.engine import default_bin
+    from irvalidate.ir.reader import parse
+    from irvalidate.ir.weights import BinFile
+    from irvalidate.shapes.dims import format_shape
+    shapes = []
+    for repeats in ([1, 2], [3, 1]):  # (Tile has no <data>: both layers share the reader's)
+        ir = IR()
+        data = ir.parameter("6,4")
+        ir.result(ir.op("Tile", [data, ir.const(repeats, "i64", shape=[2])],
+                        [[6 * repeats[0], 4 * repeats[1]]]))
+        path = ir.write(tmp_path, f"m{repeats[0]}")
+        doc = parse(str(path))
+        found = analyse(doc.graphs(), BinFile(default_bin(str(path))))[0]
+        shapes += [format_shape(i.outputs[0]) for i in found.inferences.values()
+                   if i.layer.type == "Tile"]
+    assert shapes == ["[6,8]", "[18,4]"], shapes

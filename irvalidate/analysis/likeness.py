@@ -36,7 +36,8 @@ SIZE = 8192
 class Likeness:
     """The value kinds and clean likenesses of one stream."""
 
-    def __init__(self, bin_size: Optional[int]) -> None:
+    def __init__(self, weights: object, bin_size: Optional[int]) -> None:
+        self._weights = weights
         self._bin_size = bin_size
         self._kinds: Dict[tuple, int] = {}
         self._next = 1
@@ -101,7 +102,7 @@ class Likeness:
         """A layer the rules found clean, with the template of its outputs."""
         read: Tuple[int, ...] = ()
         if not spec.source:
-            base = memo.key(id(spec), layer, inputs)
+            base = memo.key(id(spec), layer, inputs, self._weights)
             trace = memo.trace(base, layer, inputs) if base is not None else None
             if trace is None:
                 return  # not remembered by ops.memo: inferring it read more

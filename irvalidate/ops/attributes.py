@@ -185,11 +185,31 @@ def read(node_or_data: Any, name: str, fields: Tuple[Field, ...]) -> Tuple[Any, 
     key = (fields, raw)
     found = _READ.get(key)
     if found is None:
-        model = _MODELS.get((name, fields))
-        if model is None:
-            model = _MODELS.setdefault((name, fields), lazy_model(lambda: _build_model(fields)))
-        given = {f"f{i}": text for i, text in enumerate(raw) if text is not None}
-        names = {f"f{i}": f.ir for i, f in enumerate(fields)}
-        parsed = validate(model, given, names)
-        found = _READ.setdefault(key, tuple(parsed[f"f{i}"] for i in range(len(fields))))
+        found = direct(fields, raw)
+        if found is None:
+            found = _validated(name, fields, raw)
+        _READ[key] = found
     return found
+
+
+def direct(fields: Tuple[Field, ...], raw: Tuple[Optional[str], ...]) -> Optional[Tuple[Any, ...]]:
+    """What the model gives when every attribute parses: its schema is "anything" behind
+    each field's own parser, with the field's default for a missing attribute, so running
+    the parsers is running the model (tests/ops/test_attribute_models.py checks the two
+    agree).  None when one does not parse: the model then words every failure at once,
+    and a file whose attributes all parse never imports pydantic-core (~30 ms)."""
+    try:
+        return tuple(f.default if text is None else _parse(f, text) for f, text in zip(fields, raw))
+    except ValueError:
+        return None
+
+
+def _validated(name: str, fields: Tuple[Field, ...], raw: Tuple[Optional[str], ...]) -> Tuple[Any, ...]:
+    """The attributes through the model (an attribute OpError when one does not parse)."""
+    model = _MODELS.get((name, fields))
+    if model is None:
+        model = _MODELS.setdefault((name, fields), lazy_model(lambda: _build_model(fields)))
+    given = {f"f{i}": text for i, text in enumerate(raw) if text is not None}
+    names = {f"f{i}": f.ir for i, f in enumerate(fields)}
+    parsed = validate(model, given, names)
+    return tuple(parsed[f"f{i}"] for i in range(len(fields)))

@@ -52,13 +52,34 @@ def read(node: Node) -> Spec:
     key = (data.get("auto_broadcast"), data.get("auto_broadcast.auto_broadcast_axis"))
     found = _READ.get(key)
     if found is None:
-        raw = {"mode": "numpy" if key[0] is None else key[0]}
-        if key[1] is not None:
-            raw.update(axis=key[1], axis_given=True)
-        model = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
-                                              "axis": "auto_broadcast.auto_broadcast_axis"})
-        found = _READ.setdefault(key, Spec(model.mode, model.axis, model.axis_given))
+        found = direct(key)
+        if found is None:
+            found = _validated(key)
+        _READ[key] = found
     return found
+
+
+def direct(key: Tuple[Optional[str], Optional[str]]) -> Optional[Spec]:
+    """What the model gives when both attributes parse: each field is its own parser behind a
+    literal or int check that the parser's result always passes, with a default when the
+    attribute is missing (tests/ops/test_attribute_models.py checks the two agree); None
+    when one does not parse (the model words it)."""
+    mode, axis = key
+    try:
+        return Spec(enum_value("numpy" if mode is None else mode, AUTO_BROADCAST_VALUES),
+                    0 if axis is None else parse_int_prefix(axis), axis is not None)
+    except ValueError:
+        return None
+
+
+def _validated(key: Tuple[Optional[str], Optional[str]]) -> Spec:
+    """The attribute through the model (an attribute OpError listing legal values)."""
+    raw = {"mode": "numpy" if key[0] is None else key[0]}
+    if key[1] is not None:
+        raw.update(axis=key[1], axis_given=True)
+    model = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
+                                          "axis": "auto_broadcast.auto_broadcast_axis"})
+    return Spec(model.mode, model.axis, model.axis_given)
 
 
 def mode_label(node: Node) -> str:

@@ -30,13 +30,14 @@ SIZE = 4096
 _new = tuple.__new__
 
 
-def key(spec_id: int, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+def key(spec_id: int, layer: Layer, inputs: Sequence[Value], weights: object) -> Optional[tuple]:
     """The base key of a layer, or None when an input carries a computed value (a shape
-    subgraph, whose values differ from layer to layer)."""
+    subgraph, whose values differ from layer to layer).  ``weights``: the .bin its Consts'
+    payloads are read from (the key holds it: payloads are offsets into one file)."""
     for value in inputs:
         if value.tensor is not None:
             return None
-    return (spec_id, layer.type, layer.version, id(layer.data), len(layer.outputs),
+    return (spec_id, weights, layer.type, layer.version, id(layer.data), len(layer.outputs),
             tuple([(v.shape, v.element_type, None if v.producer is None else v.producer.type)
                    for v in inputs]))
 

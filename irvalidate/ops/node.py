@@ -49,6 +49,9 @@ ParameterValue = Tuple[Any, Optional[str]]
 class Graph(Protocol):
     """What a node may ask of the graph around it (the analysis provides it)."""
 
+    #: the .bin of the file (ops.memo names Const payloads in it)
+    weights: Any
+
     def read_const(self, layer: Layer) -> List[int]: ...
 
     def first_number(self, layer: Layer) -> Optional[float]: ...

@@ -147,7 +147,7 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
 
 def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
     """``run`` for one layer, or what a layer like it got (ops.memo)."""
-    base = memo.key(id(spec), layer, inputs)
+    base = memo.key(id(spec), layer, inputs, graph.weights)
     if base is not None:
         found = memo.recall(base, layer, inputs)
         if found is not None:
