@@ -5,12 +5,14 @@ Also ``irvalidate rules`` and ``irvalidate explain CODE...`` (commands.py).  Imp
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
+
+if TYPE_CHECKING:  # the arguments are read, never made here: paths alone need no argparse
+    import argparse
 
 
 def __getattr__(name: str) -> str:
@@ -89,14 +91,16 @@ def _main(argv: list) -> int:
     handled = _subcommand(argv)
     if handled is not None:
         return handled
-    from .options import parser
-    options = parser(_version)
-    try:
-        args = options.parse_args(argv)
-        if not args.paths and not args.show_settings:  # only --show-settings needs no PATH
-            options.error("the following arguments are required: PATH")
-    except SystemExit as exit_:
-        return int(exit_.code or 0) and 2
+    from .options import only_paths, parser
+    args = only_paths(argv)
+    if args is None:
+        options = parser(_version)
+        try:
+            args = options.parse_args(argv)
+            if not args.paths and not args.show_settings:  # only --show-settings needs no PATH
+                options.error("the following arguments are required: PATH")
+        except SystemExit as exit_:
+            return int(exit_.code or 0) and 2
     problem = _usage_problem(args)
     if problem:
         print(f"irvalidate: error: {problem}", file=sys.stderr)
