@@ -167,6 +167,8 @@ class Overrides:
     def _anchor(self, cwd: str) -> None:
         """Command-line patterns mean the working directory, whichever configuration file
         (with its own folder) they are applied to."""
+        if not {"exclude", "extend_exclude", "per_file_ignores"} & {*self.values, *self.extend}:
+            return  # no pattern given: globs.py is not even imported
         from .globs import anchored
         for table in (self.values, self.extend):
             for key in ("exclude", "extend_exclude"):
