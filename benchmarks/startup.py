@@ -10,12 +10,19 @@ Time a non-editable install (an editable install's finder adds ~12 ms to every s
 
     python3 -m venv /tmp/v && /tmp/v/bin/pip install . && /tmp/v/bin/python benchmarks/startup.py
     .../python benchmarks/startup.py --runs 30 my.xml
+    .../python benchmarks/startup.py --instructions   # also callgrind's count of each case
+
+On a shared machine the wall times of two runs can differ by 20%; the instruction counts
+(valgrind's callgrind, one run each, ~15 s) move by less than 0.1% and tell what a change
+bought.
 Without files: two sample models (one with a broadcasting layer, one without), and run.py's
 stress-10.xml when it has been generated.
 """
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,18 +62,37 @@ def import_times(xml: Path, top: int) -> str:
     return "\n".join(f"  {us / 1000:6.1f} ms  {name}" for us, name in rows[:top])
 
 
+def instructions(cmd: list, cwd: Path) -> float:
+    """Millions of instructions one run of ``cmd`` executes (valgrind's callgrind)."""
+    err = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                         capture_output=True, text=True, cwd=cwd).stderr
+    found = re.search(r"Collected : (\d+)", err)
+    return int(found.group(1)) / 1e6 if found else float("nan")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", type=Path, help="small IRs (default: see above)")
     ap.add_argument("--runs", type=int, default=30, help="runs of each case (30)")
     ap.add_argument("--top", type=int, default=15, help="top-level imports listed (15)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each case's instructions once with valgrind's callgrind")
     args = ap.parse_args(argv)
     files = args.files or SAMPLES + [p for p in [Path(run.tempfile.gettempdir()) / "irv-bench"
                                                  / "stress-10.xml"] if p.exists()]
-    run.command = lambda tool, xml: CASES[tool](xml)   # run.measure times our cases
+    run.command = lambda tool, xml, extra=(): CASES[tool](xml)   # run.measure times our cases
     rows = run.bench(files, tuple(CASES), args.runs)
     print(f"python {sys.version.split()[0]} ({run.PY}); whole-process wall time, median of "
           f"{args.runs} interleaved runs\n\n{run.table(rows, tuple(CASES))}")
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("\n--instructions: valgrind is not installed (apt-get install valgrind)")
+        else:
+            print("\ninstructions (callgrind, millions; one run each):")
+            for xml in files:
+                counts = "  ".join(f"{case} {instructions(make(xml), xml.parent):7.1f}"
+                                   for case, make in CASES.items())
+                print(f"  {xml.name}: {counts}")
     for xml in files:
         print(f"\nimport time of `irvalidate {xml.name}` (one run, -X importtime):\n"
               f"{import_times(xml, args.top)}")

@@ -5,12 +5,15 @@ Also ``irvalidate rules`` and ``irvalidate explain CODE...`` (commands.py).  Imp
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Optional, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
+
+if TYPE_CHECKING:  # the arguments are read, never made here: paths alone need no argparse
+    import argparse
 
 
 def __getattr__(name: str) -> str:
@@ -74,9 +77,51 @@ def _usage_problem(args: argparse.Namespace) -> Optional[str]:
     return None
 
 
+#: main() was called without argv: this process is irvalidate itself (see _loading)
+_program = False
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run irvalidate on ``argv``; None (the console script, ``python -m irvalidate``) runs
+    it as the program, on ``sys.argv``."""
+    if argv is not None:
+        return _guarded(list(argv))
+    global _program
+    _program = True
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        return _guarded(sys.argv[1:])
+    finally:
+        _program = False
+        import gc
+        # the exit's last collection would go over every object still alive (~7 ms of a
+        # small file's run); frozen, they are left to the operating system
+        gc.freeze()
+
+
+@contextmanager
+def _loading() -> Iterator[None]:
+    """The cycle collector paused while modules load, in a process that is irvalidate itself
+    (an in-process caller's collector is left alone).  Loading makes tens of thousands of
+    objects and no garbage, and the collector's passes over them cost ~5 ms of a small
+    file's start.  They are then frozen (they live as long as the process: no pass looks at
+    them again), and the collector runs for the work itself as it would without the pause:
+    a directory walk's parsers leave cycles to collect, and -j workers fork from here."""
+    import gc
+    if not (_program and gc.isenabled()):
+        yield
+        return
+    gc.collect(1)  # what the work so far left in the young generations: frozen, it would stay
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+def _guarded(argv: list) -> int:
+    try:
+        return _main(argv)
     except KeyboardInterrupt:
         return 130  # Ctrl-C: no traceback; 128 + SIGINT, as shells report it
     except BrokenPipeError:  # `irvalidate rules | head -1`: the reader has what it wanted
@@ -89,19 +134,22 @@ def _main(argv: list) -> int:
     handled = _subcommand(argv)
     if handled is not None:
         return handled
-    from .options import parser
-    options = parser(_version)
-    try:
-        args = options.parse_args(argv)
-        if not args.paths and not args.show_settings:  # only --show-settings needs no PATH
-            options.error("the following arguments are required: PATH")
-    except SystemExit as exit_:
-        return int(exit_.code or 0) and 2
+    from .options import only_paths, parser
+    args = only_paths(argv)
+    if args is None:
+        options = parser(_version)
+        try:
+            args = options.parse_args(argv)
+            if not args.paths and not args.show_settings:  # only --show-settings needs no PATH
+                options.error("the following arguments are required: PATH")
+        except SystemExit as exit_:
+            return int(exit_.code or 0) and 2
     problem = _usage_problem(args)
     if problem:
         print(f"irvalidate: error: {problem}", file=sys.stderr)
         return 2
-    from .config import ConfigError
+    with _loading():
+        from .config import ConfigError
     try:
         return _run(args)
     except ConfigError as err:
@@ -111,15 +159,16 @@ def _main(argv: list) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .hierarchy import Resolver
-    from .options import Overrides
+    with _loading():
+        from .discovery import DiscoveryError, find
+        from .hierarchy import Resolver
+        from .names import display_path
+        from .options import Overrides
     overrides = Overrides(args)
     resolver = Resolver(overrides.apply, args.config, args.isolated)
     if args.show_settings:
         return _show_settings(args, resolver, overrides)
     run = resolver.run_wide()
-    from .discovery import DiscoveryError, find
-    from .names import display_path
     try:
         files = find(args.paths, resolver, args.skip_non_ir)
     except DiscoveryError as err:
@@ -174,7 +223,8 @@ def _run(args: argparse.Namespace) -> int:
         print("irvalidate: error: --no-smart-reshape goes with --reshape", file=sys.stderr)
         return 2
     try:
-        from .api import validate_files
+        with _loading():
+            from .api import validate_files
         if fixing:
             from functools import partial
 

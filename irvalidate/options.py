@@ -5,12 +5,15 @@ setting is given on the command line.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Callable, Dict, List, Optional, Set
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set
 
 from .reporting import FORMAT_NAMES
+
+if TYPE_CHECKING:
+    import argparse
 
 #: configuration field -> the option that sets it, to name the option in error messages
 OPTION_NAMES = {
@@ -21,20 +24,44 @@ OPTION_NAMES = {
 }
 
 
-class VersionAction(argparse.Action):
-    """argparse's version action, with the version read only when asked for."""
+#: what the parser gives each option the command line leaves out (a test holds the two
+#: together), for :func:`only_paths`
+DEFAULTS = {
+    "format": None, "output": None, "config": None, "isolated": False, "show_settings": False,
+    "show_files": False, "exclude": None, "extend_exclude": None, "force_exclude": None,
+    "respect_gitignore": None, "select": None, "ignore": None, "extend_ignore": None,
+    "per_file_ignores": None, "severity": None, "exit_zero": None, "quiet": 0,
+    "statistics": False, "color": "auto", "jobs": None, "bin": None, "skip_non_ir": False,
+    "diff": False, "fix": False, "exit_non_zero_on_fix": False, "reshape": None,
+    "no_smart_reshape": False,
+}
 
-    def __init__(self, option_strings, version: Callable[[], str], dest=argparse.SUPPRESS,
-                 default=argparse.SUPPRESS, help="show the version and exit"):
-        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-        self.version = version
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write(f"irvalidate {self.version()}\n")
-        parser.exit()
+def only_paths(argv: Sequence[str]) -> Optional[SimpleNamespace]:
+    """The command line parsed as the parser parses it, when every argument is a path
+    (``irvalidate FILE...``, as pre-commit runs it); else None.  Importing argparse and
+    building the parser cost ~6 ms (gettext, locale, shutil), more than checking a small IR.
+    Only an argument that starts with ``-`` can be an option to argparse."""
+    if not argv or any(arg.startswith("-") for arg in argv):
+        return None
+    return SimpleNamespace(paths=list(argv), **DEFAULTS)
 
 
 def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
+    import argparse
+
+    class VersionAction(argparse.Action):
+        """argparse's version action, with the version read only when asked for."""
+
+        def __init__(self, option_strings, version: Callable[[], str], dest=argparse.SUPPRESS,
+                     default=argparse.SUPPRESS, help="show the version and exit"):
+            super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+            self.version = version
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            sys.stdout.write(f"irvalidate {self.version()}\n")
+            parser.exit()
+
     parser = argparse.ArgumentParser(
         prog="irvalidate", description="Check OpenVINO IR files: declared shapes against "
         "broadcast inference, graph integrity, constants.  Also: `irvalidate rules`, "
@@ -140,6 +167,8 @@ class Overrides:
     def _anchor(self, cwd: str) -> None:
         """Command-line patterns mean the working directory, whichever configuration file
         (with its own folder) they are applied to."""
+        if not {"exclude", "extend_exclude", "per_file_ignores"} & {*self.values, *self.extend}:
+            return  # no pattern given: globs.py is not even imported
         from .globs import anchored
         for table in (self.values, self.extend):
             for key in ("exclude", "extend_exclude"):

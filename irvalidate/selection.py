@@ -28,9 +28,9 @@ def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
 def ignores_for(config: Config, path: str) -> List[str]:
     """ignore + extend-ignore + every per-file-ignores entry whose pattern matches ``path``
     (globs.py: ruff's patterns, anchored at the configuration file's folder)."""
-    from .globs import match
     found = list(config.ignore) + list(config.extend_ignore)
     for glob, selectors in config.per_file_ignores.items():
+        from .globs import match  # only with per-file-ignores: most runs have none
         if match([glob], path, config.root):
             found.extend(selectors)
     return found

@@ -17,7 +17,6 @@ Failing (ignored by the reader, which uses numpy broadcasting)::
 """
 from __future__ import annotations
 
-import difflib
 from typing import Iterator
 
 from ..findings import Problem
@@ -58,6 +57,8 @@ def check(ctx: Context) -> Iterator[Problem]:
         for name in layer.data:
             if name in known or (kind, name) in LEGACY:
                 continue
+            import difflib  # for an unknown attribute only: a clean file never needs it
+
             unused = sorted(known - set(layer.data))
             close = difflib.get_close_matches(name, unused, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else (

@@ -19,7 +19,6 @@ Failing (BitwiseAnd arrived in opset13; Add is not in the sparse opset17)::
 """
 from __future__ import annotations
 
-import difflib
 from typing import Iterator
 
 from ..findings import Problem
@@ -55,6 +54,7 @@ def _unknown_version(layer) -> str:
 
 def _suggestion(layer_type: str) -> str:
     """`` did you mean 'Add'?`` for a near miss of a type some opset has."""
+    import difflib  # for an unknown type only: a clean file never needs it
     close = difflib.get_close_matches(layer_type.lower(), opsets.all_types_lowered(), n=1, cutoff=0.8)
     return f"; did you mean {opsets.spelling(close[0])!r}?" if close else ""
 
