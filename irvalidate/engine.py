@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis, analyse
 from .analysis.what_if import UsageError
@@ -27,13 +26,12 @@ if TYPE_CHECKING:
     from .config import Config
 
 
-@dataclass(frozen=True)
-class FileResult:
+class FileResult(NamedTuple):
     path: str
     findings: List[Finding]
     #: findings of rules run only because the caller asked (``extra_rules``), whatever the
     #: configuration selects: --fix asks for those that forbid writing a file
-    extra: List[Finding] = field(default_factory=list)
+    extra: Sequence[Finding] = ()
     #: with --diff or --fix: what was (or would be) edited
     fix: Optional[FileFix] = None
     #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
@@ -199,7 +197,7 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     if planner is not None and any(p.fix is not None for _, _, p in problems):
         try:
             infos = planner(doc, [(rule.CODE, p) for rule, _, p in problems])
-            made = [replace(f, fix=info) if info is not None else f for f, info in zip(made, infos)]
+            made = [f._replace(fix=info) if info is not None else f for f, info in zip(made, infos)]
         except Exception as err:  # noqa: BLE001 - the findings stand without their fixes
             findings.extend(_internal(path, "the fix planner", err, config))
     findings.extend(f for f, (rule, _, _) in zip(made, problems) if rule not in extra)

@@ -1,19 +1,23 @@
 """Problems (what a rule yields) and findings (a problem the engine has coded and located).
 
-Every class but :class:`Finding` is a :class:`_Frozen` record written by hand: creating a
-``@dataclass(frozen=True, slots=True)`` costs ~0.8 ms at import, and ``irvalidate FILE`` on
-a small IR imports this module before anything else it checks.  Each behaves as that
-dataclass would (keyword or positional construction, equality with its own class only,
-hashing, repr, FrozenInstanceError on assignment, pickling for the ``-j`` workers).
-:class:`Finding` stays a dataclass: the engine attaches fixes with ``dataclasses.replace``.
+Every class but :class:`Finding` (a named tuple) is a :class:`_Frozen` record written by
+hand: creating a ``@dataclass(frozen=True, slots=True)`` costs ~0.8 ms at import, and
+importing dataclasses ~10 ms, and ``irvalidate FILE`` on a small IR imports this module
+before anything else it checks.  Each behaves as that dataclass would (keyword or
+positional construction, equality with its own class only, hashing, repr, an
+AttributeError on assignment, pickling for the ``-j`` workers).
 """
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass
-from typing import Optional, Tuple, Union
+from typing import NamedTuple, Optional, Tuple, Union
 
 from .ir.records import Layer
 from .shapes.dims import Shape, format_dim
+
+class FrozenInstanceError(AttributeError):
+    """An assignment to a field of a frozen record (as dataclasses' own, without importing
+    dataclasses)."""
+
 
 _set = object.__setattr__  # how __init__ writes a field past the frozen __setattr__
 
@@ -207,9 +211,9 @@ class FixInfo(_Frozen):
         _set(self, "blocked", blocked)
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """A problem with its rule's code, slug and level, and where it is."""
+class Finding(NamedTuple):
+    """A problem with its rule's code, slug and level, and where it is.  (A named tuple: the
+    engine attaches fixes with ``_replace``.)"""
     path: str
     line: Optional[int]
     code: str

@@ -7,7 +7,7 @@ of the model's outputs, the rewrites, the verdict) goes with the file's result.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from .analysis import analyse
@@ -78,7 +78,7 @@ def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
         return [Context(doc, graphs[0], run.after, True, reshape=run)] + bodies
 
     result = validate_file(path, bin_path, config, rules, contexts_of=contexts_of)
-    return replace(result, reshape=_outcome(runs[0])) if runs else result
+    return result._replace(reshape=_outcome(runs[0])) if runs else result
 
 
 def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests: Sequence[Request],

@@ -7,7 +7,6 @@ since this one has imported everything already.
 import json
 import subprocess
 import sys
-from dataclasses import asdict
 
 from irbuilder import IR
 
@@ -56,6 +55,6 @@ def test_the_text_report_builds_no_config_or_report_model(tmp_path):
 
 
 def test_defaults_hold_what_the_model_holds():
-    assert asdict(Defaults()) == {**Config().model_dump(), "root": Config().root}
+    assert Defaults().as_dict() == {**Config().model_dump(), "root": Config().root}
     assert Defaults().merged(select=None, jobs=None) == Defaults()
     assert Defaults().merged(select=["IRV1"]) == Config(select=["IRV1"])

@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Dict, FrozenSet, List, Optional
+
+from ..data import data_path
 
 _OPSET_NAME = re.compile(r"opset\d+", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)
 def _table() -> dict:
-    with resources.files("irvalidate.data").joinpath("opsets.json").open("rb") as handle:
+    with open(data_path("opsets.json"), "rb") as handle:
         return json.load(handle)
 
 
@@ -78,7 +79,7 @@ def is_extension(version: str, layer_type: str) -> bool:
 
 @lru_cache(maxsize=None)
 def _extension_packages() -> Dict[str, str]:
-    with resources.files("irvalidate.data").joinpath("extensions.json").open("rb") as handle:
+    with open(data_path("extensions.json"), "rb") as handle:
         packages = json.load(handle)["packages"]
     return {name: package for package, entry in packages.items() for name in entry["types"]}
 

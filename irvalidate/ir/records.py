@@ -8,7 +8,6 @@ attributes of the layers the ops read, are pydantic models built by each op modu
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..shapes.dims import Shape, from_declared
@@ -119,8 +118,7 @@ class Edge(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class ParseProblem:
+class ParseProblem(NamedTuple):
     """Something the parser could not model; the ``malformed-ir`` rule reports it."""
     line: Optional[int]
     message: str
@@ -134,35 +132,60 @@ class ParseProblem:
     axis: Optional[int] = None
 
 
-@dataclass(slots=True)
-class Graph:
-    layers: List[Layer] = field(default_factory=list)
-    edges: List[Edge] = field(default_factory=list)
-    problems: List[ParseProblem] = field(default_factory=list)
-    #: where this graph sits: "" for the model, else e.g. "body of Loop 'loop' (id=3)"
-    scope: str = ""
-    #: "" for the model, else the element it came from: body, then_body or else_body
-    kind: str = ""
-    #: () for the model; a body adds (index of its layer in the parent graph, its tag, how
-    #: many bodies of that tag came before it in the layer): see irvalidate.ir.locate
-    path: Tuple = ()
+class _Record:
+    """A mutable record with ``__slots__`` for fields: compared and shown field by field.
+    (Not a dataclass: importing dataclasses and making one cost ~10 ms of each start.)"""
+    __slots__ = ()
+
+    def __eq__(self, other: object):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a dataclass would be)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+class Graph(_Record):
+    __slots__ = ("layers", "edges", "problems", "scope", "kind", "path")
+
+    def __init__(self, layers: Optional[List[Layer]] = None, edges: Optional[List[Edge]] = None,
+                 problems: Optional[List[ParseProblem]] = None, scope: str = "", kind: str = "",
+                 path: Tuple = ()) -> None:
+        self.layers: List[Layer] = [] if layers is None else layers
+        self.edges: List[Edge] = [] if edges is None else edges
+        self.problems: List[ParseProblem] = [] if problems is None else problems
+        #: where this graph sits: "" for the model, else e.g. "body of Loop 'loop' (id=3)"
+        self.scope = scope
+        #: "" for the model, else the element it came from: body, then_body or else_body
+        self.kind = kind
+        #: () for the model; a body adds (index of its layer in the parent graph, its tag,
+        #: how many bodies of that tag came before it in the layer): see irvalidate.ir.locate
+        self.path = path
 
     def layers_by_id(self) -> Dict[str, Layer]:
         # The runtime keeps the last layer of a duplicated id (std::map overwrite).
         return {layer.id: layer for layer in self.layers}
 
 
-@dataclass(slots=True)
-class Document:
-    path: str
-    version: Optional[str]
-    graph: Graph
-    #: problems that stop analysis of the whole file (unreadable, not an IR, bad XML)
-    fatal: List[ParseProblem] = field(default_factory=list)
-    #: how many lines the file has (past 65,534, lxml's lines are not exact: see locate)
-    lines: int = 0
-    #: where the file departs from the structural schema (schemas/ir.rng)
-    schema: List[ParseProblem] = field(default_factory=list)
+class Document(_Record):
+    __slots__ = ("path", "version", "graph", "fatal", "lines", "schema")
+
+    def __init__(self, path: str, version: Optional[str], graph: Graph,
+                 fatal: Optional[List[ParseProblem]] = None, lines: int = 0,
+                 schema: Optional[List[ParseProblem]] = None) -> None:
+        self.path = path
+        self.version = version
+        self.graph = graph
+        #: problems that stop analysis of the whole file (unreadable, not an IR, bad XML)
+        self.fatal: List[ParseProblem] = [] if fatal is None else fatal
+        #: how many lines the file has (past 65,534, lxml's lines are not exact: see locate)
+        self.lines = lines
+        #: where the file departs from the structural schema (schemas/ir.rng)
+        self.schema: List[ParseProblem] = [] if schema is None else schema
 
     def graphs(self) -> List[Graph]:
         """The model graph followed by every nested body, outermost first."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 import copy
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from lxml import etree
 
+from ..data import data_path
 from .records import Layer, ParseProblem
 
 RNG_NS = "http://relaxng.org/ns/structure/1.0"
@@ -58,7 +58,7 @@ _SUMMARIES = re.compile(r"failed to validate content|Invalid sequence in interle
 
 @lru_cache(maxsize=None)
 def _grammar() -> etree._ElementTree:
-    with resources.files("irvalidate.data").joinpath("ir.rng").open("rb") as handle:
+    with open(data_path("ir.rng"), "rb") as handle:
         return etree.parse(handle, etree.XMLParser(resolve_entities=False, no_network=True))
 
 

@@ -11,7 +11,6 @@ where the specification and the runtime disagree) and what it read are frozen in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
     Callable,
@@ -135,9 +134,9 @@ Infer = Callable[["Node"], Result]
 Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
 
 
-@dataclass(frozen=True)
-class OpSpec:
-    """One operation (one C++ class of OpenVINO) as irvalidate models it."""
+class OpSpec(NamedTuple):
+    """One operation (one C++ class of OpenVINO) as irvalidate models it.  (A named tuple:
+    importing dataclasses costs ~10 ms of each start.)"""
     #: the reader's spelling, for messages
     name: str
     #: the opset numbers whose ``version`` names this class: (first, last)

@@ -1,8 +1,7 @@
 """What several rules share: the context they read and the shape tables they draw."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Tuple
+from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from ..analysis import GraphAnalysis
 from ..findings import Problem, ShapeTable, TableRow
@@ -14,8 +13,7 @@ from ..shapes.dims import Shape
 from ._fixes import source_type_fix
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """One graph of one file: the model itself, or a nested body."""
     doc: Document
     graph: Graph

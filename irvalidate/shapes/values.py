@@ -27,7 +27,6 @@ bound evaluation fails, which can only make a check less precise, never wrong.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import prod
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
@@ -72,13 +71,21 @@ class Origin(NamedTuple):
     hidden: bool = False
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # eq/hash would walk the origin chain
 class Tensor:
-    shape: Tuple[int, ...]
-    #: one bound pair per element, row-major; ``hi == INF`` is unbounded
-    bounds: Tuple[Dim, ...]
-    et: str
-    origin: Origin
+    """A bounded integer value.  Compared by identity (equality would walk the origin
+    chain); not a dataclass (importing dataclasses costs ~10 ms of each start)."""
+    __slots__ = ("shape", "bounds", "et", "origin")
+
+    def __init__(self, shape: Tuple[int, ...], bounds: Tuple[Dim, ...], et: str,
+                 origin: Origin) -> None:
+        self.shape = shape
+        #: one bound pair per element, row-major; ``hi == INF`` is unbounded
+        self.bounds = bounds
+        self.et = et
+        self.origin = origin
+
+    def __repr__(self) -> str:
+        return f"Tensor(shape={self.shape!r}, bounds={self.bounds!r}, et={self.et!r}, origin={self.origin!r})"
 
     @property
     def rank(self) -> int:
