@@ -89,9 +89,13 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
                 size = min(2 * size, BATCH)
         _run_batch(stream, doc, by_batch, problems, places)
         stream.finish()
-        edges_line, count = scanner.skip_edges()
-        if scanner.shared_lines or count != len(table):
-            return None  # (the edges read first are another section, or there are more)
+        edges_line = scanner.jump_edges(table.start, table.end, table.newlines)
+        if edges_line is None:
+            edges_line, count = scanner.skip_edges()
+            if count != len(table):
+                return None  # (the edges read first are another section, or there are more)
+        if scanner.shared_lines:
+            return None
         rest = scanner.rest()
         if not reader.check_skeleton(scanner.head_text, rest, doc, version):
             return None

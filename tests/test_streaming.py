@@ -106,6 +106,9 @@ VARIANTS = [
     ("edges-two-a-line", lambda t: t.replace("/>\n\t\t<edge", "/><edge", 1), False),
     ("wrong-input-dim", lambda t: re.sub(r"(<input>\s*<port id=\"0\"[^>]*>\s*<dim>)2<", r"\g<1>7<", t, count=1), True),
     ("wrong-precision", lambda t: t.replace('<port id="1" precision="FP32"', '<port id="1" precision="FP16"', 1), True),
+    # (not ASCII: the edges read first are passed over by reading, not by seeking)
+    ("unicode-name", lambda t: t.replace('name="a"', 'name="é€"', 1), True),
+    ("unicode-name-and-a-wrong-dim", lambda t: re.sub(r"(<input>\s*<port id=\"0\"[^>]*>\s*<dim>)2<", r"\g<1>7<", t.replace('name="a"', 'name="é"', 1), count=1), True),
 ]
 
 

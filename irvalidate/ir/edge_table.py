@@ -37,8 +37,9 @@ class EdgeTable:
         self.to_port = array("H")
         self.order = array("i")
         self.starts = array("i")
-        #: the byte offsets of ``<edges>`` and of the end of ``</edges>``
-        self.start = self.end = 0
+        #: the byte offsets of ``<edges>`` and of the end of ``</edges>``, and the newlines
+        #: between them
+        self.start = self.end = self.newlines = 0
 
     def __len__(self) -> int:
         return len(self.from_layer)
@@ -114,6 +115,7 @@ def _parse(handle, table: EdgeTable) -> None:
             if not _END.fullmatch(data, stop, close + len(b"</edges>")):
                 raise NotPlain("something else than an edge in <edges>")
             table.end = handle.tell() - len(data) + close + len(b"</edges>")
+            table.newlines = len(table) + data.count(b"\n", stop, close)
             return
         pending = data[stop:]
         if not block or len(pending) > 4096:

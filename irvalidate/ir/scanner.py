@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import codecs
 from itertools import count
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from . import plain
 from .plain import EDGE, EDGE_LINES, EDGE_VALUES, HEAD, LAYER_TAG, NO_DATA, PROLOG, SPACE, Rest
@@ -65,6 +65,8 @@ class Scanner:
         #: whose port sections have the same text), or None
         self.parts: object = None
         self._eof = False
+        #: bytes read from the file, and whether all were ASCII (each then one character)
+        self._bytes, self._ascii = 0, True
         self._rests: Dict[str, Rest] = {}
         self._data: Dict[str, Dict[str, str]] = {}
         self._const_data: Dict[str, Dict[str, str]] = {}
@@ -82,6 +84,9 @@ class Scanner:
         if raw.endswith(b"\r"):  # keep a CR LF pair in one chunk
             raw += self._file.read(1)
         self._eof = not raw
+        self._bytes += len(raw)
+        if self._ascii and not raw.isascii():
+            self._ascii = False
         if len(raw.translate(None, plain.CONTROLS)) != len(raw):
             raise NotPlain("a control character")
         try:
@@ -307,6 +312,25 @@ class Scanner:
             self._advance(stop)
             if not self._more():
                 raise NotPlain("the file ends inside <edges>")
+
+    def jump_edges(self, start: int, end: int, newlines: int) -> Optional[int]:
+        """Pass over the ``<edges>`` section that ``edge_table`` read (at byte ``start``, up
+        to byte ``end``, holding ``newlines``) by seeking past it; the line it starts on.
+        None, the scanner unmoved, when it cannot tell that section is the one here (a
+        file with other than ASCII before it): ``skip_edges`` then reads through it."""
+        self._skip_space()
+        while len(self.buf) - self.pos < len("<edges>") and self._more():
+            pass
+        here = self._bytes - (len(self.buf) - self.pos)
+        if not (self._ascii and here == start and self.buf.startswith("<edges>", self.pos)):
+            return None
+        line = self.newlines + 1
+        self._file.seek(end)
+        self._decoder.reset()
+        self._bytes, self._eof = end, False
+        self.buf, self.pos = "", 0
+        self.newlines += newlines
+        return line
 
     def rest(self) -> str:
         """Everything after ``</edges>`` (the end of the file is near)."""
