@@ -59,14 +59,35 @@ class Likeness:
             self._next += 1
         return found
 
-    def key(self, spec: OpSpec, layer: Layer, parts: object, kinds: Tuple) -> Optional[tuple]:
-        """The likeness key of a layer (``kinds``: of the value reaching each input port,
-        None where no edge enters), or None when it has none."""
+    def apply(self, spec: OpSpec, layer: Layer, parts: object, kinds: Tuple,
+              inputs: Sequence[Value], outputs: Dict[Tuple[str, str], Value]):
+        """Write the output values of a layer alike one found clean and return None; else
+        return its likeness key (False when it has none).  (One call: this runs for most
+        layers of a file.)"""
         if spec.source:
-            return self._source(layer, parts)
-        if 0 in kinds or (kinds and kinds.count(None) == len(kinds)):
-            return None  # a computed value, or an isolated layer (its declared ports stand in)
-        return (1, layer.type, layer.version, id(layer.data), id(parts), kinds)
+            key = self._source(layer, parts)
+        elif 0 in kinds or (kinds and kinds.count(None) == len(kinds)):
+            return False
+        else:
+            key = (1, layer.type, layer.version, id(layer.data), id(parts), kinds)
+        if key is None:
+            return False
+        entry = self._clean.get(key)
+        if entry is None:
+            return key
+        made = entry[2] if entry[2] is not None else self._traced(entry, inputs)
+        if made is None:
+            return key
+        outputs_made, plain = made
+        rests = loose = None
+        if not (plain or spec.source):
+            rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
+            loose = next((v.loose for v in inputs if v.loose is not None), None)
+        new, lid = tuple.__new__, layer.id
+        for pid, shape, et, typed, own, kind in outputs_made:
+            outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests,
+                                              typed, loose, kind))
+        return None
 
     def _source(self, layer: Layer, parts: object) -> Optional[tuple]:
         data = layer.data
@@ -84,13 +105,9 @@ class Likeness:
         return (2, layer.type, tuple(data), data.get("element_type"), data.get("shape"), size,
                 id(parts))
 
-    def recall(self, key: tuple, inputs: Sequence[Value]) -> Optional[Template]:
-        """The template of a clean layer alike (``inputs``: the values it reads)."""
-        entry = self._clean.get(key)
-        if entry is None:
-            return None
-        if entry[2] is not None:
-            return entry[2]  # (inferring it read no Const value)
+    @staticmethod
+    def _traced(entry: list, inputs: Sequence[Value]) -> Optional[Template]:
+        """The template of the trace whose Const values are the layer's."""
         for read, results in entry[1]:
             found = results.get(tuple([memo.payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
             if found is not None:
@@ -139,16 +156,3 @@ class Likeness:
                           value.rests_on is layer, value.kind))
         return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs)
 
-
-def write(layer: Layer, template: Template, inputs: Sequence[Value],
-          outputs: Dict[Tuple[str, str], Value], source: bool) -> None:
-    """The output values of a layer like one checked, as Propagation would make them."""
-    outputs_made, plain = template
-    rests = loose = None
-    if not (source or plain):
-        rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
-        loose = next((v.loose for v in inputs if v.loose is not None), None)
-    new, lid = tuple.__new__, layer.id
-    for pid, shape, et, typed, own, kind in outputs_made:
-        outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests, typed,
-                                          loose, kind))

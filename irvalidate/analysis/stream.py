@@ -146,13 +146,10 @@ class StreamAnalysis:
             done.append(number)
         key = None
         if spec is not None and parts is not None:
-            key = self.likeness.key(spec, layer, parts, tuple(kinds))
-            if key is not None:
-                made = self.likeness.recall(key, values)
-                if made is not None:
-                    likeness.write(layer, made, values, outputs, spec.source)
-                    return
-        self._novel_layer(layer, spec, parts, key, entering, values)
+            key = self.likeness.apply(spec, layer, parts, tuple(kinds), values, outputs)
+            if key is None:
+                return  # alike a layer found clean: its values are written
+        self._novel_layer(layer, spec, parts, key or None, entering, values)
 
     def _type(self, layer: Layer) -> tuple:
         """(its spec, whether the whole graph is needed, whether it may end a path), per
