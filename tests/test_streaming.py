@@ -159,3 +159,25 @@ def test_remembered_inference_is_one_files(tmp_path):
         shapes += [format_shape(i.outputs[0]) for i in found.inferences.values()
                    if i.layer.type == "Tile"]
     assert shapes == ["[6,8]", "[18,4]"], shapes
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_consts_of_one_payload_name_themselves(stream, tmp_path, monkeypatch):
+    """Two Consts with one payload (one offset in the .bin) make one value, computed once;
+    the message that shows how a Broadcast target was computed names each its own Const."""
+    from irbuilder import IR
+    ir = IR()
+    data = ir.parameter("1,3")
+    shape = ir.op("ShapeOf", [data], [[2]], version="opset3", out_precision="I64")
+    for name, declared in (("first", [2, 4]), ("second", [2, 5])):
+        head = ir.const([2], "i64", shape=[1], offset=0)
+        ir.layers[-1].name = name
+        tail = ir.op("Gather", [shape, ir.const([1], "i64", shape=[1]), ir.const([0], "i64", shape=[])],
+                     [[1]], {"batch_dims": "0"}, version="opset8")
+        target = ir.op("Concat", [head, tail], [[2]], {"axis": "0"})
+        ir.result(ir.op("Broadcast", [data, target], [declared], {"mode": "numpy"}, version="opset3"))
+    path = ir.write(tmp_path)
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0 if stream else 1 << 62)
+    found = [f.message for f in validate_file(str(path)).findings if f.code == "IRV101"]
+    assert len(found) == 2, found
+    assert "Const 'first' [2]" in found[0] and "Const 'second' [2]" in found[1], found

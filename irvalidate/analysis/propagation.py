@@ -18,7 +18,7 @@ from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
 from ..ops import registry
 from ..ops.node import BodyOutcome, ParameterValue
 from ..ops.memo import payload
-from ..ops.sources import const_value, outputs_of
+from ..ops.sources import const_value, outputs_of, renamed
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
@@ -65,6 +65,7 @@ class Propagation:
         self.problems: List[ParseProblem] = []
         self._consts: Dict[str, object] = {}
         self._payloads: Dict[tuple, object] = {}
+        self._payload_tensors: Dict[tuple, Tuple[Optional[Tensor], Layer]] = {}
         #: the first Const whose values could not be read (a missing .bin, a bad offset):
         #: dims inferred after it may be unknown only because of it
         self.unread_const: Optional[Layer] = None
@@ -201,13 +202,24 @@ class Propagation:
             # a tensor of shape values may, and decoding it only to drop it was most of the
             # time spent on such models
             if value.element_type in RANGES and _count(value.shape) <= MAX_VALUE_ELEMENTS:
-                try:
-                    numbers = (self.weights.booleans(producer.data)
-                               if value.element_type == "boolean" else self.read_const(producer))
-                except ConstError:  # the invalid-constant rule reports it
-                    numbers = None
-                if numbers is not None:
-                    tensor = const_value(producer, numbers, value.shape, value.element_type)
+                # Consts of one payload (a model's every block reads the same indices)
+                # make one value; each Const names itself in its own origin
+                key = (payload(producer.data), value.shape, value.element_type)
+                made, made_for = self._payload_tensors.get(key, (self, None))
+                if made is self:
+                    try:
+                        numbers = (self.weights.booleans(producer.data)
+                                   if value.element_type == "boolean" else self.read_const(producer))
+                    except ConstError:  # the invalid-constant rule reports it
+                        numbers = None
+                    made = None if numbers is None else \
+                        const_value(producer, numbers, value.shape, value.element_type)
+                    if len(self._payload_tensors) >= 1024:
+                        self._payload_tensors.clear()
+                    self._payload_tensors[key] = (made, producer)
+                elif made is not None:
+                    made = renamed(made, made_for, producer)
+                tensor = made
             self._const_tensors[producer.id] = tensor
         return self._const_tensors[producer.id]
 

@@ -48,6 +48,14 @@ CONSTANT = OpSpec("Constant", infer=_infer, source=True)
 SPECS = {"parameter": (PARAMETER,), "const": (CONSTANT,), "constant": (CONSTANT,)}
 
 
+def renamed(value: Tensor, made_for: Layer, layer: Layer) -> Tensor:
+    """A Const's value made for another Const of the same payload (``made_for``), named
+    after ``layer``."""
+    values = value.origin.label[len(f"Const '{made_for.name}' "):]
+    return Tensor(value.shape, value.bounds, value.et,
+                  Origin(f"Const '{layer.name}' {values}", hidden=True))
+
+
 def const_value(layer: Layer, numbers: List[int], shape: Tuple[Dim, ...],
                 et: Optional[str]) -> Optional[Tensor]:
     """A Const layer's value (its shape must be static and its type one we follow)."""
