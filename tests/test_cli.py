@@ -329,3 +329,18 @@ def test_parallel_run_leaves_the_collector_as_it_found_it(tmp_path):
     parallel = validate_files(paths, Defaults(), jobs=2)
     assert gc.isenabled() and gc.get_freeze_count() == 0
     assert parallel == serial and serial[-1].findings
+
+
+def test_a_worker_collects_once_past_its_garbage_budget(monkeypatch):
+    import gc
+
+    import irvalidate.api as api
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(args) or 0)
+    work = lambda path, bin_path, config: (path, bin_path, config)  # noqa: E731
+    monkeypatch.setattr(api, "GARBAGE", 10 ** 12)
+    assert api._in_worker(work, "m.xml", None, "c") == ("m.xml", None, "c")
+    assert collected == []
+    monkeypatch.setattr(api, "GARBAGE", -1)
+    assert api._in_worker(work, "m.xml", "m.bin", "c") == ("m.xml", "m.bin", "c")
+    assert collected == [()]
