@@ -206,14 +206,20 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict) -> list:
 
 
 def parallel(folder: Path, rounds: int) -> dict:
-    """``irvalidate -j 1 FOLDER`` against ``-j 2 FOLDER``, interleaved: medians and speed-up."""
+    """``irvalidate -j 1 FOLDER`` against ``-j 2 FOLDER``, interleaved: medians and speed-up
+    (of the medians), the CPU times (the workers' included: os.wait4 counts the children a
+    process has waited for), and the median of each round's own ratio, which a machine whose
+    speed drifts between rounds moves less."""
     runs: dict = {1: [], 2: []}
     for i in range(rounds):
         for jobs in ((1, 2) if i % 2 == 0 else (2, 1)):
             runs[jobs].append(measure("irvalidate", folder, ("-j", str(jobs))))
     walls = {j: statistics.median(r["wall"] for r in rs) for j, rs in runs.items()}
+    cpus = {j: statistics.median(r["cpu"] for r in rs) for j, rs in runs.items()}
+    paired = statistics.median(a["wall"] / b["wall"] for a, b in zip(runs[1], runs[2]))
     return {"files": len(list(folder.glob("*.xml"))), "wall_j1": walls[1], "wall_j2": walls[2],
-            "speedup": walls[1] / walls[2], "rcs": sorted({r["rc"] for rs in runs.values() for r in rs})}
+            "speedup": walls[1] / walls[2], "speedup_paired": paired, "cpu_j1": cpus[1],
+            "cpu_j2": cpus[2], "rcs": sorted({r["rc"] for rs in runs.values() for r in rs})}
 
 
 def medium_folder(out: Path, gen: dict, count: int = 20, layers: int = 3000) -> Path:
@@ -346,7 +352,9 @@ def main(argv=None) -> int:
            if t in r and r[t]["rcs"] != [0]]
     if jobs:
         out += [f"A folder of {jobs['files']} medium IRs: -j 1 {jobs['wall_j1']:.2f} s, -j 2 "
-                f"{jobs['wall_j2']:.2f} s, {jobs['speedup']:.2f}x (exit codes {jobs['rcs']})", ""]
+                f"{jobs['wall_j2']:.2f} s, {jobs['speedup']:.2f}x (exit codes {jobs['rcs']}); "
+                f"median of the rounds' own ratios {jobs['speedup_paired']:.2f}x; CPU time -j 1 "
+                f"{jobs['cpu_j1']:.2f} s, -j 2 {jobs['cpu_j2']:.2f} s (workers included)", ""]
     out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
             "Issue 16 targets (informative):", *targets(startup, main_rows, slopes, jobs)]
     if gen:

@@ -314,3 +314,33 @@ def test_output_to_a_full_device(tmp_path, capsys):
     assert capsys.readouterr().err == ("irvalidate: error: --output /dev/full: cannot write it: "
                                        "No space left on device\n")
     assert os.path.exists("/dev/full")
+
+
+def test_parallel_run_leaves_the_collector_as_it_found_it(tmp_path):
+    """Workers pause the cyclic collector and the parent freezes its objects while it forks
+    them: after the run the caller's collector is enabled and nothing stays frozen."""
+    import gc
+
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(3)] + [str(invalid(tmp_path))]
+    serial = validate_files(paths, Defaults(), jobs=1)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    parallel = validate_files(paths, Defaults(), jobs=2)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert parallel == serial and serial[-1].findings
+
+
+def test_a_worker_collects_once_past_its_garbage_budget(monkeypatch):
+    import gc
+
+    import irvalidate.api as api
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(args) or 0)
+    work = lambda path, bin_path, config: (path, bin_path, config)  # noqa: E731
+    monkeypatch.setattr(api, "GARBAGE", 10 ** 12)
+    assert api._in_worker(work, "m.xml", None, "c") == ("m.xml", None, "c")
+    assert collected == []
+    monkeypatch.setattr(api, "GARBAGE", -1)
+    assert api._in_worker(work, "m.xml", "m.bin", "c") == ("m.xml", "m.bin", "c")
+    assert collected == [()]
