@@ -160,7 +160,8 @@ class Overrides:
             extend_exclude=_split(args.extend_exclude),
             per_file_ignores=None if per_file is None else
             {k: _split(v) for k, v in per_file.items()}).items() if v is not None}
-        if self.values or self.extend:
+        from .config import plain
+        if self.extend or not plain(self.values):
             self._check()
         self._anchor(os.getcwd())
 

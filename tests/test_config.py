@@ -216,3 +216,40 @@ def test_former_slugs_still_name_their_rules(old, new, code):
     assert get(old).CODE == code and get(old).SLUG == new
     config = Config(ignore=[old], severity={old: "warning"})
     assert config.ignore == [new] and config.severity == {new: "warning"}
+
+
+@pytest.mark.parametrize("given", [dict(jobs=2), dict(jobs=0, exit_zero=True),
+                                   dict(format="json", force_exclude=True,
+                                        respect_gitignore=False)])
+def test_plain_options_on_the_defaults_hold_what_the_model_holds(given):
+    """-j, --format and the flags come from argparse in their final type: Defaults takes them
+    without building the model, and must hold what the model would."""
+    from irvalidate.config import Defaults
+    merged = Defaults().merged(**given)
+    assert isinstance(merged, Defaults)
+    model = Config(**given)
+    assert merged.as_dict() == {**model.model_dump(), "root": model.root}
+
+
+def test_out_of_range_or_other_options_still_go_through_the_model():
+    from irvalidate.config import Defaults, plain
+    assert not plain(dict(jobs=-1)) and not plain(dict(select=["IRV001"]))
+    assert not plain(dict(jobs=True))  # a bool is an int to isinstance, not to the model
+    assert isinstance(Defaults().merged(select=["IRV001"]), Config)
+    with pytest.raises(Exception, match="greater than or equal to 0"):
+        Defaults().merged(jobs=-1)
+
+
+def test_a_parallel_run_with_plain_options_builds_no_model(tmp_path):
+    """``-j 2`` alone used to build the pydantic model (~80 ms of the parent's start, which
+    the workers wait for)."""
+    import subprocess
+    import sys
+    model = IR()
+    model.result(model.op("Relu", [model.parameter("2,3")], [[2, 3]]))
+    path = model.write(tmp_path, "m")
+    code = ("import sys; from irvalidate.cli import main; "
+            f"rc = main(['-j', '2', '--exit-zero', {str(path)!r}]); "
+            "print(rc, 'pydantic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-2:] == ["0", "False"]
