@@ -75,13 +75,13 @@ class Finder:
         # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
         # one is not, so the hook still reports a truncated IR
         if self.skip_non_ir:
-            from .ir.parser import sniff_root
-            if sniff_root(path) not in ("net", None):
+            from .ir.reader import net_or_broken
+            if not net_or_broken(path):
                 return
         self._add(path)
 
     def walk(self, top: str) -> None:
-        from .ir.parser import sniff_root
+        from .ir.reader import net_or_broken
         # a folder named on the command line that git ignores (or that lies in one) is walked
         # as asked, .gitignore aside: git would ignore everything in it (ruff walks it too)
         git = not (self.resolver.settings_for(top).respect_gitignore
@@ -96,7 +96,7 @@ class Finder:
                 # other well-formed XML is skipped; an .xml that does not even parse to its
                 # root is reported, or a broken model would pass a CI scan silently
                 if not self.excluded(candidate, is_dir=False, gitignore=git) and \
-                        sniff_root(candidate) in ("net", None):
+                        net_or_broken(candidate):
                     self._add(candidate)
 
 

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -207,3 +208,40 @@ def test_a_bin_without_its_xml(tree, capsys):
     assert capsys.readouterr().err == ("irvalidate: error: firmware.bin: a .bin is checked "
                                        "through the .xml beside it, and there is no "
                                        "firmware.xml\n")
+
+
+# --- which .xml a directory walk checks ------------------------------------------------------
+
+HEADS = [
+    b'<?xml version="1.0"?>\n<net name="m" version="11">', b"<net/>", b"<net>", b"\n\t<net\n>",
+    b'\xef\xbb\xbf<?xml version="1.0" encoding="UTF-8"?><net version="10">',
+    b'<?xml version="1.0" encoding="bogus"?><net>', b"<netx/>", b"<network/>", b"<ne",
+    b"<project/>", b"<!-- a model --><net/>", b"<!-- a pom --><project/>", b"",
+    b'<x:net xmlns:x="urn:x"/>', b'<svg xmlns="http://www.w3.org/2000/svg"/>',
+    b"<?pi?><net/>", b"<!DOCTYPE net><net/>", b"<Net/>", b"not xml at all",
+    '<?xml version="1.0" encoding="UTF-16"?><net/>'.encode("utf-16"),
+    '<?xml version="1.0" encoding="UTF-16"?><project/>'.encode("utf-16"),
+]
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_the_quick_look_at_a_files_start_agrees_with_lxml(tmp_path, head):
+    """reader.net_or_broken tells serializer-like starts from their bytes, without lxml:
+    it must decide as the parser's sniff_root does, whatever the file starts with."""
+    from irvalidate.ir.parser import sniff_root
+    from irvalidate.ir.reader import net_or_broken
+    path = tmp_path / "m.xml"
+    path.write_bytes(head + b"\n")
+    assert net_or_broken(str(path)) == (sniff_root(str(path)) in ("net", None))
+
+
+def test_a_walk_tells_plain_irs_without_lxml(tmp_path):
+    """A folder of serializer-written IRs is sorted from other XML by their first bytes: the
+    walk imports no lxml (~15 ms of a start, before -j forks its workers)."""
+    ir(tmp_path / "models")
+    ir(tmp_path / "models", "n")
+    code = ("import sys; from irvalidate.api import discover_files; "
+            f"found = discover_files({str(tmp_path)!r}); "
+            "print(len(found), 'lxml' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["2", "False"]

@@ -47,6 +47,9 @@ PROLOG = re.compile(rf"(?:\ufeff)?(?:<\?xml{S}+version{S}*={S}*[\"']1\.0[\"']"
                      rf"(?:{S}+encoding{S}*={S}*[\"'](?i:utf-8)[\"'])?"
                      rf"(?:{S}+standalone{S}*={S}*[\"'](?:yes|no)[\"'])?{S}*\?>)?{S}*"
                      rf"<net({_ATTRS})>{S}*<layers>{S}*")
+#: a file whose root is <net> (or which lxml finds broken before its root), told from its
+#: first bytes: UTF-8, an optional declaration, then <net (see reader.net_or_broken)
+NET_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml[ \t\r\n][^<>]*\?>)?[ \t\r\n]*<net[ \t\r\n/>]")
 #: what no plain file holds: C0 controls but tab and newline, a lone carriage return,
 #: the non-characters U+FFFE and U+FFFF (lxml refuses or rewrites them all)
 CONTROLS = bytes(c for c in range(32) if c not in (9, 10, 13))
