@@ -39,73 +39,8 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     if wanted <= 1 or len(paths) <= 1:
         return _without_cycle_collector(
             lambda: [work(p, bin_path, c) for p, c in zip(paths, configs)])
-    import gc
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
-    # what the parent holds is frozen while the workers are forked: their collections neither
-    # walk those objects nor write to their pages (which fork shares until written); they
-    # are unfrozen after, unless the caller had frozen objects (gc.unfreeze would thaw those)
-    unfreeze = gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        workers = min(wanted, len(paths))
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
-        # at least 16 chunks a worker: the last chunk, which a worker may still be checking
-        # while the others are done, is a small part of the run (a chunk of files costs one
-        # round trip through the pool, ~0.2 ms, next to milliseconds for the smallest IR)
-        chunk = max(1, len(paths) // (workers * 16))
-        try:
-            results = list(pool.map(partial(_in_worker, work), paths, [bin_path] * len(paths),
-                                    configs, chunksize=chunk))
-        except BaseException:
-            _stop(pool)  # Ctrl-C, or a worker that died: do not wait for the files still running
-            raise
-        pool.shutdown()
-    finally:
-        if unfreeze:
-            gc.unfreeze()
-    return results
-
-
-#: objects a worker may leave uncollected (the cyclic garbage of the files it has checked,
-#: about 36,000 objects and 5 MB for each 3,000-layer IR) before it collects them
-GARBAGE = 500_000
-
-
-def _worker_start() -> None:
-    """Workers ignore Ctrl-C: the terminal sends it to the whole process group, and the
-    parent alone handles it (exit 130, see cli.main) instead of every worker printing a
-    KeyboardInterrupt traceback.  They check files with the cyclic garbage collector paused,
-    as a run without workers does (see _without_cycle_collector)."""
-    import gc
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    gc.disable()
-
-
-def _in_worker(work: Callable[..., FileResult], path: str, bin_path: Optional[str],
-               config: Config) -> FileResult:
-    """``work`` on one file in a worker.  Collections triggered while a file is checked
-    cost a worker 15-20% of its time (20 medium IRs); the cycles the files leave (their
-    graphs) are collected here between files, once they pass GARBAGE objects, and what is
-    left when the worker ends goes with its process (a collection after every file costs
-    ~16 ms a medium IR, 5-12% of a worker's time)."""
-    import gc
-    if gc.get_count()[0] > GARBAGE:
-        gc.collect()
-    return work(path, bin_path, config)
-
-
-def _stop(pool) -> None:
-    """End the workers now.  Python 3.14 has ``terminate_workers``; before it the processes
-    are only reachable through ``_processes``, read before ``shutdown`` clears it."""
-    if hasattr(pool, "terminate_workers"):
-        pool.terminate_workers()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+    from . import workers
+    return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
 
 
 def _without_cycle_collector(work):

@@ -331,16 +331,149 @@ def test_parallel_run_leaves_the_collector_as_it_found_it(tmp_path):
     assert parallel == serial and serial[-1].findings
 
 
+class _Counter:
+    """What drain needs of multiprocessing.Value, in one process."""
+
+    def __init__(self, value=0):
+        import threading
+        self.value, self._lock = value, threading.Lock()
+
+    def get_lock(self):
+        return self._lock
+
+
 def test_a_worker_collects_once_past_its_garbage_budget(monkeypatch):
     import gc
 
-    import irvalidate.api as api
+    from irvalidate import workers
     collected = []
     monkeypatch.setattr(gc, "collect", lambda *args: collected.append(args) or 0)
     work = lambda path, bin_path, config: (path, bin_path, config)  # noqa: E731
-    monkeypatch.setattr(api, "GARBAGE", 10 ** 12)
-    assert api._in_worker(work, "m.xml", None, "c") == ("m.xml", None, "c")
+    monkeypatch.setattr(workers, "GARBAGE", 10 ** 12)
+    monkeypatch.setattr(workers, "_counter", _Counter())
+    assert workers.drain(work, ["a.xml", "b.xml"], None, ["c", "d"]) == [
+        (0, ("a.xml", None, "c")), (1, ("b.xml", None, "d"))]
     assert collected == []
-    monkeypatch.setattr(api, "GARBAGE", -1)
-    assert api._in_worker(work, "m.xml", "m.bin", "c") == ("m.xml", "m.bin", "c")
+    monkeypatch.setattr(workers, "GARBAGE", -1)
+    monkeypatch.setattr(workers, "_counter", _Counter())
+    assert workers.drain(work, ["m.xml"], "m.bin", ["c"]) == [(0, ("m.xml", "m.bin", "c"))]
     assert collected == [()]
+    # the parent drains with its own counter, and leaves collections to its caller
+    assert workers.drain(work, ["m.xml"], None, ["c"], _Counter()) == [(0, ("m.xml", None, "c"))]
+    assert collected == [()] and gc.isenabled()
+
+
+def test_processes_share_the_files_one_at_a_time(monkeypatch):
+    """drain takes each index once, however many processes (here threads) share the counter,
+    and stops at the end of the list."""
+    import threading
+
+    from irvalidate import workers
+    counter, seen, paths = _Counter(), [], [f"m{i}.xml" for i in range(200)]
+
+    def work(path, bin_path, config):
+        seen.append(path)
+        return path.upper()
+    found = []
+    threads = [threading.Thread(target=lambda: found.extend(
+        workers.drain(work, paths, None, [None] * len(paths), counter))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(found) == sorted((i, p.upper()) for i, p in enumerate(paths))
+    assert sorted(seen) == sorted(paths) and counter.value >= len(paths)
+
+
+def test_the_parent_checks_files_too(tmp_path):
+    """-j 2 is the parent and one worker: both check files (a worker alone used to, while
+    the parent waited), and the results come back in the order given."""
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(12)]
+    pids = validate_files(paths, Defaults(), jobs=2, work=_pid_of)
+    assert [path for path, _ in pids] == paths
+    assert len({pid for _, pid in pids}) == 2 and os.getpid() in {pid for _, pid in pids}
+
+
+def _pid_of(path, bin_path, config):
+    import time
+    time.sleep(0.05)  # long enough that the worker, once started, takes some files
+    return path, os.getpid()
+
+
+def test_a_worker_that_fails_fails_the_run(tmp_path):
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
+    with pytest.raises(ZeroDivisionError):
+        validate_files(paths, Defaults(), jobs=2, work=_fails_in_a_worker)
+
+
+def _fails_in_a_worker(path, bin_path, config):
+    import time
+    time.sleep(0.05)
+    if os.getpid() != PARENT:
+        raise ZeroDivisionError(path)
+    return path
+
+
+PARENT = os.getpid()
+
+
+def test_a_worker_that_dies_fails_the_run_with_a_message(tmp_path):
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
+    with pytest.raises(RuntimeError, match="a worker process ended with exit code 3 before"):
+        validate_files(paths, Defaults(), jobs=2, work=_dies_in_a_worker)
+
+
+def _dies_in_a_worker(path, bin_path, config):
+    import time
+    time.sleep(0.05)
+    if os.getpid() != PARENT:
+        os._exit(3)
+    return path
+
+
+def test_an_exception_that_cannot_travel_still_fails_the_run(tmp_path):
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
+    with pytest.raises(RuntimeError, match="in a worker: Unpicklable: held"):
+        validate_files(paths, Defaults(), jobs=2, work=_fails_unpicklably)
+
+
+class Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not to be pickled")
+
+
+def _fails_unpicklably(path, bin_path, config):
+    import time
+    time.sleep(0.05)
+    if os.getpid() != PARENT:
+        raise Unpicklable("held")
+    return path
+
+
+def test_the_largest_files_are_checked_first(tmp_path, monkeypatch):
+    """The order files are taken in: largest first, so the last ones still being checked
+    when the other processes are done are small; results still come in the order given."""
+    from irvalidate import workers
+    sizes = {"a.xml": 10, "b.xml": 300, "c.xml": 20, "missing.xml": None, "d.xml": 300}
+    for name, size in sizes.items():
+        if size is not None:
+            (tmp_path / name).write_bytes(b" " * size)
+    paths = [str(tmp_path / name) for name in sizes]
+    taken = []
+
+    def drain(work, ordered, bin_path, configs, counter=None):
+        taken.extend(os.path.basename(p) for p in ordered)
+        return [(i, (p, c)) for i, (p, c) in enumerate(zip(ordered, configs))]
+    monkeypatch.setattr(workers, "drain", drain)
+    monkeypatch.setattr(workers, "_worker", lambda sender, *rest: sender.send(("done", [])))
+    results = workers.run(paths, None, list("ABCDE"), None, 2)
+    assert taken == ["b.xml", "d.xml", "c.xml", "a.xml", "missing.xml"]
+    assert results == [(p, c) for p, c in zip(paths, "ABCDE")]
