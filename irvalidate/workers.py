@@ -1,6 +1,6 @@
 """``-j N``: files checked by N processes, the parent being one of them.
 
-Every process (the parent and N - 1 pool workers) runs the same loop: take the next file
+Every process (the parent and N - 1 worker processes) runs the same loop: take the next file
 index from one counter in shared memory, check that file, go on until none is left.  No
 process waits for another to hand it work, so the last file to start ends at most one file
 after the others, and the parent works from the moment it has forked, rather than waiting
@@ -34,7 +34,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     import gc
     import multiprocessing
     # the largest files first: the files still being checked when the others are done are
-    # then the small ones (a folder of one 100 MB IR and many small ones ends with the IR)
+    # then small ones (a 100 MB IR taken last would be checked by one process alone)
     order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
     paths, configs = [paths[i] for i in order], [configs[i] for i in order]
     counter = multiprocessing.Value("q", 0)
@@ -58,6 +58,8 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     except BaseException:
         for worker, _ in workers:  # Ctrl-C, or a worker that failed: the others stop now
             worker.terminate()
+        for worker, _ in workers:
+            worker.join(5)  # reaped (a worker stuck in the kernel is not waited for long)
         raise
     finally:
         if unfreeze:
