@@ -477,3 +477,31 @@ def test_the_largest_files_are_checked_first(tmp_path, monkeypatch):
     results = workers.run(paths, None, list("ABCDE"), None, 2)
     assert taken == ["b.xml", "d.xml", "c.xml", "a.xml", "missing.xml"]
     assert results == [(p, c) for p, c in zip(paths, "ABCDE")]
+
+
+def test_workers_started_by_spawn_check_as_forked_ones_do(tmp_path):
+    """macOS and Windows start workers by spawning a fresh interpreter (and Python 3.14 on
+    Linux by a fork server), which gets everything through pickling: the same results as
+    -j 1, in the order given."""
+    import subprocess
+    import sys
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(3)] + [str(invalid(tmp_path))]
+    code = ("import multiprocessing, sys\n"
+            "multiprocessing.set_start_method('spawn')\n"
+            "from irvalidate.api import validate_files\n"
+            "from irvalidate.config import Defaults\n"
+            f"paths = {paths!r}\n"
+            "serial = validate_files(paths, Defaults(), jobs=1)\n"
+            "spawned = validate_files(paths, Defaults(), jobs=2)\n"
+            "print(spawned == serial, [len(r.findings) for r in spawned])\n"
+            # slow work, so that the spawned worker (~0.3 s to start) takes files too
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import os, slow\n"
+            "pids = validate_files(paths * 4, Defaults(), jobs=2, work=slow.work)\n"
+            "print([p for p, _ in pids] == paths * 4, len({pid for _, pid in pids}))\n")
+    (tmp_path / "slow.py").write_text("import os, time\n\n\ndef work(path, bin_path, config):\n"
+                                      "    time.sleep(0.15)\n    return path, os.getpid()\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:2] == ["True [0, 0, 0, 1]", "True 2"]
