@@ -1564,7 +1564,9 @@ def test_time_grows_linearly_in_every_direction(kind, tmp_path):
     n = WIDE[kind]
     small = _write(_wide(kind, n), tmp_path, "small")
     large = _write(_wide(kind, 4 * n), tmp_path, "large")
-    t1, t2 = _timed(small, repeat=3, collect=False), _timed(large, repeat=2, collect=False)
+    # the fastest of three each: one run slowed by another process on the machine (seen in
+    # a suite run beside CI: 0.65 s where the case takes 0.42 s alone) does not decide
+    t1, t2 = _timed(small, repeat=3, collect=False), _timed(large, repeat=3, collect=False)
     print(f"\n{kind}: {n} -> {t1.cpu:.2f} s CPU, {4 * n} -> {t2.cpu:.2f} s CPU ({t2.wall:.2f} s)")
     assert t2.wall < TIME_LIMIT, f"{kind} x{4 * n}: {t2.wall:.1f} s"
     # a baseline under 0.1 s is mostly noise and warm-up; a quadratic walk still shows: 16x
