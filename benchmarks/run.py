@@ -85,7 +85,7 @@ def snapshot(dest: Path, revision: str = "") -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     if revision:
         archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", revision, "irvalidate",
-                                  "schemas"],  # data/ir.rng links to schemas/
+                                  "schemas"],  # older revisions link data/ir.rng there
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
     else:
