@@ -119,8 +119,8 @@ def _weights(path: str, bin_path: Optional[str]) -> BinFile:
                                                       os.path.dirname(os.path.abspath(path)))
 
 
-def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str], planned,
-              config: "Config") -> Optional[FileResult]:
+def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
+              planned) -> Optional[FileResult]:
     """The file checked as it streams (see streaming.py), or None: check it whole."""
     try:
         streamed = streaming.check(read_from or path, _weights(path, bin_path), planned)
@@ -162,7 +162,7 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     findings: List[Finding] = []
     if planner is None and contexts_of is None and not extra and \
             streaming.wanted(read_from or path):
-        streamed = _streamed(path, bin_path, read_from, planned, config)
+        streamed = _streamed(path, bin_path, read_from, planned)
         if streamed is not None:
             return streamed
     try:

@@ -24,7 +24,7 @@ from .analysis.stream import Decline, StreamAnalysis
 from .findings import Problem
 from .ir import edge_table, reader
 from .ir.locate import dim_key, find_lines, layer_keys
-from .ir.records import Document, Edge, Graph
+from .ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
 from .ir.scanner import NotPlain, Scanner
 from .ir.weights import BinFile
 from .rules._common import Context
@@ -78,7 +78,7 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     scanner = Scanner(path, doc)
     try:
         version = scanner.head().get("version")
-        if version not in ("10", "11"):
+        if version not in SUPPORTED_VERSIONS:
             return None
         stream = StreamAnalysis(table, weights)
         size = min(FIRST_BATCH, BATCH)

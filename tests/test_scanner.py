@@ -9,24 +9,18 @@ exact ones), so both must only be past it.
 """
 from __future__ import annotations
 
-import os
 import random
 import re
 from pathlib import Path
 from typing import List
 
 import pytest
+from places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 from irvalidate.ir import parser, reader
 from irvalidate.ir.records import Document, Graph
 from irvalidate.ir.scanner import CHUNK
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_models").rglob("*.xml"))
-CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
-              or ROOT.parent / "shared" / "wild-corpus")
-CORPUS_FILES = sorted(CORPUS.rglob("*.xml")) if CORPUS.is_dir() else []
-GENUINE = ROOT / "sample_models" / "valid" / "output-shape-mismatch.xml"
 BODIES = ROOT / "sample_models" / "valid" / "body-port-map.xml"
 
 
@@ -205,3 +199,38 @@ def test_truncated_and_mutated_agree(seed, tmp_path):
                 cut[rnd.randrange(len(cut))] = rnd.choice(b'<>/"= \n\tx0-1&;\r')
         path = _variant(tmp_path, "", f"m{case}.xml", raw=bytes(cut))
         agree(path)
+
+
+def test_the_shared_strings_stay_bounded(tmp_path, monkeypatch):
+    """Types and versions are shared one string each (plain.SHARED); a file of thousands of
+    distinct types, whose layers' other text repeats (so nothing else clears the table),
+    must not grow it past its bound."""
+    from irvalidate.ir import plain
+    port = '\t\t\t\t<port id="{}" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t</port>\n'
+    layers = ['\t\t<layer id="0" name="x" type="Parameter" version="opset1">\n'
+              '\t\t\t<data shape="2" element_type="f32" />\n'
+              '\t\t\t<output>\n' + port.format(0) + '\t\t\t</output>\n\t\t</layer>\n']
+    count = 3 * plain.MAX_SHARED
+    for n in range(1, count + 1):
+        layers.append(f'\t\t<layer id="{n}" name="l{n}" type="T{n}" version="opset1">\n'
+                      '\t\t\t<input>\n' + port.format(0) + '\t\t\t</input>\n'
+                      '\t\t\t<output>\n' + port.format(1) + '\t\t\t</output>\n\t\t</layer>\n')
+    edges = "".join(f'\t\t<edge from-layer="{n - 1}" from-port="{0 if n == 1 else 1}" '
+                    f'to-layer="{n}" to-port="0" />\n' for n in range(1, count + 1))
+    path = tmp_path / "types.xml"
+    path.write_text('<?xml version="1.0"?>\n<net name="m" version="11">\n\t<layers>\n' +
+                    "".join(layers) + "\t</layers>\n\t<edges>\n" + edges +
+                    "\t</edges>\n\t<rt_info />\n</net>\n")
+
+    class Counted(dict):
+        """The table, counting its largest size as the scanner adds to it."""
+        most = 0
+
+        def setdefault(self, key, value):
+            found = super().setdefault(key, value)
+            Counted.most = max(Counted.most, len(self))
+            return found
+    monkeypatch.setattr(plain, "SHARED", Counted())
+    scanned = reader.scan(str(path))
+    assert scanned is not None and len(scanned.graph.layers) == count + 1
+    assert 0 < Counted.most < 2 * plain.MAX_SHARED

@@ -7,22 +7,15 @@ finding is about, fall into different batches even in small files.
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
+from places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 from irvalidate import streaming
 from irvalidate.engine import _weights, validate_file
 from irvalidate.rules import RULES
-
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_models").rglob("*.xml"))
-CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
-              or ROOT.parent / "shared" / "wild-corpus")
-CORPUS_FILES = sorted(CORPUS.rglob("*.xml")) if CORPUS.is_dir() else []
-GENUINE = ROOT / "sample_models" / "valid" / "output-shape-mismatch.xml"
 
 
 @pytest.fixture(autouse=True)

@@ -7,17 +7,15 @@ tokenizer files would run it; importing it here would register its ops for the w
 session.
 """
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from places import CORPUS
 
 from irvalidate.cli import main
 
-CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
-              or Path(__file__).resolve().parents[2] / "shared" / "wild-corpus")
 FILES = sorted(CORPUS.glob("*/*.xml")) if CORPUS.is_dir() else []
 pytestmark = pytest.mark.skipif(not FILES, reason=f"no wild corpus at {CORPUS}")
 

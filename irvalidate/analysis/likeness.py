@@ -75,9 +75,12 @@ class Likeness:
         entry = self._clean.get(key)
         if entry is None:
             return key
-        made = entry[2] if entry[2] is not None else self._traced(entry, inputs)
+        made = entry[2]
         if made is None:
-            return key
+            traced = memo.find_trace(entry[1], inputs)
+            if traced is None:
+                return key
+            made = traced[1]
         outputs_made, plain = made
         rests = loose = None
         if not (plain or spec.source):
@@ -105,15 +108,6 @@ class Likeness:
         return (2, layer.type, tuple(data), data.get("element_type"), data.get("shape"), size,
                 id(parts))
 
-    @staticmethod
-    def _traced(entry: list, inputs: Sequence[Value]) -> Optional[Template]:
-        """The template of the trace whose Const values are the layer's."""
-        for read, results in entry[1]:
-            found = results.get(tuple([memo.payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
-            if found is not None:
-                return found
-        return None
-
     def remember(self, key: tuple, layer: Layer, parts: object, spec: OpSpec,
                  inputs: Sequence[Value], made: Template) -> None:
         """A layer the rules found clean, with the template of its outputs."""
@@ -132,14 +126,7 @@ class Likeness:
         if not read:
             entry[2] = made
             return
-        for known, results in entry[1]:
-            if known == read:
-                break
-        else:
-            results = {}
-            entry[1].append((read, results))
-        if len(results) < SIZE:
-            results[tuple([memo.payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
+        memo.add_trace(entry[1], read, inputs, made, SIZE)
 
     def template(self, layer: Layer, outputs: Dict[Tuple[str, str], Value],
                  inputs: Sequence[Value]) -> Optional[Template]:

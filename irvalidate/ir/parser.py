@@ -16,6 +16,7 @@ from . import schema as structure
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
 from .records import (
     SLICING,
+    SUPPORTED_VERSIONS,
     BackEdge,
     Document,
     Edge,
@@ -26,7 +27,6 @@ from .records import (
     PortMapEntry,
 )
 
-SUPPORTED_VERSIONS = ("10", "11")
 BODY_TAGS = ("body", "then_body", "else_body")
 PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
 #: deeper nesting than this is refused rather than followed (bodies inside bodies)

@@ -85,13 +85,15 @@ def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, st
 #: attribute names, and the values that repeat, as one string each (a Const's offset is
 #: its own): a model may keep thousands of layers' <data> at once
 SHARED: Dict[str, str] = {}
+#: strings shared at most (then all are forgotten: a hostile file must not grow it)
+MAX_SHARED = 4096
 _OWN_VALUES = frozenset({"offset"})
 
 
 def shared(text: str) -> str:
     found = SHARED.get(text)
     if found is None:
-        if len(SHARED) >= 4096:
+        if len(SHARED) >= MAX_SHARED:
             SHARED.clear()
         found = SHARED[text] = text
     return found

@@ -6,11 +6,8 @@ from __future__ import annotations
 import sys
 
 from . import plain
-from .records import Document, Graph, Layer
+from .records import SUPPORTED_VERSIONS, Document, Graph, Layer
 from .scanner import NotPlain, Scanner
-
-#: the IR versions OpenVINO reads (parser.SUPPORTED_VERSIONS; lxml is not imported here)
-_VERSIONS = ("10", "11")
 
 
 def parse(path: str) -> Document:
@@ -46,7 +43,7 @@ def scan(path: str) -> "Document | None":
         return None
     try:
         net = scanner.head()
-        if net.get("version") not in _VERSIONS:
+        if net.get("version") not in SUPPORTED_VERSIONS:
             return None  # the parser words what is wrong
         graph = doc.graph
         layers = graph.layers

@@ -12,6 +12,8 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..shapes.dims import Shape, from_declared
 
+#: the IR versions OpenVINO reads
+SUPPORTED_VERSIONS = ("10", "11")
 #: the type names the reader reads as a Constant (``Const`` is the serializer's alias)
 CONST_TYPES = frozenset({"const", "constant"})
 

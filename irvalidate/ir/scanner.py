@@ -168,6 +168,8 @@ class Scanner:
         newlines, pos, last_line = self.newlines, self.pos, self._last_line
         head, rest_of = HEAD.match, self._rests.get
         data_of, const_data_of = self._data.get, self._const_data.get
+        if len(plain.SHARED) >= plain.MAX_SHARED:
+            plain.SHARED.clear()  # (bounded chunk by chunk: the loop adds without counting)
         shared = plain.SHARED.setdefault  # (types and versions, one string each)
         new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
         try:

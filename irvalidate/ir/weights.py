@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import struct
+from functools import lru_cache
 from math import prod
 from typing import Dict, List, Optional, Tuple
 
@@ -65,38 +66,29 @@ class ConstSpec:
         return (self.count * elements.BITS[self.element_type] + 7) // 8
 
 
-#: the last Consts' specs by their four attributes: a Const is read by its own layer, the
-#: ops that read its values and two rules, a batch of layers apart at most
-_SPECS: Dict[Tuple, ConstSpec] = {}
-
-
 def const_spec(data: dict) -> ConstSpec:
     """Validate a Const layer's ``<data>`` (element_type, shape, offset, size)."""
     get = data.get
-    key = (get("element_type"), get("shape", ""), get("offset", ""), get("size", ""))
-    found = _SPECS.get(key)
-    if found is None:
-        found = _const_spec(data)  # (a ConstError is not remembered)
-        if len(_SPECS) >= 2048:
-            _SPECS.clear()
-        _SPECS[key] = found
-    return found
+    return _const_spec(get("element_type"), get("shape", ""), get("offset", ""), get("size", ""))
 
 
-def _const_spec(data: dict) -> ConstSpec:
-    et = elements.from_element_type(data.get("element_type"))
+#: a Const is read by its own layer, the ops that read its values and two rules, a batch of
+#: layers apart at most (a ConstError is not remembered)
+@lru_cache(maxsize=2048)
+def _const_spec(element_type: Optional[str], shape: str, offset: str, size: str) -> ConstSpec:
+    et = elements.from_element_type(element_type)
     if et is None:
-        raise ConstError(f"element_type {data.get('element_type')!r} is not a known type")
+        raise ConstError(f"element_type {element_type!r} is not a known type")
     try:
-        dims = parse_shape(data.get("shape", ""))
-        offset, size = parse_decimal(data.get("offset", "")), parse_decimal(data.get("size", ""))
+        dims = parse_shape(shape)
+        start, length = parse_decimal(offset), parse_decimal(size)
     except ValueError as err:
         raise ConstError(f"malformed Const attributes: {err}") from None
     if dims is None or any(not d.is_static for d in dims):
         raise ConstError("a Const shape must be static")
-    if offset < 0 or size < 0:
-        raise ConstError(f"negative offset ({offset}) or size ({size})")
-    return ConstSpec(et, tuple(d.lo for d in dims), offset, size)
+    if start < 0 or length < 0:
+        raise ConstError(f"negative offset ({start}) or size ({length})")
+    return ConstSpec(et, tuple(d.lo for d in dims), start, length)
 
 
 #: more elements than this cannot be stored in any file (1 EB of 1-byte elements)

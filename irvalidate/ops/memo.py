@@ -24,7 +24,7 @@ from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
 #: {their payloads: the result})
-_MEMO: Dict[tuple, Tuple[dict, List[Tuple[Tuple[int, ...], Dict[tuple, tuple]]]]] = {}
+_MEMO: Dict[tuple, Tuple[dict, "Traces"]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
 _new = tuple.__new__
@@ -47,17 +47,42 @@ def _find(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]
     found = _MEMO.get(base)
     if found is None or found[0] is not layer.data:
         return None
-    for read, results in found[1]:
-        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
-        if made is not None:
-            return read, made
-    return None
+    return find_trace(found[1], inputs)
 
 
 def payload(data) -> tuple:
     """What names a Const's values: its type, shape and bytes in the .bin (the serializer
     writes equal payloads once; the memo is cleared for each file)."""
     return (data.get("element_type"), data.get("shape"), data.get("offset"), data.get("size"))
+
+
+#: traces: [(the Const inputs read, {their payloads: what was made})], one per set of inputs
+#: read (also analysis.likeness's)
+Traces = List[Tuple[Tuple[int, ...], Dict[tuple, object]]]
+
+
+def find_trace(traces: Traces, inputs: Sequence[Value]) -> Optional[tuple]:
+    """(the Const inputs read, what was made) for the trace whose payloads are those of
+    ``inputs``, or None."""
+    for read, results in traces:
+        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
+        if made is not None:
+            return read, made
+    return None
+
+
+def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], made: object,
+              limit: int) -> None:
+    """Keep ``made`` for the payloads ``inputs`` hold at ``read`` (at most ``limit`` a trace:
+    a hostile file must not grow it)."""
+    for known, results in traces:
+        if known == read:
+            break
+    else:
+        results = {}
+        traces.append((read, results))
+    if len(results) < limit:
+        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
 
 
 def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[int, ...]]:
@@ -84,16 +109,7 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[
         if len(_MEMO) >= SIZE:
             _MEMO.clear()
         entry = _MEMO[base] = (layer.data, [])
-    read = tuple(sorted(set(read)))
-    payloads = tuple([payload(inputs[i].producer.data) for i in read])  # type: ignore[union-attr]
-    for known, results in entry[1]:
-        if known == read:
-            break
-    else:
-        results = {}
-        entry[1].append((read, results))
-    if len(results) < SIZE:
-        results[payloads] = made
+    add_trace(entry[1], tuple(sorted(set(read))), inputs, made, SIZE)
 
 
 def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:

@@ -48,12 +48,20 @@ CONSTANT = OpSpec("Constant", infer=_infer, source=True)
 SPECS = {"parameter": (PARAMETER,), "const": (CONSTANT,), "constant": (CONSTANT,)}
 
 
+def _origin(layer: Layer, values: str) -> Origin:
+    """A Const's value is named by the Const and its numbers, shown inline by its consumer."""
+    return Origin(f"{_prefix(layer)}{values}", hidden=True)
+
+
+def _prefix(layer: Layer) -> str:
+    return f"Const '{layer.name}' "
+
+
 def renamed(value: Tensor, made_for: Layer, layer: Layer) -> Tensor:
     """A Const's value made for another Const of the same payload (``made_for``), named
     after ``layer``."""
-    values = value.origin.label[len(f"Const '{made_for.name}' "):]
     return Tensor(value.shape, value.bounds, value.et,
-                  Origin(f"Const '{layer.name}' {values}", hidden=True))
+                  _origin(layer, value.origin.label[len(_prefix(made_for)):]))
 
 
 def const_value(layer: Layer, numbers: List[int], shape: Tuple[Dim, ...],
@@ -62,7 +70,6 @@ def const_value(layer: Layer, numbers: List[int], shape: Tuple[Dim, ...],
     if et not in vals.RANGES or any(not d.is_static for d in shape):
         return None
     try:
-        return vals.constant(numbers, [d.lo for d in shape], et,
-                             Origin(f"Const '{layer.name}' {short(numbers)}", hidden=True))
+        return vals.constant(numbers, [d.lo for d in shape], et, _origin(layer, short(numbers)))
     except Unresolved:
         return None

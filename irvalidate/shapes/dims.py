@@ -7,6 +7,7 @@ Nothing here knows about XML.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple, Optional, Tuple
 
 #: The upper bound of an unbounded interval (OpenVINO uses int64 max the same way).
@@ -118,22 +119,9 @@ def parse_dim(token: str) -> Dim:
     return static(min(value, INF))
 
 
-#: shape attributes already parsed (a model repeats a few hundred; the result is immutable)
-_SHAPES: dict = {}
-
-
+@lru_cache(maxsize=4096)  # a model repeats a few hundred shapes; the result is immutable
 def parse_shape(text: str) -> Shape:
     """Parse a Parameter/Const ``shape`` attribute: ``...`` is dynamic rank, ``""`` a scalar."""
-    found = _SHAPES.get(text, _SHAPES)
-    if found is _SHAPES:
-        found = _parse_shape(text)  # (a ValueError is not remembered)
-        if len(_SHAPES) >= 4096:
-            _SHAPES.clear()
-        _SHAPES[text] = found
-    return found  # type: ignore[return-value]
-
-
-def _parse_shape(text: str) -> Shape:
     text = text.strip()
     if text.startswith("[") and text.endswith("]"):
         text = text[1:-1].strip()
