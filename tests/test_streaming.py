@@ -174,3 +174,46 @@ def test_consts_of_one_payload_name_themselves(stream, tmp_path, monkeypatch):
     found = [f.message for f in validate_file(str(path)).findings if f.code == "IRV101"]
     assert len(found) == 2, found
     assert "Const 'first' [2]" in found[0] and "Const 'second' [2]" in found[1], found
+
+
+def test_alike_layers_compute_their_own_values(tmp_path, monkeypatch):
+    """A shape subgraph repeated block after block (ShapeOf, Gather, Concat into a Broadcast's
+    target) is alike the first one found clean; each repeat still computes its own values:
+    an index of other numbers (block 3) gives another target, and the messages name each
+    block's own layers."""
+    from irbuilder import IR
+
+    from irvalidate.analysis import likeness
+    ir = IR()
+    data, one = ir.parameter("2,3"), ir.parameter("1")
+    axis = ir.const([0], "i64", shape=[])
+    #: (index into the shape, declared Broadcast output): blocks 2 and 3 are wrong
+    blocks = [(1, [4, 3]), (1, [4, 3]), (1, [4, 5]), (0, [4, 3]), (0, [4, 2]), (1, [4, 3])]
+    for number, (index, declared) in enumerate(blocks):
+        picked = ir.const([index], "i64", shape=[1])
+        ir.layers[-1].name = f"index{number}"
+        head = ir.const([4], "i64", shape=[1])
+        ir.layers[-1].name = f"head{number}"
+        own = ir.op("Relu", [data], [[2, 3]], name=f"relu{number}")
+        shape = ir.op("ShapeOf", [own], [[2]], {"output_type": "i64"}, version="opset3",
+                      out_precision="I64")
+        tail = ir.op("Gather", [shape, picked, axis], [[1]], {"batch_dims": "0"}, version="opset8")
+        target = ir.op("Concat", [head, tail], [[2]], {"axis": "0"})
+        ir.result(ir.op("Broadcast", [one, target], [declared], {"mode": "numpy"},
+                        version="opset3"))
+    path = ir.write(tmp_path)
+    evaluated = []
+    computed = likeness.Likeness._computed
+    monkeypatch.setattr(likeness.Likeness, "_computed",
+                        lambda self, spec, layer, *rest: evaluated.append(layer.type) or
+                        computed(self, spec, layer, *rest))
+    assert agree(path, monkeypatch)
+    assert {"ShapeOf", "Gather", "Concat"} <= set(evaluated), evaluated
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0)
+    found = validate_file(str(path)).findings
+    assert [(f.code, f.expected, f.declared) for f in found] == [
+        ("IRV101", "[4,3]", "[4,5]"), ("IRV101", "[4,2]", "[4,3]")], found
+    for block, finding in zip((2, 3), found):
+        index = blocks[block][0]
+        assert f"'relu{block}' [2,3]) → Gather(axis 0, indices [{index}]) → " \
+               f"Concat(Const 'head{block}' [4])" in finding.message, finding.message

@@ -8,27 +8,36 @@ check then only writes its output values.
 
 "Alike" is exact.  Every value a layer produces gets a *kind*: a number for all that a
 consumer's inference and rules read of it (shape, element type, whether it is typed, loose
-and rests on a declaration, the producer's type, and the dims and precision its port
-declares); a value carrying a computed tensor has none.  A layer is then alike another
-when it has the same type, version, ``<data>`` dict and declared ports (the scanner's object
-for the text of its port sections, shared by equal texts), and the same kind reaching each
-input port; and, when inferring it read Const values (``Node.read``), the same payloads
-for those Consts (``ops.memo.payload``).  A Parameter is alike another with the same ``<data>`` and
-ports; a Const one with the same attributes but its offset (the rules only need its bytes to
-lie inside the .bin) and ports.  The objects named by id are kept while their likeness is.
+and rests on a declaration, the producer's type, the dims and precision its port declares,
+and the bounds of the value it carries, if computed: a shape subgraph's).  A layer is then
+alike another when it has the same type, version, ``<data>`` dict and declared ports (the
+scanner's object for the text of its port sections, shared by equal texts), and the same
+kind reaching each input port; and, when inferring it read Const values (``Node.read``), the
+same payloads for those Consts (``ops.memo.payload``).  A Parameter is alike another with the
+same ``<data>`` and ports; a Const one with the same attributes but its offset (the rules only
+need its bytes to lie inside the .bin) and ports.  The objects named by id are kept while
+their likeness is.
+
+A layer whose outputs carry computed values (ShapeOf, and the Gather, Concat, ... after it)
+has them evaluated again, by its op: a value names the layers it was computed from (its
+``Origin``, for messages), and may read Const numbers the inference did not.  Only its
+shapes, types and findings come from the layer it is alike.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.records import Layer, Port
-from ..ops import memo
+from ..ops import memo, registry
+from ..ops.node import Graph, Node
 from ..ops.spec import OpSpec, Value
 
-#: an output port's id, value (but its producer) and kind
+#: an output port's id, value (but its producer and computed value) and kind (0: the value
+#: is computed, and its kind follows from it)
 Output = Tuple[str, object, Optional[str], bool, bool, int]
-#: the outputs, and whether no input rests on a declaration or is loose
-Template = Tuple[Tuple[Output, ...], bool]
+#: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
+#: carry computed values
+Template = Tuple[Tuple[Output, ...], bool, bool]
 #: likenesses remembered at most (then all are forgotten)
 SIZE = 8192
 
@@ -36,8 +45,9 @@ SIZE = 8192
 class Likeness:
     """The value kinds and clean likenesses of one stream."""
 
-    def __init__(self, weights: object, bin_size: Optional[int]) -> None:
+    def __init__(self, weights: object, bin_size: Optional[int], graph: Graph) -> None:
         self._weights = weights
+        self._graph = graph
         self._bin_size = bin_size
         self._kinds: Dict[tuple, int] = {}
         self._next = 1
@@ -46,11 +56,12 @@ class Likeness:
         self._clean: Dict[tuple, list] = {}
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
-        """The kind of a value a layer produces on a port (0: none)."""
-        if value.tensor is not None:
-            return 0
+        """The kind of a value a layer produces on a port."""
         key = (value.shape, value.element_type, value.typed, value.loose is None,
                value.rests_on is None, layer.type, port.dims, port.precision)
+        tensor = value.tensor
+        if tensor is not None:  # (its origin only names layers, for messages)
+            key = (key, tensor.shape, tensor.bounds, tensor.et)
         found = self._kinds.get(key)
         if found is None:
             if len(self._kinds) >= SIZE:
@@ -81,16 +92,33 @@ class Likeness:
             if traced is None:
                 return key
             made = traced[1]
-        outputs_made, plain = made
+        outputs_made, plain, computed = made
         rests = loose = None
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
         new, lid = tuple.__new__, layer.id
+        if computed:
+            self._computed(spec, layer, inputs, outputs_made, rests, loose, outputs)
+            return None
         for pid, shape, et, typed, own, kind in outputs_made:
             outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests,
                                               typed, loose, kind))
         return None
+
+    def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
+                  outputs_made: Tuple[Output, ...], rests: Optional[Layer],
+                  loose: Optional[Layer], outputs: Dict[Tuple[str, str], Value]) -> None:
+        """The outputs of a layer alike one whose outputs carry computed values: those
+        evaluated again, and their kinds found from them."""
+        made = registry.evaluate(spec, Node(layer, inputs, self._graph))
+        tensors = made if isinstance(made, tuple) else (made,)
+        for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
+                zip(layer.outputs, outputs_made)):
+            tensor = tensors[index] if index < len(tensors) else None
+            value = Value(shape, et, layer, tensor, layer if own else rests, typed, loose)
+            outputs[(layer.id, pid)] = value._replace(kind=self.kind(layer, port, value)) \
+                if tensor is not None or not kind else value._replace(kind=kind)
 
     def _source(self, layer: Layer, parts: object) -> Optional[tuple]:
         data = layer.data
@@ -109,14 +137,14 @@ class Likeness:
                 id(parts))
 
     def remember(self, key: tuple, layer: Layer, parts: object, spec: OpSpec,
-                 inputs: Sequence[Value], made: Template) -> None:
-        """A layer the rules found clean, with the template of its outputs."""
+                 inputs: Sequence[Value], made: Template,
+                 trace: Optional[Tuple[int, ...]]) -> None:
+        """A layer the rules found clean, with the template of its outputs and the trace of
+        its inference (``registry.infer``: the Const inputs it read; None when it read more)."""
         read: Tuple[int, ...] = ()
         if not spec.source:
-            base = memo.key(id(spec), layer, inputs, self._weights)
-            trace = memo.trace(base, layer, inputs) if base is not None else None
             if trace is None:
-                return  # not remembered by ops.memo: inferring it read more
+                return
             read = trace
         entry = self._clean.get(key)
         if entry is None:
@@ -130,16 +158,20 @@ class Likeness:
 
     def template(self, layer: Layer, outputs: Dict[Tuple[str, str], Value],
                  inputs: Sequence[Value]) -> Optional[Template]:
-        """What a checked layer wrote on its output ports, in the form ``write`` repeats,
-        and whether its inputs rest on nothing and are not loose (their kinds say so for
-        every layer alike); None when a value holds what a template cannot (a tensor)."""
+        """What a checked layer wrote on its output ports, in the form ``apply`` repeats,
+        whether its inputs rest on nothing and are not loose (their kinds say so for every
+        layer alike), and whether an output carries a computed value; None when an output
+        has no value."""
         found: List[Output] = []
+        computed = False
         for port in layer.outputs:
             key = (layer.id, port.id)
             value = outputs.get(key)
-            if value is None or value.tensor is not None:
+            if value is None:
                 return None
+            if value.tensor is not None:
+                computed = True
             found.append((port.id, value.shape, value.element_type, value.typed,
-                          value.rests_on is layer, value.kind))
-        return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs)
+                          value.rests_on is layer, 0 if value.tensor is not None else value.kind))
+        return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
 

@@ -70,6 +70,9 @@ class Propagation:
         #: dims inferred after it may be unknown only because of it
         self.unread_const: Optional[Layer] = None
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
+        #: the last layer visited: the Const inputs its inference read, when it read nothing
+        #: else it was not given (registry.infer), else None
+        self.trace: Optional[Tuple[int, ...]] = None
         self._order = order
         self._by_type: Optional[Dict[str, List[Layer]]] = None
         self._memo: Dict[str, Any] = {}
@@ -224,6 +227,7 @@ class Propagation:
         return self._const_tensors[producer.id]
 
     def _visit(self, layer: Layer) -> None:
+        self.trace = None
         spec = registry.lookup(layer.type, layer.version)
         if spec is not None and spec.source:
             self._source(layer)
@@ -241,7 +245,8 @@ class Propagation:
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
             spec = None
-        inferred, tensor = registry.infer(spec, layer, inputs, self) if spec else (None, None)
+        inferred, tensor, self.trace = registry.infer(spec, layer, inputs, self) if spec else \
+            (None, None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
             # a declared input without an edge (unconnected-input says so): the runtime
             # counts inputs by edges, so a wrong count stands, but shapes inferred from the

@@ -75,7 +75,8 @@ class StreamAnalysis:
         self._live: Dict[int, Layer] = {}
         self._edges = _Edges()
         self.propagation = _Propagation(self._edges, weights, [])
-        self.likeness = likeness.Likeness(weights, None if weights.error else weights.size())
+        self.likeness = likeness.Likeness(weights, None if weights.error else weights.size(),
+                                          self.propagation)
         self._types: Dict[Tuple[str, str], tuple] = {}
         # the batch: how many layers, those no later layer reads, those the rules read
         self._size = 0
@@ -147,8 +148,10 @@ class StreamAnalysis:
         key = None
         if spec is not None and parts is not None:
             key = self.likeness.apply(spec, layer, parts, tuple(kinds), values, outputs)
-            if key is None:
-                return  # alike a layer found clean: its values are written
+            if key is None:  # alike a layer found clean: its values are written
+                if self.propagation.unread_const is not None:  # (read to evaluate one)
+                    raise Decline("a Const that cannot be read")
+                return
         self._novel_layer(layer, spec, parts, key or None, entering, values)
 
     def _type(self, layer: Layer) -> tuple:
@@ -173,9 +176,9 @@ class StreamAnalysis:
             self._batch_edges.append(edge)
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
-        self._novel.append((layer, spec, parts, key, values, entering))
         propagation = self.propagation
         propagation._visit(layer)
+        self._novel.append((layer, spec, parts, key, values, entering, propagation.trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
         outputs, kind = propagation.outputs, self.likeness.kind
@@ -194,7 +197,7 @@ class StreamAnalysis:
         graph = Graph(self._layers, self._batch_edges, doc_problems[self._problems_seen:])
         self._problems_seen = len(doc_problems)
         layers = {layer.id: layer for layer in self._layers}
-        for _, _, _, _, _, entering in self._novel:  # (their producers)
+        for _, _, _, _, _, entering, _ in self._novel:  # (their producers)
             for producer, _, _, _ in entering.values():
                 layers[producer.id] = producer
         found = Batch(graph, problems[:], self.weights, self.propagation,
@@ -209,12 +212,12 @@ class StreamAnalysis:
             return
         named = {id(p.layer) for p in problems}
         outputs = self.propagation.outputs
-        for layer, spec, parts, key, values, _ in self._novel:
+        for layer, spec, parts, key, values, _, trace in self._novel:
             if key is None or id(layer) in named:
                 continue
             made = self.likeness.template(layer, outputs, values)
             if made is not None:
-                self.likeness.remember(key, layer, parts, spec, values, made)
+                self.likeness.remember(key, layer, parts, spec, values, made, trace)
 
     def release(self) -> None:
         """Forget the batch: its inferences, and each layer no later layer reads."""

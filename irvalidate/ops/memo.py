@@ -93,9 +93,9 @@ def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[
 
 
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
-    """``(inferred,)`` remembered for a layer like this one, or None."""
+    """``(inferred, the Const inputs read)`` remembered for a layer like this one, or None."""
     found = _find(base, layer, inputs)
-    return None if found is None else (_rebuild(found[1], layer, inputs),)
+    return None if found is None else (_rebuild(found[1], layer, inputs), found[0])
 
 
 def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[int],

@@ -145,22 +145,26 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
     return specs[-1]
 
 
-def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
-    """``run`` for one layer, or what a layer like it got (ops.memo)."""
+def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None], Optional[Tuple[int, ...]]]:
+    """``run`` for one layer, or what a layer like it got (ops.memo); also the Const inputs
+    whose numbers its inference read when it read nothing else it was not given (its
+    *trace*, as ``memo`` keeps it: analysis.likeness keys on it), else None."""
     base = memo.key(id(spec), layer, inputs, graph.weights)
     if base is not None:
         found = memo.recall(base, layer, inputs)
         if found is not None:
-            return found[0], None
+            return found[0], None, found[1]
     node = Node(layer, inputs, graph)
-    inferred, tensor = run(spec, node)
-    if base is not None and node.pure and tensor is None:
+    inferred, tensor, trace = run(spec, node)
+    if base is not None and node.pure and tensor is None:  # (nor did its evaluation read more)
         memo.remember(base, layer, inputs, node.read, inferred)
-    return inferred, tensor
+    return inferred, tensor, trace
 
 
-def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None]]:
-    """One dispatch per layer: the spec's shape inference, then its value evaluation."""
+def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None], Optional[Tuple[int, ...]]]:
+    """One dispatch per layer: the spec's shape inference, then its value evaluation; and
+    the trace of a pure inference (the evaluation's reads are not counted: it runs again
+    for every layer alike)."""
     inferred = None
     if spec.infer is not None:
         try:
@@ -171,14 +175,19 @@ def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tup
         else:
             inferred = node.frozen(None if result is None else result.shapes,
                                    () if result is None else result.types)
-    tensor = None
-    if spec.evaluate is not None and node.layer.outputs and (
-            spec.arity is None or len(node.inputs) in spec.arity):
-        try:
-            tensor = spec.evaluate(node)
-        except Unresolved:
-            tensor = None
-    return inferred, tensor
+    trace = tuple(sorted(set(node.read))) if node.pure else None
+    return inferred, evaluate(spec, node), trace
+
+
+def evaluate(spec: OpSpec, node: Node) -> Union[Tensor, Tuple[Tensor, ...], None]:
+    """The values a layer's outputs carry (a tuple, one per output, for Split), or None."""
+    if spec.evaluate is None or not node.layer.outputs or (
+            spec.arity is not None and len(node.inputs) not in spec.arity):
+        return None
+    try:
+        return spec.evaluate(node)
+    except Unresolved:
+        return None
 
 
 def catalogue() -> List[Tuple[str, Tuple[int, ...]]]:
