@@ -22,7 +22,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .analysis.batch import Batch
 from .analysis.stream import Decline, StreamAnalysis
 from .findings import Problem
-from .ir import edge_table, reader
+from .ir import edge_table, reader, scan_process
 from .ir.locate import dim_key, find_lines, layer_keys
 from .ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
 from .ir.scanner import NotPlain, Scanner
@@ -69,14 +69,17 @@ def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
 
 
 def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
-    table = edge_table.read(path)
     doc = Document(path=path, version=None, graph=Graph())
     by_batch = [(r, lvl) for r, lvl in planned if getattr(r, "STREAMING", None)]
     at_end = [(r, lvl) for r, lvl in planned if not getattr(r, "STREAMING", None)]
     problems: List[Tuple[object, str, Problem]] = []
     places: Dict[int, int] = {}
-    scanner = Scanner(path, doc)
+    # (a second process, when one reads the layers, starts first: it reads them while this
+    # one reads the edges)
+    scanner = (scan_process.ScanProcess if scan_process.wanted(os.path.getsize(path))
+               else Scanner)(path, doc)
     try:
+        table = edge_table.read(path)
         version = scanner.head().get("version")
         if version not in SUPPORTED_VERSIONS:
             return None

@@ -33,6 +33,8 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     concurrent.futures' pool costs ~20 ms more, before the first fork."""
     import gc
     import multiprocessing
+
+    from .ir import scan_process
     # the largest files first: the files still being checked when the others are done are
     # then small ones (a 100 MB IR taken last would be checked by one process alone)
     order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
@@ -44,6 +46,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     # are unfrozen after, unless the caller had frozen objects (gc.unfreeze would thaw those)
     unfreeze = gc.get_freeze_count() == 0
     gc.freeze()
+    pipelined, scan_process.enabled = scan_process.enabled, False  # (the cores are busy)
     try:
         for _ in range(processes - 1):
             receiver, sender = multiprocessing.Pipe(duplex=False)
@@ -62,6 +65,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
             worker.join(5)  # reaped (a worker stuck in the kernel is not waited for long)
         raise
     finally:
+        scan_process.enabled = pipelined
         if unfreeze:
             gc.unfreeze()
     results: List = [None] * len(paths)
@@ -98,8 +102,11 @@ def _worker(sender, counter, work, paths, bin_path, configs) -> None:
     Ctrl-C: the terminal sends it to the whole process group, and the parent alone handles it
     (exit 130, see cli.main) instead of every worker printing a KeyboardInterrupt traceback."""
     import signal
+
+    from .ir import scan_process
     global _counter
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    scan_process.enabled = False  # (started by spawn, it imported the module afresh)
     _counter = counter
     try:
         message = ("done", drain(work, paths, bin_path, configs))

@@ -334,6 +334,23 @@ class Scanner:
         self.newlines += newlines
         return line
 
+    def offset(self) -> int:
+        """The byte of the file the scanner stands at."""
+        if self._ascii:
+            return self._bytes - (len(self.buf) - self.pos)
+        pending = len(self._decoder.getstate()[0])  # (a character cut by the chunk's end)
+        return self._bytes - len(self.buf[self.pos:].encode("utf-8")) - pending
+
+    def resume(self, offset: int, newlines: int, last_line: int, ascii: bool) -> None:
+        """Stand at byte ``offset``, where another scanner of the file stopped (after
+        ``newlines`` newlines, its last layer ending on ``last_line``)."""
+        self._file.seek(offset)
+        self._decoder.reset()
+        self._bytes, self._eof, self._ascii = offset, False, self._ascii and ascii
+        self.buf, self.pos = "", 0
+        self.newlines, self._last_line = newlines, last_line
+        self._more()  # (what follows is read as the buffer stands: the space before <edges>)
+
     def rest(self) -> str:
         """Everything after ``</edges>`` (the end of the file is near)."""
         while self._more():
