@@ -189,26 +189,36 @@ def test_alike_layers_compute_their_own_values(tmp_path, monkeypatch):
     axis = ir.const([0], "i64", shape=[])
     #: (index into the shape, declared Broadcast output): blocks 2 and 3 are wrong
     blocks = [(1, [4, 3]), (1, [4, 3]), (1, [4, 5]), (0, [4, 3]), (0, [4, 2]), (1, [4, 3])]
+    offsets: dict = {}  # (equal Consts share their bytes, as the serializer writes them)
     for number, (index, declared) in enumerate(blocks):
-        picked = ir.const([index], "i64", shape=[1])
+        picked = ir.const([index], "i64", shape=[1], offset=offsets.get(index))
+        offsets.setdefault(index, int(ir.layers[-1].data["offset"]))
         ir.layers[-1].name = f"index{number}"
-        head = ir.const([4], "i64", shape=[1])
+        head = ir.const([4], "i64", shape=[1], offset=offsets.get("head"))
+        offsets.setdefault("head", int(ir.layers[-1].data["offset"]))
         ir.layers[-1].name = f"head{number}"
         own = ir.op("Relu", [data], [[2, 3]], name=f"relu{number}")
         shape = ir.op("ShapeOf", [own], [[2]], {"output_type": "i64"}, version="opset3",
-                      out_precision="I64")
-        tail = ir.op("Gather", [shape, picked, axis], [[1]], {"batch_dims": "0"}, version="opset8")
-        target = ir.op("Concat", [head, tail], [[2]], {"axis": "0"})
+                      out_precision="I64", name=f"shape{number}")
+        tail = ir.op("Gather", [shape, picked, axis], [[1]], {"batch_dims": "0"},
+                     version="opset8", name=f"gather{number}")
+        target = ir.op("Concat", [head, tail], [[2]], {"axis": "0"}, name=f"concat{number}")
         ir.result(ir.op("Broadcast", [one, target], [declared], {"mode": "numpy"},
                         version="opset3"))
     path = ir.write(tmp_path)
-    evaluated = []
-    computed = likeness.Likeness._computed
+    evaluated, shown = [], []
+    computed, origin = likeness.Likeness._computed, likeness._origin
     monkeypatch.setattr(likeness.Likeness, "_computed",
                         lambda self, spec, layer, *rest: evaluated.append(layer.type) or
                         computed(self, spec, layer, *rest))
+    monkeypatch.setattr(likeness, "_origin", lambda spec, layer, *rest: shown.append(
+        layer.name) or origin(spec, layer, *rest))
     assert agree(path, monkeypatch)
     assert {"ShapeOf", "Gather", "Concat"} <= set(evaluated), evaluated
+    # the origins of the values of blocks 2 and 3 (alike blocks 0 and 1, Const payloads
+    # included, so not evaluated) are made for their messages, and no other
+    assert {"shape2", "shape3"} <= set(shown) <= {f"{op}{block}" for op in ("shape", "gather", "concat")
+                                                  for block in (2, 3)}, shown
     monkeypatch.setattr(streaming, "MIN_BYTES", 0)
     found = validate_file(str(path)).findings
     assert [(f.code, f.expected, f.declared) for f in found] == [

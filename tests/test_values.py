@@ -463,3 +463,15 @@ def test_an_unbounded_value_through_u32_stays_unbounded(tmp_path, through):
     target = op.convert(op.convert(op.shape_of(x, "i64"), through), "i64")
     b = op.broadcast(op.constant(np.float32(1)), target, name="b")
     opcheck.compare(ov.Model([b], [x]), tmp_path, ["Broadcast"])
+
+
+def test_a_deferred_origin_is_made_once_when_read():
+    from irvalidate.shapes.values import Deferred, Origin, describe
+    made = []
+    source = Origin("ShapeOf(layer 1 'x' [2,3])")
+    later = Deferred(lambda: made.append(1) or Origin("Gather(axis 0, indices [1])", (source,)))
+    chain = Origin("Concat(Const 'head' [4])", (later,))
+    assert not later.hidden and made == []  # (a computed value's origin is never hidden)
+    assert describe(chain) == "ShapeOf(layer 1 'x' [2,3]) → Gather(axis 0, indices [1]) → " \
+                              "Concat(Const 'head' [4])"
+    assert describe(chain) == describe(chain) and made == [1]

@@ -19,18 +19,23 @@ need its bytes to lie inside the .bin) and ports.  The objects named by id are k
 their likeness is.
 
 A layer whose outputs carry computed values (ShapeOf, and the Gather, Concat, ... after it)
-has them evaluated again, by its op: a value names the layers it was computed from (its
-``Origin``, for messages), and may read Const numbers the inference did not.  Only its
-shapes, types and findings come from the layer it is alike.
+has values of its own: their bounds may rest on Const numbers the inference did not read,
+and each value names the layers it was computed from (its ``Origin``, for messages).  The
+bounds are those of the first layer evaluated with the same likeness key and the same Const
+payloads (all that an evaluation reads); the origin is made only if a message shows it
+(``shapes.values.Deferred``), by evaluating the layer then.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.records import Layer, Port
 from ..ops import memo, registry
-from ..ops.node import Graph, Node
+from ..ops.memo import payload
+from ..ops.node import Graph, Node, is_const
 from ..ops.spec import OpSpec, Value
+from ..shapes.values import Deferred, Origin, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
@@ -54,6 +59,8 @@ class Likeness:
         #: likeness key -> [kept objects, [(Const inputs read, {their payloads: template})],
         #: the template when no Const value was read]
         self._clean: Dict[tuple, list] = {}
+        #: (likeness key, payloads of the Const inputs) -> the bounds of each computed output
+        self._values: Dict[tuple, tuple] = {}
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
         """The kind of a value a layer produces on a port."""
@@ -99,20 +106,33 @@ class Likeness:
             loose = next((v.loose for v in inputs if v.loose is not None), None)
         new, lid = tuple.__new__, layer.id
         if computed:
-            self._computed(spec, layer, inputs, outputs_made, rests, loose, outputs)
+            self._computed(spec, layer, inputs, key, outputs_made, rests, loose, outputs)
             return None
         for pid, shape, et, typed, own, kind in outputs_made:
             outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests,
                                               typed, loose, kind))
         return None
 
-    def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
+    def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
                   outputs_made: Tuple[Output, ...], rests: Optional[Layer],
                   loose: Optional[Layer], outputs: Dict[Tuple[str, str], Value]) -> None:
-        """The outputs of a layer alike one whose outputs carry computed values: those
-        evaluated again, and their kinds found from them."""
-        made = registry.evaluate(spec, Node(layer, inputs, self._graph))
-        tensors = made if isinstance(made, tuple) else (made,)
+        """The outputs of a layer alike one whose outputs carry computed values, and their
+        kinds.  The values' bounds follow from all the evaluation reads (the likeness key,
+        and the payloads of the Const inputs): the first layer of such a content is evaluated,
+        the others get its bounds and an origin made if a message ever shows it."""
+        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]
+        bounds = self._values.get(content)
+        if bounds is None:
+            made = registry.evaluate(spec, Node(layer, inputs, self._graph))
+            tensors = made if isinstance(made, tuple) else (made,)
+            if len(self._values) >= SIZE:
+                self._values.clear()
+            self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
+                                           for t in tensors])
+        else:
+            tensors = tuple([None if b is None else Tensor(*b, Deferred(partial(
+                _origin, spec, layer, inputs, self._graph, index)))
+                             for index, b in enumerate(bounds)])
         for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
                 zip(layer.outputs, outputs_made)):
             tensor = tensors[index] if index < len(tensors) else None
@@ -150,6 +170,7 @@ class Likeness:
         if entry is None:
             if len(self._clean) >= SIZE:
                 self._clean.clear()
+                self._values.clear()  # (its keys name by id the objects _clean kept alive)
             entry = self._clean[key] = [(layer.data, parts), [], None]
         if not read:
             entry[2] = made
@@ -175,3 +196,11 @@ class Likeness:
                           value.rests_on is layer, 0 if value.tensor is not None else value.kind))
         return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
 
+
+
+def _origin(spec: OpSpec, layer: Layer, inputs: Sequence[Value], graph: Graph,
+            index: int) -> Origin:
+    """The origin of a layer's computed output ``index``, evaluated now, when it is shown."""
+    made = registry.evaluate(spec, Node(layer, inputs, graph))
+    tensor = made[index] if isinstance(made, tuple) else made
+    return tensor.origin if tensor is not None else Origin(layer.type)  # (as when it was alike)

@@ -121,7 +121,8 @@ class Inferred(NamedTuple):
     def chain(self) -> Optional[str]:
         """``ShapeOf(...) → Gather(...) → Concat``, or words for a fallback: written only when
         a finding asks (a chain can be long, and a file may hold thousands)."""
-        return describe(self.source) if isinstance(self.source, Origin) else self.source
+        return self.source if isinstance(self.source, str) or self.source is None else \
+            describe(self.source)  # (an Origin, or one Deferred)
 
     @property
     def computed(self) -> str:

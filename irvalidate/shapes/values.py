@@ -28,7 +28,7 @@ bound evaluation fails, which can only make a check less precise, never wrong.
 from __future__ import annotations
 
 from math import prod
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from .dims import INF, Dim, Shape
 
@@ -69,6 +69,33 @@ class Origin(NamedTuple):
     inputs: Tuple["Origin", ...] = ()
     #: left out of descriptions (constants: their consumer's label names them)
     hidden: bool = False
+
+
+class Deferred:
+    """An operation's Origin made when first read (a message shows it): ``make()`` builds it.
+    Why: a layer alike one already evaluated gets its value's bounds from that one; only
+    its origin names its own layers, and almost no origin is ever shown.  The origin of a
+    computed value is never hidden (only a constant's is)."""
+    __slots__ = ("_make", "_made")
+    hidden = False
+
+    def __init__(self, make: Callable[[], Origin]) -> None:
+        self._make: Optional[Callable[[], Origin]] = make
+        self._made: Optional[Origin] = None
+
+    def _origin(self) -> Origin:
+        if self._made is None:
+            self._made = self._make()  # type: ignore[misc]
+            self._make = None
+        return self._made
+
+    @property
+    def label(self) -> str:
+        return self._origin().label
+
+    @property
+    def inputs(self) -> Tuple["Origin", ...]:
+        return self._origin().inputs
 
 
 class Tensor:
