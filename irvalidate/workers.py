@@ -39,6 +39,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     # then small ones (a 100 MB IR taken last would be checked by one process alone)
     order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
     paths, configs = [paths[i] for i in order], [configs[i] for i in order]
+    _preload(paths[0])
     counter = multiprocessing.Value("q", 0)
     workers = []
     # what the parent holds is frozen while the workers are forked: their collections neither
@@ -72,6 +73,22 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     for index, result in done:
         results[order[index]] = result
     return results
+
+
+def _preload(path: str) -> None:
+    """Import the op modules the layers of the first file need before forking, so that every
+    process has them (each would import its own: ~40 ms of a 0.6 s folder of 20 files).
+    The types are read from the start of the file, as text: a guess, which costs 1 ms."""
+    import re
+
+    from .ops import registry
+    try:
+        with open(path, "rb") as file:
+            head = file.read(1 << 20)
+    except OSError:
+        return
+    types = re.findall(rb' type="([A-Za-z0-9_]{1,64})"', head)
+    registry.preload({t.decode("ascii") for t in types})
 
 
 def _size(path: str) -> int:

@@ -505,3 +505,22 @@ def test_workers_started_by_spawn_check_as_forked_ones_do(tmp_path):
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[:2] == ["True [0, 0, 0, 1]", "True 2"]
+
+
+def test_op_modules_imported_before_the_workers_fork(tmp_path):
+    """-j N imports the op modules the first file's layer types name before it forks (each
+    process would import its own); a type no op has, or a file that cannot be read, is
+    passed over."""
+    import subprocess
+    import sys
+    path = tmp_path / "m.xml"
+    path.write_text('<net version="11"><layers><layer id="0" name="a" type="Gather" '
+                    'version="opset8"/><layer id="1" name="b" type="NoSuchOp" version="x"/>'
+                    '</layers></net>')
+    code = ("import sys; from irvalidate import workers; "
+            "before = 'irvalidate.ops.gather' in sys.modules; "
+            "workers._preload(sys.argv[1]); workers._preload(sys.argv[1] + '.missing'); "
+            "print(before, 'irvalidate.ops.gather' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split() == ["False", "True"], done.stderr

@@ -116,6 +116,14 @@ def _specs(kind: str) -> Tuple[OpSpec, ...]:
     return found
 
 
+def preload(layer_types) -> None:
+    """Import now the modules of these layer types (``-j`` does before it forks: every
+    process then has them)."""
+    for kind in layer_types:
+        if kind.lower() in REGISTRY:
+            _specs(kind.lower())
+
+
 def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
     """The spec for a layer of this type and version, or None when it is not modelled.
 
