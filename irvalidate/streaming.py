@@ -22,7 +22,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .analysis.batch import Batch
 from .analysis.stream import Decline, StreamAnalysis
 from .findings import Problem
-from .ir import edge_table, reader, scan_process
+from .ir import edge_table, reader
 from .ir.locate import dim_key, find_lines, layer_keys
 from .ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
 from .ir.scanner import NotPlain, Scanner
@@ -75,7 +75,8 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     problems: List[Tuple[object, str, Problem]] = []
     places: Dict[int, int] = {}
     # (a second process, when one reads the layers, starts first: it reads them while this
-    # one reads the edges)
+    # one reads the edges; imported here, as a small file's start-up needs none of it)
+    from .ir import scan_process
     scanner = (scan_process.ScanProcess if scan_process.wanted(os.path.getsize(path))
                else Scanner)(path, doc)
     try:

@@ -27,7 +27,6 @@ payloads (all that an evaluation reads); the origin is made only if a message sh
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.records import Layer, Port
@@ -130,8 +129,9 @@ class Likeness:
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
                                            for t in tensors])
         else:
-            tensors = tuple([None if b is None else Tensor(*b, Deferred(partial(
-                _origin, spec, layer, inputs, self._graph, index)))
+            graph = self._graph
+            tensors = tuple([None if b is None else Tensor(*b, Deferred(
+                lambda index=index: _origin(spec, layer, inputs, graph, index)))
                              for index, b in enumerate(bounds)])
         for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
                 zip(layer.outputs, outputs_made)):
