@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import traceback
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis, analyse
@@ -71,6 +70,7 @@ def _internal(path: str, where: str, err: BaseException, config: "Config") -> Li
     code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
     if not enabled(config, INTERNAL_ERROR, ignores_for(config, path)):
         return []
+    import traceback  # (only here: a clean run never imports it, ~2.5 ms of a start)
     frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
     at = f" at {os.path.basename(frame.filename)}:{frame.lineno}" if frame else ""
     return [Finding(path=path, line=None, code=code, slug=slug,
