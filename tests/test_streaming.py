@@ -227,3 +227,26 @@ def test_alike_layers_compute_their_own_values(tmp_path, monkeypatch):
         index = blocks[block][0]
         assert f"'relu{block}' [2,3]) → Gather(axis 0, indices [{index}]) → " \
                f"Concat(Const 'head{block}' [4])" in finding.message, finding.message
+
+
+def test_a_value_one_layer_could_not_compute_another_alike_may(tmp_path, monkeypatch):
+    """A shape divided by a Const: by 0 in block 0 (no value: the runtime's bound evaluation
+    fails there too, and the Broadcast after it claims nothing), by 2 in block 1.  Block 1's
+    Divide is alike block 0's in all its inference reads, yet its value exists: it is
+    evaluated, and its Broadcast's wrong dim is found."""
+    from irbuilder import IR
+    ir = IR()
+    data, one = ir.parameter("2,6"), ir.parameter("1")
+    for number, (divisor, declared) in enumerate([(0, [1, 3]), (0, [1, 3]), (2, [1, 4])]):
+        own = ir.op("Relu", [data], [[2, 6]], name=f"relu{number}")
+        shape = ir.op("ShapeOf", [own], [[2]], {"output_type": "i64"}, version="opset3",
+                      out_precision="I64")
+        half = ir.op("Divide", [shape, ir.const([divisor], "i64", shape=[1])], [[2]],
+                     {"auto_broadcast": "numpy", "m_pythondiv": "true"})
+        ir.result(ir.op("Broadcast", [one, half], [declared], {"mode": "numpy"},
+                        version="opset3"))
+    path = ir.write(tmp_path)
+    agree(path, monkeypatch)
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0)
+    found = [(f.code, f.expected, f.declared) for f in validate_file(str(path)).findings]
+    assert ("IRV101", "[1,3]", "[1,4]") in found, found

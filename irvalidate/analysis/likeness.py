@@ -49,8 +49,7 @@ SIZE = 8192
 class Likeness:
     """The value kinds and clean likenesses of one stream."""
 
-    def __init__(self, weights: object, bin_size: Optional[int], graph: Graph) -> None:
-        self._weights = weights
+    def __init__(self, bin_size: Optional[int], graph: Graph) -> None:
         self._graph = graph
         self._bin_size = bin_size
         self._kinds: Dict[tuple, int] = {}
@@ -195,7 +194,6 @@ class Likeness:
             found.append((port.id, value.shape, value.element_type, value.typed,
                           value.rests_on is layer, 0 if value.tensor is not None else value.kind))
         return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
-
 
 
 def _origin(spec: OpSpec, layer: Layer, inputs: Sequence[Value], graph: Graph,

@@ -75,7 +75,7 @@ class StreamAnalysis:
         self._live: Dict[int, Layer] = {}
         self._edges = _Edges()
         self.propagation = _Propagation(self._edges, weights, [])
-        self.likeness = likeness.Likeness(weights, None if weights.error else weights.size(),
+        self.likeness = likeness.Likeness(None if weights.error else weights.size(),
                                           self.propagation)
         self._types: Dict[Tuple[str, str], tuple] = {}
         # the batch: how many layers, those no later layer reads, those the rules read

@@ -85,13 +85,6 @@ def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], ma
         results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
 
 
-def trace(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[Tuple[int, ...]]:
-    """The Const inputs whose values inferring a layer like this one read, or None when
-    its inference is not remembered."""
-    found = _find(base, layer, inputs)
-    return None if found is None else found[0]
-
-
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
     """``(inferred, the Const inputs read)`` remembered for a layer like this one, or None."""
     found = _find(base, layer, inputs)

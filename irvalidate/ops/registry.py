@@ -171,8 +171,7 @@ def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union
 
 def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None], Optional[Tuple[int, ...]]]:
     """One dispatch per layer: the spec's shape inference, then its value evaluation; and
-    the trace of a pure inference (the evaluation's reads are not counted: it runs again
-    for every layer alike)."""
+    the trace of the layer (see ``infer``), or None."""
     inferred = None
     if spec.infer is not None:
         try:
@@ -183,8 +182,20 @@ def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tup
         else:
             inferred = node.frozen(None if result is None else result.shapes,
                                    () if result is None else result.types)
-    trace = tuple(sorted(set(node.read))) if node.pure else None
-    return inferred, evaluate(spec, node), trace
+    pure, inferred_read = node.pure, len(node.read)
+    tensor = evaluate(spec, node)
+    if not pure:
+        trace = None
+    elif node.pure:  # (the evaluation too read only Const inputs, and named them)
+        trace = tuple(sorted(set(node.read)))
+    elif tensor is not None and any(t is not None for t in (
+            tensor if isinstance(tensor, tuple) else (tensor,))):
+        # the evaluation read more (the values of its inputs) and made values: a layer alike
+        # has its values evaluated again (analysis.likeness), its inference is this one's
+        trace = tuple(sorted(set(node.read[:inferred_read])))
+    else:
+        trace = None  # it read more and made nothing: a layer alike might make something
+    return inferred, tensor, trace
 
 
 def evaluate(spec: OpSpec, node: Node) -> Union[Tensor, Tuple[Tensor, ...], None]:
