@@ -250,3 +250,21 @@ def test_a_value_one_layer_could_not_compute_another_alike_may(tmp_path, monkeyp
     monkeypatch.setattr(streaming, "MIN_BYTES", 0)
     found = [(f.code, f.expected, f.declared) for f in validate_file(str(path)).findings]
     assert ("IRV101", "[1,3]", "[1,4]") in found, found
+
+
+def test_an_op_reading_the_inputs_of_another_layer_declines(tmp_path, monkeypatch):
+    """A Broadcast whose computed target (a Concat) has no value falls back on the Concat's
+    own inputs (each Const gives its first value), read through the Concat's edges: which
+    the stream has forgotten once the Concat's batch is checked.  The stream declines such
+    a file, and the findings are the whole check's (found in review)."""
+    from irbuilder import IR
+    ir = IR()
+    part = ir.parameter("1", "i64")
+    head = ir.const([5], "i64", shape=[1])
+    target = ir.op("Concat", [head, part], [[2]], {"axis": "0"})
+    one = ir.parameter("1")  # (a batch is 3 layers: the Broadcast is in the next one)
+    ir.result(ir.op("Broadcast", [one, target], [[4, -1]], {"mode": "numpy"}, version="opset3"))
+    path = ir.write(tmp_path)
+    assert agree(path, monkeypatch) is False
+    found = [(f.code, f.expected, f.declared) for f in validate_file(str(path)).findings]
+    assert found == [("IRV101", "[5,?]", "[4,?]")], found

@@ -51,6 +51,18 @@ class _Edges:
 class _Propagation(Propagation):
     """A Propagation fed one layer at a time; what needs the whole graph declines."""
 
+    #: the layer being inferred: the one whose edges into it the batch holds for sure
+    _current: Optional[Layer] = None
+
+    def _visit(self, layer: Layer) -> None:
+        self._current = layer
+        super()._visit(layer)
+
+    def input_values(self, layer: Layer) -> List[Value]:
+        if layer is not self._current:  # (its producer's inputs: their edges may be gone)
+            raise Decline(f"an op reads what reaches {layer.describe()}")
+        return super().input_values(layer)
+
     def layers_of_type(self, kind: str) -> List[Layer]:
         raise Decline(f"an op asks for every {kind} layer")
 
