@@ -178,10 +178,12 @@ def test_chosen_per_run(monkeypatch):
 
 
 def test_not_inside_a_jobs_run(tmp_path, monkeypatch):
-    """-j N keeps the cores busy with its own processes: none of them forks a reader."""
-    from irvalidate import api, workers
+    """-j N keeps the cores busy with its own processes: none of them (the parent, and the
+    worker, whose answer comes back with its results) forks a reader."""
+    import time
+
+    from irvalidate import api
     from irvalidate.config import Defaults
-    seen = []
     monkeypatch.delenv("IRVALIDATE_SCAN_PROCESS", raising=False)
     monkeypatch.setattr(scan_process, "MIN_BYTES", 0)
     monkeypatch.setattr(scan_process, "_running", lambda: 1)
@@ -190,8 +192,8 @@ def test_not_inside_a_jobs_run(tmp_path, monkeypatch):
     assert scan_process.wanted(1)
 
     def work(path, bin_path, config):
-        seen.append(scan_process.wanted(1))
-        return validate_file(path, bin_path, config)
-    api.validate_files([str(GENUINE)] * 3, Defaults(), jobs=2, work=work)
-    assert True not in seen and scan_process.enabled
-    assert workers  # (imported: the module the run went through)
+        time.sleep(0.05)  # (long enough that the worker, once started, takes some files)
+        return os.getpid(), scan_process.wanted(1)
+    seen = api.validate_files([str(GENUINE)] * 6, Defaults(), jobs=2, work=work)
+    assert len({pid for pid, _ in seen}) == 2, seen
+    assert not any(wanted for _, wanted in seen) and scan_process.enabled

@@ -70,9 +70,6 @@ class Propagation:
         #: dims inferred after it may be unknown only because of it
         self.unread_const: Optional[Layer] = None
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
-        #: the last layer visited: the Const inputs its inference read, when it read nothing
-        #: else it was not given (registry.infer), else None
-        self.trace: Optional[Tuple[int, ...]] = None
         self._order = order
         self._by_type: Optional[Dict[str, List[Layer]]] = None
         self._memo: Dict[str, Any] = {}
@@ -226,18 +223,19 @@ class Propagation:
             self._const_tensors[producer.id] = tensor
         return self._const_tensors[producer.id]
 
-    def _visit(self, layer: Layer) -> None:
-        self.trace = None
+    def _visit(self, layer: Layer) -> Optional[Tuple[int, ...]]:
+        """Infer one layer and write its outputs; its trace (``registry.infer``: the Const
+        inputs whose numbers it read, when it read nothing else it was not given), or None."""
         spec = registry.lookup(layer.type, layer.version)
         if spec is not None and spec.source:
             self._source(layer)
-            return
+            return None
         inputs = self.input_values(layer) if layer.inputs else []
         if self._what_if is not None:
             rewritten, inputs = self._what_if.rewrite(layer, inputs, self)
             if rewritten is None:  # a layer a rewrite removes: nothing of it is inferred
                 self._outputs(layer, inputs, None, False)
-                return
+                return None
             if rewritten.type != layer.type:
                 spec = registry.lookup(rewritten.type, rewritten.version)
             layer = rewritten
@@ -245,7 +243,7 @@ class Propagation:
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
             spec = None
-        inferred, tensor, self.trace = registry.infer(spec, layer, inputs, self) if spec else \
+        inferred, tensor, trace = registry.infer(spec, layer, inputs, self) if spec else \
             (None, None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
             # a declared input without an edge (unconnected-input says so): the runtime
@@ -260,6 +258,7 @@ class Propagation:
             for port, value in zip(layer.outputs, tensor if isinstance(tensor, tuple) else (tensor,)):
                 key = (layer.id, port.id)
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
+        return trace
 
     def _outputs(self, layer: Layer, inputs: List[Value], inferred: Optional[Inferred],
                  extension: bool, own_types: Tuple[int, ...] = ()) -> None:

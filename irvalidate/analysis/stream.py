@@ -54,9 +54,9 @@ class _Propagation(Propagation):
     #: the layer being inferred: the one whose edges into it the batch holds for sure
     _current: Optional[Layer] = None
 
-    def _visit(self, layer: Layer) -> None:
+    def _visit(self, layer: Layer) -> Optional[Tuple[int, ...]]:
         self._current = layer
-        super()._visit(layer)
+        return super()._visit(layer)
 
     def input_values(self, layer: Layer) -> List[Value]:
         if layer is not self._current:  # (its producer's inputs: their edges may be gone)
@@ -189,8 +189,8 @@ class StreamAnalysis:
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
         propagation = self.propagation
-        propagation._visit(layer)
-        self._novel.append((layer, spec, parts, key, values, entering, propagation.trace))
+        trace = propagation._visit(layer)
+        self._novel.append((layer, spec, parts, key, values, entering, trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
         outputs, kind = propagation.outputs, self.likeness.kind

@@ -174,10 +174,11 @@ def _send(out, message) -> None:
 
 def _read(scanner: Scanner, out) -> None:
     scanner.head()
-    complex_layers: List[tuple] = []
 
     def complex_layer(text: str, line: int) -> None:
-        complex_layers.append((_COMPLEX, text, line))
+        """A layer lxml reads: sent as text, in its place among the others."""
+        flush()
+        _send(out, (_COMPLEX, text, line))
 
     ids: dict = {}  # id() of a shared object -> (its number, itself: kept alive while named)
     objects: List[tuple] = []
@@ -205,9 +206,7 @@ def _read(scanner: Scanner, out) -> None:
             flush()
             ids.clear()
             forget = True
-        if layer is None:
-            flush()
-            _send(out, complex_layers.pop())
+        if layer is None:  # (a complex layer, sent already)
             continue
         parts = scanner.parts
         inputs, outputs, _ = parts

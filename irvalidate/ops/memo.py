@@ -91,9 +91,10 @@ def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple
     return None if found is None else (_rebuild(found[1], layer, inputs), found[0])
 
 
-def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[int],
+def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Tuple[int, ...],
              inferred: Optional[Inferred]) -> None:
-    """Keep a pure inference (``read``: the Const inputs whose values it read)."""
+    """Keep a pure inference (``read``: its trace, the Const inputs whose values it read,
+    sorted, each once)."""
     made = None if inferred is None else _made(inferred, inputs)
     if inferred is not None and made is None:
         return
@@ -102,7 +103,7 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Sequence[
         if len(_MEMO) >= SIZE:
             _MEMO.clear()
         entry = _MEMO[base] = (layer.data, [])
-    add_trace(entry[1], tuple(sorted(set(read))), inputs, made, SIZE)
+    add_trace(entry[1], read, inputs, made, SIZE)
 
 
 def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:

@@ -165,7 +165,7 @@ def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union
     node = Node(layer, inputs, graph)
     inferred, tensor, trace = run(spec, node)
     if base is not None and node.pure and tensor is None:  # (nor did its evaluation read more)
-        memo.remember(base, layer, inputs, node.read, inferred)
+        memo.remember(base, layer, inputs, trace, inferred)  # type: ignore[arg-type]
     return inferred, tensor, trace
 
 
