@@ -1554,7 +1554,7 @@ def _write(case, directory: Path, stem: str) -> Path:
 
 WIDE = {"concat-inputs": 2000, "shape-chain-with-broadcasts": 2000, "edges-into-one-port": 5000, "duplicate-layer-ids": 2000,
         "fan-out": 2000, "cycle": 3000, "outputs-of-one-layer": 2000, "dims-of-one-port": 8000,
-        "rt-info-entries": 8000, "edges-in-a-body": 16000}
+        "rt-info-entries": 8000, "edges-in-a-body": 32000}
 
 
 @pytest.mark.parametrize("kind", sorted(WIDE))

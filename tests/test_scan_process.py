@@ -113,11 +113,24 @@ def test_objects_shared_as_the_scanner_shares_them(tmp_path, monkeypatch):
             assert all(a <= b for a, b in zip(sharing(here), sharing(there)))
 
 
-def test_a_process_that_dies_makes_the_file_not_plain(monkeypatch):
+@pytest.mark.parametrize("sent", [0, 2])
+def test_a_process_that_dies_makes_the_file_not_plain(sent, monkeypatch):
+    """The reading process is killed after ``sent`` messages (batches of one layer), before
+    it has said where it stopped.  (Killed from here once it had started, it could finish
+    the small sample first, as it did once in CI.)"""
+    send = scan_process._send
+    count = iter(range(sent + 1))
+
+    def dying(out, message):  # (in the reading process, which inherits this patch)
+        if next(count) == sent:
+            out.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+        send(out, message)
+    monkeypatch.setattr(scan_process, "_send", dying)
+    monkeypatch.setattr(scan_process, "BATCH", 1)
     doc = Document(path=str(GENUINE), version=None, graph=Graph())
     read = ScanProcess(str(GENUINE), doc)
     try:
-        os.kill(read._pid, signal.SIGKILL)
         read.head()
         with pytest.raises(NotPlain):
             list(read.layers(lambda text, line: None))
