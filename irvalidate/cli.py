@@ -45,7 +45,8 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
         from .reporting import text
         # the text report prints no version, so none is read for it
         return text.render(results, "", color=_use_color(args.color, to_file),
-                           quiet=args.quiet, statistics=args.statistics)
+                           quiet=args.quiet, statistics=args.statistics,
+                           show_consequences=args.show_consequences)
     from .reporting import FORMATTERS
     return FORMATTERS[fmt](results, _version())
 

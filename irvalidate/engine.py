@@ -15,6 +15,7 @@ from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
 from .ir.reader import parse
 from .ir.records import Document, Graph
 from .ir.weights import BinFile
+from .linking import link
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
 from . import streaming
@@ -130,8 +131,8 @@ def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
         lines = streaming.exact_lines(streamed, problems)
     except Exception:  # noqa: BLE001 - the whole-graph check then runs, and says what fails
         return None
-    findings = [_finding(path, rule, level, p, line)
-                for (rule, level, p), line in zip(streamed.problems, lines)]
+    findings = link(problems, [_finding(path, rule, level, p, line)
+                               for (rule, level, p), line in zip(streamed.problems, lines)])
     findings.sort(key=Finding.sort_key)
     return FileResult(path, findings)
 
@@ -192,8 +193,8 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay
         lines = [_line(p) for _, _, p in problems]
         findings.extend(_internal(path, "the line locator", err, config))
-    made = [_finding(path, rule, rule_level, p, line)
-            for (rule, rule_level, p), line in zip(problems, lines)]
+    made = link([p for _, _, p in problems], [_finding(path, rule, rule_level, p, line)
+                                             for (rule, rule_level, p), line in zip(problems, lines)])
     if planner is not None and any(p.fix is not None for _, _, p in problems):
         try:
             infos = planner(doc, [(rule.CODE, p) for rule, _, p in problems])

@@ -158,15 +158,19 @@ class Problem(_Frozen):
     shown when ``line`` is not given, made exact by the engine where libxml2 could not keep
     it (see irvalidate.ir.locate).  ``axis``: with a Port ``at``, point at its ``<dim>`` of
     this axis (the one dim that is wrong).  ``fix``: how --fix repairs it, or why it cannot.
+    ``site``: the declaration it finds contradicted, a :data:`Site` (``("out", layer id, port
+    id)`` or ``("in", ...)``); ``after``: the sites upstream of it whose contradiction would
+    make it a consequence (irvalidate.linking).
     """
     __slots__ = ("message", "line", "layer", "port", "expected", "declared", "table", "scope",
-                 "at", "axis", "fix")
+                 "at", "axis", "fix", "site", "after")
 
     def __init__(self, message: str, line: Optional[int] = None, layer: Optional[Layer] = None,
                  port: Optional[str] = None, expected: Optional[str] = None,
                  declared: Optional[str] = None, table: Optional[ShapeTable] = None,
                  scope: str = "", at: object = None, axis: Optional[int] = None,
-                 fix: Optional[Fix] = None) -> None:
+                 fix: Optional[Fix] = None, site: Optional["Site"] = None,
+                 after: Tuple["Site", ...] = ()) -> None:
         _set(self, "message", message)
         _set(self, "line", line)
         _set(self, "layer", layer)
@@ -178,6 +182,25 @@ class Problem(_Frozen):
         _set(self, "at", at)
         _set(self, "axis", axis)
         _set(self, "fix", fix)
+        _set(self, "site", site)
+        _set(self, "after", after)
+
+
+#: a declared port a problem is about: ``("out" | "in", layer id, port id)``
+Site = Tuple[str, str, str]
+
+
+class Cause(_Frozen):
+    """The root finding a consequence follows from: its rule's code, its layer, its port and
+    its line (irvalidate.linking)."""
+    __slots__ = ("code", "layer", "port", "line")
+
+    def __init__(self, code: str, layer: Optional[LayerRef], port: Optional[str],
+                 line: Optional[int]) -> None:
+        _set(self, "code", code)
+        _set(self, "layer", layer)
+        _set(self, "port", port)
+        _set(self, "line", line)
 
 
 class Edit(_Frozen):
@@ -228,6 +251,8 @@ class Finding(NamedTuple):
     scope: str = ""
     #: with edits asked for (--diff, --fix, the API's fix()): the edits, or why there are none
     fix: Optional[FixInfo] = None
+    #: a consequence: the root finding it follows from (irvalidate.linking); None for a root
+    caused_by: Optional[Cause] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)

@@ -33,7 +33,7 @@ DEFAULTS = {
     "per_file_ignores": None, "severity": None, "exit_zero": None, "quiet": 0,
     "statistics": False, "color": "auto", "jobs": None, "bin": None, "skip_non_ir": False,
     "diff": False, "fix": False, "exit_non_zero_on_fix": False, "reshape": None,
-    "no_smart_reshape": False,
+    "no_smart_reshape": False, "show_consequences": False,
 }
 
 
@@ -99,6 +99,8 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("-q", "--quiet", action="count", default=0,
         help="text: -q prints only the names of files with findings, -qq nothing")
     add("--statistics", action="store_true", help="text: count the findings of each rule")
+    add("-v", "--show-consequences", action="store_true", help="text: list every finding that "
+        "follows from another (a root) under it, where by default only their count is shown")
     add("--color", choices=("auto", "always", "never"), default="auto",
         help="colour in text output (auto: on a terminal, unless NO_COLOR is set)")
     add("-j", "--jobs", type=int, metavar="N", help="validate N files in parallel (0: one per CPU)")

@@ -20,7 +20,7 @@ LAYERS = (
     ("editing", ("editing",)),
     ("settings", ("config", "selection", "globs")),
     ("reporting", ("reporting", "docs", "names")),
-    ("rules", ("rules", "findings")),
+    ("rules", ("rules", "findings", "linking")),
     ("analysis", ("analysis",)),
     ("ops", ("ops",)),
     ("ir", ("ir",)),

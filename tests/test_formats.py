@@ -24,7 +24,8 @@ GOLDEN = HERE / "golden"
 SARIF_SCHEMA = json.loads((HERE / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 REPORT_SCHEMA = json.loads((HERE.parent / "schemas" / "report.schema.json")
                            .read_text(encoding="utf-8"))
-EXTENSIONS = {"text": "txt", "json": "json", "sarif": "sarif", "github": "github.txt"}
+EXTENSIONS = {"text": "txt", "json": "json", "sarif": "sarif", "github": "github.txt",
+              "concise": "concise.txt"}
 ARGS = ["models", "broken.xml", "empty.xml"]
 CWD_URI = "file:///CWD/"
 

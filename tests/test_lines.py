@@ -80,11 +80,13 @@ def test_lines_past_65535_are_exact(big):
     # IRV101 points at the edited <dim> itself
     add = found[("IRV101", "add")]
     assert add.line == dim_line and "<dim>4</dim>" in line_text(path, add.line)
-    # IRV201 points at the edge from the Add into the If (and at the body's own edge)
-    edges = [line_text(path, f.line) for f in validate_file(str(path)).findings
-             if f.code == "IRV201"]
-    assert len(edges) == 2 and all("<edge from-layer=" in text for text in edges), edges
-    assert any(f'<edge from-layer="{ids["add"]}" ' in text for text in edges), edges
+    # IRV201 on the edge from the Add into the If (and on the body's own edge) points at the
+    # port to change: the Add's output port, stale where the If's input port is right
+    edges = [f for f in validate_file(str(path)).findings if f.code == "IRV201"]
+    assert len(edges) == 2 and all("<port id=" in line_text(path, f.line) for f in edges)
+    [into_if] = [f for f in edges if f"its producer Add 'add' (id={ids['add']})" in f.message]
+    assert dim_line - 4 <= into_if.line < dim_line, (into_if.line, dim_line)
+    assert "the producer's output port is stale" in into_if.message
     # IRV202 points at the added edge
     dangling = next(f for f in found.values() if f.code == "IRV202")
     assert dangling.line == edge_line and 'to-layer="99999"' in line_text(path, dangling.line)

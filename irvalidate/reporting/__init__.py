@@ -15,6 +15,7 @@ def _lazy(module: str) -> Callable[[Sequence, str], str]:
 
 FORMATTERS: Dict[str, Callable[[Sequence, str], str]] = {
     "text": _lazy("text"),
+    "concise": _lazy("concise"),
     "json": _lazy("json_format"),
     "sarif": _lazy("sarif"),
     "github": _lazy("github"),

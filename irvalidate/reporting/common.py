@@ -28,9 +28,29 @@ def relative_path(path: str) -> Optional[str]:
 def message_text(f) -> str:
     """The text report's message and shape table, for formats that show nothing else."""
     text = f.message + (f" [in {f.scope}]" if f.scope else "")
+    if getattr(f, "caused_by", None) is not None:
+        text += f" ({cause_text(f.caused_by)})"
     if f.table is not None and f.table.rows:
         text += "\n" + "\n".join(render_table(f.table))
     return text
+
+
+def root_key(f) -> tuple:
+    """What names a finding as a root: its rule, layer, port and line (see cause_key)."""
+    return f.code, None if f.layer is None else f.layer.id, f.port, f.line
+
+
+def cause_key(cause) -> tuple:
+    """The root_key of the root a consequence's ``caused_by`` names."""
+    return cause.code, None if cause.layer is None else cause.layer.id, cause.port, cause.line
+
+
+def cause_text(cause) -> str:
+    """``follows from IRV201 on line 29``: a consequence's root, in words."""
+    if cause.line is not None:
+        return f"follows from {cause.code} on line {cause.line}"
+    layer = f" of layer id={cause.layer.id}" if cause.layer is not None else ""
+    return f"follows from {cause.code}{layer}"
 
 
 def count_levels(results: Sequence) -> Dict[str, int]:

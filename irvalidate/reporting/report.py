@@ -70,6 +70,21 @@ class FileFixModel(_Model):
     fixed: int = Field(description="findings the edits fix")
 
 
+class CauseModel(_Model):
+    rule: str = Field(description="the root finding's rule code")
+    layer: Optional[LayerModel] = Field(description="the root finding's layer")
+    port: Optional[str] = None
+    line: Optional[int] = Field(description="the root finding's line")
+
+    @classmethod
+    def of(cls, cause) -> "CauseModel":
+        return cls(rule=cause.code, layer=_layer(cause.layer), port=cause.port, line=cause.line)
+
+
+def _layer(ref) -> Optional[LayerModel]:
+    return None if ref is None else LayerModel(id=ref.id, name=ref.name, type=ref.type)
+
+
 class FindingModel(_Model):
     rule: str = Field(description="rule code, e.g. IRV101")
     slug: str = Field(description="rule name, e.g. broadcast-output-mismatch")
@@ -83,6 +98,9 @@ class FindingModel(_Model):
     declared: Optional[str] = Field(None, description="what the file declares")
     table: Optional[TableModel] = None
     fix: Optional[FindingFixModel] = Field(None, description="only with --diff or --fix")
+    caused_by: Optional[CauseModel] = Field(
+        None, description="only for a consequence: the root finding it follows from (a "
+        "declared dim contradicted because what reaches its layer already contradicts upstream)")
 
     @classmethod
     def of(cls, f: Finding) -> "FindingModel":
@@ -91,13 +109,12 @@ class FindingModel(_Model):
             table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset, source=r.source,
                                                    dims=None if r.dims is None else list(r.dims))
                                      for r in f.table.rows], marks=list(f.table.marks))
-        layer = None if f.layer is None else LayerModel(id=f.layer.id, name=f.layer.name,
-                                                        type=f.layer.type)
         return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,
-                   layer=layer, port=f.port, scope=f.scope, expected=f.expected,
+                   layer=_layer(f.layer), port=f.port, scope=f.scope, expected=f.expected,
                    declared=f.declared, table=table,
                    fix=None if f.fix is None else FindingFixModel(
-                       edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked))
+                       edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked),
+                   caused_by=None if f.caused_by is None else CauseModel.of(f.caused_by))
 
 
 class TensorShapeModel(_Model):
@@ -188,18 +205,32 @@ def build(results: Sequence, version: str) -> Report:
     return Report(tool={"name": "irvalidate", "version": version}, files=files, summary=summary)
 
 
+def _findings_left_out(f: FileModel) -> Optional[Dict[object, object]]:
+    """The fields of a file's findings left out: fix outside --diff/--fix runs, caused_by on
+    the roots."""
+    fields = {"fix"} if f.fix is None else set()
+    if all(finding.caused_by is None for finding in f.findings):
+        return {"__all__": fields | {"caused_by"}}
+    left = {j: fields | ({"caused_by"} if finding.caused_by is None else set())
+            for j, finding in enumerate(f.findings)}
+    return {j: names for j, names in left.items() if names} or None
+
+
 def dumps(report: Report) -> str:
     """The report as JSON; ``path_bytes`` is written only where it is set (names that are not
     UTF-8), so the documents of ordinary runs do not change."""
     unset: Dict[int, object] = {}
     for i, f in enumerate(report.files):
-        # fix fields exist only in --diff/--fix runs: ordinary documents stay as they were
+        # fix fields exist only in --diff/--fix runs, caused_by only on consequences: ordinary
+        # documents stay as they were
         left_out: Dict[str, object] = {}
         if f.path_bytes is None:
             left_out["path_bytes"] = True
         if f.fix is None:
             left_out["fix"] = True
-            left_out["findings"] = {"__all__": {"fix"}}
+        findings = _findings_left_out(f)
+        if findings:
+            left_out["findings"] = findings
         if f.reshape is None:
             left_out["reshape"] = True
         if left_out:

@@ -156,6 +156,21 @@ def _fixes(f, location: dict) -> dict:
                                             "replacements": replacements}]}]}
 
 
+def _related(f, location: dict) -> dict:
+    """A consequence's root (irvalidate.linking) as SARIF ``relatedLocations``: where the
+    finding it follows from is, and which rule that finding is of."""
+    cause = getattr(f, "caused_by", None)
+    if cause is None:
+        return {}
+    line = cause.line if cause.line and cause.line > 0 else 1
+    layer = "" if cause.layer is None else f" at {cause.layer.type} {cause.layer.name!r}"
+    return {"relatedLocations": [{
+        "id": 1,
+        "physicalLocation": {"artifactLocation": dict(location),
+                             "region": {"startLine": line, "startColumn": 1, "endLine": line}},
+        "message": {"text": f"the root finding this one follows from: {cause.code}{layer}"}}]}
+
+
 def render(results: Sequence, version: str) -> str:
     rules = descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -179,6 +194,7 @@ def render(results: Sequence, version: str) -> str:
                     "region": {"startLine": line, "startColumn": 1, "endLine": line}}}],
                 "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
                 "properties": _properties(f),
+                **_related(f, location),
                 **_fixes(f, location),
             })
     driver = {"name": "irvalidate", "version": version or "0+unknown",

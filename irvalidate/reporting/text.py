@@ -1,11 +1,15 @@
-"""Default output: ``file:line: CODE [level] message``, then the shape table when there is one."""
+"""Default output: ``file:line: CODE [level] message``, then the shape table when there is one.
+
+A file's roots lead, in line order; the findings that follow from a root (irvalidate.linking)
+are counted under it, or listed after it with ``-v``/``--show-consequences``.
+"""
 from __future__ import annotations
 
 from collections import Counter
-from typing import List, Sequence
+from typing import Dict, List, Sequence
 
 from ..names import display_path
-from .common import summary
+from .common import cause_key, cause_text, root_key, summary
 from .table import render as render_table
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -16,10 +20,46 @@ def _line(f, color: bool) -> str:
     path = display_path(f.path)
     where = f"{path}:{f.line}" if f.line is not None else path
     scope = f" [in {f.scope}]" if f.scope else ""
+    cause = f" ({cause_text(f.caused_by)})" if f.caused_by is not None else ""
     if not color:
-        return f"{where}: {f.code} [{f.level}] {f.message}{scope} ({f.slug})"
+        return f"{where}: {f.code} [{f.level}] {f.message}{scope}{cause} ({f.slug})"
     return (f"{_BOLD}{where}{_RESET}: {_COLORS[f.level]}{f.code} [{f.level}]{_RESET} "
-            f"{f.message}{scope} {_DIM}({f.slug}){_RESET}")
+            f"{f.message}{scope}{cause} {_DIM}({f.slug}){_RESET}")
+
+
+def _finding_lines(f, color: bool) -> List[str]:
+    lines = [_line(f, color)]
+    if f.fix is not None and f.fix.blocked:  # only --diff and --fix plan fixes
+        lines.append(f"    not fixed automatically: {f.fix.blocked}")
+    if f.table is not None and f.table.rows:
+        lines.extend(render_table(f.table))
+    return lines
+
+
+def _following(n: int) -> str:
+    return (f"    and {n} more declared dim{'s' if n != 1 else ''} downstream "
+            f"follow{'' if n != 1 else 's'} from it")
+
+
+def _file_lines(findings: Sequence, color: bool, show_consequences: bool) -> List[str]:
+    """A file's findings, roots first (see the module)."""
+    roots = {root_key(f) for f in findings if f.caused_by is None}
+    following: Dict[tuple, List] = {}
+    for f in findings:
+        if f.caused_by is not None and cause_key(f.caused_by) in roots:
+            following.setdefault(cause_key(f.caused_by), []).append(f)
+    lines: List[str] = []
+    for f in findings:
+        if f.caused_by is not None and cause_key(f.caused_by) in roots:
+            continue  # listed under its root
+        lines.extend(_finding_lines(f, color))
+        after = following.pop(root_key(f), []) if f.caused_by is None else []
+        if show_consequences:
+            for consequence in after:
+                lines.extend(_finding_lines(consequence, color))
+        elif after:
+            lines.append(_following(len(after)))
+    return lines
 
 
 def reshape_lines(result) -> List[str]:
@@ -40,7 +80,7 @@ def reshape_lines(result) -> List[str]:
 
 
 def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
-           statistics: bool = False) -> str:
+           statistics: bool = False, show_consequences: bool = False) -> str:
     lines: List[str] = []
     per_rule: Counter = Counter()
     slugs = {}
@@ -52,12 +92,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             lines.append(display_path(result.path))
         if quiet:
             continue
-        for f in result.findings:
-            lines.append(_line(f, color))
-            if f.fix is not None and f.fix.blocked:  # only --diff and --fix plan fixes
-                lines.append(f"    not fixed automatically: {f.fix.blocked}")
-            if f.table is not None and f.table.rows:
-                lines.extend(render_table(f.table))
+        lines.extend(_file_lines(result.findings, color, show_consequences))
         if getattr(result, "reshape", None) is not None:
             lines.extend(reshape_lines(result))
     if quiet >= 2:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from ..analysis import GraphAnalysis
-from ..findings import Problem, ShapeTable, TableRow
+from ..findings import Problem, ShapeTable, Site, TableRow
 from ..ir import elements
 from ..ir.locate import MAX_EXACT_LINE
 from ..ir.records import Document, Graph, Layer, Port
@@ -37,6 +37,27 @@ def inferred_ports(ctx: Context) -> Iterator[Tuple[Inferred, Layer, Port, Tuple]
         for port, inferred in zip(layer.outputs, inference.outputs):
             if inferred is not None and len(port.dims) == len(inferred) and port.readable:
                 yield inference, layer, port, inferred
+
+
+def output_site(layer: Layer, port: Port) -> Site:
+    """Where a problem about an output port's declaration sits (irvalidate.linking)."""
+    return ("out", layer.id, port.id)
+
+
+def input_site(layer: Layer, port: Port) -> Site:
+    return ("in", layer.id, port.id)
+
+
+def upstream_sites(ctx: Context, layer: Layer) -> Tuple[Site, ...]:
+    """The sites whose contradiction makes a problem of this layer's outputs a consequence:
+    each input port's declaration, and the producer's output port feeding it."""
+    sites = []
+    for port in layer.inputs:
+        sites.append(input_site(layer, port))
+        edge = ctx.analysis.edges.incoming.get((layer.id, port.id))
+        if edge is not None:
+            sites.append(("out", edge.from_layer, edge.from_port))
+    return tuple(sites)
 
 
 #: tables wider than this many dims are left out (the message still gives both shapes)

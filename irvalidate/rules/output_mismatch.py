@@ -24,7 +24,7 @@ from typing import Iterator
 from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
-from ._common import Context, fix_dims, shape_table
+from ._common import Context, fix_dims, output_site, shape_table, upstream_sites
 from ._fixes import dims_fix
 
 CODE = "IRV101"
@@ -66,4 +66,5 @@ def check(ctx: Context) -> Iterator[Problem]:
                 expected=format_shape(inferred),
                 declared=format_shape(declared),
                 table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
-                scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port))
+                scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port),
+                site=output_site(layer, port), after=upstream_sites(ctx, layer))

@@ -21,7 +21,7 @@ from typing import Iterator
 from ..findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape, parse_shape
-from ._common import Context, attribute_vs_port, element_type_vs_precision
+from ._common import Context, attribute_vs_port, element_type_vs_precision, output_site
 from ._fixes import source_shape_fix
 
 CODE = "IRV214"
@@ -49,5 +49,6 @@ def check(ctx: Context) -> Iterator[Problem]:
                           f"{format_shape(declared_shape(port))}: {reason}", at=port, axis=axis,
                           layer=layer, port=port.id, expected=format_shape(shape),
                           declared=format_shape(declared_shape(port)), scope=ctx.graph.scope,
-                          fix=source_shape_fix(ctx, layer, port, shape, text or "", False))
+                          fix=source_shape_fix(ctx, layer, port, shape, text or "", False),
+                          site=output_site(layer, port))
         yield from element_type_vs_precision(ctx, layer, port)

@@ -13,7 +13,8 @@ ADVICE = {
     "IRV003-unsupported-ir-version": "convert the original model again with a current OpenVINO",
     "IRV101-output-shape-mismatch": "set this <dim> to 5, or re-export the model",
     "IRV103-dynamic-dim-declared": "set this <dim> to 4",
-    "IRV201-edge-shape-mismatch": "make the input port say [2,3], or fix the producer",
+    "IRV201-edge-shape-mismatch": "inference proves the producer's, so make the input port say "
+                                  "[2,3]",
     "IRV202-dangling-edge": "delete the edge or restore what it names",
     "IRV203-invalid-constant": "fix offset/size or re-export the model",
     "IRV204-missing-weights": "put IRV204-missing-weights.bin beside IRV204-missing-weights.xml "

@@ -1,6 +1,7 @@
 """IRV201 edge-shape-mismatch, IRV202 dangling-edge, IRV203 invalid-constant, IRV204 missing-weights."""
 from irbuilder import IR
 from conftest import codes
+from irvalidate.engine import validate_file
 
 
 def test_edge_mismatch_names_consumer_and_producer(run):
@@ -131,3 +132,55 @@ def test_ignoring_irv204_checks_the_xml_alone(tmp_path):
     path = broadcast_with({}).write(tmp_path, with_bin=False)
     assert main(["-qq", str(path)]) == 1
     assert main(["-qq", "--ignore", "IRV204", str(path)]) == 0
+
+
+def _line(path, number):
+    return path.read_text().splitlines()[number - 1]
+
+
+def test_edge_mismatch_recommends_what_inference_proves_at_the_input_port(tmp_path):
+    # the Relu's input port edited: inference gives the producer's [1,3]; the finding points
+    # at the input port's wrong <dim>, not at the <edge>
+    ir = IR()
+    x = ir.parameter("1,3")
+    ir.result(ir.op("Relu", [x], [[1, 3]], in_dims={0: [1, 4]}))
+    path = ir.write(tmp_path)
+    [f] = validate_file(str(path)).findings
+    assert f.message.endswith("inference proves the producer's, so make the input port say [1,3]")
+    assert _line(path, f.line) == '<port id="0" precision="FP32"><dim>1</dim><dim>4</dim></port>'
+    assert f.line == ir.line_of("1") + 2  # the Relu's line, <input>, then its port
+
+
+def test_edge_mismatch_with_a_stale_producer_says_so_and_points_at_its_port(tmp_path):
+    # the Relu's output dim edited: the Sigmoid's input port is the one inference proves;
+    # IRV201 does not spread the stale [1,4]
+    ir = IR()
+    x = ir.parameter("1,3")
+    relu = ir.op("Relu", [x], [[1, 4]])
+    ir.result(ir.op("Sigmoid", [relu], [[1, 3]], in_dims={0: [1, 3]}))
+    path = ir.write(tmp_path)
+    [edge] = [f for f in validate_file(str(path)).findings if f.code == "IRV201"]
+    assert "[1,4]" not in edge.message.split("; ", 1)[1]
+    assert edge.message.endswith("inference proves the input port's, so the producer's output "
+                                 "port is stale: declare [1,3] there")
+    assert _line(path, edge.line) == '<port id="1" precision="FP32"><dim>1</dim><dim>4</dim></port>'
+
+
+def test_edge_mismatch_where_inference_proves_neither_side(tmp_path):
+    ir = IR()
+    x = ir.parameter("1,3")
+    relu = ir.op("Relu", [x], [[1, 4]])
+    ir.result(ir.op("Sigmoid", [relu], [[1, 3]], in_dims={0: [1, 5]}))
+    [edge] = [f for f in validate_file(str(ir.write(tmp_path))).findings if f.code == "IRV201"]
+    assert edge.message.endswith("inference proves neither, so declare on both ports [1,3]")
+
+
+def test_edge_mismatch_without_inference_keeps_the_runtime_rule(tmp_path):
+    # an op irvalidate does not model: nothing is proven, so the producer's declaration stands
+    ir = IR()
+    x = ir.parameter("1,3")
+    odd = ir.op("NoSuchOp", [x], [[1, 4]], version="opset1")
+    ir.result(ir.op("Relu", [odd], [[1, 3]], in_dims={0: [1, 3]}))
+    edges = [f for f in validate_file(str(ir.write(tmp_path))).findings if f.code == "IRV201"]
+    assert [f.message.split("; ", 1)[1] for f in edges] == [
+        "the runtime uses the producer's, so make the input port say [1,4], or fix the producer"]

@@ -1,0 +1,70 @@
+"""Root causes: a finding that follows from another is linked to the root it follows from.
+
+One wrong declaration floods a report: a Parameter resized by hand makes every declared dim
+downstream contradict inference.  A contradiction at a layer whose inputs already contradict
+upstream (an edge whose ports disagree, a producer whose declared output is not what it
+infers) is a consequence; one whose inputs all agree is a root.  Rules say where their
+problem sits (``Problem.site``) and which sites upstream it would follow from
+(``Problem.after``); this module follows those links to each consequence's root, within one
+graph (a nested body is its own), and gives the finding a :class:`~irvalidate.findings.Cause`.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .findings import Cause, Finding, Problem
+
+_Key = Tuple[str, str]  # (scope, site), a site flattened with its graph
+
+
+def _key(scope: str, site: tuple) -> _Key:
+    return scope, "\0".join(site)
+
+
+def _parents(problems: Sequence[Problem]) -> List[Optional[int]]:
+    """For each problem, the first problem at a site it follows from (or None)."""
+    at: Dict[_Key, int] = {}
+    for i, problem in enumerate(problems):
+        if problem.site is not None:
+            at.setdefault(_key(problem.scope, problem.site), i)
+    parents: List[Optional[int]] = []
+    for i, problem in enumerate(problems):
+        found = (at.get(_key(problem.scope, site)) for site in problem.after)
+        parents.append(next((j for j in found if j is not None and j != i), None))
+    return parents
+
+
+def _roots(parents: List[Optional[int]]) -> List[Optional[int]]:
+    """Each problem's root, following parents (None for a root itself).  In a loop of
+    parents (a graph cycle) the first problem met twice is taken as the root."""
+    roots: List[Optional[int]] = [None] * len(parents)
+    done = [False] * len(parents)
+    for start in range(len(parents)):
+        path: List[int] = []
+        on_path = set()
+        node = start
+        while not done[node] and parents[node] is not None and node not in on_path:
+            path.append(node)
+            on_path.add(node)
+            node = parents[node]  # type: ignore[assignment]
+        top = roots[node] if done[node] and roots[node] is not None else node
+        for j in path:
+            if j != top:
+                roots[j], done[j] = top, True
+        done[top] = True
+    return roots
+
+
+def link(problems: Sequence[Problem], findings: Sequence[Finding]) -> List[Finding]:
+    """The findings (made from ``problems``, in the same order), each consequence carrying
+    the root it follows from."""
+    if not any(p.after for p in problems):
+        return list(findings)
+    roots = _roots(_parents(problems))
+    linked = list(findings)
+    for i, root in enumerate(roots):
+        if root is not None:
+            origin = findings[root]
+            linked[i] = linked[i]._replace(caused_by=Cause(origin.code, origin.layer,
+                                                           origin.port, origin.line))
+    return linked

@@ -1,0 +1,31 @@
+"""``--format concise``: one line per finding, as ruff's concise output, then the summary.
+
+    models/net.xml:12: IRV102 [error] Add 'add' (id=2): ...
+
+No shape tables and no grouping under roots: every finding, consequences included (each
+says which root it follows from), so that ``grep`` and ``wc -l`` count findings.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from ..names import display_path
+from .common import cause_text, summary
+
+
+def line(f) -> str:
+    path = display_path(f.path)
+    where = f"{path}:{f.line}" if f.line is not None else path
+    text = f.message + (f" [in {f.scope}]" if f.scope else "")
+    if f.caused_by is not None:
+        text += f" ({cause_text(f.caused_by)})"
+    # a message is one line, but a hostile file's names could hold a line break
+    return f"{where}: {f.code} [{f.level}] " + " ".join(text.splitlines())
+
+
+def render(results: Sequence, version: str) -> str:
+    lines: List[str] = [line(f) for result in results for f in result.findings]
+    last = summary(results)
+    if last:
+        lines.append(last)
+    return "\n".join(lines) + ("\n" if lines else "")

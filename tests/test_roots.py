@@ -1,0 +1,176 @@
+"""Root causes (irvalidate.linking): a declared dim contradicted only because what reaches its
+layer already contradicts upstream is linked to the root it follows from, and the text report
+leads with the roots.
+
+The two scenarios of issue 23, on a model built by hand with tests/irbuilder (shapes worked
+out by hand: Relu, Sigmoid and a numpy Add of a [1,3,1,1] Const keep their input's shape):
+one Parameter resized by hand (its shape attribute and its port), the layers after it left
+as they were; one producer's output <dim> edited.
+"""
+import json
+
+import pytest
+
+from irbuilder import IR
+from irvalidate import cli, streaming
+from irvalidate.engine import validate_file
+
+
+def chain(size: int = 8, declared: int = 8, relu_out=None) -> IR:
+    """Parameter [1,3,size,size] -> Relu -> Sigmoid -> Add(Const [1,3,1,1]) -> Result, every
+    port after the Parameter declaring [1,3,declared,declared] (the Relu's output
+    ``relu_out`` when given)."""
+    ir = IR()
+    dims = [1, 3, declared, declared]
+    x = ir.parameter(f"1,3,{size},{size}", name="x")
+    relu = ir.op("Relu", [x], [relu_out or dims], in_dims={0: dims}, name="relu")
+    sig = ir.op("Sigmoid", [relu], [dims], in_dims={0: dims}, name="sig")
+    bias = ir.const([0.0, 1.0, 2.0], et="f32", shape=[1, 3, 1, 1])
+    ir.result(ir.op("Add", [sig, bias], [dims], data={"auto_broadcast": "numpy"}, name="add"))
+    return ir
+
+
+@pytest.fixture
+def check(tmp_path):
+    def _check(ir, stem="model"):
+        return validate_file(str(ir.write(tmp_path, stem))).findings
+    return _check
+
+
+def by_layer(findings):
+    return {(f.code, f.layer.name): f for f in findings}
+
+
+def test_a_resized_input_has_one_root_and_its_consequences_link_to_it(check):
+    found = by_layer(check(chain(size=10)))
+    assert set(found) == {("IRV201", "relu"), ("IRV101", "relu"), ("IRV101", "sig"),
+                          ("IRV101", "add")}
+    root = found[("IRV201", "relu")]
+    assert root.caused_by is None
+    for key in [("IRV101", "relu"), ("IRV101", "sig"), ("IRV101", "add")]:
+        cause = found[key].caused_by
+        assert cause is not None, key
+        assert (cause.code, cause.layer.name, cause.port, cause.line) == \
+            ("IRV201", "relu", "0", root.line)
+
+
+def test_an_edited_producer_dim_is_the_root_of_the_edge_beside_it(check):
+    found = by_layer(check(chain(relu_out=[1, 3, 9, 8])))
+    assert set(found) == {("IRV101", "relu"), ("IRV201", "sig")}
+    root, edge = found[("IRV101", "relu")], found[("IRV201", "sig")]
+    assert root.caused_by is None and "set this <dim> to 8" in root.message
+    assert (edge.caused_by.code, edge.caused_by.layer.name, edge.caused_by.line) == \
+        ("IRV101", "relu", root.line)
+
+
+def test_findings_whose_inputs_agree_are_roots(check):
+    # two independent edits: the Relu's output dim and the Add's own output dim; the Sigmoid
+    # between them gets the right shape, so the Add's contradiction is a root of its own
+    ir = chain(relu_out=[1, 3, 9, 8])
+    ir.layers[-2].outputs[0].dims = [1, 3, 8, 7]
+    found = by_layer(check(ir))
+    assert found[("IRV101", "relu")].caused_by is None
+    assert found[("IRV101", "add")].caused_by is None
+    assert found[("IRV201", "sig")].caused_by.layer.name == "relu"
+
+
+def test_the_stream_links_as_the_whole_check_does(check, monkeypatch):
+    ir = chain(size=10)
+    whole = check(ir, "whole")
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0)
+    called = []
+    real = streaming.check
+    monkeypatch.setattr(streaming, "check", lambda *a: called.append(1) or real(*a))
+    streamed = check(ir, "streamed")
+    assert called and streamed[0].path.endswith("streamed.xml")
+    strip = lambda fs: [f._replace(path="") for f in fs]  # noqa: E731
+    assert strip(streamed) == strip(whole)
+    assert sum(f.caused_by is not None for f in streamed) == 3
+
+
+def test_the_text_report_leads_with_the_roots(tmp_path, capsys):
+    path = str(chain(size=10).write(tmp_path))
+    assert cli.main([path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[1].split()[0] for line in out if line.startswith(path)] == ["IRV201"]
+    assert "    and 3 more declared dims downstream follow from it" in out
+    assert out[-1] == "Found 4 errors in 1 file."
+    for flag in ("-v", "--show-consequences"):
+        assert cli.main([flag, path]) == 1
+        every = capsys.readouterr().out.splitlines()
+        listed = [line for line in every if line.startswith(path)]
+        assert [line.split(": ")[1].split()[0] for line in listed] == ["IRV201"] + ["IRV101"] * 3
+        root_line = listed[0].split(":")[1]
+        assert all(line.endswith(f"(follows from IRV201 on line {root_line}) "
+                                 "(output-shape-mismatch)") for line in listed[1:])
+        assert not any("more declared dim" in line for line in every)
+
+
+def test_one_consequence_is_counted_in_the_singular(tmp_path, capsys):
+    path = str(chain(relu_out=[1, 3, 9, 8]).write(tmp_path))
+    cli.main([path])
+    assert "    and 1 more declared dim downstream follows from it" in \
+        capsys.readouterr().out.splitlines()
+
+
+def test_json_keeps_every_finding_and_names_each_consequences_root(tmp_path, capsys):
+    import jsonschema
+    from test_formats import REPORT_SCHEMA
+    path = str(chain(size=10).write(tmp_path))
+    assert cli.main(["--format", "json", path]) == 1
+    report = json.loads(capsys.readouterr().out)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    findings = report["files"][0]["findings"]
+    assert len(findings) == 4 and report["summary"]["errors"] == 4
+    [root] = [f for f in findings if "caused_by" not in f]
+    assert root["rule"] == "IRV201"
+    causes = [f["caused_by"] for f in findings if "caused_by" in f]
+    assert causes == [{"rule": "IRV201", "layer": root["layer"], "port": "0",
+                       "line": root["line"]}] * 3
+
+
+def test_sarif_gives_a_consequence_its_root_as_a_related_location(tmp_path, capsys):
+    import jsonschema
+    from test_formats import SARIF_SCHEMA
+    path = str(chain(size=10).write(tmp_path))
+    cli.main(["--format", "sarif", path])
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.validate(log, SARIF_SCHEMA)
+    results = log["runs"][0]["results"]
+    [root] = [r for r in results if "relatedLocations" not in r]
+    root_line = root["locations"][0]["physicalLocation"]["region"]["startLine"]
+    related = [r["relatedLocations"] for r in results if "relatedLocations" in r]
+    assert len(related) == 3
+    for [where] in related:
+        assert where["physicalLocation"]["region"]["startLine"] == root_line
+        assert where["message"]["text"].startswith("the root finding this one follows from: IRV201")
+
+
+def test_concise_prints_one_line_per_finding(tmp_path, capsys):
+    from irvalidate.findings import Finding
+    from irvalidate.reporting import FORMATTERS
+    path = str(chain(size=10).write(tmp_path))
+    assert cli.main(["--format", "concise", path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 5 and out[-1] == "Found 4 errors in 1 file."
+    assert [line.split(": ")[1].split()[:2] for line in out[:4]] == \
+        [["IRV201", "[error]"]] + [["IRV101", "[error]"]] * 3
+    assert all(line.startswith(path + ":") for line in out[:4])
+    # a name holding a line break (a hostile file) does not break the one line
+    odd = Finding("m.xml", 3, "IRV108", "unknown-attribute", "warning", "Add 'a\nb': x")
+    assert FORMATTERS["concise"]([type("R", (), {"findings": [odd]})()], "") == \
+        "m.xml:3: IRV108 [warning] Add 'a b': x\nFound 1 warning in 1 file.\n"
+
+
+def test_a_parameter_whose_port_was_left_behind_is_the_root(check):
+    # only the shape attribute resized (the runtime reads it; the port still says 8): no edge
+    # disagrees, and every contradiction after it follows from IRV214
+    ir = chain()
+    ir.layers[0].data["shape"] = "1,3,10,10"
+    found = by_layer(check(ir))
+    assert set(found) == {("IRV214", "x"), ("IRV101", "relu"), ("IRV101", "sig"),
+                          ("IRV101", "add")}
+    root = found[("IRV214", "x")]
+    assert root.caused_by is None
+    assert {(f.caused_by.code, f.caused_by.line) for k, f in found.items() if k != ("IRV214", "x")} \
+        == {("IRV214", root.line)}
