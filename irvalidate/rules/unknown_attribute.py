@@ -6,6 +6,7 @@ does something else than its author wrote.  Checked for every op irvalidate mode
 names are those OpenVINO 2026.4 reads.  Attributes that converters wrote for years and the
 reader ignores (``LEGACY``: Model Optimizer's ``output_padding`` on convolutions, ...) are
 no one's typo and are left alone: in stock Intel models they would be hundreds of warnings.
+A layer gets one warning, naming every attribute of it the reader ignores.
 
 Passing::
 
@@ -17,7 +18,7 @@ Failing (ignored by the reader, which uses numpy broadcasting)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import AbstractSet, Iterator, List, Mapping
 
 from ..findings import Problem
 from ..ir import opsets
@@ -46,6 +47,7 @@ LEGACY = frozenset({
 
 
 def check(ctx: Context) -> Iterator[Problem]:
+    """One warning per layer, naming every attribute of it the reader ignores."""
     for layer in ctx.analysis.layers.values():
         if not layer.data or opsets.is_extension(layer.version, layer.type):
             continue
@@ -54,14 +56,28 @@ def check(ctx: Context) -> Iterator[Problem]:
         if known is None:
             continue  # not modelled, or its attributes not listed yet
         kind = layer.type.lower()
-        for name in layer.data:
-            if name in known or (kind, name) in LEGACY:
-                continue
-            import difflib  # for an unknown attribute only: a clean file never needs it
+        unknown = [name for name in layer.data if name not in known and (kind, name) not in LEGACY]
+        if unknown:
+            yield Problem(f"{layer.describe()}: {_words(unknown, known, layer.data)}", at=layer,
+                          layer=layer, scope=ctx.graph.scope)
 
-            unused = sorted(known - set(layer.data))
-            close = difflib.get_close_matches(name, unused, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else (
-                f"; it has {', '.join(sorted(known))}" if known else "; it has none: remove it")
-            yield Problem(f"{layer.describe()}: unknown attribute {name!r}: OpenVINO ignores it"
-                          f"{hint}", at=layer, layer=layer, scope=ctx.graph.scope)
+
+def _words(unknown: List[str], known: AbstractSet[str], data: Mapping[str, str]) -> str:
+    """``unknown attribute 'x': OpenVINO ignores it; did you mean 'y'?``, or for several
+    ``unknown attributes 'a' (did you mean 'b'?) and 'c': OpenVINO ignores them; it has ...``."""
+    import difflib  # for an unknown attribute only: a clean file never needs it
+
+    unused = sorted(known - set(data))
+    close = {name: difflib.get_close_matches(name, unused, n=1, cutoff=0.6) for name in unknown}
+    listing = sorted(known)
+    rest = (f"; it has {', '.join(listing)}" if listing else
+            f"; it has none: remove {'it' if len(unknown) == 1 else 'them'}")
+    if len(unknown) == 1:
+        [name] = unknown
+        hint = f"; did you mean {close[name][0]!r}?" if close[name] else rest
+        return f"unknown attribute {name!r}: OpenVINO ignores it{hint}"
+    named = [f"{name!r}" + (f" (did you mean {close[name][0]!r}?)" if close[name] else "")
+             for name in unknown]
+    tail = rest if not all(close.values()) else ""
+    return (f"unknown attributes {', '.join(named[:-1])} and {named[-1]}: OpenVINO ignores "
+            f"them{tail}")

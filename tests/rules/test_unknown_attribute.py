@@ -109,3 +109,48 @@ def test_attributes_converters_wrote_for_years_are_left_alone(run):
     ir.result(ir.op("Convolution", [x, w], [[1, 2, 6, 6]], data={**attrs, "output_padings": "0,0"}))
     [f] = run(ir)
     assert f.code == "IRV108" and "'output_padings'" in f.message
+
+
+def maxpool_data(**extra):
+    data = {"strides": "2,2", "kernel": "2,2", "pads_begin": "0,0", "pads_end": "0,0",
+            "rounding_type": "floor", "auto_pad": "explicit"}
+    data.update(extra)
+    return data
+
+
+def test_one_warning_per_layer_names_all_its_unknown_attributes(run):
+    # MaxPool-8's attributes on layers marked opset1 (the reader builds MaxPool-1 and drops
+    # them), as in a wild-corpus landmarks model: one warning per MaxPool, not one per name
+    ir = IR()
+    x = ir.parameter("1,3,16,16")
+    for _ in range(3):
+        x = ir.op("MaxPool", [x], [x.dims[:2] + [d // 2 for d in x.dims[2:]]],
+                  maxpool_data(dilations="1,1", axis="0", index_element_type="i64"))
+    ir.result(x)
+    found = [f for f in run(ir) if f.code == "IRV108"]
+    assert len(found) == 3 and len({f.layer.id for f in found}) == 3
+    for f in found:
+        assert "unknown attributes 'dilations', 'axis' and 'index_element_type': OpenVINO " \
+               "ignores them; it has auto_pad, kernel, pads_begin, pads_end, rounding_type, " \
+               "strides" in f.message
+
+
+def test_several_unknown_attributes_each_get_their_suggestion(run):
+    ir = IR()
+    x = ir.parameter("1,3,4,4")
+    data = {k: v for k, v in maxpool_data().items() if k not in ("kernel", "strides")}
+    ir.result(ir.op("MaxPool", [x], [[1, 3, 2, 2]], {**data, "kernal": "2,2", "strides_": "2,2"}))
+    [f] = [f for f in run(ir) if f.code == "IRV108"]
+    assert f.message.endswith("unknown attributes 'kernal' (did you mean 'kernel'?) and "
+                              "'strides_' (did you mean 'strides'?): OpenVINO ignores them")
+
+
+def test_the_landmarks_model_of_the_corpus_gets_one_warning_per_maxpool():
+    from places import CORPUS_FILES
+    from irvalidate.engine import validate_file
+    wanted = [p for p in CORPUS_FILES
+              if p.name == "landmarks-regression-retail-0009__FP16-INT8__landmarks-regression-retail-0009.xml"]
+    if not wanted:
+        pytest.skip("the wild corpus is not here")
+    found = [f for f in validate_file(str(wanted[0])).findings if f.code == "IRV108"]
+    assert [f.layer.type for f in found] == ["MaxPool"] * 3  # 9 warnings before, one per name
