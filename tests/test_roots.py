@@ -174,3 +174,39 @@ def test_a_parameter_whose_port_was_left_behind_is_the_root(check):
     assert root.caused_by is None
     assert {(f.caused_by.code, f.caused_by.line) for k, f in found.items() if k != ("IRV214", "x")} \
         == {("IRV214", root.line)}
+
+
+FACE_DETECTOR = "face-detection-retail-0004__FP32__face-detection-retail-0004.xml"
+
+
+def resized_copy(tmp_path, source, size):
+    """The model with its Parameter resized by hand, as a person would: the shape attribute
+    and the port's <dim>s, nothing after it."""
+    import re
+    import shutil
+    text = source.read_text()
+    head, rest = text.split("</layer>", 1)
+    assert 'type="Parameter"' in head, "the first layer is the Parameter"
+    head = re.sub(r'shape="1, 3, 300, 300"', f'shape="1, 3, {size}, {size}"', head)
+    head = head.replace("<dim>300</dim>", f"<dim>{size}</dim>")
+    path = tmp_path / source.name
+    path.write_text(head + "</layer>" + rest)
+    shutil.copy(source.with_suffix(".bin"), path.with_suffix(".bin"))
+    return path
+
+
+def test_a_resized_face_detector_leads_with_its_roots(tmp_path, capsys):
+    from places import CORPUS_FILES
+    found = [p for p in CORPUS_FILES if p.name == FACE_DETECTOR]
+    if not found:
+        pytest.skip("the wild corpus is not here")
+    path = str(resized_copy(tmp_path, found[0], 320))
+    findings = validate_file(path).findings
+    roots = [f for f in findings if f.caused_by is None]
+    # 120 findings (655 lines of text before issue 23); the edge into the first layer is the
+    # root of almost all (a PriorBoxClustered reached through ShapeOf is a root of its own)
+    assert len(findings) >= 100 and len(roots) <= 2
+    assert roots[0].code == "IRV201" and roots[0].layer.id == "2"
+    cli.main([path])
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) < 20 and out[-1] == f"Found {len(findings)} errors in 1 file."
