@@ -210,3 +210,15 @@ def test_a_resized_face_detector_leads_with_its_roots(tmp_path, capsys):
     cli.main([path])
     out = capsys.readouterr().out.splitlines()
     assert len(out) < 20 and out[-1] == f"Found {len(findings)} errors in 1 file."
+
+
+def test_the_resized_chain_is_what_the_runtime_infers(tmp_path):
+    # the shapes the consequences expect are openvino's own for the resized model
+    ov = pytest.importorskip("openvino")
+    path = chain(size=10).write(tmp_path)
+    runtime = {n.get_friendly_name(): str(n.get_output_partial_shape(0))
+               for n in ov.Core().read_model(str(path)).get_ops() if n.get_output_size()}
+    found = validate_file(str(path)).findings
+    expected = {f.layer.name: f.expected for f in found if f.code == "IRV101"}
+    assert expected == {name: runtime[name] for name in ("relu", "sig", "add")}
+    assert set(expected.values()) == {"[1,3,10,10]"}

@@ -1,4 +1,5 @@
 """IRV201 edge-shape-mismatch, IRV202 dangling-edge, IRV203 invalid-constant, IRV204 missing-weights."""
+import pytest
 from irbuilder import IR
 from conftest import codes
 from irvalidate.engine import validate_file
@@ -164,6 +165,21 @@ def test_edge_mismatch_with_a_stale_producer_says_so_and_points_at_its_port(tmp_
     assert edge.message.endswith("inference proves the input port's, so the producer's output "
                                  "port is stale: declare [1,3] there")
     assert _line(path, edge.line) == '<port id="1" precision="FP32"><dim>1</dim><dim>4</dim></port>'
+
+
+def test_the_side_inference_proves_is_the_runtimes(tmp_path):
+    # the stale producer above, read by openvino: the Relu gives [1,3], as IRV201 says
+    ov = pytest.importorskip("openvino")
+    ir = IR()
+    x = ir.parameter("1,3")
+    relu = ir.op("Relu", [x], [[1, 4]], name="relu")
+    ir.result(ir.op("Sigmoid", [relu], [[1, 3]], in_dims={0: [1, 3]}))
+    path = ir.write(tmp_path)
+    model = ov.Core().read_model(str(path))
+    [relu_node] = [n for n in model.get_ops() if n.get_friendly_name() == "relu"]
+    assert str(relu_node.get_output_partial_shape(0)) == "[1,3]"
+    [edge] = [f for f in validate_file(str(path)).findings if f.code == "IRV201"]
+    assert edge.message.endswith("declare [1,3] there")
 
 
 def test_edge_mismatch_where_inference_proves_neither_side(tmp_path):
