@@ -2,8 +2,9 @@
 
 Each body's Parameters take the shapes and element types of the outer inputs its port map
 names (a Parameter it leaves out keeps its own).  A condition the runtime folds to one value
-picks its body, whose Results give the outputs as they are (the other body is still
-checked).  Otherwise every output must come from both bodies with one element type, and
+picks its body, whose Results give the outputs as they are: only that body is validated
+with the outer inputs, and the other keeps the shapes of its first reading, from its own
+Parameters (what the rules read of it, as the runtime writes it again).  Otherwise every output must come from both bodies with one element type, and
 its shape is the two merged leniently: a dynamic rank, or ranks that differ (``[?]`` when
 both are at most 1-D), give a dynamic rank; per dim, two static values give the interval
 between them and anything else ``?`` (even two equal intervals).  The condition must be a
@@ -53,6 +54,21 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
     return values
 
 
+def _taken(node: Node, index: int) -> Optional[Result]:
+    """A constant condition: the runtime validates only the taken body with the outer
+    inputs; the other keeps what its first reading gave (its own Parameters' shapes)."""
+    kind, section = _BODIES[index]
+    untaken = node.layer.body(_BODIES[1 - index][0])
+    if untaken is not None:
+        node.graph.analyse_body(untaken, {}, True)  # what the rules read of it
+    chosen = _branch(node, kind, section)
+    node.how = f"the {kind.split('_')[0]} body (cond is constant)"
+    if chosen is None:
+        return None
+    check_outputs(node, len(chosen), section)
+    return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
+
+
 def _merge(then: Shape, other: Shape) -> Shape:
     if then is None or other is None:
         return None
@@ -74,17 +90,12 @@ def _infer(node: Node) -> Optional[Result]:
         raise OpError(ARITY, "If takes a condition and its data inputs, but none is connected")
     node.show([f"input {i}" if i else "cond" for i in range(len(node.inputs))])
     rank01(node.inputs[0].shape, "cond (input 0)")
-    branches = [_branch(node, kind, section) for kind, section in _BODIES]
     cond = folded(node, 0)
     if cond is not None and len(cond) > 1:
         raise OpError(INCOMPATIBLE, f"cond (input 0) holds {len(cond)} values; it must hold one")
     if cond is not None and len(cond) == 1:
-        chosen = branches[0 if cond[0] else 1]
-        node.how = f"the {'then' if cond[0] else 'else'} body (cond is constant)"
-        if chosen is None:
-            return None
-        check_outputs(node, len(chosen), _BODIES[0 if cond[0] else 1][1])
-        return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
+        return _taken(node, 0 if cond[0] else 1)
+    branches = [_branch(node, kind, section) for kind, section in _BODIES]
     # the runtime folds a condition computed from Consts alone (BitwiseOr, Convert, ...),
     # which irvalidate may not evaluate: the merged shapes may then be wider than its own
     if not _from_parameters(node):

@@ -1,0 +1,138 @@
+"""The bodies of If as the runtime ends with them, port by port against
+``ov.save_model(read_model(x))``: a constant condition validates only the taken body with the
+outer inputs, and the other keeps the shapes of its first reading (its own Parameters); body
+Parameters the outer inputs set take their shapes, so stale dims on them are reported."""
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino")
+
+import openvino.opset8 as o8  # noqa: E402
+from lxml import etree  # noqa: E402
+
+from bodyports import differing  # noqa: E402
+from ovmodels import parameters_of  # noqa: E402
+from irvalidate.engine import validate_file  # noqa: E402
+
+
+def _body(shape, make):
+    p = o8.parameter(ov.PartialShape(shape), np.float32)
+    return ov.Model([o8.result(out) for out in make(p)], [p]), p
+
+
+def if_model(cond, x_shape, then, other, declared=(-1, -1), name="if"):
+    """An If over one outer input x; each body's Parameter is declared ``declared`` and the
+    python API sets only what it validates (as the runtime does when it reads the file)."""
+    x = o8.parameter(ov.PartialShape(list(x_shape)), np.float32, name="x")
+    then_model, tp = _body(declared, then)
+    else_model, ep = _body(declared, other)
+    node = o8.if_op(cond.output(0))
+    node.set_then_body(then_model)
+    node.set_else_body(else_model)
+    node.set_input(x.output(0), tp, ep)
+    for tr, er in zip(then_model.get_results(), else_model.get_results()):
+        node.set_output(tr, er)
+    node.set_friendly_name(name)
+    return ov.Model([o8.result(out) for out in node.outputs()],
+                    parameters_of(node.outputs()), "m")
+
+
+def save(model, folder, stem="model"):
+    path = folder / f"{stem}.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    return path
+
+
+def constant(value):
+    return o8.constant(np.array(value))
+
+
+def folded(value):
+    """A condition the runtime folds: dim 0 of a static [2,3] compared with 2 (or 3)."""
+    shape = o8.shape_of(o8.parameter([2, 3], np.float32, name="shaped"))
+    dim = o8.gather(shape, o8.constant(np.array(0, np.int64)), o8.constant(np.array(0, np.int64)))
+    return o8.equal(dim, o8.constant(np.array(2 if value else 3, np.int64)))
+
+
+def relu(p):
+    return [o8.relu(p)]
+
+
+def doubled(p):
+    return [o8.concat([p, p], 0)]
+
+
+def flat(p):
+    return [o8.reshape(p, o8.constant(np.array([-1], np.int64)), False)]
+
+
+CONDITIONS = {"true": lambda: constant(True), "false": lambda: constant(False),
+              "folded true": lambda: folded(True), "folded false": lambda: folded(False)}
+
+
+@pytest.mark.parametrize("cond", sorted(CONDITIONS))
+@pytest.mark.parametrize("bodies", [(relu, doubled), (doubled, flat), (flat, relu)],
+                         ids=["relu-doubled", "doubled-flat", "flat-relu"])
+@pytest.mark.parametrize("declared", [(-1, -1), (-1, 3)], ids=["?,?", "?,3"])
+def test_the_untaken_body_keeps_its_first_reading(tmp_path, cond, bodies, declared):
+    """A file the runtime wrote itself gives no finding, and every port of both bodies is
+    what the runtime writes again (the untaken body's dynamic dims stay dynamic)."""
+    path = save(if_model(CONDITIONS[cond](), (2, 3), *bodies, declared=declared), tmp_path)
+    assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
+    assert differing(path, tmp_path) == []
+
+
+def test_a_nested_if_in_the_untaken_body_keeps_its_first_reading(tmp_path):
+    """The untaken body's own If was validated once, with the body's declared shapes."""
+    def inner(p):
+        tm, tp = _body((-1, -1), doubled)
+        em, ep = _body((-1, -1), relu)
+        node = o8.if_op(constant(True).output(0))
+        node.set_then_body(tm)
+        node.set_else_body(em)
+        node.set_input(p.output(0), tp, ep)
+        node.set_output(tm.get_results()[0], em.get_results()[0])
+        node.set_friendly_name("inner")
+        return [node.output(0)]
+    path = save(if_model(constant(False), (2, 3), inner, relu), tmp_path)
+    assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
+    assert differing(path, tmp_path) == []
+
+
+def _edit(path, stem, edit):
+    tree = etree.parse(str(path))
+    edit(tree)
+    out = path.with_name(f"{stem}.xml")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
+
+
+def _resize_x(tree, rows=4):
+    """The outer input x made [rows,3] (its attribute and port), nothing else: the body
+    Parameters and the dims after x are now stale."""
+    x = tree.find("layers/layer[@name='x']")
+    x.find("data").set("shape", f"{rows},3")
+    x.find("output/port/dim").text = str(rows)
+
+
+def _findings(path):
+    return sorted((f.code, f.layer.name if f.layer else None, f.scope or "")
+                  for f in validate_file(str(path)).findings)
+
+
+def _body_of(scope):
+    return scope.split(" body")[0] if scope else "model"
+
+
+@pytest.mark.parametrize("cond", ["true", "false"])
+def test_stale_dims_in_the_taken_body_are_reported_and_not_in_the_other(tmp_path, cond):
+    """Bodies declared for x [2,3], x resized to [4,3]: the runtime rewrites the taken
+    body's dims (and its Parameter) and leaves the other body as it was."""
+    path = save(if_model(CONDITIONS[cond](), (2, 3), relu, relu, declared=(2, 3)), tmp_path)
+    stale = _edit(path, "stale", _resize_x)
+    taken = "then" if cond == "true" else "else"
+    found = _findings(stale)
+    bodies = {_body_of(scope) for _, _, scope in found}
+    assert taken in bodies and ({"then", "else"} - {taken}) & bodies == set(), found
+    assert sorted(differing(stale, tmp_path)) == [], differing(stale, tmp_path)
