@@ -303,6 +303,8 @@ class Propagation:
         if replaced is not None:
             shapes = (replaced[0],) * len(shapes)
             et = replaced[1] or et
+            if layer.type.lower() == "parameter" and not malformed:
+                self.inferences[layer.id] = _set_from_outside(layer, replaced)
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer,
@@ -322,3 +324,13 @@ class Propagation:
         if layer.bodies or any(v.shape is None for v in inputs):
             return True
         return any(len(v.shape) == 1 and not v.shape[0].is_static for v in inputs)
+
+
+def _set_from_outside(layer: Layer, replaced: ParameterValue) -> Inferred:
+    """A body Parameter the outer layer sets: the runtime writes what it is set to on its
+    port (and attribute), so the dims rules read it as any layer's inference."""
+    shape, et = replaced
+    return Inferred(layer, tuple(shape for _ in layer.outputs),
+                    tuple(et for _ in layer.outputs), (),
+                    "what the outer layer's input sets this body Parameter to (the runtime "
+                    "writes it on the port and in the shape attribute)")

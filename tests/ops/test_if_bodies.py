@@ -136,3 +136,33 @@ def test_stale_dims_in_the_taken_body_are_reported_and_not_in_the_other(tmp_path
     bodies = {_body_of(scope) for _, _, scope in found}
     assert taken in bodies and ({"then", "else"} - {taken}) & bodies == set(), found
     assert sorted(differing(stale, tmp_path)) == [], differing(stale, tmp_path)
+def test_stale_body_parameters_are_reported(tmp_path):
+    """An unknown condition: the runtime sets both bodies' Parameters from x and writes
+    [4,3] on them; the dims rules say so of each (it wrote [2,3] before x was resized)."""
+    cond = o8.parameter([], np.bool_, name="c")
+    path = save(if_model(cond, (2, 3), relu, doubled, declared=(2, 3)), tmp_path)
+    stale = _edit(path, "stale", _resize_x)
+    parameters = [(code, scope) for code, name, scope in _findings(stale)
+                  if name and name.startswith("Parameter") and scope]
+    assert sorted(_body_of(s) for c, s in parameters if c == "IRV101") == ["else", "then"]
+    assert differing(stale, tmp_path) == []
+
+
+def test_a_body_parameter_declared_dynamic_where_the_outer_input_is_static(tmp_path):
+    """The runtime writes the taken body's Parameter static: IRV103 there, and nothing in the
+    untaken body, whose Parameter it leaves dynamic."""
+    path = save(if_model(constant(True), (2, 3), relu, relu, declared=(-1, -1)), tmp_path)
+
+    def dynamic_then(tree):
+        body = tree.find(".//then_body")
+        p = body.find(".//layer[@type='Parameter']")
+        p.find("data").set("shape", "?,?")
+        # its port and the port it feeds (the edge stays consistent)
+        fed = body.find(f".//edge[@from-layer='{p.get('id')}']").get("to-layer")
+        relu = body.find(f".//layer[@id='{fed}']")
+        for dim in p.findall("output/port/dim") + relu.findall("input/port/dim"):
+            dim.text = "-1"
+    edited = _edit(path, "dynamic", dynamic_then)
+    found = _findings(edited)
+    assert [(c, _body_of(s)) for c, n, s in found] == [("IRV103", "then")], found
+    assert differing(edited, tmp_path) == []
