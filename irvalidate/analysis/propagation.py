@@ -303,7 +303,7 @@ class Propagation:
         if replaced is not None:
             shapes = (replaced[0],) * len(shapes)
             et = replaced[1] or et
-            if layer.type.lower() == "parameter" and not malformed:
+            if self.body and layer.type.lower() == "parameter" and not malformed:
                 self.inferences[layer.id] = _set_from_outside(layer, replaced)
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(

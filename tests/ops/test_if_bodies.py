@@ -166,3 +166,47 @@ def test_a_body_parameter_declared_dynamic_where_the_outer_input_is_static(tmp_p
     found = _findings(edited)
     assert [(c, _body_of(s)) for c, n, s in found] == [("IRV103", "then")], found
     assert differing(edited, tmp_path) == []
+
+
+def _runtime_reshaped_ports(path, folder, shape):
+    """Layer name -> output port dims as the runtime writes them after Model.reshape."""
+    import bodyports
+    reshaped = ov.Core().read_model(str(path))
+    reshaped.reshape({"x": shape})
+    out = folder / "reshaped-runtime.xml"
+    ov.save_model(reshaped, str(out), compress_to_fp16=False)
+    return {layer.get("name"): [tuple(int(d.text) for d in port.findall("dim"))
+                                for port in layer.findall("output/port")]
+            for layer in etree.parse(str(out)).iter("layer")}, bodyports
+
+
+@pytest.mark.parametrize("cond", ["param", "true"])
+def test_shapes_reshape_lists_every_body_layer(tmp_path, cond):
+    """``shapes --reshape`` lists the bodies' layers (nested ones too), each as the runtime
+    writes it after Model.reshape: the outer If's bodies get the new shape; with a constant
+    condition the untaken body keeps its own."""
+    from irvalidate.layer_shapes import layers_of
+    from irvalidate.reshape_spec import parse_all
+
+    def inner(p):
+        tm, tp = _body((-1, -1), doubled)
+        em, ep = _body((-1, -1), relu)
+        total = o8.reduce_sum(p, o8.constant(np.array([0, 1], np.int64)), False)
+        node = o8.if_op(o8.greater(total, o8.constant(np.array(0, np.float32))).output(0))
+        node.set_then_body(tm)
+        node.set_else_body(em)
+        node.set_input(p.output(0), tp, ep)
+        node.set_output(tm.get_results()[0], em.get_results()[0])
+        node.set_friendly_name("inner")
+        return [node.output(0)]
+    c = o8.parameter([], np.bool_, name="c") if cond == "param" else constant(True)
+    model = if_model(c, (2, 3), inner, relu, declared=(2, 3))
+    path = save(model, tmp_path)
+    runtime, bodyports = _runtime_reshaped_ports(path, tmp_path, [5, 3])
+    rows = layers_of(str(path), reshape=parse_all(["x[5,3]"]))
+    listed = {row["name"]: row for row in rows}
+    assert set(listed) == set(runtime)
+    assert len(rows) == len(runtime)
+    ours = {name: [bodyports._as_port(o["inferred"]) for o in row["outputs"]]
+            for name, row in listed.items()}
+    assert {n: p for n, p in ours.items() if p != runtime[n]} == {}
