@@ -210,3 +210,34 @@ def test_shapes_reshape_lists_every_body_layer(tmp_path, cond):
     ours = {name: [bodyports._as_port(o["inferred"]) for o in row["outputs"]]
             for name, row in listed.items()}
     assert {n: p for n, p in ours.items() if p != runtime[n]} == {}
+
+
+@pytest.mark.parametrize("channels", [3, 4], ids=["then taken", "else taken"])
+def test_an_onnx_if_on_a_static_dim_converted_by_the_runtime(tmp_path, channels):
+    """``if x.shape[1] == 3`` exported to ONNX and converted by openvino: the condition
+    folds when the file is read, and the untaken branch keeps the dynamic shapes the
+    converter gave it (before: IRV103 on its layers, and 3 ports unlike the runtime's)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    def branch(name, op):
+        out = helper.make_tensor_value_info(f"{name}_out", TensorProto.FLOAT, None)
+        nodes = [helper.make_node(op, ["x"], [f"{name}_a"]),
+                 helper.make_node("Concat", [f"{name}_a", "x"], [f"{name}_out"], axis=1)]
+        return helper.make_graph(nodes, name, [], [out])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, 8, 8])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "one"], ["c"], axis=0),
+             helper.make_node("Equal", ["c", "three"], ["cond"]),
+             helper.make_node("If", ["cond"], ["y"], then_branch=branch("then", "Relu"),
+                              else_branch=branch("else", "Sigmoid"))]
+    inits = [helper.make_tensor("one", TensorProto.INT64, [], [1]),
+             helper.make_tensor("three", TensorProto.INT64, [], [3])]
+    graph = helper.make_graph(nodes, "g", [x], [y], initializer=inits)
+    source = tmp_path / "if.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), str(source))
+    path = save(ov.convert_model(str(source)), tmp_path)
+    assert "If" in path.read_text()  # the converter kept it: the reader folds the condition
+    assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
+    assert differing(path, tmp_path) == []
