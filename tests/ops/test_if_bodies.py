@@ -241,3 +241,68 @@ def test_an_onnx_if_on_a_static_dim_converted_by_the_runtime(tmp_path, channels)
     assert "If" in path.read_text()  # the converter kept it: the reader folds the condition
     assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
     assert differing(path, tmp_path) == []
+
+
+BODY_OPS = [relu, doubled, flat,
+            lambda p: [o8.reduce_sum(p, o8.constant(np.array([1], np.int64)), True)],
+            lambda p: [o8.shape_of(p)],
+            lambda p: [o8.transpose(p, o8.constant(np.array([1, 0], np.int64)))]]
+
+
+def _random_if(rng, depth=0):
+    """A random If over x: a condition of any kind, bodies of random ops over Parameters
+    declared as x, dynamic or half dynamic, and now and then a nested If."""
+    kind = rng.choice(["true", "false", "folded true", "folded false", "param"])
+    cond = o8.parameter([], np.bool_, name=f"c{depth}") if kind == "param" else \
+        CONDITIONS[kind]()
+
+    def make(p):
+        if depth < 1 and rng.random() < 0.3:
+            return [_nested(rng, p, depth + 1)]
+        return rng.choice(BODY_OPS)(p)
+    return cond, make
+
+
+def _nested(rng, p, depth):
+    cond, make = _random_if(rng, depth)
+    declared = rng.choice([(-1, -1), (-1, 3), (2, 3)])
+    if cond.get_type_name() == "Parameter":  # a body has no Parameter of its own to spare
+        cond = o8.greater(o8.reduce_sum(p, o8.constant(np.array([0, 1], np.int64)), False),
+                          o8.constant(np.array(0, np.float32)))
+    then_model, tp = _body(declared, make)
+    else_model, ep = _body(declared, lambda q: rng.choice(BODY_OPS)(q))
+    node = o8.if_op(cond.output(0))
+    node.set_then_body(then_model)
+    node.set_else_body(else_model)
+    node.set_input(p.output(0), tp, ep)
+    node.set_output(then_model.get_results()[0], else_model.get_results()[0])
+    return node.output(0)
+
+
+def test_random_ifs_against_the_runtime(tmp_path):
+    """Random If models as the runtime writes them, and with x resized afterwards (stale
+    dims): every port of every body is what ov.save_model(read_model(x)) writes; the
+    runtime's own file draws no finding."""
+    import random
+    rng = random.Random(23)
+    checked = 0
+    for n in range(50):
+        cond, make = _random_if(rng)
+        declared = rng.choice([(-1, -1), (-1, 3), (2, 3)])
+        try:
+            model = if_model(cond, (2, 3), make, lambda p: rng.choice(BODY_OPS)(p),
+                             declared=declared)
+            path = save(model, tmp_path, f"m{n}")
+            ov.Core().read_model(str(path))
+        except RuntimeError:
+            continue  # branches the runtime refuses to merge (ranks, types)
+        assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == [], n
+        assert differing(path, tmp_path) == [], n
+        stale = _edit(path, f"m{n}-stale", _resize_x)
+        try:
+            ov.Core().read_model(str(stale))
+        except RuntimeError:
+            continue
+        assert differing(stale, tmp_path) == [], n
+        checked += 1
+    assert checked >= 30, checked
