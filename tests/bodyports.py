@@ -27,12 +27,23 @@ def runtime_ports(path: Path, folder: Path) -> Ports:
     """Layer name -> the dims of each output port in ``ov.save_model(read_model(path))``."""
     again = Path(folder) / f"{Path(path).stem}-runtime.xml"
     ov.save_model(ov.Core().read_model(str(path)), str(again), compress_to_fp16=False)
+    return declared_ports(again)
+
+
+def declared_ports(path: Path) -> Ports:
+    """Layer name -> the dims each output port of a file declares (bodies included)."""
     found: Ports = {}
-    for layer in etree.parse(str(again)).iter("layer"):
+    for layer in etree.parse(str(path)).iter("layer"):
         ports = layer.find("output")
         found[layer.get("name")] = [] if ports is None else [
             tuple(int(d.text) for d in port.findall("dim")) for port in ports.findall("port")]
     return found
+
+
+def stale(path: Path, folder: Path) -> List[str]:
+    """The layers one of whose output ports declares other dims than the runtime writes."""
+    runtime, declared = runtime_ports(path, folder), declared_ports(path)
+    return sorted(name for name, ports in runtime.items() if declared.get(name) != ports)
 
 
 def _as_port(text: Optional[str]) -> Optional[Tuple[int, ...]]:

@@ -10,6 +10,7 @@ ov = pytest.importorskip("openvino")
 import openvino.opset8 as o8  # noqa: E402
 from lxml import etree  # noqa: E402
 
+import bodyports  # noqa: E402
 from bodyports import differing  # noqa: E402
 from ovmodels import parameters_of  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
@@ -304,5 +305,8 @@ def test_random_ifs_against_the_runtime(tmp_path):
         except RuntimeError:
             continue
         assert differing(stale, tmp_path) == [], n
+        # every layer whose ports the runtime writes otherwise is named by a finding
+        named = {f.layer.name for f in validate_file(str(stale)).findings if f.layer}
+        assert set(bodyports.stale(stale, tmp_path)) <= named, n
         checked += 1
     assert checked >= 30, checked
