@@ -7,7 +7,10 @@ with the outer inputs, and the other keeps the shapes of its first reading, from
 Parameters (what the rules read of it, as the runtime writes it again).  Otherwise every output must come from both bodies with one element type, and
 its shape is the two merged leniently: a dynamic rank, or ranks that differ (``[?]`` when
 both are at most 1-D), give a dynamic rank; per dim, two static values give the interval
-between them and anything else ``?`` (even two equal intervals).  The condition must be a
+between them and anything else ``?`` (even two equal intervals).  A condition that depends
+on no Parameter and that irvalidate does not evaluate may still be folded by the runtime,
+which would then leave one body, unknown here, as first read: the rules read both bodies as
+declared, and the outputs (the bodies merged) are loose.  The condition must be a
 scalar or 1-D; its element type is not checked.
 """
 from __future__ import annotations
@@ -58,15 +61,21 @@ def _taken(node: Node, index: int) -> Optional[Result]:
     """A constant condition: the runtime validates only the taken body with the outer
     inputs; the other keeps what its first reading gave (its own Parameters' shapes)."""
     kind, section = _BODIES[index]
-    untaken = node.layer.body(_BODIES[1 - index][0])
-    if untaken is not None:
-        node.graph.analyse_body(untaken, {}, True)  # what the rules read of it
+    _read_as_declared(node, _BODIES[1 - index][0])
     chosen = _branch(node, kind, section)
     node.how = f"the {kind.split('_')[0]} body (cond is constant)"
     if chosen is None:
         return None
     check_outputs(node, len(chosen), section)
     return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
+
+
+def _read_as_declared(node: Node, kind: str) -> None:
+    """Make the rules read a body as declared (its own Parameters): what the runtime keeps
+    of a body it does not validate again."""
+    body = node.layer.body(kind)
+    if body is not None:
+        node.graph.analyse_body(body, {}, True)
 
 
 def _merge(then: Shape, other: Shape) -> Shape:
@@ -96,10 +105,14 @@ def _infer(node: Node) -> Optional[Result]:
     if cond is not None and len(cond) == 1:
         return _taken(node, 0 if cond[0] else 1)
     branches = [_branch(node, kind, section) for kind, section in _BODIES]
-    # the runtime folds a condition computed from Consts alone (BitwiseOr, Convert, ...),
-    # which irvalidate may not evaluate: the merged shapes may then be wider than its own
-    if not _from_parameters(node):
+    # the runtime folds a condition computed from Consts alone (Sqrt, ReduceLogicalOr, ...),
+    # which irvalidate may not evaluate: the merged shapes may then be wider than its own,
+    # and either body may be the one left as first read
+    foldable = not _from_parameters(node)
+    if foldable:
         node.unknown_value(0)
+        for kind, _ in _BODIES:
+            _read_as_declared(node, kind)
     if branches[0] is None or branches[1] is None:
         return None
     then, other = branches
@@ -114,8 +127,9 @@ def _infer(node: Node) -> Optional[Result]:
         try:
             types.append(elements.merge(a.element_type, b.element_type))
         except ValueError:
-            node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
-                            f"{b.element_type} in else_body")
+            if not foldable:  # (a folded condition compares no types)
+                node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
+                                f"{b.element_type} in else_body")
             types.append(None)
         shapes.append(_merge(a.shape, b.shape))
     return Result(tuple(shapes), tuple(types))

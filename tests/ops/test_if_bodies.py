@@ -310,3 +310,21 @@ def test_random_ifs_against_the_runtime(tmp_path):
         assert set(bodyports.stale(stale, tmp_path)) <= named, n
         checked += 1
     assert checked >= 30, checked
+
+
+def _unevaluated(value):
+    """A condition the runtime folds and irvalidate does not evaluate: a Const's square
+    root compared with 1.5 (2 > 1.5, or 1 > 1.5)."""
+    root = o8.sqrt(o8.constant(np.array(4.0 if value else 1.0, np.float32)))
+    return o8.greater(root, o8.constant(np.array(1.5, np.float32)))
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_condition_only_the_runtime_folds(tmp_path, value):
+    """irvalidate cannot tell which body the runtime keeps as declared: the rules read both
+    as declared (what the runtime wrote of each), so the file draws no finding; the If's
+    output is the two bodies merged, a shape wider than the runtime's (loose)."""
+    path = save(if_model(_unevaluated(value), (2, 3), relu, doubled, declared=(-1, -1)),
+                tmp_path)
+    assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
+    assert all(d.startswith("if ") for d in differing(path, tmp_path)), differing(path, tmp_path)
