@@ -328,3 +328,22 @@ def test_a_condition_only_the_runtime_folds(tmp_path, value):
                 tmp_path)
     assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
     assert all(d.startswith("if ") for d in differing(path, tmp_path)), differing(path, tmp_path)
+
+
+def test_branch_types_are_not_compared_when_the_runtime_may_fold(tmp_path):
+    """The else body's Relu made a Convert to f16: the runtime folds the condition and
+    reads the file; irvalidate, which cannot, does not refuse it either."""
+    path = save(if_model(_unevaluated(True), (2, 3), relu, relu, declared=(2, 3)), tmp_path)
+
+    def f16_else(tree):
+        relu_layer = tree.find(".//layer[@type='If']/else_body//layer[@type='ReLU']")
+        relu_layer.set("type", "Convert")
+        etree.SubElement(relu_layer, "data").set("destination_type", "f16")
+        relu_layer.insert(0, relu_layer.find("data"))
+        relu_layer.find("output/port").set("precision", "FP16")
+        for port in tree.findall(".//layer[@type='If']/else_body//layer[@type='Result']/input/port"):
+            port.set("precision", "FP16")
+    edited = _edit(path, "f16", f16_else)
+    ov.Core().read_model(str(edited))  # accepted
+    assert [f"{f.code} {f.message}" for f in validate_file(str(edited)).findings
+            if f.level == "error"] == []
