@@ -16,7 +16,7 @@ Passing: ``model.xml`` with ``model.bin`` beside it.
 
 Failing: ``model.xml`` alone, with Const layers in it; a ``model.bin`` that holds
 ``version https://git-lfs.github.com/spec/v1 ...`` instead of the weights; or, in a git
-work tree, ``model.bin -> /home/me/cache/blob``.
+work tree, a ``model.bin`` that links to a file outside it.
 """
 from __future__ import annotations
 
