@@ -271,14 +271,17 @@ class BinFile:
         elif not os.path.isfile(path):
             # a directory, FIFO or device: never opened (reading a FIFO would hang)
             self._error = f"{os.path.basename(path)} is not a regular file"
-        elif confine_to is not None and _link_leaving(path, confine_to) is not None:
-            self.left_tree = _link_leaving(path, confine_to)
+        elif confine_to is not None and self._leaves(path, confine_to):
             self._error = (f"{os.path.basename(path)} is a link that leaves the git work tree "
                            f"the model is in ({os.path.basename(self.left_tree) or self.left_tree}"
                            f"), which irvalidate does not follow: a pull request must not make "
                            f"CI read files outside the repository")
         else:
             self._error = _unusable(path)
+
+    def _leaves(self, path: str, folder: str) -> bool:
+        self.left_tree = _link_leaving(path, folder)
+        return self.left_tree is not None
 
     @property
     def lfs_pointer(self) -> bool:

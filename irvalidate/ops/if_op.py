@@ -4,14 +4,15 @@ Each body's Parameters take the shapes and element types of the outer inputs its
 names (a Parameter it leaves out keeps its own).  A condition the runtime folds to one value
 picks its body, whose Results give the outputs as they are: only that body is validated
 with the outer inputs, and the other keeps the shapes of its first reading, from its own
-Parameters (what the rules read of it, as the runtime writes it again).  Otherwise every output must come from both bodies with one element type, and
-its shape is the two merged leniently: a dynamic rank, or ranks that differ (``[?]`` when
-both are at most 1-D), give a dynamic rank; per dim, two static values give the interval
-between them and anything else ``?`` (even two equal intervals).  A condition that depends
-on no Parameter and that irvalidate does not evaluate may still be folded by the runtime,
-which would then leave one body, unknown here, as first read: the rules read both bodies as
-declared, and the outputs (the bodies merged) are loose.  The condition must be a
-scalar or 1-D; its element type is not checked.
+Parameters (what the rules read of it, as the runtime writes it again).  Otherwise every
+output must come from both bodies with one element type, and its shape is the two merged
+leniently: a dynamic rank, or ranks that differ (``[?]`` when both are at most 1-D), give a
+dynamic rank; per dim, two static values give the interval between them and anything else
+``?`` (even two equal intervals).  A condition that depends on no Parameter and that
+irvalidate does not evaluate may still be folded by the runtime, which would then leave one
+body, unknown here, as first read: the rules read both bodies as declared, and the outputs
+(the bodies merged) are loose.  The condition must be a scalar or 1-D; its element type is
+not checked.
 """
 from __future__ import annotations
 
