@@ -70,6 +70,15 @@ def test_a_link_within_the_git_work_tree_is_read(tmp_path, dot_git):
     _read_as_the_runtime_does(path)
 
 
+def test_a_git_annex_link_is_read(tmp_path):
+    """git-annex keeps the content under .git/annex/objects, inside the work tree."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    path = _model(repo / "models")
+    _link_bin(path, repo / ".git" / "annex" / "objects" / "Xk" / "7q" / "SHA256E-s96" / "SHA256E-s96")
+    _read_as_the_runtime_does(path)
+
+
 def test_a_link_leaving_the_git_work_tree_is_refused_with_the_reason(tmp_path):
     """The runtime reads it; irvalidate does not, and says that this is why."""
     repo = tmp_path / "repo"
