@@ -35,7 +35,7 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
     body = node.layer.body(kind)
     if body is None:
         return None  # body-port-map reports it
-    parameters = {}
+    parameters, loose = {}, {}
     for entry in port_map(node.layer, section, "input"):
         if entry.external < 0:
             continue
@@ -44,7 +44,9 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
                                         f"has {len(node.inputs)} inputs")
         value = node.inputs[entry.external]
         parameters[entry.internal] = (value.shape, value.element_type)
-    outcome = analyse(node, body, parameters, kind.replace("_", " "))
+        if value.loose is not None:
+            loose[entry.internal] = value.loose
+    outcome = analyse(node, body, parameters, kind.replace("_", " "), loose)
     if outcome is None:
         return None
     values = []

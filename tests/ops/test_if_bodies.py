@@ -347,3 +347,22 @@ def test_branch_types_are_not_compared_when_the_runtime_may_fold(tmp_path):
     ov.Core().read_model(str(edited))  # accepted
     assert [f"{f.code} {f.message}" for f in validate_file(str(edited)).findings
             if f.level == "error"] == []
+
+
+def test_an_outer_input_irvalidate_infers_wider_than_the_runtime(tmp_path):
+    """x is a Reshape to a target computed from a Const's square root, which irvalidate
+    does not evaluate: it infers [?,?] where the runtime has [2,3].  The bodies' [2,3]
+    Parameters and layers then draw no IRV109 (the values reaching them are loose)."""
+    data = o8.parameter([6], np.float32, name="data")
+    rows = o8.convert(o8.sqrt(o8.constant(np.array([4.0], np.float32))), "i64")
+    x = o8.reshape(data, o8.concat([rows, o8.constant(np.array([3], np.int64))], 0), False)
+    then_model, tp = _body((2, 3), relu)
+    else_model, ep = _body((2, 3), relu)
+    node = o8.if_op(o8.parameter([], np.bool_, name="c").output(0))
+    node.set_then_body(then_model)
+    node.set_else_body(else_model)
+    node.set_input(x.output(0), tp, ep)
+    node.set_output(then_model.get_results()[0], else_model.get_results()[0])
+    path = save(ov.Model([o8.result(node.output(0))], parameters_of(node.outputs()), "m"),
+                tmp_path)
+    assert [f"{f.code} {f.message}" for f in validate_file(str(path)).findings] == []
