@@ -19,10 +19,10 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from .analysis import analyse
+from .analysis import GraphAnalysis, analyse
 from .engine import default_bin
 from .ir.reader import parse
-from .ir.records import declared_shape
+from .ir.records import Graph, declared_shape
 from .ir.weights import BinFile
 from .names import display_path
 from .shapes.dims import Shape, format_shape
@@ -41,9 +41,9 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
               smart: bool = True) -> List[dict]:
     """One entry per layer, in file order, the model's layers first, then each body's.
 
-    With ``reshape`` (requests, see reshape_spec): the model's layers as the what-if infers
-    them (the declarations describe the old shapes: ``consistent`` is null); UsageError
-    when the requests do not fit."""
+    With ``reshape`` (requests, see reshape_spec): every layer, bodies included, as the
+    what-if infers it (the declarations describe the old shapes: ``consistent`` is null);
+    UsageError when the requests do not fit."""
     if reshape is None:
         doc = parse(path)
         if doc.fatal:
@@ -58,21 +58,31 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
         if result.reshape is None or result.reshape.run is None:
             raise ValueError(result.findings[0].message if result.findings
                              else "the file could not be analysed")
-        analyses = [result.reshape.run.after]
-        graphs = [analyses[0].graph]
+        run = result.reshape.run
+        graphs = run.graphs or [run.after.graph]
+        # a body no outer layer reached in the what-if (its outer layer not modelled) has
+        # no analysis there: its layers are listed with nothing inferred
+        analyses = [run.after] + [run.bodies_after.get(id(g)) for g in graphs[1:]]
     rows = []
     for graph, analysis in zip(graphs, analyses):
-        outputs = analysis.propagation.outputs
-        for layer in graph.layers:
-            inferred = analysis.inferences.get(layer.id)
-            source = layer.type.lower() in ("parameter", "const", "constant")
-            modelled = source or (inferred is not None and inferred.outputs is not None)
-            rows.append({
-                "id": layer.id, "name": layer.name, "type": layer.type, "scope": graph.scope,
-                "modelled": modelled,
-                "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled,
-                                    reshape is None) for port in layer.outputs],
-            })
+        rows += _rows(graph, analysis, reshape is None)
+    return rows
+
+
+def _rows(graph: Graph, analysis: Optional[GraphAnalysis], compared: bool) -> List[dict]:
+    """One graph's layers (``analysis`` None: not analysed, so nothing is inferred)."""
+    rows = []
+    outputs = analysis.propagation.outputs if analysis is not None else {}
+    for layer in graph.layers:
+        inferred = analysis.inferences.get(layer.id) if analysis is not None else None
+        source = analysis is not None and layer.type.lower() in ("parameter", "const", "constant")
+        modelled = source or (inferred is not None and inferred.outputs is not None)
+        rows.append({
+            "id": layer.id, "name": layer.name, "type": layer.type, "scope": graph.scope,
+            "modelled": modelled,
+            "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled, compared)
+                        for port in layer.outputs],
+        })
     return rows
 
 

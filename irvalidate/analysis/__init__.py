@@ -32,7 +32,8 @@ class GraphAnalysis:
 
     def __init__(self, graph: Graph, weights: BinFile,
                  parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None) -> None:
+                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None,
+                 loose: Optional[Dict[str, Layer]] = None) -> None:
         self.graph = graph
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
@@ -41,7 +42,7 @@ class GraphAnalysis:
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
             self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
-            parameters, bodies, body=bool(graph.scope), what_if=what_if)
+            parameters, bodies, body=bool(graph.scope), what_if=what_if, loose=loose)
 
     @property
     def inferences(self) -> Dict[str, Inferred]:
@@ -80,8 +81,9 @@ class Bodies:
         self._spent = 0
 
     def run(self, body: Graph, parameters: Dict[str, ParameterValue],
-            final: bool) -> Optional[BodyOutcome]:
-        key = (id(body), tuple(sorted(parameters.items())), final)
+            final: bool, loose: Optional[Dict[str, Layer]] = None) -> Optional[BodyOutcome]:
+        key = (id(body), tuple(sorted(parameters.items())), final,
+               tuple(sorted((lid, id(layer)) for lid, layer in (loose or {}).items())))
         found = self._cache.get(key)
         if found is None:
             self._spent += len(body.layers)
@@ -89,7 +91,8 @@ class Bodies:
                 return None
             # a body's first, as-declared reading analyses no nested body (its outer layers
             # stay unmodelled there): what the runtime ends with is the final reading
-            found = GraphAnalysis(body, self.weights, parameters, self if final else None)
+            found = GraphAnalysis(body, self.weights, parameters, self if final else None,
+                                  loose=loose)
             self._cache[key] = found
         if final:
             self.latest[id(body)] = found

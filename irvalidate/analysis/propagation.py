@@ -45,7 +45,8 @@ class Propagation:
                  parameters: Optional[Dict[str, ParameterValue]] = None,
                  bodies: Optional[Any] = None, body: bool = False,
                  what_if: Optional[Any] = None,
-                 seed: Optional[Dict[PortKey, Value]] = None) -> None:
+                 seed: Optional[Dict[PortKey, Value]] = None,
+                 loose: Optional[Dict[str, Layer]] = None) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
@@ -53,6 +54,9 @@ class Propagation:
         self.weights = weights
         #: body Parameters whose shape (and type) the outer layer sets, by layer id
         self._parameters = parameters or {}
+        #: body Parameters set from an outer value irvalidate may infer wider than the
+        #: runtime (see Node.loose): the layer that value rests on, by Parameter id
+        self._loose = loose or {}
         #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
         self._bodies = bodies
         #: --reshape: the rewrites Model.reshape makes (analysis.what_if.WhatIf), and the
@@ -123,13 +127,14 @@ class Propagation:
         return self.memo("creation order", build)
 
     def analyse_body(self, body: Graph, parameters: Dict[str, ParameterValue],
-                     final: bool) -> Optional[BodyOutcome]:
+                     final: bool, loose: Optional[Dict[str, Layer]] = None
+                     ) -> Optional[BodyOutcome]:
         """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
         when this is what the runtime ends with (the rules then read that analysis).  None
         when bodies are not analysed here (a body's first, as-declared reading)."""
         if self._bodies is None:
             return None
-        return self._bodies.run(body, parameters, final)
+        return self._bodies.run(body, parameters, final, loose)
 
     def read_numbers(self, layer: Layer) -> Optional[List[float]]:
         """A small Const's values whatever its element type (booleans as 0/1, floats as
@@ -303,12 +308,15 @@ class Propagation:
         if replaced is not None:
             shapes = (replaced[0],) * len(shapes)
             et = replaced[1] or et
+            if self.body and layer.type.lower() == "parameter" and not malformed:
+                self.inferences[layer.id] = _set_from_outside(layer, replaced,
+                                                              self._loose.get(layer.id))
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer,
                 rests_on=layer if malformed or (self.body and layer.type.lower() == "parameter")
                 else None,
-                typed=et is not None and not malformed)
+                typed=et is not None and not malformed, loose=self._loose.get(layer.id))
 
     @staticmethod
     def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:
@@ -322,3 +330,14 @@ class Propagation:
         if layer.bodies or any(v.shape is None for v in inputs):
             return True
         return any(len(v.shape) == 1 and not v.shape[0].is_static for v in inputs)
+
+
+def _set_from_outside(layer: Layer, replaced: ParameterValue,
+                      loose: Optional[Layer]) -> Inferred:
+    """A body Parameter the outer layer sets: the runtime writes what it is set to on its
+    port (and attribute), so the dims rules read it as any layer's inference."""
+    shape, et = replaced
+    return Inferred(layer, tuple(shape for _ in layer.outputs),
+                    tuple(et for _ in layer.outputs), (),
+                    "what the outer layer's input sets this body Parameter to (the runtime "
+                    "writes it on the port and in the shape attribute)", loose=loose)

@@ -29,6 +29,8 @@ class ReshapeRun:
     #: layer asked for), by id() of the body's Graph
     bodies_before: Dict[int, object] = field(default_factory=dict)
     bodies_after: Dict[int, object] = field(default_factory=dict)
+    #: the file's graphs, the model first, then its bodies outermost first
+    graphs: List[Graph] = field(default_factory=list)
     _pins: Dict[str, List[Pin]] = field(default_factory=dict)
 
     def newly_refused(self, layer: Layer, graph: Optional[Graph] = None) -> bool:
@@ -72,4 +74,4 @@ def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str,
                           bodies, rewriting)
     return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart,
                       {id(g): a for g, a in zip(graphs[1:], befores[1:])},
-                      dict(bodies.latest))
+                      dict(bodies.latest), graphs=list(graphs))

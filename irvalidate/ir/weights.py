@@ -214,6 +214,31 @@ def _inside(path: str, folder: str) -> bool:
     return os.path.commonpath([real, base]) == base
 
 
+@lru_cache(maxsize=256)
+def git_work_tree(folder: str) -> Optional[str]:
+    """The top of the git work tree ``folder`` is in (the nearest folder above, itself
+    included, holding ``.git``: a folder, or a file for a linked worktree or a submodule),
+    or None; found by walking up, as git does, without running git."""
+    current = os.path.abspath(folder)
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _link_leaving(path: str, folder: str) -> Optional[str]:
+    """The git work tree a ``.bin`` beside the XML in ``folder`` is a link out of, or None:
+    a link within the model's folder or its work tree, or with no work tree, is followed
+    as the runtime follows it (the Hugging Face cache links snapshots to blobs)."""
+    if _inside(path, folder):
+        return None
+    top = git_work_tree(folder)
+    return top if top is not None and not _inside(path, top) else None
+
+
 def _unusable(path: str) -> Optional[str]:
     """Why a regular file cannot serve as the weights: unreadable, or a Git LFS pointer."""
     name = os.path.basename(path)
@@ -230,12 +255,14 @@ class BinFile:
     """Random access to one ``.bin``; opened lazily, each range read at most once."""
 
     def __init__(self, path: Optional[str], confine_to: Optional[str] = None) -> None:
-        """``confine_to``: a folder the real path of the .bin must lie in (links out of it
-        are not followed: a hostile repository could otherwise echo any file's bytes into a
-        published report)."""
+        """``confine_to``: the XML's folder, when the .bin is the one beside it: a link out
+        of the git work tree that folder is in is not followed (a pull request could
+        otherwise make CI echo any file's bytes into a published report)."""
         self.path = path
         self._size: Optional[int] = None
         self._error: Optional[str] = None
+        #: the work tree a refused link leaves (the runtime itself would read the file)
+        self.left_tree: Optional[str] = None
         self._cache: Dict[Tuple[int, int], bytes] = {}
         if path is None:
             self._error = "no .bin file was given"
@@ -244,12 +271,17 @@ class BinFile:
         elif not os.path.isfile(path):
             # a directory, FIFO or device: never opened (reading a FIFO would hang)
             self._error = f"{os.path.basename(path)} is not a regular file"
-        elif confine_to is not None and not _inside(path, confine_to):
-            self._error = (f"{os.path.basename(path)} is a link to a file outside the model's "
-                           f"folder, which irvalidate does not read (name it with --bin to read "
-                           f"it anyway)")
+        elif confine_to is not None and self._leaves(path, confine_to):
+            self._error = (f"{os.path.basename(path)} is a link that leaves the git work tree "
+                           f"the model is in ({os.path.basename(self.left_tree) or self.left_tree}"
+                           f"), which irvalidate does not follow: a pull request must not make "
+                           f"CI read files outside the repository")
         else:
             self._error = _unusable(path)
+
+    def _leaves(self, path: str, folder: str) -> bool:
+        self.left_tree = _link_leaving(path, folder)
+        return self.left_tree is not None
 
     @property
     def lfs_pointer(self) -> bool:

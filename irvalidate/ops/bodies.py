@@ -86,11 +86,12 @@ def declared(body: Graph, layer_id: str) -> Optional[ParameterValue]:
 
 
 def analyse(node: Node, body: Graph, parameters: Dict[str, ParameterValue],
-            what: str) -> Optional[BodyOutcome]:
-    """The body with its Parameters set (None when bodies are not analysed here).  A layer
-    of it the runtime refuses is reported there, by the rules; a refusal only the body as
-    declared has stops the outer layer."""
-    outcome = node.graph.analyse_body(body, parameters, True)
+            what: str, loose: Optional[Dict[str, Layer]] = None) -> Optional[BodyOutcome]:
+    """The body with its Parameters set (None when bodies are not analysed here; ``loose``:
+    the Parameters set from values irvalidate may infer wider than the runtime, with the
+    layer each rests on).  A layer of it the runtime refuses is reported there, by the
+    rules; a refusal only the body as declared has stops the outer layer."""
+    outcome = node.graph.analyse_body(body, parameters, True, loose)
     if outcome is None or outcome.refusal is not None:
         return outcome
     def differs(lid: str) -> bool:

@@ -2,12 +2,17 @@
 
 Each body's Parameters take the shapes and element types of the outer inputs its port map
 names (a Parameter it leaves out keeps its own).  A condition the runtime folds to one value
-picks its body, whose Results give the outputs as they are (the other body is still
-checked).  Otherwise every output must come from both bodies with one element type, and
-its shape is the two merged leniently: a dynamic rank, or ranks that differ (``[?]`` when
-both are at most 1-D), give a dynamic rank; per dim, two static values give the interval
-between them and anything else ``?`` (even two equal intervals).  The condition must be a
-scalar or 1-D; its element type is not checked.
+picks its body, whose Results give the outputs as they are: only that body is validated
+with the outer inputs, and the other keeps the shapes of its first reading, from its own
+Parameters (what the rules read of it, as the runtime writes it again).  Otherwise every
+output must come from both bodies with one element type, and its shape is the two merged
+leniently: a dynamic rank, or ranks that differ (``[?]`` when both are at most 1-D), give a
+dynamic rank; per dim, two static values give the interval between them and anything else
+``?`` (even two equal intervals).  A condition that depends on no Parameter and that
+irvalidate does not evaluate may still be folded by the runtime, which would then leave one
+body, unknown here, as first read: the rules read both bodies as declared, and the outputs
+(the bodies merged) are loose.  The condition must be a scalar or 1-D; its element type is
+not checked.
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
     body = node.layer.body(kind)
     if body is None:
         return None  # body-port-map reports it
-    parameters = {}
+    parameters, loose = {}, {}
     for entry in port_map(node.layer, section, "input"):
         if entry.external < 0:
             continue
@@ -39,7 +44,9 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
                                         f"has {len(node.inputs)} inputs")
         value = node.inputs[entry.external]
         parameters[entry.internal] = (value.shape, value.element_type)
-    outcome = analyse(node, body, parameters, kind.replace("_", " "))
+        if value.loose is not None:
+            loose[entry.internal] = value.loose
+    outcome = analyse(node, body, parameters, kind.replace("_", " "), loose)
     if outcome is None:
         return None
     values = []
@@ -51,6 +58,27 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
             return None
         values.append(value)
     return values
+
+
+def _taken(node: Node, index: int) -> Optional[Result]:
+    """A constant condition: the runtime validates only the taken body with the outer
+    inputs; the other keeps what its first reading gave (its own Parameters' shapes)."""
+    kind, section = _BODIES[index]
+    _read_as_declared(node, _BODIES[1 - index][0])
+    chosen = _branch(node, kind, section)
+    node.how = f"the {kind.split('_')[0]} body (cond is constant)"
+    if chosen is None:
+        return None
+    check_outputs(node, len(chosen), section)
+    return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
+
+
+def _read_as_declared(node: Node, kind: str) -> None:
+    """Make the rules read a body as declared (its own Parameters): what the runtime keeps
+    of a body it does not validate again."""
+    body = node.layer.body(kind)
+    if body is not None:
+        node.graph.analyse_body(body, {}, True)
 
 
 def _merge(then: Shape, other: Shape) -> Shape:
@@ -74,21 +102,20 @@ def _infer(node: Node) -> Optional[Result]:
         raise OpError(ARITY, "If takes a condition and its data inputs, but none is connected")
     node.show([f"input {i}" if i else "cond" for i in range(len(node.inputs))])
     rank01(node.inputs[0].shape, "cond (input 0)")
-    branches = [_branch(node, kind, section) for kind, section in _BODIES]
     cond = folded(node, 0)
     if cond is not None and len(cond) > 1:
         raise OpError(INCOMPATIBLE, f"cond (input 0) holds {len(cond)} values; it must hold one")
     if cond is not None and len(cond) == 1:
-        chosen = branches[0 if cond[0] else 1]
-        node.how = f"the {'then' if cond[0] else 'else'} body (cond is constant)"
-        if chosen is None:
-            return None
-        check_outputs(node, len(chosen), _BODIES[0 if cond[0] else 1][1])
-        return Result(tuple(v.shape for v in chosen), tuple(v.element_type for v in chosen))
-    # the runtime folds a condition computed from Consts alone (BitwiseOr, Convert, ...),
-    # which irvalidate may not evaluate: the merged shapes may then be wider than its own
-    if not _from_parameters(node):
+        return _taken(node, 0 if cond[0] else 1)
+    branches = [_branch(node, kind, section) for kind, section in _BODIES]
+    # the runtime folds a condition computed from Consts alone (Sqrt, ReduceLogicalOr, ...),
+    # which irvalidate may not evaluate: the merged shapes may then be wider than its own,
+    # and either body may be the one left as first read
+    foldable = not _from_parameters(node)
+    if foldable:
         node.unknown_value(0)
+        for kind, _ in _BODIES:
+            _read_as_declared(node, kind)
     if branches[0] is None or branches[1] is None:
         return None
     then, other = branches
@@ -103,8 +130,9 @@ def _infer(node: Node) -> Optional[Result]:
         try:
             types.append(elements.merge(a.element_type, b.element_type))
         except ValueError:
-            node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
-                            f"{b.element_type} in else_body")
+            if not foldable:  # (a folded condition compares no types)
+                node.note(TYPE, f"output {index} is {a.element_type} in then_body but "
+                                f"{b.element_type} in else_body")
             types.append(None)
         shapes.append(_merge(a.shape, b.shape))
     return Result(tuple(shapes), tuple(types))

@@ -7,10 +7,16 @@ a CI checkout without LFS): one finding per file, and no constant is read from i
 ``.bin`` is looked for beside the XML with the same stem; ``--bin`` names another path.
 ``--ignore IRV204`` checks the XML alone.
 
+A ``.bin`` that is a link to a regular file is read, as the runtime reads it (the Hugging
+Face cache links ``snapshots/REV/model.bin`` to ``../../blobs/SHA``), unless it leaves the
+git work tree the model is in: that one is refused too, though OpenVINO would follow it,
+because a pull request must not make CI read files outside the repository.
+
 Passing: ``model.xml`` with ``model.bin`` beside it.
 
-Failing: ``model.xml`` alone, with Const layers in it; or a ``model.bin`` that holds
-``version https://git-lfs.github.com/spec/v1 ...`` instead of the weights.
+Failing: ``model.xml`` alone, with Const layers in it; a ``model.bin`` that holds
+``version https://git-lfs.github.com/spec/v1 ...`` instead of the weights; or, in a git
+work tree, a ``model.bin`` that links to a file outside it.
 """
 from __future__ import annotations
 
@@ -39,6 +45,10 @@ def check(ctx: Context) -> Iterator[Problem]:
     if weights.lfs_pointer:
         advice = (f"its {count} cannot be read from it (OpenVINO reads the pointer's text as "
                   f"weights, or refuses the model)")
+    elif weights.left_tree is not None:
+        verb = "is" if len(consts) == 1 else "are"
+        advice = (f"its {count} {verb} not read (OpenVINO would follow the link): commit the "
+                  f"weights in the repository, or name the file with --bin to read it anyway")
     else:
         name = os.path.basename(weights.path or "") or "the .bin"
         xml = os.path.basename(ctx.doc.path)

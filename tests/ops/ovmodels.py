@@ -171,8 +171,12 @@ def differential(folder: Path, configs, build, types: Sequence[str], batch: int 
     return compared, refused
 
 
-def compare_file(path: Path, types: Sequence[str]) -> Path:
-    """``opcheck.compare`` for a file already written (a saved model edited by hand)."""
+def compare_file(path: Path, types: Sequence[str], stale_parameters: bool = False) -> Path:
+    """``opcheck.compare`` for a file already written (a saved model edited by hand).
+
+    ``stale_parameters``: body Parameters were redeclared, which the runtime sets from the
+    outer inputs; they must then be reported (IRV101, IRV106 for a precision), nothing
+    else, and every port of the model and its bodies must be what the runtime writes."""
     import opcheck
     runtime = opcheck.runtime_shapes(path)
     wanted = {t.lower() for t in types}
@@ -183,6 +187,14 @@ def compare_file(path: Path, types: Sequence[str]) -> Path:
         assert row["modelled"], f"{row['type']} '{name}' is not modelled"
         inferred = [o["inferred"] for o in row["outputs"]]
         assert inferred == runtime[name], f"{name}: irvalidate {inferred}, read_model {runtime[name]}"
+    if stale_parameters:
+        from bodyports import differing
+        from irvalidate.engine import validate_file
+        errors = [f for f in validate_file(str(path)).findings if f.level == "error"]
+        assert errors and all(f.scope and f.layer.type == "Parameter" and
+                              f.code in ("IRV101", "IRV106") for f in errors), errors
+        assert differing(path, path.parent) == []
+        return path
     found = opcheck.errors(path)
     assert not found, f"error findings on a model read_model loads: {found}"
     return path

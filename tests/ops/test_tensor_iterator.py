@@ -164,8 +164,8 @@ def test_the_body_as_declared(tmp_path, declared, refused):
         body = tree.find(".//layer[@type='TensorIterator']/body")
         redeclare_parameter(body, body.find("layers/layer[@type='Parameter']"), declared)
     changed = edited(path, "declared", redeclare)
-    if not refused:
-        compare_file(changed, ["TensorIterator"])
+    if not refused:  # the runtime sets it to [2,1,3]: the declaration is reported
+        compare_file(changed, ["TensorIterator"], stale_parameters=True)
         return
     with pytest.raises(RuntimeError):
         ov.Core().read_model(str(changed))
