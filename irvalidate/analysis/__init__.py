@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 from ..ir.records import Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
 from ..ops.node import BodyOutcome, ParameterValue
-from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred
+from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred, Value
 from .edges import EdgeIndex
 from .order import topological_order
 from .propagation import Propagation
@@ -32,7 +32,8 @@ class GraphAnalysis:
 
     def __init__(self, graph: Graph, weights: BinFile,
                  parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None) -> None:
+                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None,
+                 outer: Optional[Value] = None) -> None:
         self.graph = graph
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
@@ -41,7 +42,7 @@ class GraphAnalysis:
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
             self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
-            parameters, bodies, body=bool(graph.scope), what_if=what_if)
+            parameters, bodies, body=bool(graph.scope), what_if=what_if, outer=outer)
 
     @property
     def inferences(self) -> Dict[str, Inferred]:
@@ -79,9 +80,11 @@ class Bodies:
         self._cache: Dict[Tuple, GraphAnalysis] = {}
         self._spent = 0
 
-    def run(self, body: Graph, parameters: Dict[str, ParameterValue],
-            final: bool) -> Optional[BodyOutcome]:
-        key = (id(body), tuple(sorted(parameters.items())), final)
+    def run(self, body: Graph, parameters: Dict[str, ParameterValue], final: bool,
+            outer: Optional[Value] = None) -> Optional[BodyOutcome]:
+        """``outer``: what the Parameters set rest on (Propagation.analyse_body)."""
+        basis = (outer.rests_on, outer.loose) if outer is not None else (None, None)
+        key = (id(body), tuple(sorted(parameters.items())), final, tuple(map(id, basis)))
         found = self._cache.get(key)
         if found is None:
             self._spent += len(body.layers)
@@ -89,7 +92,8 @@ class Bodies:
                 return None
             # a body's first, as-declared reading analyses no nested body (its outer layers
             # stay unmodelled there): what the runtime ends with is the final reading
-            found = GraphAnalysis(body, self.weights, parameters, self if final else None)
+            found = GraphAnalysis(body, self.weights, parameters, self if final else None,
+                                  outer=outer)
             self._cache[key] = found
         if final:
             self.latest[id(body)] = found

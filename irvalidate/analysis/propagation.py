@@ -45,7 +45,8 @@ class Propagation:
                  parameters: Optional[Dict[str, ParameterValue]] = None,
                  bodies: Optional[Any] = None, body: bool = False,
                  what_if: Optional[Any] = None,
-                 seed: Optional[Dict[PortKey, Value]] = None) -> None:
+                 seed: Optional[Dict[PortKey, Value]] = None,
+                 outer: Optional[Value] = None) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
@@ -53,6 +54,11 @@ class Propagation:
         self.weights = weights
         #: body Parameters whose shape (and type) the outer layer sets, by layer id
         self._parameters = parameters or {}
+        #: what the Parameters the outer layer sets rest on: its inputs' declarations, or a
+        #: value not evaluated there (None: they are proven as the outer inputs are)
+        self._outer = outer
+        #: the inputs of the layer being inferred (a body it analyses rests on them)
+        self._visiting: List[Value] = []
         #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
         self._bodies = bodies
         #: --reshape: the rewrites Model.reshape makes (analysis.what_if.WhatIf), and the
@@ -129,7 +135,11 @@ class Propagation:
         when bodies are not analysed here (a body's first, as-declared reading)."""
         if self._bodies is None:
             return None
-        return self._bodies.run(body, parameters, final)
+        # a body Parameter the outer layer sets is as proven as the outer inputs
+        outer = Value(None, None, rests_on=next(
+            (v.rests_on for v in self._visiting if v.rests_on is not None), None),
+            loose=next((v.loose for v in self._visiting if v.loose is not None), None))
+        return self._bodies.run(body, parameters, final, outer)
 
     def read_numbers(self, layer: Layer) -> Optional[List[float]]:
         """A small Const's values whatever its element type (booleans as 0/1, floats as
@@ -243,6 +253,7 @@ class Propagation:
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
             spec = None
+        self._visiting = inputs
         inferred, tensor, trace = registry.infer(spec, layer, inputs, self) if spec else \
             (None, None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
@@ -300,15 +311,18 @@ class Propagation:
         for message in malformed:
             self.problems.append(ParseProblem(layer.line, message, layer))
         replaced = self._parameters.get(layer.id)
+        rests_on, loose = (layer if malformed else None), None
         if replaced is not None:
             shapes = (replaced[0],) * len(shapes)
             et = replaced[1] or et
+            if self._outer is not None:
+                rests_on, loose = rests_on or self._outer.rests_on, self._outer.loose
+        elif self.body and layer.type.lower() == "parameter":
+            rests_on = layer  # its own declaration, which the runtime replaces
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer,
-                rests_on=layer if malformed or (self.body and layer.type.lower() == "parameter")
-                else None,
-                typed=et is not None and not malformed)
+                rests_on=rests_on, typed=et is not None and not malformed, loose=loose)
 
     @staticmethod
     def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:
