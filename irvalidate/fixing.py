@@ -55,6 +55,11 @@ GATE = (unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, inco
         reversed_edge, multiple_edges, unconnected_input, graph_cycle, unknown_op_type,
         body_port_map)
 GATE_CODES = frozenset(rule.CODE for rule in GATE) | {"IRV000"}
+#: gate errors an edit of declarations may cure, judged on the file after its edits only: a
+#: layer refused for what a Parameter's or Const's shape attribute says (the side of the
+#: attribute and its port that agrees with the graph wins), a Const's shape its size does
+#: not cover.  Where the edits leave them, the file is refused as if they had been judged first
+CURABLE = frozenset({incompatible.CODE, invalid_constant.CODE})
 #: a file still changing after this many rounds is left alone (a fix that undoes another)
 MAX_ROUNDS = 6
 #: Parameter/Const shape attributes decided per round (each decision validates twice)
@@ -79,9 +84,14 @@ def hostile(data: bytes) -> Optional[str]:
     return None
 
 
-def gate_findings(result: FileResult) -> List[Finding]:
+def gate_findings(result: FileResult, curable: bool = True) -> List[Finding]:
+    """The errors that forbid writing the file (``curable``: those edits may cure too)."""
     return [f for f in list(result.findings) + list(result.extra)
-            if f.code in GATE_CODES and f.level == "error"]
+            if f.code in GATE_CODES and f.level == "error" and (curable or f.code not in CURABLE)]
+
+
+def _where(finding: Finding) -> tuple:
+    return finding.code, finding.scope, finding.layer.id if finding.layer is not None else None
 
 
 def _reason(blocking: Sequence[Finding], when: str) -> str:
@@ -213,7 +223,7 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
     fixer = _Fixer(path, bin_path, config, workdir)
     first = fixer.validate(original)
     why = hostile(original)
-    blocking = gate_findings(first)
+    blocking = gate_findings(first, curable=False)
     if why or blocking:
         refused = f"not edited: {why}" if why else _reason(blocking, "the file")
         return _with(first, FileFix(refused=refused if _has_edits(first) else None))
@@ -227,13 +237,24 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
         current = fixer.validate(ledger.current)
     else:
         return _with(first, FileFix(refused="the edits do not settle; nothing written"))
+    return _judged(target, original, first, current, ledger, write, display)
+
+
+def _judged(target: str, original: bytes, first: FileResult, current: FileResult,
+            ledger: Ledger, write: bool, display: str) -> FileResult:
+    """The file after its edits judged by the gate, then written when asked."""
     net = ledger.net()
+    blocking = gate_findings(current)
+    before = {_where(f) for f in gate_findings(first)}
+    if blocking and all(_where(f) in before for f in blocking):
+        # errors the edits did not cure: refused as a gate error found first would be
+        return _with(first, FileFix(refused=_reason(blocking, "the file")
+                                    if _has_edits(first) else None))
     if not net:
         return _with(first, FileFix())
     edits = tuple(edits_of(original, net))
     diff = unified_diff(original, [(s, e, t) for s, e, t, _ in net], display)
     fixed = max(0, len(first.findings) - len(current.findings))
-    blocking = gate_findings(current)
     if blocking:
         return _with(first, FileFix(edits, refused=_reason(blocking, "the file after its edits"),
                                     fixed=0, diff=diff))

@@ -253,7 +253,7 @@ def originals(root: Path) -> List[Path]:
 
 
 #: per original: (kind, how many) of the cases made from it
-PLAN = (("body dim", 6), ("dim", 3))
+PLAN = (("body dim", 6), ("dim", 3), ("parameter shape", 2), ("const shape", 2))
 
 
 def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
