@@ -218,6 +218,10 @@ def _with(result: FileResult, fix: FileFix, findings: Optional[List[Finding]] = 
     return FileResult(result.path, result.findings if findings is None else findings, [], fix)
 
 
+def _errors(result: FileResult) -> Tuple[Finding, ...]:
+    return tuple(f for f in result.findings if f.level == "error")
+
+
 def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
          workdir: str, display: str) -> FileResult:
     fixer = _Fixer(path, bin_path, config, workdir)
@@ -226,7 +230,8 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
     blocking = gate_findings(first, curable=False)
     if why or blocking:
         refused = f"not edited: {why}" if why else _reason(blocking, "the file")
-        return _with(first, FileFix(refused=refused if _has_edits(first) else None))
+        return _with(first, FileFix(refused=refused if _has_edits(first) else None,
+                                    remain=_errors(first)))
     ledger = Ledger(original)
     current = first
     for _ in range(MAX_ROUNDS):
@@ -236,35 +241,36 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
         ledger.apply(plan.replacements)
         current = fixer.validate(ledger.current)
     else:
-        return _with(first, FileFix(refused="the edits do not settle; nothing written"))
+        return _with(first, FileFix(refused="the edits do not settle; nothing written",
+                                    remain=_errors(first)))
     return _judged(target, original, first, current, ledger, write, display)
 
 
 def _judged(target: str, original: bytes, first: FileResult, current: FileResult,
             ledger: Ledger, write: bool, display: str) -> FileResult:
     """The file after its edits judged by the gate, then written when asked."""
-    net = ledger.net()
+    net, left = ledger.net(), _errors(current)
     blocking = gate_findings(current)
     before = {_where(f) for f in gate_findings(first)}
     if blocking and all(_where(f) in before for f in blocking):
         # errors the edits did not cure: refused as a gate error found first would be
         return _with(first, FileFix(refused=_reason(blocking, "the file")
-                                    if _has_edits(first) else None))
+                                    if _has_edits(first) else None, remain=left))
     if not net:
-        return _with(first, FileFix())
+        return _with(first, FileFix(remain=left))
     edits = tuple(edits_of(original, net))
     diff = unified_diff(original, [(s, e, t) for s, e, t, _ in net], display)
     fixed = max(0, len(first.findings) - len(current.findings))
     if blocking:
         return _with(first, FileFix(edits, refused=_reason(blocking, "the file after its edits"),
-                                    fixed=0, diff=diff))
+                                    fixed=0, diff=diff, remain=left))
     if not write:
-        return _with(first, FileFix(edits, fixed=fixed, diff=diff))
+        return _with(first, FileFix(edits, fixed=fixed, diff=diff, remain=left))
     try:
         write_atomically(target, original, ledger.current)
     except FixError as err:
-        return _with(first, FileFix(edits, refused=str(err), failed=True, diff=diff))
-    return _with(current, FileFix(edits, written=True, fixed=fixed, diff=diff))
+        return _with(first, FileFix(edits, refused=str(err), failed=True, diff=diff, remain=left))
+    return _with(current, FileFix(edits, written=True, fixed=fixed, diff=diff, remain=left))
 
 
 def _has_edits(result: FileResult) -> bool:

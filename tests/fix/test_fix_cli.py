@@ -309,3 +309,34 @@ def test_json_with_fixes_validates_against_the_report_schema(tmp_path, capsys):
     for mode in ("--diff", "--fix"):
         code, out, _ = run([mode, "--format", "json", tmp_path], capsys)
         jsonschema.validators.validator_for(schema)(schema).validate(json.loads(out))
+
+
+def test_nothing_to_fix_says_why_each_error_remains(tmp_path, capsys):
+    path = copy("IRV102-incompatible-inputs", tmp_path)
+    code, out, err = run(["--diff", path], capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "Nothing to fix.", "1 error not fixed:",
+        f"  {path}:23: IRV102 incompatible-inputs: the runtime refuses the layer's inputs, and no "
+        "declaration of the file says what they should be; change the model"]
+    code, out, err = run(["--fix", "--format", "json", path], capsys)
+    assert code == 1 and f"{path}:23: IRV102 incompatible-inputs: the runtime refuses" in err
+
+
+def test_errors_a_fix_leaves_are_listed_with_their_reasons(tmp_path, capsys):
+    # the Const's attribute against its port is a tie (see the test above): not fixed
+    from irbuilder import IR
+    ir = IR()
+    x = ir.parameter("2,3")
+    bias = ir.const([1.0, 2.0, 3.0], et="f32", shape=[3])
+    bias.dims[:] = [1, 3]
+    ir.result(ir.op("Add", [x, bias], [[2, 3]]))
+    ir.result(ir.op("Add", [x, bias], [[2, 3]], in_dims={1: [3]}))
+    path = ir.write(tmp_path)
+    code, out, err = run(["--diff", path], capsys)
+    assert code == 1
+    assert "2 errors not fixed:" in err and "IRV215 const-port-mismatch: neither the attribute " \
+        "nor the port is proven" in err
+    # the second Add's port says what inference gives: the Const's port is the stale end
+    assert "IRV201 edge-shape-mismatch: this end already declares what inference gives" in err
+
