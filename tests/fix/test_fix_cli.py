@@ -340,3 +340,15 @@ def test_errors_a_fix_leaves_are_listed_with_their_reasons(tmp_path, capsys):
     # the second Add's port says what inference gives: the Const's port is the stale end
     assert "IRV201 edge-shape-mismatch: this end already declares what inference gives" in err
 
+def test_the_api_raises_when_it_leaves_a_file_with_errors_alone(tmp_path):
+    incompatible = copy("IRV102-incompatible-inputs", tmp_path)
+    before = incompatible.read_bytes()
+    with pytest.raises(irvalidate.FixError, match="no error can be fixed; IRV102 at line 23"):
+        irvalidate.fix(incompatible, write=True)
+    assert incompatible.read_bytes() == before
+    assert irvalidate.fix(incompatible) == []  # without write: nothing to propose, no error
+    pointer = copy("IRV204-lfs-pointer", tmp_path)
+    with pytest.raises(irvalidate.FixError, match="IRV204 at line 13: --fix needs the .bin"):
+        irvalidate.fix(pointer, write=True)
+    assert irvalidate.fix(copy("output-shape-mismatch", tmp_path, VALID), write=True) == []
+
