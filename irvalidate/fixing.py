@@ -97,7 +97,19 @@ def _where(finding: Finding) -> tuple:
 def _reason(blocking: Sequence[Finding], when: str) -> str:
     first = blocking[0]
     more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-    return f"{when} has {first.code} {first.slug} errors ({first.message[:200]}{more}); fix those first"
+    return f"{when} has {first.code} {first.slug} errors ({brief(first.message)}{more}); fix those first"
+
+
+def brief(message: str, limit: int = 200) -> str:
+    """A message of at most about ``limit`` characters: its first clauses (up to a "; "), else
+    its first words, never a word or a parenthesis cut in two."""
+    if len(message) <= limit:
+        return message
+    cut = message.rfind("; ", 0, limit)
+    if cut > 0 and message.count("(", 0, cut) == message.count(")", 0, cut):
+        return message[:cut]
+    words = message[:limit].rsplit(" ", 1)[0]
+    return words + ("..." if words.count("(") == words.count(")") else ")...")
 
 
 class _Fixer:
@@ -105,8 +117,12 @@ class _Fixer:
 
     def __init__(self, path: str, bin_path: Optional[str], config, workdir: str) -> None:
         self.path, self.bin_path, self.config = path, bin_path, config
-        self.copy = os.path.join(workdir, "current.xml")
-        self.trial = os.path.join(workdir, "trial.xml")
+        # the copies keep the file's name, which findings may quote ("put model.bin beside
+        # model.xml")
+        name = os.path.basename(path)
+        self.copy = os.path.join(workdir, name)
+        os.mkdir(os.path.join(workdir, "trial"))
+        self.trial = os.path.join(workdir, "trial", name)
         self.round: Optional[Round] = None
         self.data = b""
         self.decisions = 0

@@ -340,6 +340,7 @@ def test_errors_a_fix_leaves_are_listed_with_their_reasons(tmp_path, capsys):
     # the second Add's port says what inference gives: the Const's port is the stale end
     assert "IRV201 edge-shape-mismatch: this end already declares what inference gives" in err
 
+
 def test_the_api_raises_when_it_leaves_a_file_with_errors_alone(tmp_path):
     incompatible = copy("IRV102-incompatible-inputs", tmp_path)
     before = incompatible.read_bytes()
@@ -352,3 +353,18 @@ def test_the_api_raises_when_it_leaves_a_file_with_errors_alone(tmp_path):
         irvalidate.fix(pointer, write=True)
     assert irvalidate.fix(copy("output-shape-mismatch", tmp_path, VALID), write=True) == []
 
+
+@pytest.mark.parametrize("stem", ["IRV204-missing-weights", "IRV204-lfs-pointer"])
+def test_a_file_without_its_weights_is_refused_in_words_that_hold(tmp_path, capsys, stem):
+    path = copy(stem, tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"<dim>3</dim>", b"<dim>7</dim>", 1))  # something to fix
+    code, out, err = run(["--fix", path], capsys)
+    assert code == 1
+    assert "current.xml" not in out + err and "(OpenVINO reads the )" not in err
+    assert f"irvalidate: not fixed {path}: the file has IRV204 missing-weights errors" in err
+    if stem.endswith("missing-weights"):
+        assert f"put {stem}.bin beside {stem}.xml or pass --bin (--ignore IRV204 checks the " \
+            "XML alone; --fix needs the .bin)" in out
+    else:
+        assert "check out with LFS enabled)); fix those first" in err
