@@ -82,6 +82,11 @@ class Propagation:
         for layer in order:
             self._visit(layer)
 
+    @property
+    def set_parameters(self) -> List[str]:
+        """The ids of the body Parameters the outer layer sets (their shapes replaced)."""
+        return list(self._parameters)
+
     def input_values(self, layer: Layer) -> List[Value]:
         """The values reaching a layer, counted as the runtime counts them: by their edges.
 

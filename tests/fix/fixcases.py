@@ -4,6 +4,8 @@ Every case starts from a genuine IR written by ``ov.save_model`` and edits one t
 
 * ``body dim``: one declared ``<dim>`` of a layer inside a TensorIterator, Loop or If body
   (its output port, and on some cases the input ports it feeds, as a stale export would);
+* ``body parameter``: a body Parameter's ``shape`` attribute, its port, or both, where the
+  outer layer sets its shape through the port map;
 * ``parameter shape`` / ``const shape``: a Parameter's or Const's ``shape`` attribute, its
   port and consumers keeping the right dims (the runtime reads the attribute, and often
   refuses the model);
@@ -238,6 +240,38 @@ def shape_mutant(original: Path, case_dir: Path, rnd: random.Random, kind: str) 
                 f"{wanted} '{layer.get('name')}' shape=\"{text}\" -> \"{separator.join(new)}\"")
 
 
+def body_parameter_mutant(original: Path, case_dir: Path, rnd: random.Random) -> Optional[Case]:
+    """A body Parameter's declared shape changed where its outer layer sets it: its
+    ``shape`` attribute, its port, or both (a stale body the runtime reads first)."""
+    data = original.read_bytes()
+    root = etree.fromstring(data)
+    found = [layer for prefix, graph in _graphs(root) if prefix
+             for layer in graph.find("layers").findall("layer")
+             if layer.get("type") == "Parameter" and layer.find("output/port/dim") is not None
+             and re.fullmatch(r"\d+(,\d+)*", layer.find("data").get("shape", ""))]
+    if not found:
+        return None
+    layer = rnd.choice(found)
+    dims = layer.find("data").get("shape").split(",")
+    axis = rnd.randrange(len(dims))
+    new = str(int(dims[axis]) + rnd.randint(1, 4))
+    where = rnd.choice(["attribute", "port", "both"])
+    lines = data.splitlines(keepends=True)
+    allowed = set()
+    if where != "port":
+        i = layer.find("data").sourceline - 1
+        text = ",".join(dims[:axis] + [new] + dims[axis + 1:])
+        lines[i] = lines[i].replace(b'shape="%s"' % ",".join(dims).encode(), b'shape="%s"' % text.encode())
+        allowed.add(i)
+    if where != "attribute":
+        i = layer.findall("output/port/dim")[axis].sourceline - 1
+        lines[i] = re.sub(rb"<dim>-?\d+</dim>", b"<dim>%s</dim>" % new.encode(), lines[i], count=1)
+        allowed.add(i)
+    path = _write(case_dir, original, b"".join(lines))
+    return Case("body parameter", path, original, allowed,
+                f"body Parameter '{layer.get('name')}' axis {axis} -> {new} ({where})")
+
+
 # ------------------------------------------------------------------ the set
 def originals(root: Path) -> List[Path]:
     """The genuine IRs the cases start from: the models above and ovgen's with bodies."""
@@ -253,7 +287,8 @@ def originals(root: Path) -> List[Path]:
 
 
 #: per original: (kind, how many) of the cases made from it
-PLAN = (("body dim", 6), ("dim", 3), ("parameter shape", 2), ("const shape", 2))
+PLAN = (("body dim", 6), ("body parameter", 3), ("dim", 3), ("parameter shape", 2),
+        ("const shape", 2))
 
 
 def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
@@ -266,6 +301,8 @@ def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
                 case_dir = root / "cases" / f"{n}-{kind.replace(' ', '-')}-{k}"
                 if kind in ("body dim", "dim"):
                     made = dim_mutant(source, case_dir, rnd, kind == "body dim")
+                elif kind == "body parameter":
+                    made = body_parameter_mutant(source, case_dir, rnd)
                 else:
                     made = shape_mutant(source, case_dir, rnd, kind)
                 if made is not None:

@@ -1,15 +1,15 @@
 """--fix on a seeded set of cases against the runtime (tests/fix/fixcases.py): genuine IRs
 written by ``ov.save_model``, with TensorIterator, Loop and If bodies, each edited once: a
-declared dim of a body's layer or of a top-level one, or a Parameter's or Const's ``shape``
-attribute.
+declared dim of a body's layer or of a top-level one, a body Parameter's shape where its
+outer layer sets it, or a Parameter's or Const's ``shape`` attribute.
 
 After ``--fix`` every case must declare what ``ov.save_model(read_model(original))``
 writes (dims, and Parameter and Const shape attributes), with nothing changed outside the
 edited lines, and every original must be left untouched.  The figures are printed
-(``pytest -s``): at 395486d, 50 of 144 were fixed (body dims 11/66, top-level dims 36/36,
-Parameter shapes 3/24, Const shapes 0/18: the runtime refuses most of those files, IRV102 or
-IRV203, and the gate refused them before any edit), every byte outside the edits preserved
-and every original untouched.
+(``pytest -s``): at 395486d, 66 of 171 were fixed (body dims 11/66, body Parameters 16/27,
+top-level dims 36/36, Parameter shapes 3/24, Const shapes 0/18: the runtime refuses most of
+those files, IRV102 or IRV203, and the gate refused them before any edit), every byte
+outside the edits preserved and every original untouched.
 """
 from __future__ import annotations
 

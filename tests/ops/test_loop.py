@@ -11,6 +11,7 @@ ov = pytest.importorskip("openvino")
 import openvino.opset8 as o8  # noqa: E402
 
 import opcheck  # noqa: E402
+import irvalidate  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
 from ovmodels import (  # noqa: E402
     compare_file,
@@ -142,7 +143,8 @@ def test_random_loops(tmp_path):
 
 
 def test_body_parameters_take_the_outer_types(tmp_path):
-    """A body Parameter declared f16 [7,7] takes the outer f32 [1,3] (Loop sets both)."""
+    """A body Parameter declared f16 [7,7] takes the outer f32 [1,3] (Loop sets both): its
+    [7,7] is stale (IRV101, the runtime writes [1,3] there), and --fix writes [1,3]."""
     path = opcheck.compare(loop_model(const(5), const(True, np.bool_)), tmp_path, ["Loop"])
 
     def redeclare(tree):
@@ -150,7 +152,10 @@ def test_body_parameters_take_the_outer_types(tmp_path):
         layer = [p for p in body.findall("layers/layer[@type='Parameter']")
                  if p.find("data").get("element_type") == "f32"][0]
         redeclare_parameter(body, layer, "7,7", "FP16", "f16")
-    compare_file(edited(path, "f16", redeclare), ["Loop"])
+    changed = edited(path, "f16", redeclare)
+    assert {f.code for f in validate_file(str(changed)).findings if f.level == "error"} == {"IRV101"}
+    irvalidate.fix(changed, write=True)
+    compare_file(changed, ["Loop"])
 
 
 def test_refusals(tmp_path):
