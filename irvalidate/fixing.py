@@ -8,7 +8,8 @@ it infers.  Rounds stop when nothing is left to write.  Every round reads a priv
 the file; the file itself is replaced once, atomically, and only when
 
 * the file had no error that makes it unreadable or breaks its structure (the gate: XML,
-  schema, graph integrity, constants, a refused input), and still has none after the edits;
+  schema, graph integrity, constants, a refused input), and still has none after the edits
+  (a refused layer and a Const's size are judged after the edits only: ``CURABLE``);
 * it is no hostile or exotic text (a DTD, an encoding other than UTF-8).
 
 The ``.bin`` is never touched.
