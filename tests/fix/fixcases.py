@@ -2,8 +2,9 @@
 
 Every case starts from a genuine IR written by ``ov.save_model`` and edits one thing:
 
-* ``body dim``: one declared ``<dim>`` of a layer inside a TensorIterator, Loop or If body
-  (its output port, and on some cases the input ports it feeds, as a stale export would);
+* ``body dim``: one declared ``<dim>`` of a layer inside a TensorIterator, Loop or If body,
+  an If in a Loop's body included (its output port, and on some cases the input ports it
+  feeds, as a stale export would);
 * ``body parameter``: a body Parameter's ``shape`` attribute, its port, or both, where the
   outer layer sets its shape through the port map;
 * ``parameter shape`` / ``const shape``: a Parameter's or Const's ``shape`` attribute, its
@@ -100,6 +101,29 @@ def if_op() -> ov.Model:
     return ov.Model([o8.sigmoid(out)], [x, y, cond], "if_op")
 
 
+def nested() -> ov.Model:
+    """An If inside a Loop body: x' = (relu(x * w) or -x) + 1, twice."""
+    bx, cond = o8.parameter([2, 3], F32), o8.parameter([], ov.Type.boolean)
+    tp, ep = o8.parameter([2, 3], F32), o8.parameter([2, 3], F32)
+    then_m = ov.Model([o8.result(o8.relu(o8.multiply(tp, _c(np.ones([1, 3])))))], [tp])
+    else_m = ov.Model([o8.result(o8.negative(ep))], [ep])
+    branch = o8.if_op(cond.output(0))
+    branch.set_then_body(then_m)
+    branch.set_else_body(else_m)
+    branch.set_input(bx.output(0), tp, ep)
+    plus = o8.add(branch.set_output(then_m.get_results()[0], else_m.get_results()[0]),
+                  _c(np.ones([2, 3])))
+    body = ov.Model([o8.result(_c(True, np.bool_)), o8.result(plus)], [bx, cond])
+    x, flag = o8.parameter([2, 3], F32, name="x"), o8.parameter([], ov.Type.boolean, name="flag")
+    node = o8.loop(_i(2), _c(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), plus.output(0))
+    node.set_invariant_input(cond, flag.output(0))
+    return ov.Model([o8.relu(node.get_iter_value(plus.output(0), -1)).output(0)], [x, flag],
+                    "nested")
+
+
 def attributes() -> ov.Model:
     """Parameters and Consts whose shape attributes feed broadcasting and reshapes."""
     x, y = o8.parameter([2, 3, 4], F32, name="x"), o8.parameter([3, 1], F32, name="y")
@@ -112,7 +136,7 @@ def attributes() -> ov.Model:
 
 
 BUILT: Dict[str, Callable[[], ov.Model]] = {
-    f.__name__: f for f in (tensor_iterator, loop, if_op, attributes)}
+    f.__name__: f for f in (tensor_iterator, loop, if_op, nested, attributes)}
 #: ovgen seeds whose models hold an If or a Loop (found by generating seeds 0-59)
 GENERATED_WITH_BODIES = (2, 10, 23, 24, 35, 36, 42, 59)
 
