@@ -5,6 +5,8 @@ Every case starts from a genuine IR written by ``ov.save_model`` and edits one t
 * ``body dim``: one declared ``<dim>`` of a layer inside a TensorIterator, Loop or If body,
   an If in a Loop's body included (its output port, and on some cases the input ports it
   feeds, as a stale export would);
+* ``outer dim``: one declared ``<dim>`` of a TensorIterator's, Loop's or If's output port
+  (the outer side of a port map), alone or with its consumers;
 * ``body parameter``: a body Parameter's ``shape`` attribute, its port, or both, where the
   outer layer sets its shape through the port map;
 * ``parameter shape`` / ``const shape``: a Parameter's or Const's ``shape`` attribute, its
@@ -197,15 +199,18 @@ def _write(case_dir: Path, original: Path, data: bytes) -> Path:
     return path
 
 
-def dim_mutant(original: Path, case_dir: Path, rnd: random.Random, in_body: bool) -> Optional[Case]:
-    """One declared dim of a layer's output port changed (a body's layer when ``in_body``),
-    on half the cases on the input ports it feeds too."""
+def dim_mutant(original: Path, case_dir: Path, rnd: random.Random, in_body: bool,
+               outer: bool = False) -> Optional[Case]:
+    """One declared dim of a layer's output port changed (a body's layer when ``in_body``; a
+    TensorIterator, Loop or If when ``outer``), on half the cases on the input ports it feeds
+    too."""
     data = original.read_bytes()
     root = etree.fromstring(data)
-    ports = [(graph, layer, port) for prefix, graph in _graphs(root) if bool(prefix) == in_body
+    ports = [(graph, layer, port) for prefix, graph in _graphs(root)
+             if outer or bool(prefix) == in_body
              for layer in graph.find("layers").findall("layer")
              if layer.get("type") not in ("Parameter", "Const", "Result")
-             and not any(b.tag in BODY_TAGS for b in layer)
+             and any(b.tag in BODY_TAGS for b in layer) == outer
              for port in layer.findall("output/port") if port.findall("dim")]
     if not ports:
         return None
@@ -224,7 +229,8 @@ def dim_mutant(original: Path, case_dir: Path, rnd: random.Random, in_body: bool
     what = f"{layer.get('type')} '{layer.get('name')}' axis {axis}: {old} -> {new}" + \
         (" with consumers" if len(ends) > 1 else "")
     path = _write(case_dir, original, b"".join(lines))
-    return Case("body dim" if in_body else "dim", path, original, allowed, what)
+    return Case("outer dim" if outer else "body dim" if in_body else "dim", path, original,
+                allowed, what)
 
 
 def shape_mutant(original: Path, case_dir: Path, rnd: random.Random, kind: str) -> Optional[Case]:
@@ -311,8 +317,8 @@ def originals(root: Path) -> List[Path]:
 
 
 #: per original: (kind, how many) of the cases made from it
-PLAN = (("body dim", 6), ("body parameter", 3), ("dim", 3), ("parameter shape", 2),
-        ("const shape", 2))
+PLAN = (("body dim", 6), ("body parameter", 3), ("outer dim", 2), ("dim", 3),
+        ("parameter shape", 2), ("const shape", 2))
 
 
 def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
@@ -325,6 +331,8 @@ def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
                 case_dir = root / "cases" / f"{n}-{kind.replace(' ', '-')}-{k}"
                 if kind in ("body dim", "dim"):
                     made = dim_mutant(source, case_dir, rnd, kind == "body dim")
+                elif kind == "outer dim":
+                    made = dim_mutant(source, case_dir, rnd, False, outer=True)
                 elif kind == "body parameter":
                     made = body_parameter_mutant(source, case_dir, rnd)
                 else:

@@ -1,16 +1,18 @@
 """--fix on a seeded set of cases against the runtime (tests/fix/fixcases.py): genuine IRs
 written by ``ov.save_model``, with TensorIterator, Loop and If bodies, each edited once: a
-declared dim of a body's layer or of a top-level one, a body Parameter's shape where its
-outer layer sets it, or a Parameter's or Const's ``shape`` attribute.
+declared dim of a body's layer, of a TensorIterator's, Loop's or If's output, or of another
+top-level layer, a body Parameter's shape where its outer layer sets it, or a Parameter's or
+Const's ``shape`` attribute.
 
 After ``--fix`` every case must declare what ``ov.save_model(read_model(original))``
 writes (dims, and Parameter and Const shape attributes), with nothing changed outside the
 edited lines, and every original, and a body-dim case of each without its ``.bin``, must be
-left untouched.  The figures are printed (``pytest -s``): at 395486d, 73 of 185 were fixed
-(body dims 11/72, body Parameters 18/30, top-level dims 39/39, Parameter shapes 5/26, Const
-shapes 0/18: the runtime refuses most of those files, IRV102 or IRV203, and the gate refused
-them before any edit), every byte outside the edits preserved and the 25 files to keep (13
-originals, 12 without weights) untouched.
+left untouched.  The figures are printed (``pytest -s``): at 395486d, 89 of 203 were fixed
+(body dims 11/72, body Parameters 18/30, outer dims of TensorIterator, Loop and If 16/18,
+top-level dims 39/39, Parameter shapes 5/26, Const shapes 0/18: the runtime refuses most of
+those files, IRV102 or IRV203, and the gate refused them before any edit), every byte
+outside the edits preserved and the 25 files to keep (13 originals, 12 without weights)
+untouched.
 """
 from __future__ import annotations
 
