@@ -4,7 +4,8 @@ The runtime requires equal input types (arithmetic: not boolean; logical: boolea
 integer or boolean; shifts: integer), a boolean Select condition and integer Broadcast
 target_shape / axes_mapping.  A declared output ``precision`` that differs from the type the
 layer produces (comparisons and logical ops produce boolean) is reported too: the runtime
-ignores it, readers of the file do not.
+ignores it, readers of the file do not.  So is the precision of a body Parameter whose Loop
+or If sets its element type to another through the port map.
 
 Passing::
 
@@ -48,3 +49,28 @@ def check(ctx: Context) -> Iterator[Problem]:
                               f"{port.precision} but the layer produces {produced}",
                               at=port, layer=layer, port=port.id, expected=produced,
                               declared=declared, scope=ctx.graph.scope, fix=fix)
+    yield from _set_parameters(ctx)
+
+
+def _set_parameters(ctx: Context) -> Iterator[Problem]:
+    """A body Parameter whose element type its Loop or If sets to another than its own: the
+    runtime writes the set type, on its port too (TensorIterator keeps the declared one)."""
+    propagation = ctx.analysis.propagation
+    for lid in propagation.set_parameters:
+        layer = ctx.analysis.layers.get(lid)
+        if layer is None or len(layer.outputs) != 1:
+            continue
+        port = layer.outputs[0]
+        value = propagation.outputs.get((lid, port.id))
+        own = elements.from_element_type(layer.data.get("element_type"))
+        declared = elements.from_precision(port.precision)
+        if value is None or not value.typed or value.element_type == own or \
+                not elements.is_known(declared) or declared == value.element_type:
+            continue
+        set_type = value.element_type
+        yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
+                      f"{port.precision} but the enclosing layer sets its type to {set_type} "
+                      f"through its port map (the runtime replaces the Parameter's own)",
+                      at=port, layer=layer, port=port.id, expected=set_type, declared=declared,
+                      scope=ctx.graph.scope,
+                      fix=precision_fix(ctx, layer, port, set_type, output=True))  # type: ignore[arg-type]
