@@ -98,7 +98,8 @@ def _where(finding: Finding) -> tuple:
 def _reason(blocking: Sequence[Finding], when: str) -> str:
     first = blocking[0]
     more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-    return f"{when} has {first.code} {first.slug} errors ({brief(first.message)}{more}); fix those first"
+    return (f"{when} has {first.code} {first.slug} errors ({brief(first.message)}{more}); "
+            f"fix those first")
 
 
 def brief(message: str, limit: int = 200) -> str:

@@ -67,10 +67,10 @@ def _set_parameters(ctx: Context) -> Iterator[Problem]:
         if value is None or not value.typed or value.element_type == own or \
                 not elements.is_known(declared) or declared == value.element_type:
             continue
-        set_type = value.element_type
+        set_type: str = value.element_type  # type: ignore[assignment]
         yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
                       f"{port.precision} but the enclosing layer sets its type to {set_type} "
                       f"through its port map (the runtime replaces the Parameter's own)",
                       at=port, layer=layer, port=port.id, expected=set_type, declared=declared,
                       scope=ctx.graph.scope,
-                      fix=precision_fix(ctx, layer, port, set_type, output=True))  # type: ignore[arg-type]
+                      fix=precision_fix(ctx, layer, port, set_type, output=True))

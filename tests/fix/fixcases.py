@@ -147,7 +147,8 @@ class Case:
     """One mutant: where it is, what it was, the lines --fix may change."""
 
     def __init__(self, kind: str, path: Path, original: Path, allowed: set, what: str) -> None:
-        self.kind, self.path, self.original, self.allowed, self.what = kind, path, original, allowed, what
+        self.kind, self.path, self.original = kind, path, original
+        self.allowed, self.what = allowed, what
         self.mutant = path.read_bytes()
 
 
@@ -187,7 +188,8 @@ def _consumers(graph, layer, port) -> list:
     layers = _layers(graph)
     return [p for e in graph.find("edges").findall("edge")
             if e.get("from-layer") == layer.get("id") and e.get("from-port") == port.get("id")
-            for p in layers[e.get("to-layer")].findall("input/port") if p.get("id") == e.get("to-port")]
+            for p in layers[e.get("to-layer")].findall("input/port")
+            if p.get("id") == e.get("to-port")]
 
 
 def _write(case_dir: Path, original: Path, data: bytes) -> Path:
@@ -291,7 +293,8 @@ def body_parameter_mutant(original: Path, case_dir: Path, rnd: random.Random) ->
     if where != "port":
         i = layer.find("data").sourceline - 1
         text = ",".join(dims[:axis] + [new] + dims[axis + 1:])
-        lines[i] = lines[i].replace(b'shape="%s"' % ",".join(dims).encode(), b'shape="%s"' % text.encode())
+        lines[i] = lines[i].replace(b'shape="%s"' % ",".join(dims).encode(),
+                                    b'shape="%s"' % text.encode())
         allowed.add(i)
     if where != "attribute":
         i = layer.findall("output/port/dim")[axis].sourceline - 1
