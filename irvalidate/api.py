@@ -82,8 +82,9 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
     text, rule and layer id), written in place when ``write`` is true.
 
     Raises :class:`irvalidate.FixError` when ``write`` is asked and the file is left alone
-    (it has errors that forbid editing it, it is read-only, ...), and ValueError for a path
-    that is not a file.
+    while it has errors (they forbid editing it, none of them can be fixed, it is read-only,
+    ...; the message says why), and ValueError for a path that is not a file.  A file with
+    nothing to fix gives ``[]``.
     """
     from .config import Config
     from .config import build as build_config
@@ -97,9 +98,20 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
     outcome = result.fix
     if outcome is None:
         return []
-    if write and outcome.edits and not outcome.written:
-        raise FixError(f"{path}: {outcome.refused}")
+    if write and not outcome.written and (outcome.refused or outcome.remain):
+        raise FixError(f"{path}: {_left_alone(result)}")
     return list(outcome.edits)
+
+
+def _left_alone(result: FileResult) -> str:
+    """Why --fix wrote nothing to a file that has errors."""
+    from .fix_report import unfixed
+    if result.fix is not None and result.fix.refused:
+        return result.fix.refused
+    left = unfixed(result)
+    more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
+    finding, why = left[0]
+    return f"not edited: no error can be fixed; {finding.code} at line {finding.line}: {why}{more}"
 
 
 def reshape(path: PathLike, shapes, smart_reshape: bool = True,

@@ -263,15 +263,18 @@ class FileFix(_Frozen):
     they were ``written`` to the file; why they were ``refused`` (the file has errors that
     forbid it, it is read-only...); whether writing ``failed`` or was refused for a reason
     outside the file's content (exit 2); how many findings the edits ``fixed`` (the file's
-    findings before less those after); the unified ``diff`` (bytes, for ``git apply``)."""
-    __slots__ = ("edits", "written", "refused", "failed", "fixed", "diff")
+    findings before less those after); the unified ``diff`` (bytes, for ``git apply``); the
+    errors that ``remain`` once the edits are made (or, refused, that the file keeps), each
+    with its own FixInfo saying why it is not fixed."""
+    __slots__ = ("edits", "written", "refused", "failed", "fixed", "diff", "remain")
 
     def __init__(self, edits: Tuple[Edit, ...] = (), written: bool = False,
                  refused: Optional[str] = None, failed: bool = False, fixed: int = 0,
-                 diff: bytes = b"") -> None:
+                 diff: bytes = b"", remain: Tuple[Finding, ...] = ()) -> None:
         _set(self, "edits", edits)
         _set(self, "written", written)
         _set(self, "refused", refused)
         _set(self, "failed", failed)
         _set(self, "fixed", fixed)
         _set(self, "diff", diff)
+        _set(self, "remain", remain)

@@ -6,10 +6,20 @@ notes of --fix, so a JSON or SARIF report on standard output stays one document.
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 from .names import display_path
 from .reporting.common import plural
+
+#: the remaining errors listed with their reasons, at most, per run (the report has them all)
+MAX_LISTED = 50
+#: why an error no rule attaches a fix to is not fixed, for the usual ones
+_NO_FIX = {
+    "IRV102": "the runtime refuses the layer's inputs, and no declaration of the file says "
+              "what they should be; change the model",
+    "IRV204": "--fix needs the .bin (its constants prove the dims it writes): put it in "
+              "place or pass --bin",
+}
 
 
 def diff_text(results: Sequence) -> bytes:
@@ -35,7 +45,43 @@ def notes(results: Sequence, diff: bool, quiet: int) -> List[str]:
                      if changed else "Nothing to fix.")
     elif changed:
         lines.append(f"Fixed {plural(fixed, 'problem')} in {files} ({plural(edits, 'edit')}).")
+    return lines + _remaining(results)
+
+
+def _remaining(results: Sequence) -> List[str]:
+    """One line per error the edits leave (with --diff: would leave), saying why it is not
+    fixed."""
+    left = [(r, f, why) for r in results for f, why in unfixed(r)]
+    if not left:
+        return []
+    lines = [f"{plural(len(left), 'error')} not fixed:"]
+    for r, f, why in left[:MAX_LISTED]:
+        where = f"{display_path(r.path)}:{f.line}" if f.line else display_path(r.path)
+        lines.append(f"  {where}: {f.code} {f.slug}: {why}")
+    if len(left) > MAX_LISTED:
+        lines.append(f"  and {len(left) - MAX_LISTED} more (the report lists them)")
     return lines
+
+
+def unfixed(result) -> List[Tuple[object, str]]:
+    """The errors a --diff or --fix result leaves (those its edits do not fix), each with
+    why it is not fixed."""
+    outcome = result.fix
+    if outcome is None:
+        return []
+    return [(finding, _why(finding, outcome)) for finding in outcome.remain]
+
+
+def _why(finding, outcome) -> str:
+    if outcome.refused and not outcome.written:
+        return "the file is not edited (the reason is above)"
+    info = finding.fix
+    if info is not None and info.blocked:
+        return info.blocked
+    if info is not None:  # a fix that writes nothing: this end agrees with inference
+        return ("this end already declares what inference gives; the other end is stale "
+                "(its own finding says why it is not fixed)")
+    return _NO_FIX.get(finding.code, f"irvalidate has no automatic fix for {finding.slug} errors")
 
 
 def exit_status(results: Sequence, errors: bool, diff: bool, non_zero_on_fix: bool) -> int:

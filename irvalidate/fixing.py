@@ -8,7 +8,8 @@ it infers.  Rounds stop when nothing is left to write.  Every round reads a priv
 the file; the file itself is replaced once, atomically, and only when
 
 * the file had no error that makes it unreadable or breaks its structure (the gate: XML,
-  schema, graph integrity, constants, a refused input), and still has none after the edits;
+  schema, graph integrity, constants, a refused input), and still has none after the edits
+  (a refused layer and a Const's size are judged after the edits only: ``CURABLE``);
 * it is no hostile or exotic text (a DTD, an encoding other than UTF-8).
 
 The ``.bin`` is never touched.
@@ -55,6 +56,11 @@ GATE = (unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, inco
         reversed_edge, multiple_edges, unconnected_input, graph_cycle, unknown_op_type,
         body_port_map)
 GATE_CODES = frozenset(rule.CODE for rule in GATE) | {"IRV000"}
+#: gate errors an edit of declarations may cure, judged on the file after its edits only: a
+#: layer refused for what a Parameter's or Const's shape attribute says (the side of the
+#: attribute and its port that agrees with the graph wins), a Const's shape its size does
+#: not cover.  Where the edits leave them, the file is refused as if they had been judged first
+CURABLE = frozenset({incompatible.CODE, invalid_constant.CODE})
 #: a file still changing after this many rounds is left alone (a fix that undoes another)
 MAX_ROUNDS = 6
 #: Parameter/Const shape attributes decided per round (each decision validates twice)
@@ -79,15 +85,33 @@ def hostile(data: bytes) -> Optional[str]:
     return None
 
 
-def gate_findings(result: FileResult) -> List[Finding]:
+def gate_findings(result: FileResult, curable: bool = True) -> List[Finding]:
+    """The errors that forbid writing the file (``curable``: those edits may cure too)."""
     return [f for f in list(result.findings) + list(result.extra)
-            if f.code in GATE_CODES and f.level == "error"]
+            if f.code in GATE_CODES and f.level == "error" and (curable or f.code not in CURABLE)]
+
+
+def _where(finding: Finding) -> tuple:
+    return finding.code, finding.scope, finding.layer.id if finding.layer is not None else None
 
 
 def _reason(blocking: Sequence[Finding], when: str) -> str:
     first = blocking[0]
     more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-    return f"{when} has {first.code} {first.slug} errors ({first.message[:200]}{more}); fix those first"
+    return (f"{when} has {first.code} {first.slug} errors ({brief(first.message)}{more}); "
+            f"fix those first")
+
+
+def brief(message: str, limit: int = 200) -> str:
+    """A message of at most about ``limit`` characters: its first clauses (up to a "; "), else
+    its first words, never a word or a parenthesis cut in two."""
+    if len(message) <= limit:
+        return message
+    cut = message.rfind("; ", 0, limit)
+    if cut > 0 and message.count("(", 0, cut) == message.count(")", 0, cut):
+        return message[:cut]
+    words = message[:limit].rsplit(" ", 1)[0]
+    return words + ("..." if words.count("(") == words.count(")") else ")...")
 
 
 class _Fixer:
@@ -95,8 +119,12 @@ class _Fixer:
 
     def __init__(self, path: str, bin_path: Optional[str], config, workdir: str) -> None:
         self.path, self.bin_path, self.config = path, bin_path, config
-        self.copy = os.path.join(workdir, "current.xml")
-        self.trial = os.path.join(workdir, "trial.xml")
+        # the copies keep the file's name, which findings may quote ("put model.bin beside
+        # model.xml")
+        name = os.path.basename(path)
+        self.copy = os.path.join(workdir, name)
+        os.mkdir(os.path.join(workdir, "trial"))
+        self.trial = os.path.join(workdir, "trial", name)
         self.round: Optional[Round] = None
         self.data = b""
         self.decisions = 0
@@ -208,15 +236,20 @@ def _with(result: FileResult, fix: FileFix, findings: Optional[List[Finding]] = 
     return FileResult(result.path, result.findings if findings is None else findings, [], fix)
 
 
+def _errors(result: FileResult) -> Tuple[Finding, ...]:
+    return tuple(f for f in result.findings if f.level == "error")
+
+
 def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
          workdir: str, display: str) -> FileResult:
     fixer = _Fixer(path, bin_path, config, workdir)
     first = fixer.validate(original)
     why = hostile(original)
-    blocking = gate_findings(first)
+    blocking = gate_findings(first, curable=False)
     if why or blocking:
         refused = f"not edited: {why}" if why else _reason(blocking, "the file")
-        return _with(first, FileFix(refused=refused if _has_edits(first) else None))
+        return _with(first, FileFix(refused=refused if _has_edits(first) else None,
+                                    remain=_errors(first)))
     ledger = Ledger(original)
     current = first
     for _ in range(MAX_ROUNDS):
@@ -226,24 +259,36 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
         ledger.apply(plan.replacements)
         current = fixer.validate(ledger.current)
     else:
-        return _with(first, FileFix(refused="the edits do not settle; nothing written"))
-    net = ledger.net()
+        return _with(first, FileFix(refused="the edits do not settle; nothing written",
+                                    remain=_errors(first)))
+    return _judged(target, original, first, current, ledger, write, display)
+
+
+def _judged(target: str, original: bytes, first: FileResult, current: FileResult,
+            ledger: Ledger, write: bool, display: str) -> FileResult:
+    """The file after its edits judged by the gate, then written when asked."""
+    net, left = ledger.net(), _errors(current)
+    blocking = gate_findings(current)
+    before = {_where(f) for f in gate_findings(first)}
+    if blocking and all(_where(f) in before for f in blocking):
+        # errors the edits did not cure: refused as a gate error found first would be
+        return _with(first, FileFix(refused=_reason(blocking, "the file")
+                                    if _has_edits(first) else None, remain=left))
     if not net:
-        return _with(first, FileFix())
+        return _with(first, FileFix(remain=left))
     edits = tuple(edits_of(original, net))
     diff = unified_diff(original, [(s, e, t) for s, e, t, _ in net], display)
     fixed = max(0, len(first.findings) - len(current.findings))
-    blocking = gate_findings(current)
     if blocking:
         return _with(first, FileFix(edits, refused=_reason(blocking, "the file after its edits"),
-                                    fixed=0, diff=diff))
+                                    fixed=0, diff=diff, remain=left))
     if not write:
-        return _with(first, FileFix(edits, fixed=fixed, diff=diff))
+        return _with(first, FileFix(edits, fixed=fixed, diff=diff, remain=left))
     try:
         write_atomically(target, original, ledger.current)
     except FixError as err:
-        return _with(first, FileFix(edits, refused=str(err), failed=True, diff=diff))
-    return _with(current, FileFix(edits, written=True, fixed=fixed, diff=diff))
+        return _with(first, FileFix(edits, refused=str(err), failed=True, diff=diff, remain=left))
+    return _with(current, FileFix(edits, written=True, fixed=fixed, diff=diff, remain=left))
 
 
 def _has_edits(result: FileResult) -> bool:

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 from ..ir.records import Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
 from ..ops.node import BodyOutcome, ParameterValue
-from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred
+from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred, Value
 from .edges import EdgeIndex
 from .order import topological_order
 from .propagation import Propagation
@@ -33,7 +33,8 @@ class GraphAnalysis:
     def __init__(self, graph: Graph, weights: BinFile,
                  parameters: Optional[Dict[str, ParameterValue]] = None,
                  bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None,
-                 loose: Optional[Dict[str, Layer]] = None) -> None:
+                 loose: Optional[Dict[str, Layer]] = None,
+                 outer: Optional[Value] = None) -> None:
         self.graph = graph
         self.weights = weights
         self.layers: Dict[str, Layer] = graph.layers_by_id()
@@ -42,7 +43,8 @@ class GraphAnalysis:
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(
             self.edges, weights, [self.layers[lid] for lid in order + self.leftover],
-            parameters, bodies, body=bool(graph.scope), what_if=what_if, loose=loose)
+            parameters, bodies, body=bool(graph.scope), what_if=what_if, loose=loose,
+            outer=outer)
 
     @property
     def inferences(self) -> Dict[str, Inferred]:
@@ -80,10 +82,14 @@ class Bodies:
         self._cache: Dict[Tuple, GraphAnalysis] = {}
         self._spent = 0
 
-    def run(self, body: Graph, parameters: Dict[str, ParameterValue],
-            final: bool, loose: Optional[Dict[str, Layer]] = None) -> Optional[BodyOutcome]:
+    def run(self, body: Graph, parameters: Dict[str, ParameterValue], final: bool,
+            loose: Optional[Dict[str, Layer]] = None,
+            outer: Optional[Value] = None) -> Optional[BodyOutcome]:
+        """``loose``: the Parameters set from a value irvalidate may infer wider than the
+        runtime; ``outer``: what the Parameters set rest on (Propagation.analyse_body)."""
         key = (id(body), tuple(sorted(parameters.items())), final,
-               tuple(sorted((lid, id(layer)) for lid, layer in (loose or {}).items())))
+               tuple(sorted((lid, id(layer)) for lid, layer in (loose or {}).items())),
+               id(outer.rests_on) if outer is not None else None)
         found = self._cache.get(key)
         if found is None:
             self._spent += len(body.layers)
@@ -92,7 +98,7 @@ class Bodies:
             # a body's first, as-declared reading analyses no nested body (its outer layers
             # stay unmodelled there): what the runtime ends with is the final reading
             found = GraphAnalysis(body, self.weights, parameters, self if final else None,
-                                  loose=loose)
+                                  loose=loose, outer=outer)
             self._cache[key] = found
         if final:
             self.latest[id(body)] = found

@@ -46,7 +46,8 @@ class Propagation:
                  bodies: Optional[Any] = None, body: bool = False,
                  what_if: Optional[Any] = None,
                  seed: Optional[Dict[PortKey, Value]] = None,
-                 loose: Optional[Dict[str, Layer]] = None) -> None:
+                 loose: Optional[Dict[str, Layer]] = None,
+                 outer: Optional[Value] = None) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
@@ -57,6 +58,11 @@ class Propagation:
         #: body Parameters set from an outer value irvalidate may infer wider than the
         #: runtime (see Node.loose): the layer that value rests on, by Parameter id
         self._loose = loose or {}
+        #: what the Parameters the outer layer sets rest on: its inputs' declarations, or a
+        #: value not evaluated there (None: they are proven as the outer inputs are)
+        self._outer = outer
+        #: the inputs of the layer being inferred (a body it analyses rests on them)
+        self._visiting: List[Value] = []
         #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
         self._bodies = bodies
         #: --reshape: the rewrites Model.reshape makes (analysis.what_if.WhatIf), and the
@@ -134,7 +140,13 @@ class Propagation:
         when bodies are not analysed here (a body's first, as-declared reading)."""
         if self._bodies is None:
             return None
-        return self._bodies.run(body, parameters, final, loose)
+        # a body Parameter the outer layer sets is as proven as the outer inputs
+        outer = Value(None, None, rests_on=next(
+            (v.rests_on for v in self._visiting if v.rests_on is not None), None))
+        if loose is None:  # no per-Parameter account: any loose outer input marks them all
+            wide = next((v.loose for v in self._visiting if v.loose is not None), None)
+            loose = {pid: wide for pid in parameters} if wide is not None else None
+        return self._bodies.run(body, parameters, final, loose, outer)
 
     def read_numbers(self, layer: Layer) -> Optional[List[float]]:
         """A small Const's values whatever its element type (booleans as 0/1, floats as
@@ -248,6 +260,7 @@ class Propagation:
         extension = opsets.is_extension(layer.version, layer.type)
         if extension:
             spec = None
+        self._visiting = inputs
         inferred, tensor, trace = registry.infer(spec, layer, inputs, self) if spec else \
             (None, None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
@@ -305,18 +318,23 @@ class Propagation:
         for message in malformed:
             self.problems.append(ParseProblem(layer.line, message, layer))
         replaced = self._parameters.get(layer.id)
+        rests_on = layer if malformed else None
         if replaced is not None:
             shapes = (replaced[0],) * len(shapes)
             et = replaced[1] or et
-            if self.body and layer.type.lower() == "parameter" and not malformed:
+            if self._outer is not None:
+                rests_on = rests_on or self._outer.rests_on
+            if self.body and layer.type.lower() == "parameter" and not malformed and \
+                    layer.data.get("shape", "").strip() != "...":  # a dynamic rank: any holds
                 self.inferences[layer.id] = _set_from_outside(layer, replaced,
                                                               self._loose.get(layer.id))
+        elif self.body and layer.type.lower() == "parameter":
+            rests_on = layer  # its own declaration, which the runtime replaces
         for port, shape in zip(layer.outputs, shapes):
             self.outputs[(layer.id, port.id)] = Value(
                 shape, et or elements.from_precision(port.precision), layer,
-                rests_on=layer if malformed or (self.body and layer.type.lower() == "parameter")
-                else None,
-                typed=et is not None and not malformed, loose=self._loose.get(layer.id))
+                rests_on=rests_on, typed=et is not None and not malformed,
+                loose=self._loose.get(layer.id))
 
     @staticmethod
     def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:

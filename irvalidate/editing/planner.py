@@ -33,22 +33,25 @@ class Round:
         #: the ports and layers whose declarations the accepted fixes change
         self.changed: Dict[int, object] = {}
         chosen: Dict[int, Tuple[Change, ...]] = {}
-        deciding = decide is not None and any(p.fix and p.fix.choices for _, p in problems)
         for i, (code, problem) in enumerate(problems):
             fix = problem.fix
-            if fix is None:
+            if fix is None or not fix.choices or fix.blocked:
+                continue
+            choice = "only --fix can tell which side is right" if decide is None else \
+                decide(problem, fix)
+            if isinstance(choice, str):
+                self.infos[i] = FixInfo(blocked=choice)
+            else:
+                chosen[i] = fix.choices[choice]
+        # a decision made changes what the layers after it infer: the rest waits a round (a
+        # choice left undecided keeps the attribute, which is what the runtime reads)
+        deciding = bool(chosen)
+        for i, (code, problem) in enumerate(problems):
+            fix = problem.fix
+            if fix is None or fix.choices and not fix.blocked:
                 continue
             if fix.blocked:
                 self.infos[i] = FixInfo(blocked=fix.blocked)
-            elif fix.choices:
-                if decide is None:
-                    self.infos[i] = FixInfo(blocked="only --fix can tell which side is right")
-                    continue
-                choice = decide(problem, fix)
-                if isinstance(choice, str):
-                    self.infos[i] = FixInfo(blocked=choice)
-                else:
-                    chosen[i] = fix.choices[choice]
             elif not deciding:
                 chosen[i] = fix.changes
         self._locate(doc, data, problems, chosen)

@@ -2,8 +2,10 @@
 
 A shape is proven when it follows from Parameters and Consts through layers irvalidate
 infers; one that passes through a layer irvalidate does not infer (whose declared dims stand
-in), a refused layer, or a nested body's Parameter rests on declarations, and copying it into
-other ports could spread a stale dim.  Such fixes are blocked, and say why.
+in), a refused layer, or a body Parameter no outer layer sets (its outer layer is not
+inferred) rests on declarations, and copying it into other ports could spread a stale dim.
+Such fixes are blocked, and say why.  A body Parameter the outer layer sets is as proven as
+that layer's inputs.
 """
 from __future__ import annotations
 

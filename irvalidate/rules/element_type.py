@@ -4,7 +4,8 @@ The runtime requires equal input types (arithmetic: not boolean; logical: boolea
 integer or boolean; shifts: integer), a boolean Select condition and integer Broadcast
 target_shape / axes_mapping.  A declared output ``precision`` that differs from the type the
 layer produces (comparisons and logical ops produce boolean) is reported too: the runtime
-ignores it, readers of the file do not.
+ignores it, readers of the file do not.  So is the precision of a body Parameter whose Loop
+or If sets its element type to another through the port map.
 
 Passing::
 

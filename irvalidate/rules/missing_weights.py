@@ -5,7 +5,8 @@ found!", or "Incorrect weights in bin file!" for a Git LFS pointer), so this is 
 Missing, a directory, a FIFO, a device, unreadable, or a Git LFS pointer (the usual state of
 a CI checkout without LFS): one finding per file, and no constant is read from it.  The
 ``.bin`` is looked for beside the XML with the same stem; ``--bin`` names another path.
-``--ignore IRV204`` checks the XML alone.
+``--ignore IRV204`` checks the XML alone; ``--fix`` never edits a file without its weights
+(inference reads the constants to prove the dims it writes).
 
 A ``.bin`` that is a link to a regular file is read, as the runtime reads it (the Hugging
 Face cache links ``snapshots/REV/model.bin`` to ``../../blobs/SHA``), unless it leaves the
@@ -54,5 +55,5 @@ def check(ctx: Context) -> Iterator[Problem]:
         xml = os.path.basename(ctx.doc.path)
         need = "needs" if len(consts) == 1 else "need"
         advice = (f"OpenVINO refuses the model ({count} {need} it): put {name} beside {xml} or "
-                  f"pass --bin (--ignore IRV204 checks the XML alone)")
+                  f"pass --bin (--ignore IRV204 checks the XML alone; --fix needs the .bin)")
     yield Problem(f"{weights.error}; {advice}", at=consts[0], layer=consts[0])

@@ -3,7 +3,10 @@
 OpenVINO re-infers every output shape and ignores the ``<dim>``s an IR declares, so a stale
 or hand-edited dim loads silently, yet every tool and person that reads the file is misled.
 A declared ``-1`` never contradicts (ports cannot write intervals); a static dim contradicts
-when the inferred interval does not contain it.
+when the inferred interval does not contain it.  A body Parameter that its TensorIterator,
+Loop or If sets through the port map is checked the same way against the shape it is set to:
+the runtime replaces its own and writes that one (the inner side of the port map follows the
+outer).
 
 Passing (numpy: ``[2,1,5]`` with ``[4,1]`` gives ``[2,4,5]``)::
 
@@ -19,7 +22,7 @@ Failing (the output declares 6 where the inputs give 5)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional, Tuple
 
 from ..findings import Problem
 from ..ir.records import declared_shape
@@ -43,28 +46,38 @@ def check(ctx: Context) -> Iterator[Problem]:
         for port, inferred in zip(layer.outputs, inference.outputs):
             if inferred is None or not port.readable:
                 continue  # dynamic rank: any declaration is consistent (or IRV004 spoke)
-            if len(port.dims) != len(inferred):
-                marks: tuple = ()
-                what = f"rank {len(port.dims)}"
-                fix, axis = fix_dims(inferred, marks)
-            else:
-                marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
-                              if d != -1 and not inf.contains(d))
-                if not marks:
-                    continue
-                what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
-                    ", ".join(str(m) for m in marks)
-                fix, axis = fix_dims(inferred, marks)
-            declared = declared_shape(port)
+            found = _contradiction(port, inferred)
+            if found is None:
+                continue
             origin = inference.how
             if inference.computed:
                 origin += f", with {inference.computed}"
-            yield Problem(
-                f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
-                f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}; "
-                f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id,
-                expected=format_shape(inferred),
-                declared=format_shape(declared),
-                table=shape_table(inference.operands, [("Result", inferred), ("Declared", declared)], marks),
-                scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port),
-                site=output_site(layer, port), after=upstream_sites(ctx, layer))
+            yield _problem(ctx, layer, port, inferred, found, f"inferred from {origin}",
+                           inference.operands)
+
+
+def _contradiction(port, inferred) -> Optional[Tuple[str, tuple]]:
+    """What of a port's declared dims contradicts the inferred shape (and the axes), or None."""
+    if len(port.dims) != len(inferred):
+        return f"rank {len(port.dims)}", ()
+    marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
+                  if d != -1 and not inf.contains(d))
+    if not marks:
+        return None
+    return "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
+        ", ".join(str(m) for m in marks), marks
+
+
+def _problem(ctx: Context, layer, port, inferred, found, source: str, operands) -> Problem:
+    what, marks = found
+    fix, axis = fix_dims(inferred, marks)
+    declared = declared_shape(port)
+    return Problem(
+        f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
+        f"whose {what} contradicts {format_shape(inferred)} {source}; "
+        f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id,
+        expected=format_shape(inferred),
+        declared=format_shape(declared),
+        table=shape_table(operands, [("Result", inferred), ("Declared", declared)], marks),
+        scope=ctx.graph.scope, fix=dims_fix(ctx, layer, port),
+        site=output_site(layer, port), after=upstream_sites(ctx, layer))

@@ -309,3 +309,62 @@ def test_json_with_fixes_validates_against_the_report_schema(tmp_path, capsys):
     for mode in ("--diff", "--fix"):
         code, out, _ = run([mode, "--format", "json", tmp_path], capsys)
         jsonschema.validators.validator_for(schema)(schema).validate(json.loads(out))
+
+
+def test_nothing_to_fix_says_why_each_error_remains(tmp_path, capsys):
+    path = copy("IRV102-incompatible-inputs", tmp_path)
+    code, out, err = run(["--diff", path], capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "Nothing to fix.", "1 error not fixed:",
+        f"  {path}:23: IRV102 incompatible-inputs: the runtime refuses the layer's inputs, and no "
+        "declaration of the file says what they should be; change the model"]
+    code, out, err = run(["--fix", "--format", "json", path], capsys)
+    assert code == 1 and f"{path}:23: IRV102 incompatible-inputs: the runtime refuses" in err
+
+
+def test_errors_a_fix_leaves_are_listed_with_their_reasons(tmp_path, capsys):
+    # the Const's attribute against its port is a tie (see the test above): not fixed
+    from irbuilder import IR
+    ir = IR()
+    x = ir.parameter("2,3")
+    bias = ir.const([1.0, 2.0, 3.0], et="f32", shape=[3])
+    bias.dims[:] = [1, 3]
+    ir.result(ir.op("Add", [x, bias], [[2, 3]]))
+    ir.result(ir.op("Add", [x, bias], [[2, 3]], in_dims={1: [3]}))
+    path = ir.write(tmp_path)
+    code, out, err = run(["--diff", path], capsys)
+    assert code == 1
+    assert "2 errors not fixed:" in err and "IRV215 const-port-mismatch: neither the attribute " \
+        "nor the port is proven" in err
+    # the second Add's port says what inference gives: the Const's port is the stale end
+    assert "IRV201 edge-shape-mismatch: this end already declares what inference gives" in err
+
+
+def test_the_api_raises_when_it_leaves_a_file_with_errors_alone(tmp_path):
+    incompatible = copy("IRV102-incompatible-inputs", tmp_path)
+    before = incompatible.read_bytes()
+    with pytest.raises(irvalidate.FixError, match="no error can be fixed; IRV102 at line 23"):
+        irvalidate.fix(incompatible, write=True)
+    assert incompatible.read_bytes() == before
+    assert irvalidate.fix(incompatible) == []  # without write: nothing to propose, no error
+    pointer = copy("IRV204-lfs-pointer", tmp_path)
+    with pytest.raises(irvalidate.FixError, match="IRV204 at line 13: --fix needs the .bin"):
+        irvalidate.fix(pointer, write=True)
+    assert irvalidate.fix(copy("output-shape-mismatch", tmp_path, VALID), write=True) == []
+
+
+@pytest.mark.parametrize("stem", ["IRV204-missing-weights", "IRV204-lfs-pointer"])
+def test_a_file_without_its_weights_is_refused_in_words_that_hold(tmp_path, capsys, stem):
+    path = copy(stem, tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"<dim>3</dim>", b"<dim>7</dim>", 1))  # something to fix
+    code, out, err = run(["--fix", path], capsys)
+    assert code == 1
+    assert "current.xml" not in out + err and "(OpenVINO reads the )" not in err
+    assert f"irvalidate: not fixed {path}: the file has IRV204 missing-weights errors" in err
+    if stem.endswith("missing-weights"):
+        assert f"put {stem}.bin beside {stem}.xml or pass --bin (--ignore IRV204 checks the " \
+            "XML alone; --fix needs the .bin)" in out
+    else:
+        assert "check out with LFS enabled)); fix those first" in err

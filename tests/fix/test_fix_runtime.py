@@ -306,6 +306,9 @@ X_PORT = "//layer[@name='x']/output/port"
 PARAMETER_CASES = {  # edits (xpath, old, new); "original": --fix restores the saved file
     "shape attribute": ([("//layer[@name='x']/data", b'shape="2,3,4"', b'shape="5,3,4"')], "original"),
     "shape on the port": ([(X_PORT + "/dim[1]", b">2<", b">5<")], "original"),
+    # the runtime refuses Add([2,3,4], [3,2]) (IRV102): the gate judges the file after the edit
+    "shape attribute the runtime refuses": ([("//layer[@name='y']/data", b'shape="3,1"',
+                                              b'shape="3,2"')], "original"),
     # round 1 decides x's port, round 2 fixes relu's output
     "port and downstream": ([(X_PORT + "/dim[1]", b">2<", b">5<"),
                              ("//layer[@name='relu']/output/port/dim[1]", b">2<", b">5<")], "original"),

@@ -11,6 +11,7 @@ ov = pytest.importorskip("openvino")
 import openvino.opset8 as o8  # noqa: E402
 
 import opcheck  # noqa: E402
+import irvalidate  # noqa: E402
 from irvalidate.engine import validate_file  # noqa: E402
 from ovmodels import (  # noqa: E402
     compare_file,
@@ -142,8 +143,9 @@ def test_random_loops(tmp_path):
 
 
 def test_body_parameters_take_the_outer_types(tmp_path):
-    """A body Parameter declared f16 [7,7] takes the outer f32 [1,3] (Loop sets both, and
-    the stale declaration is reported)."""
+    """A body Parameter declared f16 [7,7] takes the outer f32 [1,3] (Loop sets both): its
+    [7,7] and FP16 are stale (IRV101, IRV106: the runtime writes [1,3] and f32 there), and
+    --fix writes what the runtime does."""
     path = opcheck.compare(loop_model(const(5), const(True, np.bool_)), tmp_path, ["Loop"])
 
     def redeclare(tree):
@@ -151,7 +153,20 @@ def test_body_parameters_take_the_outer_types(tmp_path):
         layer = [p for p in body.findall("layers/layer[@type='Parameter']")
                  if p.find("data").get("element_type") == "f32"][0]
         redeclare_parameter(body, layer, "7,7", "FP16", "f16")
-    compare_file(edited(path, "f16", redeclare), ["Loop"], stale_parameters=True)
+    changed = edited(path, "f16", redeclare)
+    assert {f.code for f in validate_file(str(changed)).findings if f.level == "error"} == \
+        {"IRV101", "IRV106"}
+    irvalidate.fix(changed, write=True)
+    compare_file(changed, ["Loop"])
+    rewritten = tmp_path / "runtime.xml"
+    ov.save_model(ov.Core().read_model(str(path)), str(rewritten), compress_to_fp16=False)
+
+    def body_parameters(xml):
+        from lxml import etree
+        return [(dict(p.find("data").attrib), p.find("output/port").get("precision"),
+                 [d.text for d in p.iter("dim")])
+                for p in etree.parse(str(xml)).findall(".//body/layers/layer[@type='Parameter']")]
+    assert body_parameters(changed) == body_parameters(rewritten)
 
 
 def test_refusals(tmp_path):
