@@ -3,7 +3,7 @@
     ::group::models/net.xml
     ::error file=models/net.xml,line=12,title=IRV102 incompatible-broadcast::Add 'add' ...
     ::endgroup::
-    Found 1 error in 1 file.
+    Found 1 error in 1 file checked.
 
 Why this shape:
 
