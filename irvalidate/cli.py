@@ -242,7 +242,7 @@ def _run(args: argparse.Namespace) -> int:
         elif isinstance(report, bytes):
             output.write_stdout_bytes(report)
         else:
-            output.write_stdout(report)
+            output.write_stdout(report, json_document=fmt in ("json", "sarif"))
     except output.OutputError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2

@@ -155,8 +155,8 @@ def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str],
             return 2
     from .output import write_stdout
     if fmt == "json":
-        write_stdout(json.dumps({"files": [{"path": display_path(p), key: rows}
-                                           for p, rows in found.items()]}, indent=1) + "\n")
+        document = {"files": [{"path": display_path(p), key: rows} for p, rows in found.items()]}
+        write_stdout(json.dumps(document, indent=1) + "\n", json_document=True)
     else:
         write_stdout("".join(text(p, rows) for p, rows in found.items()))
     return 0
