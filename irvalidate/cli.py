@@ -51,9 +51,8 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
 
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:
-    # a file or folder named "rules" or "explain" is a path to check, not a command
-    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable") or \
-            os.path.exists(argv[0]):
+    # the command wins over a file or folder of that name, as git's do: ./rules checks it
+    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable"):
         return None
     if argv[0] == "shapes":
         from .layer_shapes import run as shapes
@@ -67,6 +66,8 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
 
 def _usage_problem(args: argparse.Namespace) -> Optional[str]:
     """What makes the command line unusable before anything is read, in one line."""
+    if args.exit_non_zero_on_fix and not args.fix:
+        return "--exit-non-zero-on-fix goes with --fix"
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         return f"no such file or directory: {', '.join(missing)}"
@@ -257,8 +258,10 @@ def _run(args: argparse.Namespace) -> int:
         from .fix_report import exit_status, notes
         for note in notes(results, args.diff, args.quiet):
             print(note, file=sys.stderr)
-        return exit_status(results, failed and not run.exit_zero, args.diff,
-                           args.exit_non_zero_on_fix)
+        status = exit_status(results, failed, args.diff, args.exit_non_zero_on_fix)
+        # --exit-zero as in ruff: findings, pending edits and rewritten files all exit 0; a
+        # file that could not be read or written still exits 2
+        return 0 if run.exit_zero and status == 1 else status
     return 1 if failed and not run.exit_zero else 0
 
 

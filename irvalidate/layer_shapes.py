@@ -25,6 +25,7 @@ from .ir.reader import parse
 from .ir.records import declared_shape
 from .ir.weights import BinFile
 from .names import display_path
+from .options import one_line_parser
 from .shapes.dims import Shape, format_shape
 
 
@@ -104,7 +105,7 @@ def _table(rows: List[dict]) -> str:
 
 def run(argv: Sequence[str]) -> int:
     """``argv`` starts with ``shapes``."""
-    parser = argparse.ArgumentParser(prog="irvalidate shapes", description="Show the output "
+    parser = one_line_parser(prog="irvalidate shapes", description="Show the output "
                                      "shapes irvalidate infers for every layer, beside the "
                                      "declared ones.")
     parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")

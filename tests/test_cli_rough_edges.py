@@ -71,3 +71,89 @@ def test_the_summary_tells_files_with_findings_from_files_checked(tmp_path, caps
     assert capsys.readouterr().out.splitlines()[-1] == "Found 1 error in 1 of 2 files checked."
     assert main([str(bad)]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "Found 1 error in 1 file checked."
+
+
+# --- the command line ----------------------------------------------------------------------
+
+def test_an_option_mistake_is_one_line_with_a_suggestion(tmp_path, capsys):
+    path = str(invalid(tmp_path))
+    assert main(["--selct", "IRV101", path]) == 2
+    err = capsys.readouterr().err
+    assert err == "irvalidate: error: unrecognized arguments: --selct; did you mean --select?\n"
+    assert main(["--format", "yaml", path]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+    assert main(["explain", "--alll"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "irvalidate explain: error: unrecognized arguments: --alll; did you mean --all?"]
+
+
+def test_format_and_color_names_are_not_case_sensitive(tmp_path, capsys):
+    path = str(invalid(tmp_path))
+    assert main(["--format", "JSON", "--color", "Never", path]) == 1
+    assert json.loads(capsys.readouterr().out)["files"][0]["findings"]
+
+
+def test_help_names_every_command(capsys):
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for command in ("irvalidate rules", "irvalidate explain", "irvalidate shapes",
+                    "irvalidate reshapeable"):
+        assert command in out
+
+
+def test_a_command_wins_over_a_folder_of_its_name(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules").mkdir()
+    invalid(tmp_path / "rules")
+    assert main(["rules"]) == 0
+    assert capsys.readouterr().out.startswith("code    slug")
+    assert main(["./rules"]) == 1
+    assert "bad.xml" in capsys.readouterr().out
+
+
+def test_explain_takes_a_code_prefix_as_select_does(capsys):
+    from irvalidate.rules import ALL
+    assert main(["explain", "IRV1"]) == 0
+    headings = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+                if "(default level:" in line]
+    assert headings == [r.CODE for r in ALL if r.CODE.startswith("IRV1")] and len(headings) > 5
+
+
+@pytest.mark.parametrize("typed, meant", [("IRV2O1", "IRV201"), ("IRV1O1", "IRV101"),
+                                          ("irv1o9", "IRV109"), ("IRV2l1", "IRV211"), ("IRV999", "IRV209")])
+def test_a_letter_typed_for_a_digit_is_read_as_the_digit(tmp_path, capsys, typed, meant):
+    assert main(["explain", typed]) == 2
+    assert capsys.readouterr().err.endswith(f"did you mean {meant!r}?\n")
+    assert main(["--select", typed, str(invalid(tmp_path))]) == 2
+    assert capsys.readouterr().err.endswith(f"did you mean {meant!r}?\n")
+
+
+def test_an_unknown_configuration_key_gets_a_suggestion(tmp_path, capsys):
+    path = str(invalid(tmp_path))
+    (tmp_path / ".irvalidate.toml").write_text('ignroe = ["IRV102"]\n')
+    assert main(["--config", str(tmp_path / ".irvalidate.toml"), path]) == 2
+    assert capsys.readouterr().err.endswith("unknown key 'ignroe'; did you mean 'ignore'?\n")
+
+
+def _stale(tmp_path):
+    """An IR whose declared output --diff repairs."""
+    ir = IR()
+    x, y = ir.parameter("2,3"), ir.parameter("3")
+    ir.result(ir.op("Add", [x, y], [[2, 4]]))
+    return str(ir.write(tmp_path, "stale"))
+
+
+def test_exit_zero_makes_a_diff_exit_0(tmp_path, capsys):
+    path = _stale(tmp_path)
+    assert main(["--diff", path]) == 1
+    assert "+" in capsys.readouterr().out
+    assert main(["--diff", "--exit-zero", path]) == 0
+
+
+def test_exit_non_zero_on_fix_needs_fix(tmp_path, capsys):
+    path = _stale(tmp_path)
+    before = open(path, "rb").read()
+    assert main(["--exit-non-zero-on-fix", path]) == 2
+    assert capsys.readouterr().err == ("irvalidate: error: --exit-non-zero-on-fix goes with "
+                                       "--fix\n")
+    assert open(path, "rb").read() == before
