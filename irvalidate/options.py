@@ -123,7 +123,8 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--per-file-ignores", metavar="GLOB:RULES", action="append",
         help="rules not to run on files matching GLOB (repeatable)")
     add("--severity", metavar="RULE=LEVEL", action="append",
-        help="set a rule's level: error, warning or info (repeatable)")
+        help="set a rule's level: error, warning or info (comma-separated or repeated; the "
+        "last setting of a rule wins, and the command line wins over configuration files)")
     add("--exit-zero", action="store_true", default=None,
         help="exit 0 even when there are error findings")
     add("-q", "--quiet", action="count", default=0,
@@ -158,15 +159,20 @@ def _split(value: Optional[str]) -> Optional[List[str]]:
 
 
 def _pairs(values: Optional[List[str]], sep: str, option: str) -> Optional[Dict[str, str]]:
+    """``GLOB:RULES`` or ``RULE=LEVEL`` options as a table, in the order given; ``--severity``
+    also takes comma lists (``IRV101=error,IRV2=warning``).  A key given again moves to the
+    end: the last setting wins."""
     if not values:
         return None
-    table = {}
-    for value in values:
+    table: Dict[str, str] = {}
+    items = values if sep == ":" else [p for v in values for p in v.split(",") if p.strip()]
+    for value in items:
         key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
         if not found or not key.strip() or not rest.strip():
             from .config import ConfigError
             raise ConfigError(f"{option}: expected {'GLOB:RULES' if sep == ':' else 'RULE=LEVEL'}"
                               f", got {value!r}")
+        table.pop(key.strip(), None)
         table[key.strip()] = rest.strip()
     return table
 
@@ -228,5 +234,9 @@ class Overrides:
         merged = dict(self.values)
         for key, value in self.extend.items():
             current = getattr(base, key)
-            merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]
+            if key == "severity":
+                from .selection import severity_over
+                merged[key] = severity_over(current, value)
+            else:
+                merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]
         return base.merged(**merged)

@@ -1,6 +1,7 @@
 """Issue 23's rough edges of the command line, the settings, the API and the wording."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -157,3 +158,46 @@ def test_exit_non_zero_on_fix_needs_fix(tmp_path, capsys):
     assert capsys.readouterr().err == ("irvalidate: error: --exit-non-zero-on-fix goes with "
                                        "--fix\n")
     assert open(path, "rb").read() == before
+
+
+# --- --severity ----------------------------------------------------------------------------
+
+MISMATCH = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch.xml"
+
+
+def _levels(capsys, *argv):
+    """The level of each rule's finding in a copy of the IRV101 sample in the working
+    directory (where a test's configuration file is)."""
+    for suffix in (".xml", ".bin"):
+        shutil.copy(MISMATCH.with_suffix(suffix), "mismatch" + suffix)
+    main(["--format", "json", *argv, "mismatch.xml"])
+    found = json.loads(capsys.readouterr().out)["files"][0]["findings"]
+    return {f["rule"]: f["severity"] for f in found}
+
+
+@pytest.mark.parametrize("in_file, given, level", [
+    # the command line over a file, however either spells the rule
+    ('severity = { output-shape-mismatch = "warning" }', ["IRV101=info"], "info"),
+    ('severity = { IRV101 = "warning" }', ["output-shape-mismatch=info"], "info"),
+    ('severity = { IRV101 = "warning" }', ["IRV1=info"], "info"),
+    # the last setting of a rule wins, however it is spelled
+    ("", ["output-shape-mismatch=warning", "IRV101=info"], "info"),
+    ("", ["IRV101=info", "output-shape-mismatch=warning"], "warning"),
+    ("", ["IRV101=warning", "output-shape-mismatch=error", "IRV101=info"], "info"),
+    ('severity = { IRV101 = "info", output-shape-mismatch = "warning" }', [], "warning"),
+    # comma lists, as --select takes them
+    ("", ["IRV102=error,IRV101=info"], "info"),
+])
+def test_severity_command_line_over_files_last_setting_wins(tmp_path, monkeypatch, capsys,
+                                                            in_file, given, level):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".irvalidate.toml").write_text(in_file + "\n")
+    options = [f"--severity={value}" for value in given]
+    assert _levels(capsys, *options)["IRV101"] == level
+
+
+def test_the_command_line_leaves_a_file_s_other_rules(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".irvalidate.toml").write_text('severity = { IRV1 = "info" }\n')
+    assert _levels(capsys, "--severity", "IRV102=warning")["IRV101"] == "info"
+    assert _levels(capsys, "--severity", "IRV10=warning")["IRV101"] == "warning"
