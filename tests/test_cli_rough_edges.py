@@ -201,3 +201,18 @@ def test_the_command_line_leaves_a_file_s_other_rules(tmp_path, monkeypatch, cap
     (tmp_path / ".irvalidate.toml").write_text('severity = { IRV1 = "info" }\n')
     assert _levels(capsys, "--severity", "IRV102=warning")["IRV101"] == "info"
     assert _levels(capsys, "--severity", "IRV10=warning")["IRV101"] == "warning"
+
+
+# --- shapes --------------------------------------------------------------------------------
+
+def test_shapes_says_why_a_layer_was_refused(tmp_path, capsys):
+    path = str(invalid(tmp_path))
+    reason = "dimension 3 cannot broadcast with 4 at axis 1"
+    assert main(["shapes", path]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("Add "))
+    assert f"(refused: inputs cannot broadcast (numpy): {reason}" in line
+    assert "not modelled" not in line
+    assert main(["shapes", "--format", "json", path]) == 0
+    rows = {r["type"]: r for r in json.loads(capsys.readouterr().out)["files"][0]["layers"]}
+    assert reason in rows["Add"]["refused"] and rows["Add"]["modelled"] is False
+    assert rows["Parameter"]["refused"] is None and rows["Result"]["refused"] is None
