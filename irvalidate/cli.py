@@ -170,8 +170,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.show_settings:
         return _show_settings(args, resolver, overrides)
     run = resolver.run_wide()
+    left_out: list = []
     try:
-        files = find(args.paths, resolver, args.skip_non_ir)
+        files = find(args.paths, resolver, args.skip_non_ir, left_out)
     except DiscoveryError as err:
         print(f"irvalidate: error: {display_path(str(err))}", file=sys.stderr)
         return 2
@@ -179,7 +180,9 @@ def _run(args: argparse.Namespace) -> int:
         # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
         # commit without IRs is normal, and an empty report follows
         shown = ", ".join(display_path(p) for p in args.paths)
-        print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
+        why = "".join(f"; --force-exclude leaves out {display_path(path)}: {reason}"
+                      for path, reason in left_out)
+        print(f"irvalidate: no IR files found under {shown}{why}", file=sys.stderr)
         return 2
     if args.show_files:
         from .output import write_stdout

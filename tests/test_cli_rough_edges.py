@@ -216,3 +216,23 @@ def test_shapes_says_why_a_layer_was_refused(tmp_path, capsys):
     rows = {r["type"]: r for r in json.loads(capsys.readouterr().out)["files"][0]["layers"]}
     assert reason in rows["Add"]["refused"] and rows["Add"]["modelled"] is False
     assert rows["Parameter"]["refused"] is None and rows["Result"]["refused"] is None
+
+
+# --- discovery -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("how, reason", [
+    ("gitignore", "git ignores it (.gitignore or .git/info/exclude)"),
+    ("pattern", "it matches the exclude pattern 'bad*'")])
+def test_force_exclude_says_what_excluded_a_named_file(tmp_path, monkeypatch, capsys, how,
+                                                       reason):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    invalid(tmp_path)
+    extra = []
+    if how == "gitignore":
+        (tmp_path / ".gitignore").write_text("bad.xml\n")
+    else:
+        extra = ["--extend-exclude", "bad*"]
+    assert main(["--force-exclude", *extra, "bad.xml"]) == 2
+    assert capsys.readouterr().err == ("irvalidate: no IR files found under bad.xml; "
+                                       f"--force-exclude leaves out bad.xml: {reason}\n")
