@@ -236,3 +236,33 @@ def test_force_exclude_says_what_excluded_a_named_file(tmp_path, monkeypatch, ca
     assert main(["--force-exclude", *extra, "bad.xml"]) == 2
     assert capsys.readouterr().err == ("irvalidate: no IR files found under bad.xml; "
                                        f"--force-exclude leaves out bad.xml: {reason}\n")
+
+
+# --- the API -------------------------------------------------------------------------------
+
+def test_validate_refuses_a_path_that_does_not_exist(tmp_path):
+    import irvalidate
+    with pytest.raises(FileNotFoundError) as raised:
+        irvalidate.validate(tmp_path / "nonexistent")
+    assert raised.value.filename == str(tmp_path / "nonexistent")
+    with pytest.raises(FileNotFoundError):
+        irvalidate.validate([invalid(tmp_path), tmp_path / "missing.xml"])
+
+
+def test_validate_of_a_folder_without_ir_raises_as_the_cli_exits_2(tmp_path, capsys):
+    import irvalidate
+    (tmp_path / "empty").mkdir()
+    assert main([str(tmp_path / "empty")]) == 2
+    with pytest.raises(irvalidate.NoIRFilesError, match="no IR files found under"):
+        irvalidate.validate(tmp_path / "empty")
+    assert issubclass(irvalidate.NoIRFilesError, ValueError)
+
+
+def test_validate_takes_a_list_of_paths(tmp_path):
+    import irvalidate
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = invalid(tmp_path / "a"), invalid(tmp_path / "b", "other")
+    report = irvalidate.validate([first, str(tmp_path / "b")])
+    assert [f.path for f in report.files] == [str(first), str(second)]
+    assert all(f.findings for f in report.files)
