@@ -52,7 +52,8 @@ def check(ctx: Context) -> Iterator[Problem]:
                               if d != -1 and not inf.contains(d))
                 if not marks:
                     continue
-                what = "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
+                # "whose dims at axes 2, 3 contradict", "whose dim at axis 2 contradicts"
+                what = ("dims at axes " if len(marks) > 1 else "dim at axis ") + \
                     ", ".join(str(m) for m in marks)
                 fix, axis = fix_dims(inferred, marks)
             declared = declared_shape(port)
@@ -61,7 +62,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                 origin += f", with {inference.computed}"
             yield Problem(
                 f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
-                f"whose {what} contradicts {format_shape(inferred)} inferred from {origin}; "
+                f"whose {what} {'contradict' if len(marks) > 1 else 'contradicts'} {format_shape(inferred)} inferred from {origin}; "
                 f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id,
                 expected=format_shape(inferred),
                 declared=format_shape(declared),
