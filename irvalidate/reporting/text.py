@@ -50,7 +50,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             slugs[f.code] = f.slug
         if quiet == 1 and result.findings:
             lines.append(display_path(result.path))
-        if quiet:
+        if quiet or statistics:  # --statistics: the counts instead of the findings, as ruff
             continue
         for f in result.findings:
             lines.append(_line(f, color))
