@@ -35,7 +35,6 @@ from ..rules import ALL, INTERNAL_ERROR
 from .common import message_text, relative_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/irvalidate/"
 SRCROOT = "%SRCROOT%"
 #: SARIF has no "info"; "note" is its lowest level that still shows in code scanning
 SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -181,8 +180,9 @@ def render(results: Sequence, version: str) -> str:
                 "properties": _properties(f),
                 **_fixes(f, location),
             })
-    driver = {"name": "irvalidate", "version": version or "0+unknown",
-              "informationUri": INFORMATION_URI, "rules": rules}
+    # no informationUri (optional): the README installs irvalidate from its repository, which
+    # has no public address to give yet; a package index page is not where it comes from
+    driver = {"name": "irvalidate", "version": version or "0+unknown", "rules": rules}
     if _SEMVER.match(version or ""):
         driver["semanticVersion"] = version
     run = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints",
