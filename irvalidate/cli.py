@@ -129,6 +129,12 @@ def _guarded(argv: list) -> int:
         from .output import detach_stdout
         detach_stdout()
         return 0
+    except OSError as err:  # output.OutputError, from a command other than the check's own
+        from .output import OutputError
+        if not isinstance(err, OutputError):
+            raise
+        print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
 
 
 def _main(argv: list) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Optional, Sequence
+from typing import NoReturn, Optional, Sequence
 
 
 class OutputError(OSError):
@@ -96,6 +96,17 @@ def write_stdout(text: str, json_document: bool = False) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         detach_stdout()
+    except OSError as err:
+        _stdout_failed(err)
+
+
+def _stdout_failed(err: OSError) -> NoReturn:
+    """A report that could not be printed (a full disk behind ``> report.txt``) is a failure
+    to say in words, not an internal error; what is left in the buffer is dropped, or the
+    flush at exit would fail again."""
+    detach_stdout()
+    raise OutputError(f"cannot write the report to standard output: {err.strerror or err}") \
+        from None
 
 
 def write_stdout_bytes(data: bytes) -> None:
@@ -112,6 +123,8 @@ def write_stdout_bytes(data: bytes) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         detach_stdout()
+    except OSError as err:
+        _stdout_failed(err)
 
 
 def write_file(path: str, text) -> None:
