@@ -66,7 +66,7 @@ class Finder:
         key = os.path.realpath(path)  # ./m.xml, m.xml, a symlink to it: one file
         if key not in self._seen:
             self._seen.add(key)
-            self.found.append(path)
+            self.found.append(_without_dot(path))
 
     def add_path(self, path: str) -> None:
         """A path named on the command line."""
@@ -113,6 +113,14 @@ class Finder:
                 if not self.excluded(candidate, is_dir=False, gitignore=git) and \
                         net_or_broken(candidate):
                     self._add(candidate)
+
+
+def _without_dot(path: str) -> str:
+    """``./m.xml`` (a walk of ``.``, or typed) as ``m.xml``: every report then names a file as
+    GitHub's annotations do, relative to the working directory without ``./``."""
+    while path.startswith(("./", "." + os.sep)) and len(path) > 2:
+        path = path[2:].lstrip("/" + os.sep) or path
+    return path
 
 
 def _xml_name(bin_path: str) -> str:
