@@ -266,3 +266,57 @@ def test_validate_takes_a_list_of_paths(tmp_path):
     report = irvalidate.validate([first, str(tmp_path / "b")])
     assert [f.path for f in report.files] == [str(first), str(second)]
     assert all(f.findings for f in report.files)
+
+
+# --- wording and output --------------------------------------------------------------------
+
+def test_several_contradicted_dims_agree_with_their_verb(tmp_path, capsys):
+    ir = IR()
+    x, y = ir.parameter("2,3"), ir.parameter("3")
+    ir.result(ir.op("Add", [x, y], [[4, 5]]))  # numpy broadcast of [2,3] and [3] is [2,3]
+    assert main([str(ir.write(tmp_path))]) == 1
+    out = capsys.readouterr().out
+    assert "declares [4,5], whose dims at axes 0, 1 contradict [2,3] inferred" in out
+    ir = IR()
+    x, y = ir.parameter("2,3"), ir.parameter("3")
+    ir.result(ir.op("Add", [x, y], [[2, 5]]))
+    assert main([str(ir.write(tmp_path, "one"))]) == 1
+    assert "whose dim at axis 1 contradicts [2,3]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_a_walk_of_the_working_directory_names_files_without_dot_slash(tmp_path, monkeypatch,
+                                                                       capsys, fmt):
+    monkeypatch.chdir(tmp_path)
+    invalid(tmp_path)
+    assert main(["--format", fmt, "."]) == 1
+    out = capsys.readouterr().out
+    assert "./" not in out and "bad.xml" in out
+    assert main(["--format", fmt, "./bad.xml"]) == 1
+    assert "./" not in capsys.readouterr().out
+
+
+def test_show_files_names_them_as_the_reports_do(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    invalid(tmp_path)
+    assert main(["--show-files", "."]) == 0
+    assert capsys.readouterr().out == "bad.xml\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("argv", [["--format", "text"], ["--format", "json"], ["rules"]])
+def test_a_full_disk_behind_stdout_is_said_in_words(tmp_path, argv):
+    args = argv + [str(invalid(tmp_path))] if argv[0] != "rules" else argv
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "irvalidate", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr == ("irvalidate: error: cannot write the report to standard output: "
+                           "No space left on device\n")
+
+
+def test_statistics_prints_the_counts_instead_of_the_findings(tmp_path, capsys):
+    bad = invalid(tmp_path)
+    assert main(["--statistics", str(bad)]) == 1
+    assert capsys.readouterr().out == ("1     IRV102 incompatible-inputs\n"
+                                       "Found 1 error in 1 file checked.\n")
