@@ -11,9 +11,10 @@ from .analysis.what_if import UsageError
 # config=None): Defaults holds Config()'s values without importing pydantic
 from .config import Defaults
 from .findings import FileFix, Finding, FixInfo, LayerRef, Problem
-from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
+from .ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
+                        record_keys)
 from .ir.reader import parse
-from .ir.records import Document, Graph
+from .ir.records import Document, Graph, Port
 from .ir.weights import BinFile
 from .rules import INTERNAL_ERROR, RULES
 from .rules._common import Context
@@ -59,11 +60,40 @@ def clip_message(message: str) -> str:
     return message[:MAX_MESSAGE - 300] + cut + message[-200:]
 
 
-def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int]) -> Finding:
+def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int],
+             column: Optional[int] = None) -> Finding:
     return Finding(path=path, line=line, code=rule.CODE, slug=rule.SLUG, level=level,
                    message=clip_message(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
-                   scope=problem.scope)
+                   scope=problem.scope, column=column)
+
+
+def columns(path: str, problems: Sequence[Problem],
+            lines: Sequence[Optional[int]]) -> List[Optional[int]]:
+    """Each problem's column on its line: where the element it points at starts (its
+    ``<dim>`` when it names an axis); None without a line or a record.  One read of the file,
+    up to the last line asked for, and only when there are findings."""
+    asks: List[Optional[Ask]] = []
+    for problem, line in zip(problems, lines):
+        mark = None if line is None else mark_of(problem.at)
+        if mark is None:
+            asks.append(None)
+        elif problem.axis is not None and isinstance(problem.at, Port):
+            asks.append((problem.at.line, mark, problem.axis, line))
+        else:
+            asks.append((line, mark, None, None))  # type: ignore[arg-type]
+    return find_columns(path, asks)
+
+
+def _located(path: str, read_from: str, problems: Sequence[Tuple[object, str, Problem]],
+             lines: Sequence[Optional[int]]) -> List[Finding]:
+    """The findings of the problems, with their lines and columns."""
+    try:
+        found = columns(read_from, [p for _, _, p in problems], lines)
+    except Exception:  # noqa: BLE001 - a finding without a column is still a finding
+        found = [None] * len(problems)
+    return [_finding(path, rule, level, p, line, column)
+            for (rule, level, p), line, column in zip(problems, lines, found)]
 
 
 def _internal(path: str, where: str, err: BaseException, config: "Config") -> List[Finding]:
@@ -130,8 +160,7 @@ def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
         lines = streaming.exact_lines(streamed, problems)
     except Exception:  # noqa: BLE001 - the whole-graph check then runs, and says what fails
         return None
-    findings = [_finding(path, rule, level, p, line)
-                for (rule, level, p), line in zip(streamed.problems, lines)]
+    findings = _located(path, streamed.doc.path, streamed.problems, lines)
     findings.sort(key=Finding.sort_key)
     return FileResult(path, findings)
 
@@ -192,8 +221,7 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
     except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay
         lines = [_line(p) for _, _, p in problems]
         findings.extend(_internal(path, "the line locator", err, config))
-    made = [_finding(path, rule, rule_level, p, line)
-            for (rule, rule_level, p), line in zip(problems, lines)]
+    made = _located(path, doc.path, problems, lines)
     if planner is not None and any(p.fix is not None for _, _, p in problems):
         try:
             infos = planner(doc, [(rule.CODE, p) for rule, _, p in problems])

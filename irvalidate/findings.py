@@ -228,6 +228,9 @@ class Finding(NamedTuple):
     scope: str = ""
     #: with edits asked for (--diff, --fix, the API's fix()): the edits, or why there are none
     fix: Optional[FixInfo] = None
+    #: 1-based, in characters: where the element the finding names starts on its line (the
+    #: ``<dim>``, the port, the layer, the edge); None when unknown
+    column: Optional[int] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)

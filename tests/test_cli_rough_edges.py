@@ -320,3 +320,63 @@ def test_statistics_prints_the_counts_instead_of_the_findings(tmp_path, capsys):
     assert main(["--statistics", str(bad)]) == 1
     assert capsys.readouterr().out == ("1     IRV102 incompatible-inputs\n"
                                        "Found 1 error in 1 file checked.\n")
+
+
+# --- columns -------------------------------------------------------------------------------
+
+def test_a_finding_has_the_column_of_the_dim_it_names(capsys):
+    # line 40 of the sample is five tabs, then <dim>6</dim>: the dim starts at column 6
+    assert MISMATCH.read_text().splitlines()[39] == "\t\t\t\t\t<dim>6</dim>"
+    assert main([str(MISMATCH)]) == 1
+    assert capsys.readouterr().out.startswith(f"{MISMATCH}:40:6: IRV101 [error]")
+    assert main(["--format", "json", str(MISMATCH)]) == 1
+    finding = json.loads(capsys.readouterr().out)["files"][0]["findings"][0]
+    assert (finding["line"], finding["column"]) == (40, 6)
+    assert main(["--format", "sarif", str(MISMATCH)]) == 1
+    region = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]["locations"][0][
+        "physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (40, 6)
+    assert main(["--format", "github", str(MISMATCH)]) == 1
+    assert ",line=40,col=6,title=IRV101" in capsys.readouterr().out
+
+
+def test_columns_tell_elements_on_one_line_apart(tmp_path):
+    from irvalidate.ir.locate import find_columns
+    from irvalidate.ir.records import Edge, Layer, Port
+    path = tmp_path / "m.xml"
+    path.write_text(encoding="utf-8", data=
+        '<net>\n'
+        '  <layer id="1" name="\u00e9"/>\t<layer id="2" name="b">\n'                 # line 2
+        '\t<port id="0"><dim>1</dim></port> <port id="3"><dim>2</dim>\n'           # line 3
+        '    <dim>3</dim> <dim>4</dim></port>\n'                                   # line 4
+        '<edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>'
+        '<edge from-layer="2" from-port="3" to-layer="\u00e9" to-port="0"/>\n')   # line 5
+    layer = Layer._make([None] * len(Layer._fields))._replace(id="2")
+    port = Port("3", (2, 3, 4), "FP32", 3)
+    second = Edge("2", "3", "\u00e9", "0", 5)
+    asks = [(2, ("layer", (("id", "2"),)), None, None),
+            (3, ("port", (("id", "3"),)), None, None),
+            (3, ("port", (("id", "3"),)), 0, 3),       # its first dim, on its line
+            (3, ("port", (("id", "3"),)), 2, 4),       # its third, on the next line
+            (5, ("edge", (("from-layer", "2"), ("to-layer", "\u00e9"))), None, None),
+            (5, ("layer", (("id", "9"),)), None, None),  # not on that line: no column
+            None]
+    from irvalidate.ir.locate import mark_of
+    assert mark_of(layer) == asks[0][1] and mark_of(port) == asks[1][1]
+    assert mark_of(second)[0] == "edge"
+    # counted by hand, in characters (the é before the second layer is one)
+    assert find_columns(str(path), asks) == [28, 35, 48, 18, 62, None, None]
+
+
+def test_lines_are_read_alike_across_chunks(tmp_path):
+    """The column finder reads lines by 1 MB chunks: every line, wherever a chunk ends."""
+    import random
+    from irvalidate.ir.locate import _lines_of
+    rng = random.Random(23)
+    text = "".join(f"line {i} " + "\u00e9x" * rng.randint(0, 150) + "\r\n"[rng.random() < .5:]
+                   for i in range(1, 20001)) + "tail"
+    path = tmp_path / "long.xml"
+    path.write_bytes(text.encode("utf-8"))
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    wanted = set(rng.sample(range(1, 20002), 300)) | {1, 20000, 20001}
+    assert _lines_of(str(path), wanted) == {n: lines[n - 1] for n in wanted}

@@ -271,7 +271,7 @@ def test_github_cli_output_by_hand(report):
     lines = out.splitlines()
     assert lines[:3] == [
         "::group::models/bad.xml",
-        "::error file=models/bad.xml,line=16,title=IRV102 incompatible-inputs::Add "
+        "::error file=models/bad.xml,line=16,col=1,title=IRV102 incompatible-inputs::Add "
         "'add%251,x:y' (id=2): inputs cannot broadcast (numpy): dimension 3 cannot broadcast "
         "with 4 at axis 1: they differ and neither is 1%0A    A = 'p0' (id 0): (2, 3)%0A"
         "    B = 'p1' (id 1): (   4)%0A                         ^",
@@ -279,7 +279,7 @@ def test_github_cli_output_by_hand(report):
     ]
     assert ("::error file=empty.xml,title=IRV001 unreadable-xml::XML syntax error: no element "
             "found") in lines  # no line=
-    assert "::error file=models/noweights.xml,line=10,title=IRV204 missing-weights::" in out
+    assert "::error file=models/noweights.xml,line=10,col=1,title=IRV204 missing-weights::" in out
     assert lines.count("::endgroup::") == 5  # good.xml, with no finding, has no group
     assert lines[-1] == "Found 5 errors, 1 warning in 5 of 6 files checked."
     assert all("\n" not in line and "\r" not in line for line in lines)

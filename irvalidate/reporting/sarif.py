@@ -11,8 +11,9 @@ Why these choices (github/docs "SARIF support for code scanning"):
   ``uriBaseId: %SRCROOT%``; outside it, an absolute ``file://`` URI, which GitHub converts
   itself when it lies under the checkout.  Symlinks are resolved first, as GitHub asks.
 * ``region.startLine`` is required; a finding without a line (unreadable file, whole file)
-  gets line 1 and ``properties.lineKnown: false``.  ``startColumn: 1`` and ``endLine`` state
-  the SARIF defaults explicitly (the whole line): the IR parser knows lines, not columns.
+  gets line 1 and ``properties.lineKnown: false``.  ``startColumn`` is where the element the
+  finding names starts (1, SARIF's default, when unknown); ``endLine`` without ``endColumn``
+  runs the region to the end of that line.
 * ``partialFingerprints`` carries irvalidate's own hash (see ``_fingerprint``): stable when
   lines move.  Code scanning itself keys alerts on ``primaryLocationLineHash``, which
   ``upload-sarif`` adds next to ours from the file's text; faking that one would be wrong.
@@ -175,7 +176,8 @@ def render(results: Sequence, version: str) -> str:
                 "message": {"text": message_text(f)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": dict(location),
-                    "region": {"startLine": line, "startColumn": 1, "endLine": line}}}],
+                    "region": {"startLine": line, "startColumn": f.column or 1,
+                               "endLine": line}}}],
                 "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
                 "properties": _properties(f),
                 **_fixes(f, location),

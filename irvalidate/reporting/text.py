@@ -1,4 +1,5 @@
-"""Default output: ``file:line: CODE [level] message``, then the shape table when there is one."""
+"""Default output: ``file:line:column: CODE [level] message``, then the shape table when there
+is one (no column when it is unknown, no line either for a finding about the whole file)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -14,7 +15,8 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 def _line(f, color: bool) -> str:
     path = display_path(f.path)
-    where = f"{path}:{f.line}" if f.line is not None else path
+    where = path if f.line is None else f"{path}:{f.line}" if f.column is None else \
+        f"{path}:{f.line}:{f.column}"
     scope = f" [in {f.scope}]" if f.scope else ""
     if not color:
         return f"{where}: {f.code} [{f.level}] {f.message}{scope} ({f.slug})"
