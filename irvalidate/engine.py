@@ -143,6 +143,13 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
+def _unmasked(problems: List[Tuple[object, str, Problem]]) -> List[Tuple[object, str, Problem]]:
+    """The problems less those of the rules that a rule with findings masks (``MASKS``:
+    IRV218 says the .bin is another model's, and what rests on its values is noise)."""
+    masked = {code for rule, _, _ in problems for code in getattr(rule, "MASKS", ())}
+    return [item for item in problems if item[0].CODE not in masked] if masked else problems
+
+
 def _weights(path: str, bin_path: Optional[str]) -> BinFile:
     # the .bin beside the XML must really be there; one named with --bin is trusted
     return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
@@ -216,6 +223,7 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
                 problems.extend((rule, rule_level, p) for p in rule.check(ctx))
             except Exception as err:  # noqa: BLE001
                 findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
+    problems = _unmasked(problems)
     try:
         lines = exact_lines(doc, [p for _, _, p in problems])
     except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay

@@ -171,7 +171,8 @@ def test_a_commit_that_changes_only_the_bin_runs_the_hook(hook_repo, tmp_path, e
     done = pre_commit(repo, env, "run", "--color", "never")
     assert done.returncode == 1, done.output
     assert "Failed" in done.output
-    assert "models/model.xml:36: IRV203 [error] model.bin holds 4 bytes, but " in done.output
+    assert ("models/model.xml:36:3: IRV218 [error] model.bin does not hold this model's "
+            "weights: it holds 4 bytes, and ") in done.output
 
 
 def test_user_args_keep_skip_non_ir_and_files_filter_applies(hook_repo, user_repo, env):
