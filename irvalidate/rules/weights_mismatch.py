@@ -4,10 +4,11 @@ A ``.bin`` copied from another model (or another export of this one, or cut shor
 opens: OpenVINO reads each Const's bytes at its offset and refuses the model only where the
 values make no sense, with a message about that one layer ("axis -6616156604777549493 is
 out of the range").  irvalidate says it once, for the file, when the evidence is plain: more
-than three Const layers read past the end of the ``.bin``, or an integer Const read in a role
-that bounds its values holds a value no model has there (an axis or a transpose order beyond
-+-1024; a shape target, repeat count, pad, split length, k or index beyond +-2**40).  Slice
-and StridedSlice bounds are not read: they hold INT64_MAX on purpose.
+than three Const layers read past the end of the ``.bin``, or two or more integer Consts read
+in a role that bounds their values hold a value no model has there (an axis or a transpose order beyond
++-1024; a shape target, repeat count, pad, split length, k or index beyond +-2**40).  One such
+Const alone could be a hand edit, and the rules of shapes say what it does.  Slice and
+StridedSlice bounds are not read: they hold INT64_MAX on purpose.
 
 The findings of the rules that read Const values (shapes inferred, inputs refused) would then
 be about bytes of another model: the engine leaves them out (``MASKS``), and this finding
@@ -45,6 +46,9 @@ MASKS = ("IRV101", "IRV102", "IRV103", "IRV104", "IRV109", "IRV301")
 
 #: more Consts past the end than this say the .bin is not the model's (IRV203 reports fewer)
 PAST_END_MANY = 3
+#: this many Consts with absurd values: one could be a hand edit (IRV101/IRV102 say what it
+#: does), two independent ones are bytes that were never this model's
+ABSURD_MANY = 2
 AXIS, SIZE = 1024, 2 ** 40
 #: (layer type, input index) -> (what the input is, the largest magnitude it can hold)
 ROLES: Dict[Tuple[str, int], Tuple[str, int]] = {
@@ -71,8 +75,8 @@ def check(ctx: Context) -> Iterator[Problem]:
     if not ctx.is_model or weights.error:
         return
     past = _past_end(ctx, weights.size())
-    absurd = _absurd_value(ctx)
-    if len(past) <= PAST_END_MANY and absurd is None:
+    absurd = _absurd_values(ctx)
+    if len(past) <= PAST_END_MANY and len(absurd) < ABSURD_MANY:
         return
     name = os.path.basename(weights.path or "") or "the .bin"
     evidence = []
@@ -80,9 +84,10 @@ def check(ctx: Context) -> Iterator[Problem]:
         names = ", ".join(repr(layer.name) for layer, _ in past[:3])
         evidence.append(f"it holds {weights.size():,} bytes, and {len(past):,} Const layers read "
                         f"past its end (up to byte {max(end for _, end in past):,}: {names}, ...)")
-    if absurd is not None:
-        evidence.append(absurd[1])
-    first = past[0][0] if len(past) > PAST_END_MANY else absurd[0]  # type: ignore[index]
+    if absurd:
+        more = f" (and {len(absurd) - 1:,} more Consts as absurd)" if len(absurd) > 1 else ""
+        evidence.append(absurd[0][1] + more)
+    first = past[0][0] if len(past) > PAST_END_MANY else absurd[0][0]
     yield Problem(f"{name} does not hold this model's weights: {'; '.join(evidence)}; it is "
                   f"another model's .bin, or a stale or truncated one: put the model's own .bin "
                   f"beside it or re-export the model (findings that rest on its values are left "
@@ -99,19 +104,19 @@ def _past_end(ctx: Context, size: int) -> List[Tuple[Layer, int]]:
     return past
 
 
-def _absurd_value(ctx: Context) -> Optional[Tuple[Layer, str]]:
-    """The first Const read in a role (see ROLES) whose value no model has there, and the
-    words that say so."""
+def _absurd_values(ctx: Context) -> List[Tuple[Layer, str]]:
+    """Each Const read in a role (see ROLES) that holds a value no model has there, with the
+    words that say so, once per Const."""
+    found: Dict[str, Tuple[Layer, str]] = {}
     for _, producer, _, consumer, target in ctx.analysis.edges.edge_ports():
         role = ROLES.get((consumer.type.lower(), consumer.input_index(target.id)))
-        if role is None or producer.type.lower() not in CONST_TYPES:
+        if role is None or producer.id in found or producer.type.lower() not in CONST_TYPES:
             continue
-        values = _integers(ctx, producer)
-        wild = next((v for v in values if abs(v) > role[1]), None)
+        wild = next((v for v in _integers(ctx, producer) if abs(v) > role[1]), None)
         if wild is not None:
-            return producer, (f"{producer.describe()} gives {wild} as the {role[0]} of "
-                              f"{consumer.describe()}")
-    return None
+            found[producer.id] = (producer, f"{producer.describe()} gives {wild} as the "
+                                            f"{role[0]} of {consumer.describe()}")
+    return list(found.values())
 
 
 def _integers(ctx: Context, const: Layer) -> List[int]:

@@ -92,3 +92,10 @@ def test_a_copy_with_its_own_bin_is_clean_again(tmp_path):
     shutil.copyfile(SAMPLE, tmp_path / "m.xml")
     (tmp_path / "m.bin").write_bytes(struct.pack("<4q", 6, 4, 1, 0))
     assert validate_file(str(tmp_path / "m.xml")).findings == []
+
+
+def test_one_absurd_const_alone_is_left_to_the_rules_of_shapes(tmp_path):
+    """A single wild value could be a hand edit: IRV102 says what it does, as before."""
+    path = gather_after_reshape(tmp_path)
+    path.with_suffix(".bin").write_bytes(struct.pack("<4q", -(10 ** 15), 4, 1, 0))
+    assert {f.code for f in validate_file(str(path)).findings} == {"IRV102"}
