@@ -128,6 +128,12 @@ def _build() -> type:
         def _patterns(cls, values: List[str]) -> List[str]:
             return [_pattern(v) for v in values]
 
+        @field_validator("format", mode="before")
+        @classmethod
+        def _format(cls, value: object) -> object:
+            # as on the command line, a format's name is not case-sensitive ("JSON")
+            return value.lower() if isinstance(value, str) else value
+
         @field_validator("severity")
         @classmethod
         def _severity(cls, table: Dict[str, Level]) -> Dict[str, Level]:

@@ -380,3 +380,11 @@ def test_lines_are_read_alike_across_chunks(tmp_path):
     lines = [line.rstrip("\r") for line in text.split("\n")]
     wanted = set(rng.sample(range(1, 20002), 300)) | {1, 20000, 20001}
     assert _lines_of(str(path), wanted) == {n: lines[n - 1] for n in wanted}
+
+
+def test_a_configured_format_is_not_case_sensitive_either(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    invalid(tmp_path)
+    (tmp_path / ".irvalidate.toml").write_text('format = "JSON"\n')
+    assert main(["bad.xml"]) == 1
+    assert json.loads(capsys.readouterr().out)["files"][0]["path"] == "bad.xml"
