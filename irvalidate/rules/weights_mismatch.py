@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from ..analysis.batch import Batch
 from ..findings import Problem
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import ConstError, bytes_past_end, const_spec
@@ -39,7 +40,7 @@ SLUG = "weights-mismatch"
 LEVEL = "error"
 SUMMARY = "The .bin does not hold this model's weights (another model's, or cut short)."
 #: per batch while it finds nothing: a finding makes the file checked whole, where the
-#: engine leaves out what it masks
+#: evidence is counted over the file and the engine leaves out what it masks
 STREAMING = "clean"
 #: the rules whose findings rest on Const values: left out of a file this rule speaks of
 MASKS = ("IRV101", "IRV102", "IRV103", "IRV104", "IRV109", "IRV301")
@@ -76,6 +77,12 @@ def check(ctx: Context) -> Iterator[Problem]:
         return
     past = _past_end(ctx, weights.size())
     absurd = _absurd_values(ctx)
+    # a batch of the stream sees part of the file: any sign at all sends it the whole way
+    # (this finding is then dropped), where the evidence is counted over the file
+    partial = isinstance(ctx.analysis, Batch)
+    if partial and (past or absurd):
+        yield Problem("the weights may not be this model's: the whole file decides")
+        return
     if len(past) <= PAST_END_MANY and len(absurd) < ABSURD_MANY:
         return
     name = os.path.basename(weights.path or "") or "the .bin"

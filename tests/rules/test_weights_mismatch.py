@@ -99,3 +99,46 @@ def test_one_absurd_const_alone_is_left_to_the_rules_of_shapes(tmp_path):
     path = gather_after_reshape(tmp_path)
     path.with_suffix(".bin").write_bytes(struct.pack("<4q", -(10 ** 15), 4, 1, 0))
     assert {f.code for f in validate_file(str(path)).findings} == {"IRV102"}
+
+
+def two_reshapes_apart(directory):
+    """x [2,3,4] -> Reshape [6,4] -> three Relus -> Reshape [2,12], serialized by openvino (a
+    file the stream reads); the two targets are 32 bytes, and far apart in the layers."""
+    ov = pytest.importorskip("openvino")
+    import numpy as np
+    from openvino import opset1
+    x = opset1.parameter([2, 3, 4], np.float32, name="x")
+    out = opset1.reshape(x, opset1.constant(np.array([6, 4], np.int64)), False)
+    for _ in range(3):
+        out = opset1.relu(out)
+    out = opset1.reshape(out, opset1.constant(np.array([2, 12], np.int64)), False)
+    path = directory / "apart.xml"
+    ov.save_model(ov.Model([out], [x]), str(path))
+    assert path.with_suffix(".bin").stat().st_size == 32
+    return path
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3])
+def test_the_stream_says_what_the_whole_check_says(batch, tmp_path, monkeypatch):
+    """In batches, the two absurd targets fall apart (one per batch): the stream must then
+    send the file the whole way, not report each as the rules of shapes would."""
+    from irvalidate import streaming
+    path = two_reshapes_apart(tmp_path)
+    assert validate_file(str(path)).findings == []
+    path.with_suffix(".bin").write_bytes(FOREIGN)
+    monkeypatch.setattr(streaming, "BATCH", batch)
+    monkeypatch.setattr(streaming, "MIN_BYTES", 1 << 62)
+    whole = validate_file(str(path)).findings
+    assert [f.code for f in whole] == ["IRV218"]
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0)
+    assert validate_file(str(path)).findings == whole
+
+
+@pytest.mark.parametrize("path", SAMPLES[:40], ids=lambda p: p.name)
+def test_streamed_columns_are_the_whole_check_s(path, monkeypatch):
+    from irvalidate import streaming
+    monkeypatch.setattr(streaming, "BATCH", 3)
+    monkeypatch.setattr(streaming, "MIN_BYTES", 1 << 62)
+    whole = [(f.line, f.column, f.code) for f in validate_file(str(path)).findings]
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0)
+    assert [(f.line, f.column, f.code) for f in validate_file(str(path)).findings] == whole
