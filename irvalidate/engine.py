@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis, analyse
@@ -75,14 +76,29 @@ def columns(path: str, problems: Sequence[Problem],
     up to the last line asked for, and only when there are findings."""
     asks: List[Optional[Ask]] = []
     for problem, line in zip(problems, lines):
-        mark = None if line is None else mark_of(problem.at)
+        # a problem about a layer as a whole (malformed, schema) names the layer
+        record = problem.at if problem.at is not None else problem.layer
+        mark = None if line is None else mark_of(record)
         if mark is None:
             asks.append(None)
         elif problem.axis is not None and isinstance(problem.at, Port):
             asks.append((problem.at.line, mark, problem.axis, line))
         else:
             asks.append((line, mark, None, None))  # type: ignore[arg-type]
-    return find_columns(path, asks)
+    found = find_columns(path, asks)
+    return [column if column is not None else _said_column(problem, line)
+            for problem, line, column in zip(problems, lines, found)]
+
+
+def _said_column(problem: Problem, line: Optional[int]) -> Optional[int]:
+    """The column a message gives itself ("..., line 55, column 29": an XML syntax error
+    as libxml2 words it), when it is on the finding's line."""
+    said = _POSITION.search(problem.message)
+    return int(said.group(2)) if said and line is not None and int(said.group(1)) == line \
+        else None
+
+
+_POSITION = re.compile(r"\bline (\d+), column (\d+)\)?$")
 
 
 def _located(path: str, read_from: str, problems: Sequence[Tuple[object, str, Problem]],

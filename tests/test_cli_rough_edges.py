@@ -388,3 +388,18 @@ def test_a_configured_format_is_not_case_sensitive_either(tmp_path, monkeypatch,
     (tmp_path / ".irvalidate.toml").write_text('format = "JSON"\n')
     assert main(["bad.xml"]) == 1
     assert json.loads(capsys.readouterr().out)["files"][0]["path"] == "bad.xml"
+
+
+@pytest.mark.parametrize("name, place", [
+    # libxml2's own position of the syntax error, given in its message
+    ("IRV001-unreadable-xml", (55, 29)),
+    # the layer a malformed or schema-violating layer's finding names: two tabs, then <layer
+    ("IRV004-malformed-ir", (4, 3)), ("IRV005-schema-violation", (44, 3))])
+def test_findings_about_a_whole_layer_or_the_xml_have_columns(name, place):
+    from irvalidate.engine import validate_file
+    path = ROOT / "sample_models" / "broken" / f"{name}.xml"
+    finding = validate_file(str(path)).findings[0]
+    assert (finding.line, finding.column) == place
+    line = path.read_text(errors="replace").splitlines()[place[0] - 1]
+    if name != "IRV001-unreadable-xml":
+        assert line[place[1] - 1:].startswith("<layer ")
