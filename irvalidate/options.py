@@ -98,8 +98,8 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
     add = parser.add_argument
     # format and colour names are not case-sensitive: --format JSON is --format json
-    add("--format", choices=FORMAT_NAMES, type=str.lower, help="report format; auto is github under GitHub "
-        "Actions, else text (default: text)")
+    add("--format", choices=FORMAT_NAMES, type=str.lower, help="report format; auto is "
+        "github under GitHub Actions, else text (default: text)")
     add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     add("--config", metavar="FILE", help="read settings from FILE, for every file, instead of "
         "the nearest .irvalidate.toml, irvalidate.toml or pyproject.toml")

@@ -70,6 +70,8 @@ def printable(text: str, encoding: Optional[str], json_document: bool = False) -
     """``text`` as a stream in ``encoding`` can take it: unchanged when it can; else a JSON
     document with its non-ASCII characters escaped (the same document, ``ensure_ascii``), and
     text with ASCII stand-ins (``->`` for an arrow) and ``\\uXXXX`` for the rest (names)."""
+    if text.isascii():  # (any encoding takes it; the check costs nothing)
+        return text
     encoding = encoding or "utf-8"
     try:
         text.encode(encoding)
