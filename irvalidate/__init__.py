@@ -10,6 +10,9 @@ def __getattr__(name: str):
     if name == "ConfigError":  # config.py is cheap, but `import irvalidate` needs nothing
         from .config import ConfigError
         return ConfigError
+    if name == "NoIRFilesError":
+        from .api import NoIRFilesError
+        return NoIRFilesError
     if name == "FixError":
         from .fixing import FixError
         return FixError
@@ -17,7 +20,9 @@ def __getattr__(name: str):
 
 
 def validate(path, config=None):
-    """Validate an IR file or a directory of them; returns a :class:`irvalidate.reporting.report.Report`.
+    """Validate IR files and directories of them (one path or a list); returns a
+    :class:`irvalidate.reporting.report.Report`.  FileNotFoundError for a path that does not
+    exist, :class:`NoIRFilesError` when there is no IR file to check.
 
     See :func:`irvalidate.api.validate`.  Imported lazily so ``import irvalidate`` stays cheap.
     """
@@ -43,4 +48,5 @@ def reshape(path, shapes, smart_reshape=True, config=None, bin_path=None):
     return _reshape(path, shapes, smart_reshape, config, bin_path)
 
 
-__all__ = ["validate", "fix", "reshape", "ConfigError", "FixError", "__version__"]
+__all__ = ["validate", "fix", "reshape", "ConfigError", "FixError", "NoIRFilesError",
+           "__version__"]

@@ -1,6 +1,7 @@
 """The Python API: ``irvalidate.validate(path, config=None) -> Report``, no CLI needed."""
 from __future__ import annotations
 
+import errno
 import os
 from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, Union
 
@@ -57,21 +58,46 @@ def _without_cycle_collector(work):
             gc.enable()
 
 
-def validate(path: PathLike, config: Union[Config, Mapping, None] = None) -> Report:
-    """Validate one IR file, or every IR file under a directory, and return the report.
+class NoIRFilesError(ValueError):
+    """The paths given hold no IR file to check (the CLI exits 2: a mistyped models folder
+    must not pass)."""
 
-    ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the same keys (as in
-    ``[tool.irvalidate]``), or None for the defaults; no configuration file is read.  A
-    mapping that is not a valid configuration raises :class:`irvalidate.ConfigError`.
+
+def _paths(path: Union[PathLike, Sequence[PathLike]]) -> List[str]:
+    """One path or a list of them, as strings; FileNotFoundError for one that does not exist."""
+    given = [path] if isinstance(path, (str, bytes, os.PathLike)) else list(path)
+    paths = [os.fsdecode(p) for p in given]
+    for name in paths:
+        if not os.path.exists(name):
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", name)
+    return paths
+
+
+def validate(path: Union[PathLike, Sequence[PathLike]],
+             config: Union[Config, Mapping, None] = None) -> Report:
+    """Validate IR files and every IR file under directories, and return the report.
+
+    ``path`` is one path (a file or a directory) or a list of them, checked as the CLI checks
+    its ``PATH...``.  ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the
+    same keys (as in ``[tool.irvalidate]``), or None for the defaults; no configuration file
+    is read.  A mapping that is not a valid configuration raises
+    :class:`irvalidate.ConfigError`; a path that does not exist, FileNotFoundError; paths
+    that hold no IR file at all (an empty directory), :class:`irvalidate.NoIRFilesError`,
+    where the CLI exits 2; a ``.bin`` with no ``.xml`` beside it, ValueError.
     """
     from .config import Config
     from .config import build as build_config
+    from .discovery import find
+    from .hierarchy import Resolver
     from .reporting.report import build
+    paths = _paths(path)
     if config is None:
         config = Config()
     elif not isinstance(config, Config):
         config = build_config(dict(config), "config")  # ConfigError, not a raw pydantic error
-    files = discover_files(os.fspath(path), config=config)
+    files = find(paths, Resolver(lambda _: config, isolated=True))
+    if not files:
+        raise NoIRFilesError(f"no IR files found under {', '.join(paths)}")
     from .version import read
     return build(validate_files(files, config), read())
 

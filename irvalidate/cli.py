@@ -52,9 +52,8 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
 
 
 def _subcommand(argv: Sequence[str]) -> Optional[int]:
-    # a file or folder named "rules" or "explain" is a path to check, not a command
-    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable") or \
-            os.path.exists(argv[0]):
+    # the command wins over a file or folder of that name, as git's do: ./rules checks it
+    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable"):
         return None
     if argv[0] == "shapes":
         from .layer_shapes import run as shapes
@@ -68,6 +67,8 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
 
 def _usage_problem(args: argparse.Namespace) -> Optional[str]:
     """What makes the command line unusable before anything is read, in one line."""
+    if args.exit_non_zero_on_fix and not args.fix:
+        return "--exit-non-zero-on-fix goes with --fix"
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         return f"no such file or directory: {', '.join(missing)}"
@@ -129,6 +130,12 @@ def _guarded(argv: list) -> int:
         from .output import detach_stdout
         detach_stdout()
         return 0
+    except OSError as err:  # output.OutputError, from a command other than the check's own
+        from .output import OutputError
+        if not isinstance(err, OutputError):
+            raise
+        print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
 
 
 def _main(argv: list) -> int:
@@ -170,8 +177,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.show_settings:
         return _show_settings(args, resolver, overrides)
     run = resolver.run_wide()
+    left_out: list = []
     try:
-        files = find(args.paths, resolver, args.skip_non_ir)
+        files = find(args.paths, resolver, args.skip_non_ir, left_out)
     except DiscoveryError as err:
         print(f"irvalidate: error: {display_path(str(err))}", file=sys.stderr)
         return 2
@@ -179,7 +187,9 @@ def _run(args: argparse.Namespace) -> int:
         # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
         # commit without IRs is normal, and an empty report follows
         shown = ", ".join(display_path(p) for p in args.paths)
-        print(f"irvalidate: no IR files found under {shown}", file=sys.stderr)
+        why = "".join(f"; --force-exclude leaves out {display_path(path)}: {reason}"
+                      for path, reason in left_out)
+        print(f"irvalidate: no IR files found under {shown}{why}", file=sys.stderr)
         return 2
     if args.show_files:
         from .output import write_stdout
@@ -243,7 +253,7 @@ def _run(args: argparse.Namespace) -> int:
         elif isinstance(report, bytes):
             output.write_stdout_bytes(report)
         else:
-            output.write_stdout(report)
+            output.write_stdout(report, json_document=fmt in ("json", "sarif"))
     except output.OutputError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
@@ -258,8 +268,10 @@ def _run(args: argparse.Namespace) -> int:
         from .fix_report import exit_status, notes
         for note in notes(results, args.diff, args.quiet):
             print(note, file=sys.stderr)
-        return exit_status(results, failed and not run.exit_zero, args.diff,
-                           args.exit_non_zero_on_fix)
+        status = exit_status(results, failed, args.diff, args.exit_non_zero_on_fix)
+        # --exit-zero as in ruff: findings, pending edits and rewritten files all exit 0; a
+        # file that could not be read or written still exits 2
+        return 0 if run.exit_zero and status == 1 else status
     return 1 if failed and not run.exit_zero else 0
 
 

@@ -6,6 +6,7 @@ import sys
 import textwrap
 from typing import List, Sequence
 
+from .options import one_line_parser
 from .rules import ALL, BY_CODE, BY_SLUG, canonical_slug
 
 
@@ -21,25 +22,25 @@ def _documents() -> dict:
     return {r.CODE: (r.SLUG, r.LEVEL, r.__doc__ or "") for r in ALL}
 
 
-def _code_of(key: str) -> str:
-    """The code for a code, slug or former slug; ValueError with a suggestion otherwise."""
-    if key.upper() in BY_CODE:
-        return key.upper()
+def codes_of(key: str) -> List[str]:
+    """The codes a code, code prefix (``IRV1``, as ``--select`` takes it), slug or former slug
+    names; ValueError with a suggestion when it names none."""
     if canonical_slug(key) in BY_SLUG:
-        return BY_SLUG[canonical_slug(key)].CODE
-    import difflib
-    names = [*BY_CODE, *BY_SLUG]
-    close = difflib.get_close_matches(key.upper() if key.upper().startswith("IRV") else key,
-                                      names, n=1)
-    raise ValueError(f"no such rule: {key}" + (f"; did you mean {close[0]!r}?" if close else
+        return [BY_SLUG[canonical_slug(key)].CODE]
+    prefix = key.strip().upper()
+    codes = [code for code in BY_CODE if prefix and code.startswith(prefix)]
+    if codes:
+        return codes
+    from .names import suggest
+    close = suggest(key, [*BY_CODE, *BY_SLUG])
+    raise ValueError(f"no such rule: {key}" + (f"; did you mean {close!r}?" if close else
                                                 "; `irvalidate rules` lists them"))
 
 
-def explain(key: str) -> str:
+def explain(code: str) -> str:
     """A rule's documentation as plain text: heading, summary, then the docstring's body
     with its passing and failing examples."""
     from .docs import plain_text, split
-    code = _code_of(key)
     slug, level, doc = _documents()[code]
     summary, body = split(doc)
     return (f"{code} {slug} (default level: {level})\n\n{textwrap.fill(summary, 92)}\n\n"
@@ -48,9 +49,9 @@ def explain(key: str) -> str:
 
 def _parser(command: str) -> argparse.ArgumentParser:
     if command == "rules":
-        return argparse.ArgumentParser(prog="irvalidate rules", description="List every rule: "
+        return one_line_parser(prog="irvalidate rules", description="List every rule: "
                                        "code, slug, default level and summary.")
-    parser = argparse.ArgumentParser(prog="irvalidate explain", description="Show rules' "
+    parser = one_line_parser(prog="irvalidate explain", description="Show rules' "
                                      "documentation, with a passing and a failing example.")
     parser.add_argument("rules", nargs="*", metavar="CODE|SLUG", help="rule codes or slugs")
     parser.add_argument("--all", action="store_true", help="every rule, in code order")
@@ -70,11 +71,11 @@ def run(argv: Sequence[str]) -> int:
     if argv[0] == "rules":
         write_stdout(rules_table())
         return 0
-    keys: List[str] = list(_documents()) if args.all else args.rules
     try:
-        texts = [explain(key) for key in keys]
+        codes = list(_documents()) if args.all else [c for key in args.rules for c in codes_of(key)]
     except ValueError as err:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
+    texts = [explain(code) for code in dict.fromkeys(codes)]  # each rule once, as named first
     write_stdout(f"\n{'-' * 72}\n\n".join(texts))
     return 0

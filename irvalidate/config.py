@@ -55,11 +55,9 @@ def _known_selector(selector: str) -> str:
         return canonical_slug(selector)
     if any(code.startswith(selector.upper()) for code in codes) and selector.strip():
         return selector.upper()
-    import difflib
-    code_like = selector.upper().startswith("IRV")
-    close = difflib.get_close_matches(selector.upper() if code_like else selector.lower(),
-                                      codes if code_like else slugs + codes, n=1)
-    hint = f"did you mean {close[0]!r}?" if close else "`irvalidate rules` lists them"
+    from .names import suggest
+    close = suggest(selector, codes + slugs)
+    hint = f"did you mean {close!r}?" if close else "`irvalidate rules` lists them"
     raise ValueError(f"{selector!r} matches no rule code or slug; {hint}")
 
 
@@ -129,6 +127,12 @@ def _build() -> type:
         @classmethod
         def _patterns(cls, values: List[str]) -> List[str]:
             return [_pattern(v) for v in values]
+
+        @field_validator("format", mode="before")
+        @classmethod
+        def _format(cls, value: object) -> object:
+            # as on the command line, a format's name is not case-sensitive ("JSON")
+            return value.lower() if isinstance(value, str) else value
 
         @field_validator("severity")
         @classmethod
@@ -208,6 +212,14 @@ def plain(values: Mapping[str, object]) -> bool:
     return values.keys() <= PLAIN and type(jobs) is int and jobs >= 0
 
 
+def _key_hint(loc: List[str]) -> str:
+    """'; did you mean 'ignore'?' for an unknown top-level key near a known one."""
+    from .names import suggest
+    keys = [name.replace("_", "-") for name in _model().model_fields if name != "root"]
+    close = suggest(loc[0], keys) if len(loc) == 1 else None
+    return f"; did you mean {close!r}?" if close else ""
+
+
 def describe(err: ValidationError, where: str = "", options: Optional[Dict[str, str]] = None) -> str:
     """A pydantic error as lines of ``WHERE: key: what is wrong``; with ``options`` (field ->
     command-line option) as ``--option: what is wrong``, the option standing for the key."""
@@ -218,7 +230,7 @@ def describe(err: ValidationError, where: str = "", options: Optional[Dict[str, 
         if options is not None and loc and loc[0] in options:
             lines.append(": ".join([options[loc[0]], *loc[1:], message]))
         elif item["type"] == "extra_forbidden":
-            lines.append(f"{where}: unknown key {'.'.join(loc)!r}")
+            lines.append(f"{where}: unknown key {'.'.join(loc)!r}{_key_hint(loc)}")
         else:
             lines.append(f"{where}: {'.'.join(loc) or '(table)'}: {message}")
     return "\n".join(lines)

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Sequence, Set
+from typing import List, Optional, Sequence, Set, Tuple
 
 
 class DiscoveryError(ValueError):
@@ -29,6 +29,8 @@ class Finder:
         self.found: List[str] = []
         self._seen: Set[str] = set()
         self._git = None
+        #: named paths --force-exclude left out, each with what excludes it
+        self.force_excluded: List[Tuple[str, str]] = []
 
     def _settings(self, path: str):
         # an entry is judged by its folder's configuration, like the files in it
@@ -36,13 +38,23 @@ class Finder:
 
     def excluded(self, path: str, is_dir: bool, ancestors: bool = False,
                  gitignore: bool = True) -> bool:
+        return self.exclusion(path, is_dir, ancestors, gitignore) is not None
+
+    def exclusion(self, path: str, is_dir: bool, ancestors: bool = False,
+                  gitignore: bool = True) -> Optional[str]:
+        """What excludes ``path``, in words, or None."""
         from .globs import match
         settings = self._settings(path)
-        if match([*settings.exclude, *settings.extend_exclude], path, settings.root, is_dir,
-                 ancestors):
-            return True
-        return gitignore and settings.respect_gitignore and self._git_ignored(path, is_dir,
-                                                                              ancestors)
+        patterns = [*settings.exclude, *settings.extend_exclude]
+        if match(patterns, path, settings.root, is_dir, ancestors):
+            # the pattern is looked for only once one matched (a walk asks for every entry)
+            found = next(p for p in patterns if match([p], path, settings.root, is_dir,
+                                                      ancestors))
+            return f"it matches the exclude pattern {found!r}"
+        if gitignore and settings.respect_gitignore and self._git_ignored(path, is_dir,
+                                                                          ancestors):
+            return "git ignores it (.gitignore or .git/info/exclude)"
+        return None
 
     def _git_ignored(self, path: str, is_dir: bool, ancestors: bool) -> bool:
         if self._git is None:
@@ -54,7 +66,7 @@ class Finder:
         key = os.path.realpath(path)  # ./m.xml, m.xml, a symlink to it: one file
         if key not in self._seen:
             self._seen.add(key)
-            self.found.append(path)
+            self.found.append(_without_dot(path))
 
     def add_path(self, path: str) -> None:
         """A path named on the command line."""
@@ -67,8 +79,11 @@ class Finder:
                 raise DiscoveryError(f"{path}: a .bin is checked through the .xml beside it, "
                                      f"and there is no {os.path.basename(_xml_name(path))}")
             path = xml
-        if self._settings(path).force_exclude and self.excluded(path, is_dir, ancestors=True):
-            return
+        if self._settings(path).force_exclude:
+            why = self.exclusion(path, is_dir, ancestors=True)
+            if why is not None:
+                self.force_excluded.append((path, why))
+                return
         if is_dir:
             self.walk(path)
             return
@@ -100,6 +115,14 @@ class Finder:
                     self._add(candidate)
 
 
+def _without_dot(path: str) -> str:
+    """``./m.xml`` (a walk of ``.``, or typed) as ``m.xml``: every report then names a file as
+    GitHub's annotations do, relative to the working directory without ``./``."""
+    while path.startswith(("./", "." + os.sep)) and len(path) > 2:
+        path = path[2:].lstrip("/" + os.sep) or path
+    return path
+
+
 def _xml_name(bin_path: str) -> str:
     return os.path.splitext(bin_path)[0] + ".xml"
 
@@ -109,9 +132,13 @@ def _ir_of(bin_path: str) -> Optional[str]:
     return xml if os.path.isfile(xml) else None
 
 
-def find(paths: Sequence[str], resolver, skip_non_ir: bool = False) -> List[str]:
-    """The files to check, in the order given, each once."""
+def find(paths: Sequence[str], resolver, skip_non_ir: bool = False,
+         left_out: Optional[List[Tuple[str, str]]] = None) -> List[str]:
+    """The files to check, in the order given, each once; ``left_out`` gets the named paths
+    force-exclude left out, each with what excludes it."""
     finder = Finder(resolver, skip_non_ir)
     for path in paths:
         finder.add_path(path)
+    if left_out is not None:
+        left_out.extend(finder.force_excluded)
     return finder.found

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .analysis import GraphAnalysis, analyse
@@ -11,9 +12,10 @@ from .analysis.what_if import UsageError
 # config=None): Defaults holds Config()'s values without importing pydantic
 from .config import Defaults
 from .findings import FileFix, Finding, FixInfo, LayerRef, Problem
-from .ir.locate import MAX_EXACT_LINE, dim_key, find_lines, record_keys
+from .ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
+                        record_keys)
 from .ir.reader import parse
-from .ir.records import Document, Graph
+from .ir.records import Document, Graph, Port
 from .ir.weights import BinFile
 from .linking import link
 from .rules import INTERNAL_ERROR, RULES
@@ -60,11 +62,55 @@ def clip_message(message: str) -> str:
     return message[:MAX_MESSAGE - 300] + cut + message[-200:]
 
 
-def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int]) -> Finding:
+def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int],
+             column: Optional[int] = None) -> Finding:
     return Finding(path=path, line=line, code=rule.CODE, slug=rule.SLUG, level=level,
                    message=clip_message(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
-                   scope=problem.scope)
+                   scope=problem.scope, column=column)
+
+
+def columns(path: str, problems: Sequence[Problem],
+            lines: Sequence[Optional[int]]) -> List[Optional[int]]:
+    """Each problem's column on its line: where the element it points at starts (its
+    ``<dim>`` when it names an axis); None without a line or a record.  One read of the file,
+    up to the last line asked for, and only when there are findings."""
+    asks: List[Optional[Ask]] = []
+    for problem, line in zip(problems, lines):
+        # a problem about a layer as a whole (malformed, schema) names the layer
+        record = problem.at if problem.at is not None else problem.layer
+        mark = None if line is None else mark_of(record)
+        if mark is None:
+            asks.append(None)
+        elif problem.axis is not None and isinstance(problem.at, Port):
+            asks.append((problem.at.line, mark, problem.axis, line))
+        else:
+            asks.append((line, mark, None, None))  # type: ignore[arg-type]
+    found = find_columns(path, asks)
+    return [column if column is not None else _said_column(problem, line)
+            for problem, line, column in zip(problems, lines, found)]
+
+
+def _said_column(problem: Problem, line: Optional[int]) -> Optional[int]:
+    """The column a message gives itself ("..., line 55, column 29": an XML syntax error
+    as libxml2 words it), when it is on the finding's line."""
+    said = _POSITION.search(problem.message)
+    return int(said.group(2)) if said and line is not None and int(said.group(1)) == line \
+        else None
+
+
+_POSITION = re.compile(r"\bline (\d+), column (\d+)\)?$")
+
+
+def _located(path: str, read_from: str, problems: Sequence[Tuple[object, str, Problem]],
+             lines: Sequence[Optional[int]]) -> List[Finding]:
+    """The findings of the problems, with their lines and columns."""
+    try:
+        found = columns(read_from, [p for _, _, p in problems], lines)
+    except Exception:  # noqa: BLE001 - a finding without a column is still a finding
+        found = [None] * len(problems)
+    return [_finding(path, rule, level, p, line, column)
+            for (rule, level, p), line, column in zip(problems, lines, found)]
 
 
 def _internal(path: str, where: str, err: BaseException, config: "Config") -> List[Finding]:
@@ -114,6 +160,13 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
+def _unmasked(problems: List[Tuple[object, str, Problem]]) -> List[Tuple[object, str, Problem]]:
+    """The problems less those of the rules that a rule with findings masks (``MASKS``:
+    IRV218 says the .bin is another model's, and what rests on its values is noise)."""
+    masked = {code for rule, _, _ in problems for code in getattr(rule, "MASKS", ())}
+    return [item for item in problems if item[0].CODE not in masked] if masked else problems
+
+
 def _weights(path: str, bin_path: Optional[str]) -> BinFile:
     # the .bin beside the XML must really be there; one named with --bin is trusted
     return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
@@ -131,8 +184,7 @@ def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
         lines = streaming.exact_lines(streamed, problems)
     except Exception:  # noqa: BLE001 - the whole-graph check then runs, and says what fails
         return None
-    findings = link(problems, [_finding(path, rule, level, p, line)
-                               for (rule, level, p), line in zip(streamed.problems, lines)])
+    findings = link(problems, _located(path, streamed.doc.path, streamed.problems, lines))
     findings.sort(key=Finding.sort_key)
     return FileResult(path, findings)
 
@@ -188,13 +240,13 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
                 problems.extend((rule, rule_level, p) for p in rule.check(ctx))
             except Exception as err:  # noqa: BLE001
                 findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
+    problems = _unmasked(problems)
     try:
         lines = exact_lines(doc, [p for _, _, p in problems])
     except Exception as err:  # noqa: BLE001 - the lines libxml2 gave stay
         lines = [_line(p) for _, _, p in problems]
         findings.extend(_internal(path, "the line locator", err, config))
-    made = link([p for _, _, p in problems], [_finding(path, rule, rule_level, p, line)
-                                             for (rule, rule_level, p), line in zip(problems, lines)])
+    made = link([p for _, _, p in problems], _located(path, doc.path, problems, lines))
     if planner is not None and any(p.fix is not None for _, _, p in problems):
         try:
             infos = planner(doc, [(rule.CODE, p) for rule, _, p in problems])

@@ -253,6 +253,9 @@ class Finding(NamedTuple):
     fix: Optional[FixInfo] = None
     #: a consequence: the root finding it follows from (irvalidate.linking); None for a root
     caused_by: Optional[Cause] = None
+    #: 1-based, in characters: where the element the finding names starts on its line (the
+    #: ``<dim>``, the port, the layer, the edge); None when unknown
+    column: Optional[int] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)

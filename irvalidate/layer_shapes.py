@@ -1,15 +1,16 @@
 """``irvalidate shapes FILE...``: what irvalidate believes every layer produces.
 
 For every layer (nested bodies included), each output port's inferred shape next to the one
-the file declares, and whether an op of irvalidate models the layer.  Shapes are written as
+the file declares, and whether an op of irvalidate models the layer (or refused it, and why).  Shapes are written as
 OpenVINO prints a PartialShape (``[1,3..5,?]``, ``[...]`` for a dynamic rank, ``[]`` for a
 scalar); an output no op infers has no inferred shape (``null`` in JSON, ``-`` in text).
 The differential tests read this to compare irvalidate with ``read_model`` layer by layer.
 
 JSON: ``{"files": [{"path", "layers": [{"id", "name", "type", "scope", "modelled",
-"outputs": [{"port", "inferred", "declared", "consistent"}]}]}]}``; ``consistent`` says
+"refused", "outputs": [{"port", "inferred", "declared", "consistent"}]}]}]}``; ``consistent`` says
 whether the declared dims could be how a port writes the inferred shape (a port writes -1
-for any dim that is not static), null when nothing was inferred.
+for any dim that is not static), null when nothing was inferred.  ``refused`` is why an op
+refused the layer (as the runtime would), else null; a layer no op models is not refused.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .ir.reader import parse
 from .ir.records import Graph, declared_shape
 from .ir.weights import BinFile
 from .names import display_path
+from .options import one_line_parser
 from .shapes.dims import Shape, format_shape
 
 
@@ -79,11 +81,19 @@ def _rows(graph: Graph, analysis: Optional[GraphAnalysis], compared: bool) -> Li
         modelled = source or (inferred is not None and inferred.outputs is not None)
         rows.append({
             "id": layer.id, "name": layer.name, "type": layer.type, "scope": graph.scope,
-            "modelled": modelled,
+            "modelled": modelled, "refused": _refusal(inferred),
             "outputs": [_output(port, outputs.get((layer.id, port.id)), modelled, compared)
                         for port in layer.outputs],
         })
     return rows
+
+
+def _refusal(inferred) -> Optional[str]:
+    """Why the layer's op refused it (the runtime would refuse the file there), or None: a
+    layer refused is modelled, and its inference stopped on the last problem it noted."""
+    if inferred is None or inferred.outputs is not None or not inferred.problems:
+        return None
+    return inferred.problems[-1].message
 
 
 def _output(port, value, modelled: bool, compared: bool = True) -> dict:
@@ -102,7 +112,9 @@ def _table(rows: List[dict]) -> str:
     lines = []
     for row in rows:
         where = f" [in {row['scope']}]" if row["scope"] else ""
-        mark = "" if row["modelled"] else "  (not modelled: declared dims passed on)"
+        mark = "" if row["modelled"] else \
+            f"  (refused: {row['refused']}; declared dims passed on)" if row["refused"] else \
+            "  (not modelled: declared dims passed on)"
         lines.append(f"{row['type']} '{row['name']}' (id={row['id']}){where}{mark}")
         for out in row["outputs"]:
             inferred = out["inferred"] if out["inferred"] is not None else "-"
@@ -114,7 +126,7 @@ def _table(rows: List[dict]) -> str:
 
 def run(argv: Sequence[str]) -> int:
     """``argv`` starts with ``shapes``."""
-    parser = argparse.ArgumentParser(prog="irvalidate shapes", description="Show the output "
+    parser = one_line_parser(prog="irvalidate shapes", description="Show the output "
                                      "shapes irvalidate infers for every layer, beside the "
                                      "declared ones.")
     parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
@@ -165,8 +177,8 @@ def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str],
             return 2
     from .output import write_stdout
     if fmt == "json":
-        write_stdout(json.dumps({"files": [{"path": display_path(p), key: rows}
-                                           for p, rows in found.items()]}, indent=1) + "\n")
+        document = {"files": [{"path": display_path(p), key: rows} for p, rows in found.items()]}
+        write_stdout(json.dumps(document, indent=1) + "\n", json_document=True)
     else:
         write_stdout("".join(text(p, rows) for p, rows in found.items()))
     return 0

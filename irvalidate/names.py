@@ -7,7 +7,7 @@ text a person reads is made displayable, here.
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Optional, Sequence
 
 
 def display_path(path: str) -> str:
@@ -23,3 +23,24 @@ def raw_name(path: str) -> Optional[bytes]:
     except UnicodeEncodeError:  # a lone surrogate that no file name can hold
         return None
     return None if display_path(path) == path else raw
+
+
+def _as_code(word: str) -> str:
+    """A rule code as typed, read the way a person meant it: upper case, and the letters that
+    look like digits (O, l, I) read as 0 and 1 after the ``IRV``."""
+    upper = word.upper()
+    return "IRV" + upper[3:].translate(str.maketrans("OLI", "011"))
+
+
+def suggest(word: str, names: Sequence[str]) -> Optional[str]:
+    """The name in ``names`` nearest to ``word``, or None when none is close.  A word that
+    starts like a rule code is compared with the codes, its O read as 0 and l as 1
+    (``IRV2O1`` is IRV201, not IRV217); anything else without regard to case."""
+    import difflib
+    if word.upper().startswith("IRV"):
+        codes = [n for n in names if n.upper().startswith("IRV")]
+        close = difflib.get_close_matches(_as_code(word), codes, n=1)
+    else:
+        folded = {n.lower(): n for n in names}
+        close = [folded[c] for c in difflib.get_close_matches(word.lower(), list(folded), n=1)]
+    return close[0] if close else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Callable, Dict, List, NoReturn, Optional, Sequence, Set
 
 from .reporting import FORMAT_NAMES
 
@@ -47,6 +47,33 @@ def only_paths(argv: Sequence[str]) -> Optional[SimpleNamespace]:
     return SimpleNamespace(paths=list(argv), **DEFAULTS)
 
 
+def _suggestion(message: str, options: Sequence[str]) -> str:
+    """'; did you mean --select?' for an option argparse did not recognise, else ''."""
+    import difflib
+    head, _, listed = message.partition(": ")
+    if head != "unrecognized arguments":
+        return ""
+    for word in listed.split():
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], options, n=1)
+            if close:
+                return f"; did you mean {close[0]}?"
+    return ""
+
+
+def one_line_parser(**kwargs: object) -> argparse.ArgumentParser:
+    """An argparse parser whose mistakes are one line (the README's promise), not the usage
+    block first; an unknown option gets the nearest known one as a suggestion."""
+    import argparse
+
+    class OneLineParser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            options = [o for o in self._option_string_actions if o.startswith("--")]
+            self.exit(2, f"{self.prog}: error: {message}{_suggestion(message, options)}\n")
+
+    return OneLineParser(**kwargs)
+
+
 def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     import argparse
 
@@ -62,14 +89,17 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
             sys.stdout.write(f"irvalidate {self.version()}\n")
             parser.exit()
 
-    parser = argparse.ArgumentParser(
+    parser = one_line_parser(
         prog="irvalidate", description="Check OpenVINO IR files: declared shapes against "
         "broadcast inference, graph integrity, constants.  Also: `irvalidate rules`, "
-        "`irvalidate explain CODE...`.")
+        "`irvalidate explain CODE...`, `irvalidate shapes PATH...` (each layer's inferred "
+        "shapes), `irvalidate reshapeable PATH...` (which input axes Model.reshape can change); "
+        "each has its own --help.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
     add = parser.add_argument
-    add("--format", choices=FORMAT_NAMES, help="report format; auto is github under GitHub "
-        "Actions, else text (default: text)")
+    # format and colour names are not case-sensitive: --format JSON is --format json
+    add("--format", choices=FORMAT_NAMES, type=str.lower, help="report format; auto is "
+        "github under GitHub Actions, else text (default: text)")
     add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     add("--config", metavar="FILE", help="read settings from FILE, for every file, instead of "
         "the nearest .irvalidate.toml, irvalidate.toml or pyproject.toml")
@@ -93,7 +123,8 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--per-file-ignores", metavar="GLOB:RULES", action="append",
         help="rules not to run on files matching GLOB (repeatable)")
     add("--severity", metavar="RULE=LEVEL", action="append",
-        help="set a rule's level: error, warning or info (repeatable)")
+        help="set a rule's level: error, warning or info (comma-separated or repeated; the "
+        "last setting of a rule wins, and the command line wins over configuration files)")
     add("--exit-zero", action="store_true", default=None,
         help="exit 0 even when there are error findings")
     add("-q", "--quiet", action="count", default=0,
@@ -101,7 +132,7 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--statistics", action="store_true", help="text: count the findings of each rule")
     add("-v", "--show-consequences", action="store_true", help="text: list every finding that "
         "follows from another (a root) under it, where by default only their count is shown")
-    add("--color", choices=("auto", "always", "never"), default="auto",
+    add("--color", choices=("auto", "always", "never"), default="auto", type=str.lower,
         help="colour in text output (auto: on a terminal, unless NO_COLOR is set)")
     add("-j", "--jobs", type=int, metavar="N", help="validate N files in parallel (0: one per CPU)")
     add("--bin", metavar="PATH", help="the weights file, when a single IR is given and its .bin "
@@ -130,15 +161,20 @@ def _split(value: Optional[str]) -> Optional[List[str]]:
 
 
 def _pairs(values: Optional[List[str]], sep: str, option: str) -> Optional[Dict[str, str]]:
+    """``GLOB:RULES`` or ``RULE=LEVEL`` options as a table, in the order given; ``--severity``
+    also takes comma lists (``IRV101=error,IRV2=warning``).  A key given again moves to the
+    end: the last setting wins."""
     if not values:
         return None
-    table = {}
-    for value in values:
+    table: Dict[str, str] = {}
+    items = values if sep == ":" else [p for v in values for p in v.split(",") if p.strip()]
+    for value in items:
         key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
         if not found or not key.strip() or not rest.strip():
             from .config import ConfigError
             raise ConfigError(f"{option}: expected {'GLOB:RULES' if sep == ':' else 'RULE=LEVEL'}"
                               f", got {value!r}")
+        table.pop(key.strip(), None)
         table[key.strip()] = rest.strip()
     return table
 
@@ -200,5 +236,9 @@ class Overrides:
         merged = dict(self.values)
         for key, value in self.extend.items():
             current = getattr(base, key)
-            merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]
+            if key == "severity":
+                from .selection import severity_over
+                merged[key] = severity_over(current, value)
+            else:
+                merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]
         return base.merged(**merged)

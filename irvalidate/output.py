@@ -7,8 +7,9 @@ half-written report is left for a later CI step to upload.
 from __future__ import annotations
 
 import os
+import re
 import sys
-from typing import Optional, Sequence
+from typing import NoReturn, Optional, Sequence
 
 
 class OutputError(OSError):
@@ -52,17 +53,62 @@ def detach_stdout() -> None:
         pass
 
 
-def write_stdout(text: str) -> None:
+#: what the text reports print outside ASCII, and what stands for it on a console that
+#: cannot print it (PYTHONIOENCODING=ascii, LC_ALL=C without UTF-8 mode)
+ASCII_STAND_INS = str.maketrans({"\u2192": "->", "\u2014": "--", "\u2026": "...",
+                                 "\u00b7": "*", "\u2229": "&", "\u1d40": "^T",
+                                 "\u00a7": "section "})
+
+
+def _json_escape(match: re.Match) -> str:
+    # json's own escapes (a character past U+FFFF as its surrogate pair, as ensure_ascii does)
+    import json
+    return json.dumps(match.group())[1:-1]
+
+
+def printable(text: str, encoding: Optional[str], json_document: bool = False) -> str:
+    """``text`` as a stream in ``encoding`` can take it: unchanged when it can; else a JSON
+    document with its non-ASCII characters escaped (the same document, ``ensure_ascii``), and
+    text with ASCII stand-ins (``->`` for an arrow) and ``\\uXXXX`` for the rest (names)."""
+    if text.isascii():  # (any encoding takes it; the check costs nothing)
+        return text
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:  # an encoding Python does not know: ASCII is safe
+        encoding = "ascii"
+    if json_document:
+        return re.sub(r"[^\x00-\x7f]", _json_escape, text)
+    text = text.translate(ASCII_STAND_INS)
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
+def write_stdout(text: str, json_document: bool = False) -> None:
     """Print the report.  A reader that went away (``irvalidate models/ | head -1``) or a
     closed stdout is not the run's failure: the rest is dropped quietly, as ruff and flake8
-    do, and the exit status stays the run's own."""
+    do, and the exit status stays the run's own.  A console that cannot print a character
+    gets what it can (see :func:`printable`), never an error that loses the report."""
     if sys.stdout is None:  # started with stdout closed
         return
     try:
-        sys.stdout.write(text)
+        sys.stdout.write(printable(text, getattr(sys.stdout, "encoding", None), json_document))
         sys.stdout.flush()
     except BrokenPipeError:
         detach_stdout()
+    except OSError as err:
+        _stdout_failed(err)
+
+
+def _stdout_failed(err: OSError) -> NoReturn:
+    """A report that could not be printed (a full disk behind ``> report.txt``) is a failure
+    to say in words, not an internal error; what is left in the buffer is dropped, or the
+    flush at exit would fail again."""
+    detach_stdout()
+    raise OutputError(f"cannot write the report to standard output: {err.strerror or err}") \
+        from None
 
 
 def write_stdout_bytes(data: bytes) -> None:
@@ -79,6 +125,8 @@ def write_stdout_bytes(data: bytes) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         detach_stdout()
+    except OSError as err:
+        _stdout_failed(err)
 
 
 def write_file(path: str, text) -> None:

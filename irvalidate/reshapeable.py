@@ -13,7 +13,6 @@ null}]}]}``.
 """
 from __future__ import annotations
 
-import argparse
 import os
 from typing import Dict, List, Optional, Sequence
 
@@ -25,6 +24,7 @@ from .ir.reader import parse
 from .ir.weights import BinFile
 from .layer_shapes import parse_args, report_files
 from .names import display_path
+from .options import one_line_parser
 from .ops.sources import outputs_of
 from .shapes.dims import DYNAMIC, Dim, format_dim
 
@@ -99,7 +99,7 @@ def _text(path: str, rows: List[dict]) -> str:
 
 def run(argv: Sequence[str]) -> int:
     """``argv`` starts with ``reshapeable``."""
-    parser = argparse.ArgumentParser(prog="irvalidate reshapeable", description="For every "
+    parser = one_line_parser(prog="irvalidate reshapeable", description="For every "
                                      "input axis: does the model take other sizes there, and "
                                      "which constant pins it?")
     parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")

@@ -8,7 +8,7 @@ IRV000-IRV005 are selected whatever ``select`` says (see ``enabled``).
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterable, List, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Tuple
 
 if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
     from .config import Config
@@ -48,12 +48,32 @@ def enabled(config: Config, rule: ModuleType, ignores: List[str]) -> bool:
 
 
 def level(config: Config, code: str, slug: str, default: str) -> str:
+    """The level of the most specific ``severity`` entry that names the rule; between
+    entries as specific (a code and the rule's slug), the last one set."""
     best, chosen = -1, default
     for selector, value in config.severity.items():
         score = _specificity([selector], code, slug)
-        if score > best:
+        if score >= best and score >= 0:
             best, chosen = score, value
     return chosen
+
+
+def _as_prefix(selector: str) -> str:
+    """A severity key as a code prefix: a slug is its rule's code."""
+    from .rules import BY_CODE, BY_SLUG, canonical_slug
+    rule = BY_SLUG.get(canonical_slug(selector))
+    return rule.CODE if rule is not None and selector.upper() not in BY_CODE else selector.upper()
+
+
+def severity_over(files: Mapping[str, str], command_line: Mapping[str, str]) -> Dict[str, str]:
+    """A file's ``severity`` with the command line's on top: the command line wins over the
+    files for every rule it names, however either spells it (a code, a prefix, a slug), so a
+    file's entry for a rule a command-line entry covers is dropped; the command line's own
+    entries come last, in the order given."""
+    given = [_as_prefix(key) for key in command_line]
+    kept = {key: value for key, value in files.items()
+            if not any(_as_prefix(key).startswith(prefix) for prefix in given)}
+    return {**kept, **command_line}
 
 
 def plan(config: Config, path: str, rules: Iterable[ModuleType]) -> List[Tuple[ModuleType, str]]:

@@ -816,6 +816,25 @@ def broken_irv203() -> None:
     weights.write_bytes(data[:12])
 
 
+def m_gather_reshape() -> ov.Model:
+    """data [2,3,4] -> Reshape [6,4] -> Gather(indices [1], axis 0) -> [1,4]: three i64 Consts."""
+    data = param("data", [2, 3, 4])
+    flat = opset1.reshape(data, const("flat_shape", [6, 4]), special_zero=False, name="flat")
+    first = opset8.gather(flat, const("second", [1]), const("rows", 0), name="second_row")
+    return model("gather_reshape", [named(first, "out")], [data])
+
+
+def broken_irv218() -> None:
+    """The .bin of another model, of the same length (32 bytes of float32 weights): read as
+    i64, the Reshape target, the Gather indices and its axis are absurd; OpenVINO refuses the
+    Reshape."""
+    xml = save(m_gather_reshape(), BROKEN / "IRV218-weights-mismatch.xml")
+    weights = xml.with_suffix(".bin")
+    assert weights.stat().st_size == 32, weights.stat().st_size
+    other = np.array([0.5, -1.25, 3.0, 7.5, 0.125, -2.0, 1.0, 0.25], dtype=np.float32)
+    weights.write_bytes(other.tobytes())
+
+
 def broken_irv204() -> None:
     """A Broadcast whose target_shape is a Const, shipped without its .bin."""
     xml = save(m_broadcast_const(), BROKEN / "IRV204-missing-weights.xml")
@@ -959,7 +978,7 @@ BROKEN_SAMPLES: List[Callable[[], None]] = [
     broken_irv107, broken_irv108, broken_irv109, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
     broken_irv205, broken_irv206, broken_irv207, broken_irv208, broken_irv209, broken_irv210,
     broken_irv211, broken_irv212, broken_irv213, broken_irv214, broken_irv215, broken_irv216,
-    broken_irv217,  # last: see its docstring
+    broken_irv218, broken_irv217,  # IRV217 last: see its docstring
 ]
 
 

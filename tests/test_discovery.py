@@ -194,7 +194,7 @@ def test_a_bin_is_checked_through_the_xml_beside_it(tree, capsys):
     # staged together: one check
     assert shown(capsys, weights, bad) == (0, ["models/m.xml"])
     assert main([str(bad), str(weights)]) == 1
-    assert capsys.readouterr().out.endswith("in 1 file.\n")
+    assert capsys.readouterr().out.endswith("in 1 file checked.\n")
 
 
 def test_a_bin_without_its_xml(tree, capsys):

@@ -32,7 +32,7 @@ FIELDS = {
              ("end_column", MISSING), ("rule", ""), ("layer", None)],
     "FixInfo": [("edits", ()), ("blocked", None)],
     "FileFix": [("edits", ()), ("written", False), ("refused", None), ("failed", False),
-                ("fixed", 0), ("diff", b"")],
+                ("fixed", 0), ("diff", b""), ("remain", ())],
 }
 
 

@@ -111,7 +111,7 @@ def test_sarif_has_what_github_code_scanning_requires(report):
     driver = log["runs"][0]["tool"]["driver"]
     assert driver["name"] == "irvalidate" and driver["version"] == "1.2.3"
     assert driver["semanticVersion"] == "1.2.3"
-    assert driver["informationUri"] == "https://pypi.org/project/irvalidate/"
+    assert "informationUri" not in driver  # optional; no index page to point at
     for rule in driver["rules"]:
         for text in (rule["id"], rule["name"], rule["shortDescription"]["text"],
                      rule["fullDescription"]["text"], rule["help"]["text"],
@@ -261,7 +261,7 @@ def test_github_escaping_by_hand(tmp_path, monkeypatch):
         "::error file=dir/a%2Cb%3Ac%25.xml,line=7,title=IRV101 output-shape-mismatch"
         "::100%25 sure, a:b%0D%0Anext %250A",
         "::endgroup::",
-        "Found 1 error in 1 file.",
+        "Found 1 error in 1 file checked.",
     ]
     assert github.escape_data("%\r\n:,") == "%25%0D%0A:,"
     assert github.escape_property("%\r\n:,") == "%25%0D%0A%3A%2C"
@@ -272,7 +272,7 @@ def test_github_cli_output_by_hand(report):
     lines = out.splitlines()
     assert lines[:3] == [
         "::group::models/bad.xml",
-        "::error file=models/bad.xml,line=16,title=IRV102 incompatible-inputs::Add "
+        "::error file=models/bad.xml,line=16,col=1,title=IRV102 incompatible-inputs::Add "
         "'add%251,x:y' (id=2): inputs cannot broadcast (numpy): dimension 3 cannot broadcast "
         "with 4 at axis 1: they differ and neither is 1%0A    A = 'p0' (id 0): (2, 3)%0A"
         "    B = 'p1' (id 1): (   4)%0A                         ^",
@@ -280,9 +280,9 @@ def test_github_cli_output_by_hand(report):
     ]
     assert ("::error file=empty.xml,title=IRV001 unreadable-xml::XML syntax error: no element "
             "found") in lines  # no line=
-    assert "::error file=models/noweights.xml,line=10,title=IRV204 missing-weights::" in out
+    assert "::error file=models/noweights.xml,line=10,col=1,title=IRV204 missing-weights::" in out
     assert lines.count("::endgroup::") == 5  # good.xml, with no finding, has no group
-    assert lines[-1] == "Found 5 errors, 1 warning in 6 files."
+    assert lines[-1] == "Found 5 errors, 1 warning in 5 of 6 files checked."
     assert all("\n" not in line and "\r" not in line for line in lines)
 
 
@@ -292,7 +292,7 @@ def test_github_levels_and_the_step_limit(tmp_path, monkeypatch):
     lines = github.render([FileResult("m.xml", many)], "1").splitlines()
     assert sum(line.startswith("::error ") for line in lines) == 12  # all printed
     assert "::notice file=m.xml,title=IRV101 output-shape-mismatch::" in lines[13]
-    assert lines[-2] == "Found 12 errors, 1 info in 1 file."
+    assert lines[-2] == "Found 12 errors, 1 info in 1 file checked."
     assert lines[-1].startswith("GitHub annotates at most 10 errors") and "2 error" in lines[-1]
     assert not lines[-1].startswith("::")
     assert github.render([FileResult("m.xml", [])], "1") == ""
@@ -321,7 +321,7 @@ def test_json_validates_against_the_report_schema(report):
 
 def test_text_summary_and_no_line(report):
     lines = report("text")[1].splitlines()
-    assert lines[-1] == "Found 5 errors, 1 warning in 6 files."
+    assert lines[-1] == "Found 5 errors, 1 warning in 5 of 6 files checked."
     assert "empty.xml: IRV001 [error] XML syntax error: no element found (unreadable-xml)" in lines
 
 

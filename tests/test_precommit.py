@@ -132,7 +132,7 @@ def test_try_repo_fails_on_broken_ir_and_names_the_finding(hook_repo, user_repo,
                       "--color", "never", "--files", BAD)
     assert done.returncode == 1, done.output
     assert "Failed" in done.output
-    assert f"{BAD}:40: IRV101 [error]" in done.output
+    assert f"{BAD}:40:6: IRV101 [error]" in done.output
 
 
 def _config(repo: Path, hook_repo: tuple, extra: str = "") -> None:
@@ -145,8 +145,8 @@ def test_config_run_all_files_reports_only_the_broken_ir(hook_repo, user_repo, e
     _config(user_repo, hook_repo)
     done = pre_commit(user_repo, env, "run", "--all-files", "--color", "never")
     assert done.returncode == 1, done.output
-    assert f"{BAD}:40: IRV101 [error]" in done.output
-    assert "Found 1 error in 2 files." in done.output  # the two IRs; pom.xml is not counted
+    assert f"{BAD}:40:6: IRV101 [error]" in done.output
+    assert "Found 1 error in 1 of 2 files checked." in done.output  # the two IRs; pom.xml is not counted
     assert GOOD not in done.output and POM not in done.output
 
 
@@ -171,7 +171,8 @@ def test_a_commit_that_changes_only_the_bin_runs_the_hook(hook_repo, tmp_path, e
     done = pre_commit(repo, env, "run", "--color", "never")
     assert done.returncode == 1, done.output
     assert "Failed" in done.output
-    assert "models/model.xml:36: IRV203 [error] model.bin holds 4 bytes, but " in done.output
+    assert ("models/model.xml:36:3: IRV218 [error] model.bin does not hold this model's "
+            "weights: it holds 4 bytes, and ") in done.output
 
 
 def test_user_args_keep_skip_non_ir_and_files_filter_applies(hook_repo, user_repo, env):

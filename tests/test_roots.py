@@ -94,7 +94,7 @@ def test_the_text_report_leads_with_the_roots(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert [line.split(": ")[1].split()[0] for line in out if line.startswith(path)] == ["IRV201"]
     assert "    and 3 more declared dims downstream follow from it" in out
-    assert out[-1] == "Found 4 errors in 1 file."
+    assert out[-1] == "Found 4 errors in 1 file checked."
     for flag in ("-v", "--show-consequences"):
         assert cli.main([flag, path]) == 1
         every = capsys.readouterr().out.splitlines()
@@ -152,14 +152,14 @@ def test_concise_prints_one_line_per_finding(tmp_path, capsys):
     path = str(chain(size=10).write(tmp_path))
     assert cli.main(["--format", "concise", path]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 5 and out[-1] == "Found 4 errors in 1 file."
+    assert len(out) == 5 and out[-1] == "Found 4 errors in 1 file checked."
     assert [line.split(": ")[1].split()[:2] for line in out[:4]] == \
         [["IRV201", "[error]"]] + [["IRV101", "[error]"]] * 3
     assert all(line.startswith(path + ":") for line in out[:4])
     # a name holding a line break (a hostile file) does not break the one line
     odd = Finding("m.xml", 3, "IRV108", "unknown-attribute", "warning", "Add 'a\nb': x")
     assert FORMATTERS["concise"]([type("R", (), {"findings": [odd]})()], "") == \
-        "m.xml:3: IRV108 [warning] Add 'a b': x\nFound 1 warning in 1 file.\n"
+        "m.xml:3: IRV108 [warning] Add 'a b': x\nFound 1 warning in 1 file checked.\n"
 
 
 def test_a_parameter_whose_port_was_left_behind_is_the_root(check):
@@ -209,7 +209,7 @@ def test_a_resized_face_detector_leads_with_its_roots(tmp_path, capsys):
     assert roots[0].code == "IRV201" and roots[0].layer.id == "2"
     cli.main([path])
     out = capsys.readouterr().out.splitlines()
-    assert len(out) < 20 and out[-1] == f"Found {len(findings)} errors in 1 file."
+    assert len(out) < 20 and out[-1] == f"Found {len(findings)} errors in 1 file checked."
 
 
 def test_the_resized_chain_is_what_the_runtime_infers(tmp_path):

@@ -14,13 +14,19 @@ output section, the k-th ``<dim>`` of that port, the e-th ``<edge>``; a body is 
 layer that holds it.  The scan applies the parser's own choices: every ``<layers>`` and
 ``<edges>`` section of the model counts, only the first of a body; a later ``<input>`` or
 ``<output>`` section of a layer replaces an earlier one.
+
+Columns (:func:`find_columns`) are not kept anywhere: once a finding's line is known, the
+line's text is read and the element found on it by its tag and the attributes that tell it
+from its neighbours (a layer's id, an edge's ends), so two layers on one line each get
+their own column.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+import re
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from xml.parsers import expat
 
-from .records import Document, Graph, Layer
+from .records import BackEdge, Document, Edge, Graph, Layer, Port, PortMapEntry
 
 #: libxml2 stores lines up to this one exactly; a larger value came from a neighbour
 MAX_EXACT_LINE = 65534
@@ -222,3 +228,103 @@ def layer_keys(layer: Layer, path: GraphPath, i: int, wanted: Set[int],
 def dim_key(port_key: Key, axis: int) -> Key:
     """The key of the ``axis``-th ``<dim>`` of the port ``port_key`` names."""
     return ("dim",) + port_key[1:] + (axis,)
+
+
+#: what identifies a record's start tag on its line: the tag, and attributes it must carry
+Mark = Tuple[str, Tuple[Tuple[str, str], ...]]
+
+
+def mark_of(record: object) -> Optional[Mark]:
+    """The start tag a record was read from, and the attribute values that tell it from
+    another element of its kind on the same line; None for a record of no element."""
+    if isinstance(record, Layer):
+        return "layer", (("id", record.id),)
+    if isinstance(record, Port):
+        return "port", (("id", record.id),)
+    if isinstance(record, Edge):
+        return "edge", (("from-layer", record.from_layer), ("from-port", record.from_port),
+                        ("to-layer", record.to_layer), ("to-port", record.to_port))
+    if isinstance(record, BackEdge):
+        return "edge", (("from-layer", record.from_layer), ("to-layer", record.to_layer))
+    if isinstance(record, PortMapEntry):
+        return record.direction, (("external_port_id", record.external_port_id),
+                                  ("internal_layer_id", record.internal_layer_id))
+    return None
+
+
+def _tag_start(text: str, mark: Mark, begin: int = 0) -> int:
+    """Where the start tag ``mark`` describes begins in ``text``, or -1."""
+    tag, attributes = mark
+    for found in re.finditer(rf"<{tag}(?=[\s/>])", text[begin:]):
+        start = begin + found.start()
+        end = text.find(">", start)
+        head = text[start:end if end >= 0 else len(text)]
+        if all(re.search(rf"""(?<![\w-]){re.escape(name)}\s*=\s*(["']){re.escape(value)}\1""",
+                         head) for name, value in attributes):
+            return start
+    return -1
+
+
+def _lines_of(path: str, wanted: Set[int]) -> Dict[int, str]:
+    """The text of the wanted lines (1-based), read up to the last of them only; a chunk
+    holding none of them is only counted (a finding near the end of a 100 MB IR)."""
+    found: Dict[int, str] = {}
+    last, first_line, carry = max(wanted), 1, b""
+    with open(path, "rb") as handle:
+        while first_line <= last:
+            chunk = handle.read(1 << 20)
+            if not chunk:
+                break
+            data = carry + chunk
+            cut = data.rfind(b"\n") + 1  # whole lines only; the rest waits for the next chunk
+            whole, carry = (data[:cut], data[cut:]) if cut else (b"", data)
+            count = whole.count(b"\n")
+            if any(first_line <= n < first_line + count for n in wanted):
+                for offset, raw in enumerate(whole.split(b"\n")[:count]):
+                    if first_line + offset in wanted:
+                        found[first_line + offset] = raw.decode("utf-8", "replace").rstrip("\r")
+            first_line += count
+    if carry and first_line in wanted:  # the last line, without a newline
+        found[first_line] = carry.decode("utf-8", "replace").rstrip("\r")
+    return found
+
+
+#: a column asked for: the record's line and mark; for a ``<dim>``, also its axis in the port
+#: and its own line
+Ask = Tuple[int, Mark, Optional[int], Optional[int]]
+
+
+def find_columns(path: str, asks: Sequence[Optional[Ask]]) -> List[Optional[int]]:
+    """The 1-based column, in characters, where each asked-for element starts (a record's
+    start tag on its line, or the ``axis``-th ``<dim>`` after its port's start tag); None
+    where the text does not show it (an element written by hand across lines, ...)."""
+    wanted: Set[int] = set()
+    for ask in asks:
+        if ask is not None:
+            line, _, _, dim_line = ask
+            wanted.update(range(line, (dim_line or line) + 1))
+    if not wanted:
+        return [None] * len(asks)
+    try:
+        texts = _lines_of(path, wanted)
+    except OSError:
+        return [None] * len(asks)
+    return [None if ask is None else _column(texts, *ask) for ask in asks]
+
+
+def _column(texts: Dict[int, str], line: int, mark: Mark, axis: Optional[int],
+            dim_line: Optional[int]) -> Optional[int]:
+    text = texts.get(line)
+    start = -1 if text is None else _tag_start(text, mark)
+    if start < 0 or axis is None:
+        return None if start < 0 else start + 1
+    # the axis-th <dim> after the port's start tag, counted over the lines down to its own
+    count, at, number = 0, start, line
+    while number <= (dim_line or line) and text is not None:
+        for found in re.finditer(r"<dim(?=[\s/>])", text[at:]):
+            if count == axis:
+                return at + found.start() + 1 if number == (dim_line or number) else None
+            count += 1
+        number, at = number + 1, 0
+        text = texts.get(number)
+    return None

@@ -62,11 +62,15 @@ def count_levels(results: Sequence) -> Dict[str, int]:
 
 
 def summary(results: Sequence) -> str:
-    """``Found 2 errors, 1 warning in 3 files.``, or ``3 files checked, no problems.``: a
-    clean run says so, or it would look like a run that checked nothing."""
+    """``Found 2 errors, 1 warning in 2 of 3 files checked.``, or ``3 files checked, no
+    problems.``: a clean run says so, or it would look like a run that checked nothing; and
+    the files with findings are told apart from the files checked."""
     counts = count_levels(results)
     checked = plural(len(results), "file")
     if any(counts.values()):
         parts = [plural(n, level) for level, n in counts.items() if n]
-        return f"Found {', '.join(parts)} in {checked}."
+        with_findings = sum(1 for result in results if result.findings)
+        where = (f"{with_findings} of {len(results)} files" if with_findings < len(results)
+                 else checked)
+        return f"Found {', '.join(parts)} in {where} checked."
     return f"{checked} checked, no problems." if results else ""

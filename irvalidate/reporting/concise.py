@@ -1,6 +1,6 @@
 """``--format concise``: one line per finding, as ruff's concise output, then the summary.
 
-    models/net.xml:12: IRV102 [error] Add 'add' (id=2): ...
+    models/net.xml:12:7: IRV102 [error] Add 'add' (id=2): ...
 
 No shape tables and no grouping under roots: every finding, consequences included (each
 says which root it follows from), so that ``grep`` and ``wc -l`` count findings.
@@ -15,7 +15,8 @@ from .common import cause_text, summary
 
 def line(f) -> str:
     path = display_path(f.path)
-    where = f"{path}:{f.line}" if f.line is not None else path
+    where = path if f.line is None else f"{path}:{f.line}" if f.column is None else \
+        f"{path}:{f.line}:{f.column}"
     text = f.message + (f" [in {f.scope}]" if f.scope else "")
     if f.caused_by is not None:
         text += f" ({cause_text(f.caused_by)})"

@@ -3,7 +3,7 @@
     ::group::models/net.xml
     ::error file=models/net.xml,line=12,title=IRV102 incompatible-broadcast::Add 'add' ...
     ::endgroup::
-    Found 1 error in 1 file.
+    Found 1 error in 1 file checked.
 
 Why this shape:
 
@@ -21,7 +21,8 @@ Why this shape:
   command) follows, saying when some were left without an annotation.
 * ``file=`` is the path relative to the working directory (the checkout, in CI) with forward
   slashes, since GitHub matches it against the repository; elsewhere the path as given.
-  No line means no ``line=``: GitHub then annotates the file.
+  No line means no ``line=``: GitHub then annotates the file; ``col=`` is where the element
+  the finding names starts on the line.
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def render(results: Sequence, version: str) -> str:
         lines.append(command("group", path))
         for f in result.findings:
             lines.append(command(COMMANDS.get(f.level, "warning"), message_text(f), file=path,
-                                 line=f.line, title=f"{f.code} {f.slug}"))
+                                 line=f.line, col=f.column, title=f"{f.code} {f.slug}"))
         lines.append(command("endgroup", ""))
     counts = count_levels(results)
     if any(counts.values()):

@@ -91,6 +91,8 @@ class FindingModel(_Model):
     severity: Literal["error", "warning", "info"]
     message: str
     line: Optional[int]
+    column: Optional[int] = Field(None, description="1-based, in characters: where the "
+                                  "element the finding names starts on its line")
     layer: Optional[LayerModel]
     port: Optional[str] = None
     scope: str = Field("", description="the nested body the layer is in; empty for the model")
@@ -110,7 +112,8 @@ class FindingModel(_Model):
                                                    dims=None if r.dims is None else list(r.dims))
                                      for r in f.table.rows], marks=list(f.table.marks))
         return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,
-                   layer=_layer(f.layer), port=f.port, scope=f.scope, expected=f.expected,
+                   column=f.column, layer=_layer(f.layer), port=f.port, scope=f.scope,
+                   expected=f.expected,
                    declared=f.declared, table=table,
                    fix=None if f.fix is None else FindingFixModel(
                        edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked),

@@ -11,8 +11,9 @@ Why these choices (github/docs "SARIF support for code scanning"):
   ``uriBaseId: %SRCROOT%``; outside it, an absolute ``file://`` URI, which GitHub converts
   itself when it lies under the checkout.  Symlinks are resolved first, as GitHub asks.
 * ``region.startLine`` is required; a finding without a line (unreadable file, whole file)
-  gets line 1 and ``properties.lineKnown: false``.  ``startColumn: 1`` and ``endLine`` state
-  the SARIF defaults explicitly (the whole line): the IR parser knows lines, not columns.
+  gets line 1 and ``properties.lineKnown: false``.  ``startColumn`` is where the element the
+  finding names starts (1, SARIF's default, when unknown); ``endLine`` without ``endColumn``
+  runs the region to the end of that line.
 * ``partialFingerprints`` carries irvalidate's own hash (see ``_fingerprint``): stable when
   lines move.  Code scanning itself keys alerts on ``primaryLocationLineHash``, which
   ``upload-sarif`` adds next to ours from the file's text; faking that one would be wrong.
@@ -35,7 +36,6 @@ from ..rules import ALL, INTERNAL_ERROR
 from .common import message_text, relative_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/irvalidate/"
 SRCROOT = "%SRCROOT%"
 #: SARIF has no "info"; "note" is its lowest level that still shows in code scanning
 SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -191,14 +191,16 @@ def render(results: Sequence, version: str) -> str:
                 "message": {"text": message_text(f)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": dict(location),
-                    "region": {"startLine": line, "startColumn": 1, "endLine": line}}}],
+                    "region": {"startLine": line, "startColumn": f.column or 1,
+                               "endLine": line}}}],
                 "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
                 "properties": _properties(f),
                 **_related(f, location),
                 **_fixes(f, location),
             })
-    driver = {"name": "irvalidate", "version": version or "0+unknown",
-              "informationUri": INFORMATION_URI, "rules": rules}
+    # no informationUri (optional): the README installs irvalidate from its repository, which
+    # has no public address to give yet; a package index page is not where it comes from
+    driver = {"name": "irvalidate", "version": version or "0+unknown", "rules": rules}
     if _SEMVER.match(version or ""):
         driver["semanticVersion"] = version
     run = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints",

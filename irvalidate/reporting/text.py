@@ -1,4 +1,5 @@
-"""Default output: ``file:line: CODE [level] message``, then the shape table when there is one.
+"""Default output: ``file:line:column: CODE [level] message``, then the shape table when there
+is one (no column when it is unknown, no line either for a finding about the whole file).
 
 A file's roots lead, in line order; the findings that follow from a root (irvalidate.linking)
 are counted under it, or listed after it with ``-v``/``--show-consequences``.
@@ -18,7 +19,8 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 def _line(f, color: bool) -> str:
     path = display_path(f.path)
-    where = f"{path}:{f.line}" if f.line is not None else path
+    where = path if f.line is None else f"{path}:{f.line}" if f.column is None else \
+        f"{path}:{f.line}:{f.column}"
     scope = f" [in {f.scope}]" if f.scope else ""
     cause = f" ({cause_text(f.caused_by)})" if f.caused_by is not None else ""
     if not color:
@@ -90,7 +92,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             slugs[f.code] = f.slug
         if quiet == 1 and result.findings:
             lines.append(display_path(result.path))
-        if quiet:
+        if quiet or statistics:  # --statistics: the counts instead of the findings, as ruff
             continue
         lines.extend(_file_lines(result.findings, color, show_consequences))
         if getattr(result, "reshape", None) is not None:

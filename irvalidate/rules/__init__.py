@@ -39,6 +39,7 @@ from . import (
     unknown_op_type,
     unreachable_layer,
     unreadable_xml,
+    weights_mismatch,
 )
 
 RULES: Tuple[ModuleType, ...] = (
@@ -48,7 +49,7 @@ RULES: Tuple[ModuleType, ...] = (
     edge_shape, dangling_edge, invalid_constant, missing_weights, duplicate_layer_id,
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
     unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port,
-    body_port_map, extension_op, reshape_incompatible, reshape_rewrite,
+    body_port_map, extension_op, weights_mismatch, reshape_incompatible, reshape_rewrite,
 )
 
 #: what ``--reshape`` runs: the rules saying the runtime cannot read the file, and the
@@ -56,7 +57,7 @@ RULES: Tuple[ModuleType, ...] = (
 RESHAPE_RULES: Tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, invalid_constant, missing_weights,
     dangling_edge, graph_cycle, unknown_op_type, reshape_incompatible, reshape_rewrite,
-    divergence,
+    divergence, weights_mismatch,
 )
 
 #: the engine's own failure on a file: documented like a rule, but it checks nothing

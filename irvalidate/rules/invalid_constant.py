@@ -7,7 +7,7 @@ shape must be static.  Shared and overlapping byte ranges are legal: the seriali
 deduplicates identical payloads.  OpenVINO refuses bytes outside the ``.bin`` ("Incorrect
 weights in bin file!") and a size too small; it reads a larger size silently.  When many
 Consts read past the end, the ``.bin`` is truncated or belongs to another export: that is
-said once, not once per Const.
+said once, by IRV218 weights-mismatch, not once per Const.
 
 Passing::
 
@@ -37,7 +37,7 @@ SUMMARY = "A Const's offset, size, type and shape disagree with each other or th
 STREAMING = "clean"
 
 #: more Consts past the end than this are one finding about the .bin
-_ONE_BY_ONE = 3
+_ONE_BY_ONE = 3  # (weights_mismatch.PAST_END_MANY)
 
 
 def check(ctx: Context) -> Iterator[Problem]:
@@ -74,6 +74,8 @@ def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Pro
                           f"..{end} lie outside {name} ({size:,} bytes); fix offset/size or "
                           f"re-export the model", at=layer, layer=layer,
                           scope=ctx.graph.scope)
+        return
+    if ctx.is_model:  # more say the .bin is not the model's: IRV218 weights-mismatch says it
         return
     furthest = max(end for _, end in past)
     first = past[0][0]

@@ -64,7 +64,8 @@ def _contradiction(port, inferred) -> Optional[Tuple[str, tuple]]:
                   if d != -1 and not inf.contains(d))
     if not marks:
         return None
-    return "dim" + ("s" if len(marks) > 1 else "") + " at axis " + \
+    # "whose dims at axes 2, 3 contradict", "whose dim at axis 2 contradicts"
+    return ("dims at axes " if len(marks) > 1 else "dim at axis ") + \
         ", ".join(str(m) for m in marks), marks
 
 
@@ -72,9 +73,10 @@ def _problem(ctx: Context, layer, port, inferred, found, source: str, operands) 
     what, marks = found
     fix, axis = fix_dims(inferred, marks)
     declared = declared_shape(port)
+    verb = "contradict" if len(marks) > 1 else "contradicts"
     return Problem(
         f"{layer.describe()}: output port {port.id} declares {format_shape(declared)}, "
-        f"whose {what} contradicts {format_shape(inferred)} {source}; "
+        f"whose {what} {verb} {format_shape(inferred)} {source}; "
         f"{fix}, or re-export the model", at=port, axis=axis, layer=layer, port=port.id,
         expected=format_shape(inferred),
         declared=format_shape(declared),
