@@ -82,6 +82,15 @@ def _usage_problem(args: argparse.Namespace) -> Optional[str]:
 _program = False
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised wherever the program is, as Ctrl-C raises KeyboardInterrupt: the same
+    unwinding (a half-written temporary file removed, -j workers stopped), then exit 143."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run irvalidate on ``argv``; None (the console script, ``python -m irvalidate``) runs
     it as the program, on ``sys.argv``."""
@@ -89,9 +98,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _guarded(list(argv))
     global _program
     _program = True
+    import signal  # the program's own: an in-process caller keeps its handlers
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         return _guarded(sys.argv[1:])
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # past _guarded: ended as the default ends
         _program = False
         import gc
         # the exit's last collection would go over every object still alive (~7 ms of a
@@ -123,8 +135,9 @@ def _loading() -> Iterator[None]:
 def _guarded(argv: list) -> int:
     try:
         return _main(argv)
-    except KeyboardInterrupt:
-        return 130  # Ctrl-C: no traceback; 128 + SIGINT, as shells report it
+    except KeyboardInterrupt as interrupt:
+        # Ctrl-C or SIGTERM: no traceback; 128 + the signal's number, as shells report it
+        return 143 if isinstance(interrupt, Terminated) else 130
     except BrokenPipeError:  # `irvalidate rules | head -1`: the reader has what it wanted
         from .output import detach_stdout
         detach_stdout()

@@ -91,6 +91,69 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path, jobs):
     assert out == ""
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting for its reaper has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+#: RUN as the console script runs it: main() reads sys.argv, and the program's signals are its own
+PROGRAM = RUN.replace("main(sys.argv[1:])", "main()")
+
+
+def _blocked_run(tmp_path, args, count: int):
+    """irvalidate with every file's check blocked for ever, once ``count`` processes have
+    started theirs: the process and the pids of the processes that have (marker files)."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "blocker.py").write_text(BLOCKER)
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PROGRAM, *args, str(models(tmp_path / "models"))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env=env(path=[str(tmp_path / "lib")], MARKERS=str(markers)))
+    deadline = time.monotonic() + LIMIT
+    while len(list(markers.iterdir())) < count:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the checks did not start"
+        time.sleep(0.05)
+    return proc, [int(p.name) for p in markers.iterdir()]
+
+
+@pytest.mark.parametrize("jobs,sig,status", [
+    ("1", signal.SIGTERM, 143),
+    ("2", signal.SIGTERM, 143),   # handled as Ctrl-C is: the workers are stopped first
+    ("2", signal.SIGKILL, -9),    # nothing is handled: the workers' parent-death signal
+])
+def test_the_workers_end_with_their_parent(tmp_path, jobs, sig, status):
+    """``kill PARENT`` while every process is busy: the parent only, not its group."""
+    proc, pids = _blocked_run(tmp_path, ["-j", jobs], int(jobs))
+    workers = [pid for pid in pids if pid != proc.pid]
+    try:
+        os.kill(proc.pid, sig)
+        out, err = proc.communicate(timeout=LIMIT)
+        deadline = time.monotonic() + LIMIT
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _alive(pid)], "a worker outlived its parent"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # what is left of the run, if anything
+        except ProcessLookupError:
+            pass
+    assert proc.returncode == status, err
+    assert "Traceback" not in err and out == "", err
+
+
 def _run_into(stdout_fd: int, args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "irvalidate", *map(str, args)], stdout=stdout_fd,
                           stderr=subprocess.PIPE, text=True, env=env(), timeout=LIMIT, **kwargs)
