@@ -244,7 +244,7 @@ def _run(args: argparse.Namespace) -> int:
 
             from .fixing import fix_file
             work = partial(fix_file, write=not args.diff)
-        results = validate_files(files, configs, args.bin, jobs=run.jobs, work=work)
+        results, incomplete = _checked(validate_files, files, configs, args.bin, run.jobs, work)
         fmt = run.format or "text"
         if fixing and fmt in ("text", "auto") and args.diff:
             from .fix_report import diff_text
@@ -267,13 +267,29 @@ def _run(args: argparse.Namespace) -> int:
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
     failed = any(f.level == "error" for r in results for f in r.findings)
+    status = 1 if failed and not run.exit_zero else 0
     if fixing:
         from .fix_report import exit_status, notes
         for note in notes(results, args.diff, args.quiet):
             print(note, file=sys.stderr)
-        return exit_status(results, failed and not run.exit_zero, args.diff,
-                           args.exit_non_zero_on_fix)
-    return 1 if failed and not run.exit_zero else 0
+        status = exit_status(results, failed and not run.exit_zero, args.diff,
+                             args.exit_non_zero_on_fix)
+    if incomplete:
+        print(f"irvalidate: error: {incomplete}", file=sys.stderr)
+        return 2
+    return status
+
+
+def _checked(validate_files, files, configs, bin_path, jobs, work) -> tuple:
+    """Every file's result, and why some were not checked ("" when all were): a -j worker
+    that died lost them, and the report still names them (as IRV000)."""
+    try:
+        return validate_files(files, configs, bin_path, jobs=jobs, work=work), ""
+    except RuntimeError as err:
+        from .workers import LostFiles
+        if not isinstance(err, LostFiles):
+            raise
+        return err.results, str(err)
 
 
 def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:

@@ -195,3 +195,68 @@ def test_closed_stdout(tmp_path):
                            str(folder)], stderr=subprocess.PIPE, text=True, env=env(),
                           timeout=LIMIT)
     assert (done.returncode, done.stderr) == (1, "")
+
+
+KILLER = '''
+import os, signal, sys, time
+import irvalidate.api, irvalidate.fixing
+parent, marker, done = os.getpid(), os.path.join(os.environ["MARKERS"], "killed"), []
+
+
+def wrapped(real):
+    def work(path, *args, **kwargs):
+        if os.getpid() == parent:  # the parent waits for the worker's end, then goes on
+            deadline = time.monotonic() + 120
+            while not os.path.exists(marker) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return real(path, *args, **kwargs)
+        result = real(path, *args, **kwargs)
+        done.append(path)
+        if len(done) == 2:  # its second file checked (and written by --fix), not yet sent
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return result
+    return work
+
+
+irvalidate.api.validate_file = wrapped(irvalidate.api.validate_file)
+irvalidate.fixing.fix_file = wrapped(irvalidate.fixing.fix_file)
+from irvalidate.cli import main
+sys.exit(main())
+'''
+
+
+@pytest.mark.parametrize("fix", [False, True])
+def test_a_worker_killed_loses_one_file_and_the_report_says_so(tmp_path, fix):
+    """``kill -9`` a -j 2 worker: the report still has every file (the one it was on as not
+    checked, IRV000), every file --fix wrote is listed, and the run exits 2."""
+    import json
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    folder = tmp_path / "models"
+    folder.mkdir()
+    sample = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
+    for i in range(6):  # a stale output dim each, which --fix writes
+        for suffix in (".xml", ".bin"):
+            (folder / f"m{i}{suffix}").write_bytes(sample.with_suffix(suffix).read_bytes())
+    before = {p.name: p.read_bytes() for p in folder.glob("*.xml")}
+    args = ["-j", "2", "--format", "json", *(["--fix"] if fix else []), folder]
+    done = subprocess.run([sys.executable, "-c", KILLER, *map(str, args)], capture_output=True,
+                          text=True, env=env(MARKERS=str(markers)), timeout=LIMIT)
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    files = {Path(f["path"]).name: f for f in json.loads(done.stdout)["files"]}
+    assert sorted(files) == sorted(before)
+    lost = [name for name, f in files.items() if {x["rule"] for x in f["findings"]} == {"IRV000"}]
+    assert len(lost) == 1, files
+    assert f"a worker process ended with exit code -9 before its files were checked; " \
+           f"not checked: {folder / lost[0]}" in done.stderr
+    checked = [f for name, f in files.items() if name not in lost]
+    written = {name for name, f in files.items() if f.get("fix") and f["fix"]["written"]}
+    changed = {p.name for p in folder.glob("*.xml") if p.read_bytes() != before[p.name]}
+    if fix:  # each file is fixable: all are written, the lost one included
+        assert written == changed == set(before)
+        assert f"cannot fix {folder / lost[0]}: not checked" in done.stderr
+        assert "Fixed 5 problems in 5 files (10 edits)." in done.stderr
+    else:
+        assert changed == set() and all(f["findings"][0]["rule"] == "IRV101" for f in checked)
