@@ -267,7 +267,8 @@ def _end_with_parent(parent: Optional[int]) -> None:
 
 def drain(work: Callable[..., "FileResult"], paths: Sequence[str], bin_path: Optional[str],
           configs: Sequence["Config"], counter=None,
-          sent: Optional[Callable[[int, "FileResult"], None]] = None) -> List[Tuple[int, "FileResult"]]:
+          sent: Optional[Callable[[int, "FileResult"], None]] = None
+          ) -> List[Tuple[int, "FileResult"]]:
     """Check the files whose indices this process takes from ``counter`` (a worker's own:
     the one it was started with) until none is left; (index, result) pairs, or each handed
     to ``sent`` as it is done (a worker's, which stops if its parent has ended).
