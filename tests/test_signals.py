@@ -260,3 +260,34 @@ def test_a_worker_killed_loses_one_file_and_the_report_says_so(tmp_path, fix):
         assert "Fixed 5 problems in 5 files (10 edits)." in done.stderr
     else:
         assert changed == set() and all(f["findings"][0]["rule"] == "IRV101" for f in checked)
+
+
+TERMINATED_MID_WRITE = '''
+import os, signal, sys
+from irvalidate import fixing
+real_fsync = os.fsync
+
+
+def fsync(fd):  # SIGTERM arrives while the temporary file is being written
+    os.kill(os.getpid(), signal.SIGTERM)
+    real_fsync(fd)
+
+
+fixing.os.fsync = fsync
+from irvalidate.cli import main
+sys.exit(main())
+'''
+
+
+def test_sigterm_mid_write_leaves_the_original_and_no_temporary_file(tmp_path):
+    """SIGTERM unwinds as Ctrl-C does: the half-written temporary file is removed."""
+    sample = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
+    for suffix in (".xml", ".bin"):
+        (tmp_path / f"m{suffix}").write_bytes(sample.with_suffix(suffix).read_bytes())
+    before = (tmp_path / "m.xml").read_bytes()
+    done = subprocess.run([sys.executable, "-c", TERMINATED_MID_WRITE, "--fix",
+                           str(tmp_path / "m.xml")], capture_output=True, text=True, env=env(),
+                          timeout=LIMIT)
+    assert done.returncode == 143 and "Traceback" not in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.bin", "m.xml"]
+    assert (tmp_path / "m.xml").read_bytes() == before
