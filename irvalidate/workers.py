@@ -166,6 +166,11 @@ class _Collector:
                         worker.join()
                         self.ended.append(worker.exitcode)
                     continue
+                except Exception as err:  # a message that does not unpickle fails the run
+                    receiver.close()  # (the worker's next send fails, and it ends)
+                    finished.add(pending.pop(receiver))
+                    self.error = self.error or err
+                    continue
                 if kind == "result":
                     self.done.append(value)
                     continue
@@ -238,6 +243,8 @@ def _worker(sender, counter, work, paths, bin_path, configs, parent: Optional[in
         message = ("error", err)
     try:
         sender.send(message)
+    except OSError:
+        pass  # nobody reads this pipe any more: the parent is gone, or stopped reading it
     except Exception as err:  # what cannot be pickled travels as words
         what = message[1] if message[0] == "error" else err
         sender.send(("error", RuntimeError(f"in a worker: {type(what).__name__}: {what}")))
