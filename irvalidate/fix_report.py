@@ -23,7 +23,9 @@ _NO_FIX = {
 
 
 def diff_text(results: Sequence) -> bytes:
-    return b"".join(r.fix.diff for r in results if r.fix is not None and r.fix.diff)
+    """The patches of the files --fix would write: none for a file it refuses."""
+    return b"".join(r.fix.diff for r in results
+                    if r.fix is not None and r.fix.diff and not r.fix.refused)
 
 
 def notes(results: Sequence, diff: bool, quiet: int) -> List[str]:

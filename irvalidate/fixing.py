@@ -29,6 +29,7 @@ from .editing.planner import Round
 from .editing.spans import SpanMap, Unlocatable
 from .engine import FileResult, validate_file
 from .findings import FileFix, Finding, Fix, Problem
+from .ir.encoding import sniff
 from .ir.records import Document
 from .rules import (
     body_port_map,
@@ -74,8 +75,9 @@ class FixError(Exception):
 
 def hostile(data: bytes) -> Optional[str]:
     """Why a file's text is not one --fix edits, or None."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] in (b"\x00\x00\xfe\xff",):
-        return "it is not UTF-8 encoded"
+    encoding = sniff(data[:4])
+    if encoding is not None:  # with or without a byte order mark (XML 1.0, appendix F)
+        return f"it is {encoding}-encoded, and --fix edits UTF-8 only"
     match = _ENCODING.match(data.lstrip(b"\xef\xbb\xbf"))
     if match and match.group(1).lower() not in (b"utf-8", b"utf8", b"us-ascii", b"ascii"):
         return f"it declares encoding {match.group(1).decode()}, and --fix edits UTF-8 only"
@@ -247,9 +249,11 @@ def _fix(path: str, target: str, original: bytes, bin_path, config, write: bool,
     why = hostile(original)
     blocking = gate_findings(first, curable=False)
     if why or blocking:
-        refused = f"not edited: {why}" if why else _reason(blocking, "the file")
-        return _with(first, FileFix(refused=refused if _has_edits(first) else None,
-                                    remain=_errors(first)))
+        # a file --fix does not edit says why whenever it has errors: its own edits may not
+        # even be locatable (UTF-16 text read as bytes)
+        refused = f"not edited: {why}" if why and _errors(first) else \
+            _reason(blocking, "the file") if blocking and _has_edits(first) else None
+        return _with(first, FileFix(refused=refused, remain=_errors(first)))
     ledger = Ledger(original)
     current = first
     for _ in range(MAX_ROUNDS):

@@ -458,6 +458,39 @@ def _fails_unpicklably(path, bin_path, config):
     return path
 
 
+class _Unreadable:
+    """Pickles, but does not unpickle."""
+
+    def __reduce__(self):
+        return (_refuse, ())
+
+
+def _refuse():
+    raise ValueError("cannot be read back")
+
+
+def test_a_result_that_cannot_be_read_back_fails_the_run(tmp_path):
+    """The parent's thread receiving the results fails the run as a worker's exception does
+    (a worker is not left blocked on a pipe nobody reads)."""
+    import time
+
+    from irvalidate.api import validate_files
+    from irvalidate.config import Defaults
+    marker = tmp_path / "sent"
+    paths = [str(valid(tmp_path, f"m{i}")) for i in range(4)]
+
+    def work(path, bin_path, config):
+        if os.getpid() == PARENT:  # the parent waits for the worker's first result
+            deadline = time.monotonic() + 120
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return path
+        marker.touch()
+        return _Unreadable()
+    with pytest.raises(ValueError, match="cannot be read back"):
+        validate_files(paths, Defaults(), jobs=2, work=work)
+
+
 def test_the_largest_files_are_checked_first(tmp_path, monkeypatch):
     """The order files are taken in: largest first, so the last ones still being checked
     when the other processes are done are small; results still come in the order given."""

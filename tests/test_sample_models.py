@@ -55,3 +55,39 @@ def test_every_rule_has_a_broken_sample():
     shown |= {code for _, codes, _ in RESHAPES.values() for code in codes}
     assert {r.CODE for r in RULES} <= shown
     assert len(RESHAPE_RULES) < len(RULES)
+
+
+def _reshape_spec(path: Path) -> str:
+    """A SPEC keeping the last input whose shape reads as it is ("[1]" when none reads)."""
+    from irvalidate.ir.reader import parse
+    from irvalidate.ops.sources import outputs_of
+    from irvalidate.shapes.dims import format_shape
+    doc = parse(str(path))
+    specs = ["[1]"]
+    for layer in ([] if doc.fatal else doc.graph.layers):
+        shapes = outputs_of(layer)[0] if layer.type.lower() == "parameter" else None
+        if shapes and shapes[0] is not None:
+            specs.append(layer.name + format_shape(shapes[0], False))
+    return specs[-1]
+
+
+#: broken samples the runtime refuses only without an extension: IRV217 is an info
+NEEDS_AN_EXTENSION = {"IRV217-extension-op"}
+
+
+@pytest.mark.parametrize("path", [p for p in BROKEN if p.stem not in NEEDS_AN_EXTENSION],
+                         ids=lambda p: p.stem)
+def test_reshape_reports_every_reason_the_runtime_cannot_read_a_sample(path, capsys):
+    """A what-if run of a file read_model refuses never says it works with no error:
+    the schema, the edges and the body port maps are checked as a plain run checks them."""
+    ov = pytest.importorskip("openvino")
+    try:
+        ov.Core().read_model(str(path))
+    except RuntimeError:
+        pass
+    else:
+        pytest.skip("the runtime reads this sample")
+    code = main(["--format", "json", "--reshape", _reshape_spec(path), str(path)])
+    document = json.loads(capsys.readouterr().out)
+    errors = {f["rule"] for f in document["files"][0]["findings"] if f["severity"] == "error"}
+    assert code == 1 and errors & {path.stem.split("-")[0], "IRV301"}, errors

@@ -91,6 +91,69 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path, jobs):
     assert out == ""
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting for its reaper has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+#: RUN as the console script runs it: main() reads sys.argv, and the program's signals are its own
+PROGRAM = RUN.replace("main(sys.argv[1:])", "main()")
+
+
+def _blocked_run(tmp_path, args, count: int):
+    """irvalidate with every file's check blocked for ever, once ``count`` processes have
+    started theirs: the process and the pids of the processes that have (marker files)."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "blocker.py").write_text(BLOCKER)
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PROGRAM, *args, str(models(tmp_path / "models"))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env=env(path=[str(tmp_path / "lib")], MARKERS=str(markers)))
+    deadline = time.monotonic() + LIMIT
+    while len(list(markers.iterdir())) < count:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the checks did not start"
+        time.sleep(0.05)
+    return proc, [int(p.name) for p in markers.iterdir()]
+
+
+@pytest.mark.parametrize("jobs,sig,status", [
+    ("1", signal.SIGTERM, 143),
+    ("2", signal.SIGTERM, 143),   # handled as Ctrl-C is: the workers are stopped first
+    ("2", signal.SIGKILL, -9),    # nothing is handled: the workers' parent-death signal
+])
+def test_the_workers_end_with_their_parent(tmp_path, jobs, sig, status):
+    """``kill PARENT`` while every process is busy: the parent only, not its group."""
+    proc, pids = _blocked_run(tmp_path, ["-j", jobs], int(jobs))
+    workers = [pid for pid in pids if pid != proc.pid]
+    try:
+        os.kill(proc.pid, sig)
+        out, err = proc.communicate(timeout=LIMIT)
+        deadline = time.monotonic() + LIMIT
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _alive(pid)], "a worker outlived its parent"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # what is left of the run, if anything
+        except ProcessLookupError:
+            pass
+    assert proc.returncode == status, err
+    assert "Traceback" not in err and out == "", err
+
+
 def _run_into(stdout_fd: int, args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "irvalidate", *map(str, args)], stdout=stdout_fd,
                           stderr=subprocess.PIPE, text=True, env=env(), timeout=LIMIT, **kwargs)
@@ -132,3 +195,99 @@ def test_closed_stdout(tmp_path):
                            str(folder)], stderr=subprocess.PIPE, text=True, env=env(),
                           timeout=LIMIT)
     assert (done.returncode, done.stderr) == (1, "")
+
+
+KILLER = '''
+import os, signal, sys, time
+import irvalidate.api, irvalidate.fixing
+parent, marker, done = os.getpid(), os.path.join(os.environ["MARKERS"], "killed"), []
+
+
+def wrapped(real):
+    def work(path, *args, **kwargs):
+        if os.getpid() == parent:  # the parent waits for the worker's end, then goes on
+            deadline = time.monotonic() + 120
+            while not os.path.exists(marker) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return real(path, *args, **kwargs)
+        result = real(path, *args, **kwargs)
+        done.append(path)
+        if len(done) == 2:  # its second file checked (and written by --fix), not yet sent
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return result
+    return work
+
+
+irvalidate.api.validate_file = wrapped(irvalidate.api.validate_file)
+irvalidate.fixing.fix_file = wrapped(irvalidate.fixing.fix_file)
+from irvalidate.cli import main
+sys.exit(main())
+'''
+
+
+@pytest.mark.parametrize("fix", [False, True])
+def test_a_worker_killed_loses_one_file_and_the_report_says_so(tmp_path, fix):
+    """``kill -9`` a -j 2 worker: the report still has every file (the one it was on as not
+    checked, IRV000), every file --fix wrote is listed, and the run exits 2."""
+    import json
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    folder = tmp_path / "models"
+    folder.mkdir()
+    sample = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
+    for i in range(6):  # a stale output dim each, which --fix writes
+        for suffix in (".xml", ".bin"):
+            (folder / f"m{i}{suffix}").write_bytes(sample.with_suffix(suffix).read_bytes())
+    before = {p.name: p.read_bytes() for p in folder.glob("*.xml")}
+    args = ["-j", "2", "--format", "json", *(["--fix"] if fix else []), folder]
+    done = subprocess.run([sys.executable, "-c", KILLER, *map(str, args)], capture_output=True,
+                          text=True, env=env(MARKERS=str(markers)), timeout=LIMIT)
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    files = {Path(f["path"]).name: f for f in json.loads(done.stdout)["files"]}
+    assert sorted(files) == sorted(before)
+    lost = [name for name, f in files.items() if {x["rule"] for x in f["findings"]} == {"IRV000"}]
+    assert len(lost) == 1, files
+    assert f"a worker process ended with exit code -9 before its files were checked; " \
+           f"not checked: {folder / lost[0]}" in done.stderr
+    checked = [f for name, f in files.items() if name not in lost]
+    written = {name for name, f in files.items() if f.get("fix") and f["fix"]["written"]}
+    changed = {p.name for p in folder.glob("*.xml") if p.read_bytes() != before[p.name]}
+    if fix:  # each file is fixable: all are written, the lost one included
+        assert written == changed == set(before)
+        assert f"cannot fix {folder / lost[0]}: not checked" in done.stderr
+        assert "Fixed 5 problems in 5 files (10 edits)." in done.stderr
+    else:
+        assert changed == set() and all(f["findings"][0]["rule"] == "IRV101" for f in checked)
+
+
+TERMINATED_MID_WRITE = '''
+import os, signal, sys
+from irvalidate import fixing
+real_fsync = os.fsync
+
+
+def fsync(fd):  # SIGTERM arrives while the temporary file is being written
+    os.kill(os.getpid(), signal.SIGTERM)
+    real_fsync(fd)
+
+
+fixing.os.fsync = fsync
+from irvalidate.cli import main
+sys.exit(main())
+'''
+
+
+def test_sigterm_mid_write_leaves_the_original_and_no_temporary_file(tmp_path):
+    """SIGTERM unwinds as Ctrl-C does: the half-written temporary file is removed."""
+    sample = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
+    for suffix in (".xml", ".bin"):
+        (tmp_path / f"m{suffix}").write_bytes(sample.with_suffix(suffix).read_bytes())
+    before = (tmp_path / "m.xml").read_bytes()
+    done = subprocess.run([sys.executable, "-c", TERMINATED_MID_WRITE, "--fix",
+                           str(tmp_path / "m.xml")], capture_output=True, text=True, env=env(),
+                          timeout=LIMIT)
+    assert done.returncode == 143 and "Traceback" not in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.bin", "m.xml"]
+    assert (tmp_path / "m.xml").read_bytes() == before

@@ -13,6 +13,7 @@ from lxml import etree
 
 from ..shapes.dims import parse_decimal
 from . import schema as structure
+from .encoding import unmarked_utf16
 from .lfs import MAX_POINTER_BYTES, describe_lfs_pointer, lfs_pointer_size
 from .records import (
     SLICING,
@@ -269,16 +270,19 @@ class _Reader:
 
 def _stream(path: str, doc: Document) -> None:
     with open(path, "rb") as handle:
+        # UTF-16 without a byte order mark: OpenVINO reads it, libxml2 only when named
+        encoding = unmarked_utf16(handle.read(4))
+        handle.seek(0)
         reader = _Reader(handle)
         try:
-            _stream_from(reader, doc)
+            _stream_from(reader, doc, encoding)
         finally:
             doc.lines = reader.newlines + 1
 
 
-def _stream_from(handle, doc: Document) -> None:
+def _stream_from(handle, doc: Document, encoding: Optional[str] = None) -> None:
     events: Iterable = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
-                                       **parser_options())
+                                       encoding=encoding, **parser_options())
     graph = doc.graph
     root = None
     for event, elem in events:

@@ -52,11 +52,13 @@ RULES: Tuple[ModuleType, ...] = (
     body_port_map, extension_op, weights_mismatch, reshape_incompatible, reshape_rewrite,
 )
 
-#: what ``--reshape`` runs: the rules saying the runtime cannot read the file, and the
-#: what-if's own (the declared dims describe the old shapes: they are not compared)
+#: what ``--reshape`` runs: the rules saying the runtime cannot read the file (its XML,
+#: schema, weights, edges, op types and body port maps), and the what-if's own (the
+#: declared dims describe the old shapes: they are not compared)
 RESHAPE_RULES: Tuple[ModuleType, ...] = (
-    unreadable_xml, not_an_ir, ir_version, malformed, invalid_constant, missing_weights,
-    dangling_edge, graph_cycle, unknown_op_type, reshape_incompatible, reshape_rewrite,
+    unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, invalid_constant,
+    missing_weights, dangling_edge, reversed_edge, multiple_edges, unconnected_input,
+    graph_cycle, unknown_op_type, body_port_map, reshape_incompatible, reshape_rewrite,
     divergence, weights_mismatch,
 )
 

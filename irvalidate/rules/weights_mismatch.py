@@ -27,7 +27,7 @@ as Gather's axis)::
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 from ..analysis.batch import Batch
 from ..findings import Problem

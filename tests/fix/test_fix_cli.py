@@ -232,6 +232,61 @@ def test_a_file_with_a_dtd_is_never_written(tmp_path, capsys, text, why):
     assert code == 1 and why in err
 
 
+#: the same text in encodings told by the first bytes alone (XML 1.0, appendix F), without a
+#: byte order mark; with an XML declaration (as the spec has it) or without (as OpenVINO's
+#: reader, pugixml, also reads a "<" followed by a zero byte)
+UNMARKED = [("utf-16-le", True), ("utf-16-be", True), ("utf-32-le", True), ("utf-32-be", True),
+            ("utf-16-le", False), ("utf-16-be", False), ("utf-32-le", False)]
+
+
+def _reencoded(path, encoding, declared):
+    text = path.read_text("utf-8")
+    if declared:
+        text = text.replace('encoding="UTF-8"', f'encoding="{encoding[:6].upper()}"', 1)
+    else:
+        text = text[text.index("<net"):]
+    data = text.encode(encoding)
+    path.write_bytes(data)
+    return data
+
+
+@pytest.mark.parametrize("encoding,declared", UNMARKED, ids=lambda v: str(v))
+def test_a_file_in_utf16_or_utf32_without_a_bom_is_neither_diffed_nor_written(
+        tmp_path, capsys, encoding, declared):
+    path = copy("IRV101-output-shape-mismatch", tmp_path)
+    data = _reencoded(path, encoding, declared)
+    code, out, err = run(["--diff", path], capsys)
+    assert code == 1 and out == "", out  # no patch of ASCII bytes into UTF-16 text
+    assert "not fixed" not in err or "encoded, and --fix edits UTF-8 only" in err, err
+    code, out, err = run(["--fix", path], capsys)
+    assert path.read_bytes() == data and "Fixed" not in err
+
+
+@pytest.mark.parametrize("encoding,declared", UNMARKED, ids=lambda v: str(v))
+def test_the_runtime_reads_what_the_encoding_sniffer_names(tmp_path, encoding, declared):
+    """The files above are IR files to OpenVINO: the refusal is --fix's, not a reading error."""
+    ov = pytest.importorskip("openvino")
+    path = copy("IRV101-output-shape-mismatch", tmp_path)
+    _reencoded(path, encoding, declared)
+    outputs = ov.Core().read_model(str(path)).outputs
+    assert [str(o.get_partial_shape()) for o in outputs] == ["[2,4,5]"]
+    report = irvalidate.validate(path)  # and irvalidate reads them as the runtime does
+    assert [f.rule for f in report.files[0].findings] == ["IRV101"]
+    assert fixing.hostile(path.read_bytes()) == (
+        f"it is {encoding.upper().replace('-LE', 'LE').replace('-BE', 'BE')}-encoded, "
+        f"and --fix edits UTF-8 only")
+
+
+def test_a_refused_file_gives_no_diff():
+    from irvalidate.engine import FileResult
+    from irvalidate.findings import FileFix
+    from irvalidate.fix_report import diff_text
+    refused = FileResult("a.xml", [], [], FileFix(refused="the file after its edits has IRV001 "
+                                                          "errors", diff=b"--- a/a.xml\n"))
+    kept = FileResult("b.xml", [], [], FileFix(diff=b"--- a/b.xml\n"))
+    assert diff_text([refused, kept]) == b"--- a/b.xml\n"
+
+
 @pytest.mark.parametrize("old,new", [
     (b"<dim>1</dim>", b"<dim>&x;</dim>"),                       # an undefined entity
     (b"<dim>1</dim>", b"<dim>99999999999999999999999</dim>"),   # a value no dim holds
