@@ -1,0 +1,142 @@
+"""Values and bounds through every op the runtime bound-evaluates, against ``read_model``
+(issue 23): random models of shape subgraphs feeding Broadcast, Reshape, Range, Tile and
+StridedSlice, with NonZero, Loop and TensorIterator layers (``valuegen``).
+
+* A valid model gives no error finding (a *false error* otherwise).
+* A declared output dim of a consumer changed to a number outside what the runtime infers
+  there (a static dim or a bounded interval), on its output port and the input ports it
+  feeds, gives an error naming that layer (a *miss* otherwise).
+* Irvalidate's shape of every consumer is the runtime's: a looser one is a miss waiting
+  to happen, a tighter one a false error.
+
+``IRVALIDATE_VALUEGEN_MODELS`` sets the number of models (300 by default, ~30 s); run this
+file as a script (``python tests/test_value_bounds.py N``) for the figures alone.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+ov = pytest.importorskip("openvino")
+pytest.importorskip("lxml")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import opcheck  # noqa: E402
+import valuegen  # noqa: E402
+
+N_MODELS = int(os.environ.get("IRVALIDATE_VALUEGEN_MODELS", "300"))
+MAX_SHOWN = 15
+
+Bound = Tuple[int, Optional[int]]
+
+
+def _dims(text: str) -> Optional[List[Bound]]:
+    """``"[2,1..8,?,..5,3..]"`` as (lo, hi) pairs, hi None when unbounded; None: [...]."""
+    if text == "[...]":
+        return None
+    out: List[Bound] = []
+    for item in filter(None, text.strip("[]").split(",")):
+        if item == "?":
+            out.append((0, None))
+        elif ".." in item:
+            lo, hi = item.split("..")
+            out.append((int(lo or 0), int(hi) if hi else None))
+        else:
+            out.append((int(item), int(item)))
+    return out
+
+
+def _contains(outer: Optional[List[Bound]], inner: Optional[List[Bound]]) -> bool:
+    if outer is None:
+        return True
+    return inner is not None and len(outer) == len(inner) and all(
+        lo <= ilo and (hi is None or (ihi is not None and ihi <= hi))
+        for (lo, hi), (ilo, ihi) in zip(outer, inner))
+
+
+def shape_disagreements(model: valuegen.ValueModel) -> List[str]:
+    """The consumers whose shape irvalidate infers otherwise than the runtime."""
+    ours = opcheck.irvalidate_shapes(model.xml)
+    out = []
+    for name in model.consumers:
+        row = ours.get(name)
+        mine = [o["inferred"] for o in row["outputs"]] if row else None
+        if mine != model.runtime[name]:
+            looser = mine is not None and all(
+                m is not None and _contains(_dims(m), _dims(r))
+                for m, r in zip(mine, model.runtime[name]))
+            out.append(f"{'looser' if looser else 'WRONG'} seed {model.seed} {name}: "
+                       f"runtime {model.runtime[name]}, irvalidate {mine}")
+    return out
+
+
+def mutation(model: valuegen.ValueModel) -> Optional[Tuple[Path, str, str]]:
+    """(the mutated copy, the layer, what changed): one bounded output dim of a consumer set
+    past the runtime's upper bound."""
+    rnd = random.Random(model.seed)
+    places = []
+    for name in model.consumers:
+        for port, text in enumerate(model.runtime[name]):
+            for axis, (lo, hi) in enumerate(_dims(text) or []):
+                if hi is not None:
+                    places.append((name, port, axis, hi))
+    if not places:
+        return None
+    name, port, axis, hi = rnd.choice(places)
+    value = hi + rnd.randint(1, 3)
+    path = opcheck.mutate(model.xml, name, port, axis, value)
+    return path, name, f"port {port} axis {axis}: {model.runtime[name][port]} -> {value}"
+
+
+def measure(n: int, folder: Path) -> Dict[str, List[str]]:
+    """False errors, misses and shape disagreements over the models of seeds 0..n-1."""
+    found: Dict[str, List[str]] = {"false errors": [], "misses": [], "mutants": [],
+                                   "disagreements": []}
+    for seed in range(n):
+        model = valuegen.generate(seed, folder / "models")
+        errors = opcheck.errors(model.xml)
+        if errors:
+            found["false errors"].append(f"seed {seed}: {errors[:2]}")
+        found["disagreements"] += shape_disagreements(model)
+        mutant = mutation(model)
+        if mutant is not None:
+            path, name, what = mutant
+            found["mutants"].append(name)
+            if not opcheck.named(path, name):
+                found["misses"].append(f"seed {seed} {name} {what}")
+    return found
+
+
+def _shown(title: str, cases: List[str]) -> str:
+    return f"{title}: {len(cases)}\n  " + "\n  ".join(cases[:MAX_SHOWN])
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory) -> Dict[str, List[str]]:
+    return measure(N_MODELS, tmp_path_factory.mktemp("valuegen"))
+
+
+def test_valid_models_give_no_error(figures):
+    assert not figures["false errors"], _shown("false errors", figures["false errors"])
+
+
+def test_mutated_dims_are_named(figures):
+    assert len(figures["mutants"]) > N_MODELS // 2
+    assert not figures["misses"], _shown("misses", figures["misses"])
+
+
+def test_consumer_shapes_are_the_runtimes(figures):
+    assert not figures["disagreements"], _shown("disagreements", figures["disagreements"])
+
+
+if __name__ == "__main__":
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        result = measure(int(sys.argv[1]) if len(sys.argv) > 1 else N_MODELS, Path(tmp))
+    for key, cases in result.items():
+        print(_shown(key, cases) if key != "mutants" else f"mutants: {len(cases)}")
