@@ -140,3 +140,76 @@ if __name__ == "__main__":
         result = measure(int(sys.argv[1]) if len(sys.argv) > 1 else N_MODELS, Path(tmp))
     for key, cases in result.items():
         print(_shown(key, cases) if key != "mutants" else f"mutants: {len(cases)}")
+
+
+# --------------------------------------------------------------------------------------
+# the classes of issue 23, one model each, against read_model
+
+import numpy as np  # noqa: E402
+import openvino.opset16 as op  # noqa: E402
+from ovvalues import parameter  # noqa: E402
+
+
+def _i64(values) -> "ov.Node":
+    return op.constant(np.array(values, dtype=np.int64))
+
+
+def _f32(values) -> "ov.Node":
+    return op.constant(np.array(values, dtype=np.float32))
+
+
+def _broadcast(value) -> "ov.Node":
+    node = op.broadcast(_f32(1.0), value)
+    node.set_friendly_name("B")
+    return node
+
+
+def _yolo_anchors() -> "ov.Model":
+    """YOLOv8's anchor generation: a feature map's size, Converted to f32, is Range's stop."""
+    image = parameter([1, 3, 320, 320], name="image")
+    outs = []
+    for stride in (8, 16, 32):
+        pooled = op.avg_pool(image, [stride, stride], [0, 0], [0, 0], [stride, stride], True)
+        size = op.gather(op.shape_of(pooled), _i64(2), _i64(0))
+        stop = op.convert(size, "f32")
+        node = op.range(_f32(0.0), stop, _f32(1.0), "f32")
+        node.set_friendly_name(f"anchors{stride}")
+        outs.append(op.add(node, _f32(0.5)))
+    return ov.Model(outs, [image], "yolo")
+
+
+def _through(make) -> "ov.Model":
+    x = parameter([4, 6], name="x")
+    return ov.Model([_broadcast(make(op.shape_of(x)))], [x], "m")
+
+
+CLASSES = {
+    "yolo-range": (_yolo_anchors, ["anchors8", "anchors16", "anchors32"]),
+    "convert-f32-and-back": (lambda: _through(
+        lambda s: op.convert(op.multiply(op.convert(s, "f32"), _f32([0.5])), "i64")), ["B"]),
+    "relu": (lambda: _through(op.relu), ["B"]),
+    "floor": (lambda: _through(
+        lambda s: op.convert(op.floor(op.divide(op.convert(s, "f32"), _f32([4.0]))), "i64")),
+        ["B"]),
+    "nonzero-f32-const": (lambda: ov.Model(
+        [op.non_zero(_f32(np.eye(3)))], [], "nz"), ["NonZero"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLASSES))
+def test_issue_classes_match_the_runtime(case, tmp_path):
+    build, names = CLASSES[case]
+    model = build()
+    for node in model.get_ordered_ops():  # (NonZero keeps the name the test asks for)
+        if node.get_type_name() == "NonZero":
+            node.set_friendly_name("NonZero")
+    path = opcheck.save(model, tmp_path)
+    runtime = opcheck.runtime_shapes(path)
+    ours = opcheck.irvalidate_shapes(path)
+    for name in names:
+        assert [o["inferred"] for o in ours[name]["outputs"]] == runtime[name], name
+    assert not opcheck.errors(path)
+    name = names[0]
+    value = int(runtime[name][0].strip("[]").split(",")[-1]) + 2
+    mutated = opcheck.mutate(path, name, 0, len(_dims(runtime[name][0])) - 1, value)
+    assert opcheck.named(mutated, name)

@@ -16,6 +16,7 @@ from .dims import INF, Dim
 from .values import (
     COMPUTED_TYPES,
     DYNAMIC,
+    FLOAT_TYPES,
     MAX_VALUE_ELEMENTS,
     RANGES,
     Origin,
@@ -119,9 +120,41 @@ _CORNER = {
 }
 
 
+_REAL_CORNER = {
+    "add": lambda x, y: x + y,
+    "subtract": lambda x, y: x - y,
+    "multiply": lambda x, y: x * y,
+    "divide": lambda x, y: x / y,
+    "maximum": max,
+    "minimum": min,
+}
+
+
+def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
+    """The arithmetic of two floating values, as measured: the corners (``2..6`` times 2.0 is
+    ``4..12``), an element with an unbounded operand ``?``; a divisor interval that reaches 0
+    or below, and FloorMod, Power and the like, are not followed."""
+    if kind not in _REAL_CORNER:
+        raise Unresolved(f"{kind} of real values")
+    shape, pairs = broadcast_pairs(a, b)
+    bounds = []
+    for i, j in pairs:
+        x, y = a.bounds[i], b.bounds[j]
+        if kind == "divide" and y.lo <= 0:
+            raise Unresolved("a real divisor that may be 0 or negative")
+        if INF in (x.hi, y.hi):
+            bounds.append(DYNAMIC)
+            continue
+        corners = [_REAL_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
+        bounds.append(Dim(min(corners), max(corners)))
+    return make_tensor(shape, bounds, a.et, origin)
+
+
 def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
     """Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod or Power of two bounded
     values (the corners: ``interval_bound_evaluator``; so FloorMod of ``2..6`` by 4 is 2)."""
+    if a.et == b.et and a.et in FLOAT_TYPES:
+        return _real_arithmetic(kind, a, b, origin)
     if a.et != b.et or a.et not in COMPUTED_TYPES:
         raise Unresolved("operand types differ, or the runtime has no kernel for them")
     shape, pairs = broadcast_pairs(a, b)
