@@ -196,6 +196,46 @@ CLASSES = {
 }
 
 
+def _strided_unbounded_begin() -> "ov.Model":
+    """A begin the runtime cannot bound (Relu of a shape with an interval) under begin_mask:
+    the sliced dim is ..8, not 8, so adding a [5,3] Parameter later is valid."""
+    x = parameter([(2, 6), 3], name="x")
+    data = parameter([8, 3], name="data")
+    begin = op.subtract(op.gather(op.relu(op.shape_of(x)), _i64([0]), _i64(0)), _i64([1]))
+    node = op.strided_slice(data, begin, _i64([8]), _i64([1]), [1], [0])
+    node.set_friendly_name("S")
+    other = parameter([5, 3], name="other")
+    return ov.Model([op.add(node, other)], [x, data, other], "ss")
+
+
+def _tile_of_empty_repeats() -> "ov.Model":
+    """Repeats of length 0 (a StridedSlice of a shape to nothing): the data's shape stays."""
+    x = parameter([-1, -1, 5], name="x")
+    shape = op.shape_of(x, "i32")
+    end = op.convert(op.gather(shape, _i64([0]), _i64(0)), "i64")
+    repeats = op.strided_slice(shape, _i64([3]), end, _i64([1]), [0], [1])  # from past the end
+    node = op.tile(x, repeats)
+    node.set_friendly_name("T")
+    return ov.Model([node], [x], "tile")
+
+
+def _reals_gathered_and_reduced() -> "ov.Model":
+    """A size in f32, gathered and reduced (ReduceMin) before Range reads it."""
+    x = parameter([4, 6, 3], name="x")
+    sizes = op.convert(op.shape_of(x), "f32")
+    stop = op.reduce_min(op.gather(sizes, _i64([0, 1]), _i64(0)), _i64([0]), False)
+    node = op.range(_f32(0.0), stop, _f32(0.5), "f32")
+    node.set_friendly_name("R")
+    return ov.Model([node], [x], "reals")
+
+
+CLASSES.update({
+    "f32-gather-reduce": (_reals_gathered_and_reduced, ["R"]),
+    "strided-slice-unbounded-begin": (_strided_unbounded_begin, ["S"]),
+    "tile-empty-repeats": (_tile_of_empty_repeats, ["T"]),
+})
+
+
 @pytest.mark.parametrize("case", sorted(CLASSES))
 def test_issue_classes_match_the_runtime(case, tmp_path):
     build, names = CLASSES[case]
@@ -210,6 +250,8 @@ def test_issue_classes_match_the_runtime(case, tmp_path):
         assert [o["inferred"] for o in ours[name]["outputs"]] == runtime[name], name
     assert not opcheck.errors(path)
     name = names[0]
-    value = int(runtime[name][0].strip("[]").split(",")[-1]) + 2
-    mutated = opcheck.mutate(path, name, 0, len(_dims(runtime[name][0])) - 1, value)
+    bounded = [(axis, hi) for axis, (lo, hi) in enumerate(_dims(runtime[name][0]) or [])
+               if hi is not None]
+    axis, hi = bounded[-1]
+    mutated = opcheck.mutate(path, name, 0, axis, hi + 2)  # a dim past the runtime's
     assert opcheck.named(mutated, name)

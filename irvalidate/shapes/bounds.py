@@ -242,7 +242,7 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
 #: but Equal, which has its own bounds (see :func:`compare`)
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
-    if t.rank > 1 or t.et not in COMPUTED_TYPES:
+    if t.rank > 1 or (t.et not in COMPUTED_TYPES and t.et not in FLOAT_TYPES):
         raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
     lo, hi = 1, 1
     for b in t.bounds:
@@ -250,7 +250,7 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
         hi = INF if INF in (hi, b.hi) else hi * b.hi
     if any(b.hi == 0 for b in t.bounds):
         hi = 0  # a zero element bounds the product, unbounded factors or not
-    elif hi != INF and hi > RANGES[t.et][1]:
+    elif hi != INF and t.et in RANGES and hi > RANGES[t.et][1]:
         hi = INF
     shape = (1,) * t.rank if keep_dims else ()
     return make_tensor(shape, [Dim(lo, hi)], t.et, origin)
@@ -279,7 +279,7 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
     """ReduceMax/ReduceMin of bounded values (the lower bounds reduced, and the upper ones, as
     the runtime's default bound evaluators do), and ReduceSum/ReduceMean/ReduceL1 of exact
     values only (the runtime evaluates those on constants, not on bounds)."""
-    if t.et not in COMPUTED_TYPES:
+    if t.et not in COMPUTED_TYPES and t.et not in FLOAT_TYPES:
         raise Unresolved(f"Reduce of {t.et} values")
     rank = max(t.rank, 1)
     if any(not -rank <= a < rank for a in axes):
@@ -305,7 +305,9 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
                 total = sum(abs(n) for n in numbers)
             else:
                 total = sum(numbers)
-            if kind == "mean":
+            if kind == "mean" and t.et in FLOAT_TYPES:
+                total = total / len(numbers)
+            elif kind == "mean":
                 total = abs(total) // len(numbers) * (1 if total >= 0 else -1)  # C++ truncates
             bounds.append(Dim(total, total))
     return make_tensor(shape, bounds, t.et, origin)

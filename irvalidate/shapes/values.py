@@ -275,7 +275,8 @@ def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     range reads 0 in bound evaluation (every Gather version)."""
     if data.rank != 1 or _axis(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
-    if data.et not in COMPUTED_TYPES or indices.et not in INDEX_TYPES:
+    if (data.et not in COMPUTED_TYPES and data.et not in FLOAT_TYPES) or \
+            indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
     n = data.shape[0]
     bounds = []
