@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
@@ -309,8 +309,26 @@ class _Builder:
 
     # ---- bodies ---------------------------------------------------------------------
 
+    def body_output(self, inner: ov.Output, extra: List[Tuple[ov.Node, ov.Output]]) -> ov.Output:
+        """What a body computes from its sliced or invariant Parameter ``inner``: a
+        pointwise op, a Broadcast or Reshape to a shape computed from it, or to a value the
+        outer graph computes (another Parameter and that value, appended to ``extra``)."""
+        kind = self.r.choice(["relu", "broadcast", "reshape", "outer"])
+        if kind == "relu":
+            return op.relu(inner).output(0)
+        shape = op.shape_of(inner, "i64").output(0)
+        if kind == "broadcast":
+            target = op.concat([self.const([2], I64), shape], 0).output(0)
+            return op.broadcast(self.const(1.0, F32), target).output(0)
+        if kind == "reshape":
+            return op.reshape(inner, self.const([-1], I64), False).output(0)
+        value = self.pick(True)
+        carried = op.parameter(value.get_partial_shape(), value.get_element_type())
+        extra.append((carried, value))
+        return op.broadcast(self.const(1.0, F32), carried).output(0)
+
     def loop(self) -> None:
-        """A Loop whose body slices its input; its outputs concatenated and last."""
+        """A Loop over a Parameter, invariant or sliced, its output concatenated and last."""
         data = self.r.choice(self.params).output(0)
         ps = data.get_partial_shape()
         if ps.rank.is_dynamic or ps.rank.get_length() < 1:
@@ -328,41 +346,77 @@ class _Builder:
             self.params.append(node)
             trip = self.named(node, "trip")
         condition = ov.op.Constant(np.array(self.r.random() < 0.8)).output(0)
-        inner = op.parameter(ps, np.float32)
+        axis = self.r.randrange(ps.rank.get_length())
+        sliced = self.r.random() < 0.4
+        part = list(ps)
+        if sliced:
+            part[axis] = ov.Dimension(1)
+        inner = op.parameter(ov.PartialShape(part), np.float32)
         counter = op.parameter([], np.int64)
-        body_out = op.relu(inner)
+        extra: List[Tuple[ov.Node, ov.Output]] = []
+        body_out = self.body_output(inner.output(0), extra)
         if self.r.random() < 0.5:
             keep = ov.op.Constant(np.array(True)).output(0)
         else:  # a condition computed in the body
             keep = op.less(counter, self.const(self.r.randint(1, 4), I64)).output(0)
-        body = ov.Model([op.result(keep), op.result(body_out)], [inner, counter], "body")
+        body = ov.Model([op.result(keep), op.result(body_out)],
+                        [inner, counter] + [p for p, _ in extra], "body")
         node = op.loop(trip, condition)
         node.set_function(body)
         node.set_special_body_ports([1, 0])
-        node.set_invariant_input(inner, data)
-        axis = self.r.randrange(ps.rank.get_length())
-        concatenated = node.get_concatenated_slices(body_out.output(0), 0, 1, 1, -1, axis)
-        node.get_iter_value(body_out.output(0), -1)
+        if sliced:
+            node.set_sliced_input(inner, data, 0, 1, 1, -1, axis)
+        else:
+            node.set_invariant_input(inner, data)
+        for carried, value in extra:
+            node.set_invariant_input(carried, value)
+        out_rank = body_out.get_partial_shape().rank
+        out_axis = self.r.randrange(out_rank.get_length()) if out_rank.is_static and \
+            out_rank.get_length() else 0
+        concatenated = node.get_concatenated_slices(body_out, 0, 1, 1, -1, out_axis)
+        node.get_iter_value(body_out, -1)
         node.validate_and_infer_types()
         self.named(node, "loop")
         self.consumers.append(concatenated)
 
     def tensor_iterator(self) -> None:
-        """A TensorIterator slicing a Parameter along an axis, its output concatenated."""
+        """A TensorIterator slicing a Parameter along an axis (forwards or backwards, by one
+        or two), maybe with a back edge; its outputs concatenated and last."""
         data = self.r.choice(self.params).output(0)
         ps = data.get_partial_shape()
         if ps.rank.is_dynamic or ps.rank.get_length() < 1:
             raise _Skip("ti")
         axis = self.r.randrange(ps.rank.get_length())
+        size = self.r.choice([1, 1, 2])
         part = list(ps)
-        part[axis] = ov.Dimension(1)
+        part[axis] = ov.Dimension(size)
         inner = op.parameter(ov.PartialShape(part), np.float32)
-        body_out = op.relu(inner)
-        body = ov.Model([op.result(body_out)], [inner], "body")
+        extra: List[Tuple[ov.Node, ov.Output]] = []
+        body_out = self.body_output(inner.output(0), extra)
+        results = [op.result(body_out)]
+        merged = self.r.random() < 0.3
+        if merged:
+            state = op.parameter(ov.PartialShape([1]), np.float32)
+            total = op.add(state, op.reduce_sum(body_out, self.const([0], I64), False)
+                           if body_out.get_partial_shape().rank.get_length() == 1
+                           else self.const([1.0], F32))
+            results.append(op.result(total))
+        body = ov.Model(results, [inner] + ([state] if merged else []) + [p for p, _ in extra],
+                        "body")
         node = op.tensor_iterator()
         node.set_body(body)
-        node.set_sliced_input(inner, data, 0, 1, 1, -1, axis)
-        out = node.get_concatenated_slices(body_out.output(0), 0, 1, 1, -1, axis)
+        backwards = self.r.random() < 0.3
+        start, stride, end = (-1, -size, 0) if backwards else (0, size, -1)
+        node.set_sliced_input(inner, data, start, stride, size, end, axis)
+        if merged:
+            node.set_merged_input(state, self.const([0.0], F32), results[1].output(0))
+            node.get_iter_value(results[1].output(0), -1)
+        for carried, value in extra:
+            node.set_invariant_input(carried, value)
+        out_rank = body_out.get_partial_shape().rank.get_length()
+        out_axis = self.r.randrange(out_rank) if out_rank else 0
+        out = node.get_concatenated_slices(body_out, start, stride, size, end, out_axis)
+        node.get_iter_value(body_out, -1)
         node.validate_and_infer_types()
         self.named(node, "ti")
         self.consumers.append(out)
@@ -377,9 +431,9 @@ class _Builder:
             self.attempt(self.step)
         for _ in range(self.r.randint(1, 4)):
             self.attempt(lambda: self.consumers.append(self.r.choice(self.CONSUMERS)(self)))
-        if self.r.random() < 0.25:
+        if self.r.random() < 0.4:
             self.attempt(self.loop)
-        if self.r.random() < 0.2:
+        if self.r.random() < 0.4:
             self.attempt(self.tensor_iterator)
         if self.consumers and self.r.random() < 0.5:
             self.attempt(self.downstream)

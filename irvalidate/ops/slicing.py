@@ -16,7 +16,7 @@ Values are evaluated for 1-D shape values: Slice along axis 0; StridedSlice with
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..shapes import values as vals
 from ..shapes.arith import compatible_shapes
@@ -280,14 +280,21 @@ def _strided_slice_value(node: Node) -> Tensor:
     t = tensors(node, (3, 4))
     if t[0].rank != 1:
         raise Unresolved("StridedSlice of a value that is not 1-D")
-    begin, end = t[1].static_values(), t[2].static_values()
-    strides = t[3].static_values() if len(t) == 4 else [1] * len(begin)
-    if not len(begin) == len(end) == len(strides):
-        raise Unresolved("StridedSlice bounds of different lengths")
     masks = {m: mask(node.layer, m) for m in _MASKS}
 
     def bit(name: str, i: int) -> bool:
         return i < len(masks[name]) and masks[name][i] == 1
+
+    def exact(value: Tensor, ignored: Callable[[int], bool]) -> List[Optional[int]]:
+        # the runtime wants exact begin/end elements only where no mask ignores them
+        if any(b.lo != b.hi and not ignored(i) for i, b in enumerate(value.bounds)):
+            raise Unresolved("StridedSlice with bounds that are not known exactly")
+        return [b.lo if b.lo == b.hi else None for b in value.bounds]
+    begin = exact(t[1], lambda i: bit("begin_mask", i) and not bit("shrink_axis_mask", i))
+    end = exact(t[2], lambda i: bit("end_mask", i))
+    strides = t[3].static_values() if len(t) == 4 else [1] * len(begin)
+    if not len(begin) == len(end) == len(strides):
+        raise Unresolved("StridedSlice bounds of different lengths")
 
     n, part, detail = t[0].shape[0], None, ""
     out: List[int] = []

@@ -26,7 +26,6 @@ def _infer(node: Node) -> Result:
     refuse_bufferless(node, 1)
     numbers = node.const_numbers(1)
     repeats = (tuple(Dim(max(v, 0), max(v, 0)) for v in numbers) if numbers is not None
-               else () if length == 0  # (no values to know: the data's shape stays)
                else node.computed_as_shape(1, "repeats"))
     data = node.inputs[0].shape
     out_et = node.inputs[0].element_type
