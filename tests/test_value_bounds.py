@@ -243,6 +243,32 @@ CLASSES.update({
 })
 
 
+@pytest.mark.parametrize("source", ["parameter", "relu"])
+def test_strided_slice_of_unknown_begin_is_never_tighter(source, tmp_path):
+    """A begin irvalidate has no bounds of (a Parameter, or a Relu of a shape with an
+    interval, which the runtime does not evaluate), masked or not: each sliced dim holds
+    the runtime's, and the file gives no error (the runtime's [:2:2] of 3..9 is then ..5)."""
+    shape = parameter([(2, 3), 5], name="shape")
+    begin = (parameter([1], et=np.int64, name="begin") if source == "parameter" else
+             op.subtract(op.gather(op.relu(op.shape_of(shape)), _i64([0]), _i64(0)), _i64([2])))
+    datas = [parameter([1, 6], name="a"), parameter([(3, 9), 6], name="b")]
+    outs = []
+    for n, (data, end, stride, mask) in enumerate(
+            (d, e, st, m) for d in datas for e, st in ((2, 1), (2, 2), (5, 1), (-8, 1))
+            for m in ([1], [0])):
+        node = op.strided_slice(data, begin, _i64([end]), _i64([stride]), mask, [0])
+        node.set_friendly_name(f"S{n}")
+        outs.append(node)
+    params = [shape, *datas] + ([begin] if source == "parameter" else [])
+    path = opcheck.save(ov.Model(outs, params, "ss"), tmp_path)
+    runtime, ours = opcheck.runtime_shapes(path), opcheck.irvalidate_shapes(path)
+    for node in outs:
+        name = node.get_friendly_name()
+        mine = ours[name]["outputs"][0]["inferred"]
+        assert _contains(_dims(mine), _dims(runtime[name][0])), (name, mine, runtime[name])
+    assert not opcheck.errors(path)
+
+
 @pytest.mark.parametrize("case", sorted(CLASSES))
 def test_issue_classes_match_the_runtime(case, tmp_path):
     build, names = CLASSES[case]
