@@ -235,7 +235,18 @@ def _reals_gathered_and_reduced() -> "ov.Model":
     return ov.Model([node], [x], "reals")
 
 
+def _sum_of_nothing() -> "ov.Model":
+    """ReduceSum of an empty slice of a shape is 0: a Range to it is empty."""
+    x = parameter([3, 3], name="x")
+    empty = op.slice(op.shape_of(x), _i64([2]), _i64([5]), _i64([1]))
+    stop = op.squeeze(op.reduce_sum(empty, _i64([0]), True), _i64([0]))
+    node = op.range(_i64(0), stop, _i64(1), "i64")
+    node.set_friendly_name("R")
+    return ov.Model([node], [x], "sum")
+
+
 CLASSES.update({
+    "reduce-sum-of-nothing": (_sum_of_nothing, ["R"]),
     "f32-gather-reduce": (_reals_gathered_and_reduced, ["R"]),
     "strided-slice-unbounded-begin": (_strided_unbounded_begin, ["S"]),
     "tile-empty-repeats": (lambda: _tile_of_empty_repeats(False), ["T"]),

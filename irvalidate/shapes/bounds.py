@@ -291,6 +291,9 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
     bounds = []
     for group in groups:
         items = [t.bounds[i] for i in group]
+        if not items and kind in ("sum", "l1"):  # (an empty sum is 0, measured)
+            bounds.append(Dim(0, 0))
+            continue
         if not items:
             raise Unresolved("a reduction over no element")
         if kind == "max":

@@ -56,8 +56,8 @@ WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: the type as it is stored); their bounds are Python floats, ``INF`` an unbounded upper one
 FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
 FLOAT_TYPES = frozenset(FLOAT_CODES)
-#: the most elements of a real Const made a value (sizes computed in f32 are short; a weight
-#: or a bias, which no shape rests on, is left alone: decoding it would cost every model)
+#: the most elements of a real value (sizes computed in f32 are short; a weight, a bias or a
+#: broadcast mask, which no shape rests on, is left alone: following it would cost every model)
 MAX_REAL_ELEMENTS = 64
 
 DYNAMIC = Dim(0, INF)
@@ -158,6 +158,8 @@ def real(value: float, et: str) -> float:
 
 
 def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+    if len(bounds) > MAX_REAL_ELEMENTS:
+        raise Unresolved("too many real elements")  # (data, not a size: not followed)
     fitted = []
     for lo, hi in bounds:
         if lo == INF:
