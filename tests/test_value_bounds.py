@@ -301,3 +301,18 @@ def test_issue_classes_match_the_runtime(case, tmp_path):
     axis, hi = bounded[-1]
     mutated = opcheck.mutate(path, name, 0, axis, hi + 2)  # a dim past the runtime's
     assert opcheck.named(mutated, name)
+
+
+def test_fix_repairs_a_stale_anchor_count(tmp_path):
+    """YOLOv8's anchors: a stale 41 where the runtime infers [40] is found and --fix writes 40
+    (irvalidate gave [?] before, and neither the check nor --fix saw it)."""
+    import subprocess
+    path = opcheck.save(_yolo_anchors(), tmp_path)
+    stale = opcheck.mutate(path, "anchors8", 0, 0, 41)
+    assert opcheck.named(stale, "anchors8")
+    run = subprocess.run([sys.executable, "-m", "irvalidate", "--fix", str(stale)],
+                         capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert not opcheck.errors(stale)
+    ours = opcheck.irvalidate_shapes(stale)["anchors8"]["outputs"][0]
+    assert ours["declared"] == ours["inferred"] == "[40]"
