@@ -245,7 +245,28 @@ def _sum_of_nothing() -> "ov.Model":
     return ov.Model([node], [x], "sum")
 
 
+def _loop_of_computed_trips() -> "ov.Model":
+    """A Loop whose trip count is a size through Relu and f32: its concatenated output is
+    [16,3] (the runtime folds the trip count), not [?,3]."""
+    x = parameter([4, 3], name="x")
+    size = op.gather(op.relu(op.shape_of(x)), _i64(0), _i64(0))
+    trips = op.convert(op.multiply(op.convert(size, "f32"), _f32(1.0)), "i64")
+    inner = op.parameter([4, 3], np.float32)
+    counter = op.parameter([], np.int64)
+    out = op.relu(inner)
+    body = ov.Model([op.result(op.constant(True)), op.result(out)], [inner, counter], "body")
+    node = op.loop(trips, op.constant(True))
+    node.set_function(body)
+    node.set_special_body_ports([1, 0])
+    node.set_invariant_input(inner, x.output(0))
+    joined = node.get_concatenated_slices(out.output(0), 0, 1, 1, -1, 0)
+    node.validate_and_infer_types()
+    node.set_friendly_name("L")
+    return ov.Model([joined], [x], "loop")
+
+
 CLASSES.update({
+    "loop-computed-trips": (_loop_of_computed_trips, ["L"]),
     "reduce-sum-of-nothing": (_sum_of_nothing, ["R"]),
     "f32-gather-reduce": (_reals_gathered_and_reduced, ["R"]),
     "strided-slice-unbounded-begin": (_strided_unbounded_begin, ["S"]),
