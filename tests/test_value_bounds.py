@@ -265,7 +265,16 @@ def _loop_of_computed_trips() -> "ov.Model":
     return ov.Model([joined], [x], "loop")
 
 
+def _min_of_nothing() -> "ov.Model":
+    """ReduceMin of an empty i32 slice of a shape is the type's maximum, a number."""
+    x = parameter([8, 6], name="x")
+    empty = op.slice(op.shape_of(x, "i32"), _i64([2]), _i64([5]), _i64([1]))
+    node = _broadcast(op.reduce_min(empty, _i64([0]), True))
+    return ov.Model([node], [x], "min")
+
+
 CLASSES.update({
+    "reduce-min-of-nothing": (_min_of_nothing, ["B"]),
     "loop-computed-trips": (_loop_of_computed_trips, ["L"]),
     "reduce-sum-of-nothing": (_sum_of_nothing, ["R"]),
     "f32-gather-reduce": (_reals_gathered_and_reduced, ["R"]),

@@ -294,6 +294,13 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
         if not items and kind in ("sum", "l1"):  # (an empty sum is 0, measured)
             bounds.append(Dim(0, 0))
             continue
+        if not items and kind in ("min", "max") and t.et in RANGES and RANGES[t.et][1] < INF:
+            # the runtime's identities: the type's maximum (a number, not unbounded: a
+            # Broadcast to it is [2147483647] for i32; i64's is not told from unbounded
+            # here) and its lowest
+            low, high = RANGES[t.et]
+            bounds.append(Dim(high, high) if kind == "min" else Dim(low, low))
+            continue
         if not items:
             raise Unresolved("a reduction over no element")
         if kind == "max":
