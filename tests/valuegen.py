@@ -6,8 +6,9 @@ values only are reached) and computes small integer and f32 values from their sh
 ShapeOf, Gather, Concat, Add/Subtract/Multiply/Divide/Minimum/Maximum/FloorMod, Convert to
 i32/i64/f32 and back, Relu, ReduceProd/Sum/Min/Max, Slice with negative steps, StridedSlice
 with computed begin/end and masks, Tile, Squeeze/Unsqueeze, Select, Abs, Clamp, Floor,
-Ceiling, Range with f32 start/stop/step (read back through ShapeOf) and NonZero of
-constants.  The values feed Broadcast, Reshape, Range, Tile and StridedSlice layers (the
+Ceiling, Range with f32 start/stop/step (read back through ShapeOf), NonZero of
+constants, Split/VariadicSplit, ScatterUpdate, Pad, Mod, Power, SquaredDifference,
+comparisons feeding Select, Broadcast of a value and Convert through f16/u8/i32/u32/f64.  The values feed Broadcast, Reshape, Range, Tile and StridedSlice layers (the
 *consumers*), with an Add of two consumers downstream; a Loop with concatenated outputs and
 a TensorIterator over a Parameter are added to some models.
 
@@ -30,7 +31,8 @@ import openvino.opset8 as op8
 import openvino.opset16 as op
 
 I32, I64, F32 = ov.Type.i32, ov.Type.i64, ov.Type.f32
-_NP = {I32: np.int32, I64: np.int64, F32: np.float32}
+_NP = {I32: np.int32, I64: np.int64, F32: np.float32, ov.Type.u8: np.uint8,
+       ov.Type.u32: np.uint32, ov.Type.f16: np.float16, ov.Type.f64: np.float64}
 MAX_ATTEMPTS = 20
 #: the longest value kept in the pool (shape values are short)
 MAX_LENGTH = 6
@@ -249,10 +251,70 @@ class _Builder:
         self.consumers.append(out)
         return self.named(op.shape_of(out, "i64"), "shapeof")
 
+    def s_split(self) -> ov.Output:
+        v = self.pick()
+        n = _length(v)
+        if not n or n < 2:
+            raise _Skip("split")
+        if self.r.random() < 0.5 and n % 2 == 0:
+            node = op.split(v, self.const(0, I64), 2)
+        else:
+            first = self.r.randint(1, n - 1)
+            node = op.variadic_split(v, self.const(0, I64), self.const([first, -1], I64))
+        self.named(node, "split")
+        return node.output(self.r.randrange(node.get_output_size()))
+
+    def s_scatter(self) -> ov.Output:
+        v = self.pick()
+        n = _length(v)
+        if not n:
+            raise _Skip("scatter")
+        update = self.pick() if self.r.random() < 0.5 else self.like([self.r.randint(1, 4)], v)
+        if _length(update) != 1 or update.get_element_type() != v.get_element_type():
+            update = self.like([self.r.randint(1, 4)], v)
+        index = self.const([self.r.randrange(n)], I64)
+        return self.named(op.scatter_update(v, index, update, self.const(0, I64)), "scatter")
+
+    def s_pad(self) -> ov.Output:
+        v = self.pick()
+        begin, end = self.r.randint(0, 2), self.r.randint(0, 2)
+        mode = self.r.choice(["constant", "edge", "reflect"])
+        node = op.pad(v, self.const([begin], I64), self.const([end], I64), mode,
+                      self.like(self.r.randint(0, 3), v) if mode == "constant" else None)
+        return self.named(node, "pad")
+
+    def s_mod_power(self) -> ov.Output:
+        v = self.pick(True)
+        kind = self.r.choice(["mod", "power", "squared_difference"])
+        number = self.like([self.r.randint(1, 3)], v)
+        return self.named(getattr(op, kind)(v, number), kind)
+
+    def s_compare_select(self) -> ov.Output:
+        a, b = self.pick(True), self.pick(True)
+        if a.get_element_type() != b.get_element_type():
+            raise _Skip("types")
+        kind = self.r.choice(["equal", "less", "greater_equal", "not_equal"])
+        cond = getattr(op, kind)(a, b)
+        return self.named(op.select(cond, a, b), "cmpselect")
+
+    def s_broadcast_value(self) -> ov.Output:
+        v = self.pick()
+        n = _length(v)
+        if n != 1:
+            raise _Skip("broadcast")
+        return self.named(op.broadcast(v, self.const([self.r.randint(1, 3)], I64)), "bvalue")
+
+    def s_convert_narrow(self) -> ov.Output:
+        v = self.pick()
+        target = self.r.choice(["f16", "u8", "i32", "u32", "f64"])
+        back = "i64" if self.r.random() < 0.7 else target
+        return self.named(op.convert(op.convert(v, target), back), "narrow")
+
     STEPS: Sequence[Callable] = (s_shape_of, s_gather, s_gather, s_concat, s_arithmetic,
                                  s_arithmetic, s_convert, s_unary, s_reduce, s_slice,
                                  s_strided_slice, s_tile, s_squeeze, s_select, s_range_f32,
-                                 s_non_zero)
+                                 s_non_zero, s_split, s_scatter, s_pad, s_mod_power,
+                                 s_compare_select, s_broadcast_value, s_convert_narrow)
 
     def step(self) -> None:
         out = self.r.choice(self.STEPS)(self)
@@ -445,7 +507,7 @@ class _Builder:
     def attempt(self, step: Callable[[], object]) -> None:
         try:
             step()
-        except (_Skip, RuntimeError, TypeError, ValueError, IndexError):
+        except (_Skip, RuntimeError, TypeError, ValueError, IndexError, KeyError):
             pass
 
 

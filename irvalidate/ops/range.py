@@ -75,7 +75,7 @@ def _infer(v4: bool):
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (3,))
+    t = tensors(node, (3,), reals=None)
     start, stop, step = (scalar(x, "a Range input") for x in t[:3])
     et = elements.from_element_type(node.layer.data.get("output_type")) or t[0].et
     shown = ", ".join(f"{v:g}" for v in (start, stop, step))

@@ -6,10 +6,11 @@ sliced dim's maximum (``..max``): Slice without known axes (or without axes and 
 start) does so for every dim.  StridedSlice's masks: ``begin_mask``/``end_mask`` ignore a
 bound, ``new_axis_mask`` inserts a 1, ``shrink_axis_mask`` drops a dim (its begin unchecked),
 ``ellipsis_mask`` stands for the dims not otherwise addressed.  Where begin or end has no
-bounds here (a Parameter, a value the runtime does not evaluate), a sliced dim is the whole
-dim when both masks ignore them, else ``..max``, even where one mask ignores the unknown
-input: the runtime is then sometimes tighter, never looser (measured: ``[:2:2]`` of ``3..9``
-with a masked, unknown begin is ``..5``, not 1; ``[:5]`` is ``3..5``).  Every mask is empty or as long
+bounds here (a Parameter, a value the runtime does not evaluate), a sliced dim is ``..max``
+unless masks ignore every unknown bound, the dim is an interval, the stride 1 and the slice
+not static (measured: with a masked unknown begin, ``[:5]`` of ``3..9`` is ``3..5``, of 10
+it is ``..10``, ``[:2]`` of ``3..9`` is ``..9`` and ``[:2:2]`` is ``..5``, where ``..max``
+is looser, never tighter).  Every mask is empty or as long
 as ``begin_mask`` and holds only 0 and 1.
 SliceScatter-15 writes ``updates`` into the slice Slice-8 takes of ``data`` (the data's shape
 stays); the updates must fit that slice.
@@ -233,14 +234,17 @@ def _strided_slice(node: Node) -> Result:
             dim_at(k)
             k += 1
         elif strides is not None and (begin is not None or bit(begin_mask, i)) and (
-                end is not None or bit(end_mask, i)) and (
-                begin is not None and end is not None or bit(begin_mask, i) and bit(end_mask, i)):
-            # (with an input irvalidate has no bounds of, one mask alone gives no more than
-            # ..max: measured, the runtime's [:2:2] of 3..9 is then ..5, not 1)
+                end is not None or bit(end_mask, i)):
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
             d = dim_at(k)
+            if (begin is None or end is None) and (d.is_static or step != 1):
+                # a masked input irvalidate has no bounds of: measured, the runtime gives ..N
+                # for a static dim, masks or not, and [:2:2] of 3..9 is ..5, not 1
+                out.append(upper_only(d))
+                k += 1
+                continue
             top = d.hi
             if bit(begin_mask, i):
                 start = (top, top) if step < 0 else (0, 0)
@@ -250,7 +254,10 @@ def _strided_slice(node: Node) -> Result:
                 stop = (-1 - top, -1 - top) if step < 0 else (top, top)
             else:
                 stop = end[i]  # type: ignore[index]
-            out.append(make_dim(d, start, stop, step))
+            sliced = make_dim(d, start, stop, step)
+            # (a masked unknown bound and a static slice: measured, [:2] of 3..9 is ..9)
+            out.append(upper_only(d) if sliced.is_static and (begin is None or end is None)
+                       else sliced)
             k += 1
         else:
             out.append(upper_only(dim_at(k)))

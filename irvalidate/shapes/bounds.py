@@ -15,6 +15,7 @@ from typing import List, Tuple
 from .dims import INF, Dim
 from .values import (
     COMPUTED_TYPES,
+    COMPUTED_REALS,
     DYNAMIC,
     FLOAT_TYPES,
     MAX_VALUE_ELEMENTS,
@@ -153,7 +154,7 @@ def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
 def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
     """Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod or Power of two bounded
     values (the corners: ``interval_bound_evaluator``; so FloorMod of ``2..6`` by 4 is 2)."""
-    if a.et == b.et and a.et in FLOAT_TYPES:
+    if a.et == b.et and a.et in COMPUTED_REALS:
         return _real_arithmetic(kind, a, b, origin)
     if a.et != b.et or a.et not in COMPUTED_TYPES:
         raise Unresolved("operand types differ, or the runtime has no kernel for them")
@@ -242,7 +243,7 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
 #: but Equal, which has its own bounds (see :func:`compare`)
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
-    if t.rank > 1 or (t.et not in COMPUTED_TYPES and t.et not in FLOAT_TYPES):
+    if t.rank > 1 or (t.et not in COMPUTED_TYPES and t.et not in COMPUTED_REALS):
         raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
     lo, hi = 1, 1
     for b in t.bounds:
@@ -279,7 +280,7 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
     """ReduceMax/ReduceMin of bounded values (the lower bounds reduced, and the upper ones, as
     the runtime's default bound evaluators do), and ReduceSum/ReduceMean/ReduceL1 of exact
     values only (the runtime evaluates those on constants, not on bounds)."""
-    if t.et not in COMPUTED_TYPES and t.et not in FLOAT_TYPES:
+    if t.et not in COMPUTED_TYPES and t.et not in COMPUTED_REALS:
         raise Unresolved(f"Reduce of {t.et} values")
     rank = max(t.rank, 1)
     if any(not -rank <= a < rank for a in axes):

@@ -11,8 +11,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from .dims import Dim
 from .values import (
+    COMPUTED_REALS,
     COMPUTED_TYPES,
-    FLOAT_TYPES,
     INDEX_TYPES,
     MAX_VALUE_ELEMENTS,
     MAX_VALUE_RANK,
@@ -46,7 +46,7 @@ def gather_values(data: Tensor, indices: Tensor, axis: int, batch: int, origin: 
     (the runtime's bound evaluation; negative indices count from the end)."""
     if data.rank == 0:
         raise Unresolved("Gather of a scalar")
-    if (data.et not in COMPUTED_TYPES and data.et not in FLOAT_TYPES) or \
+    if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
             indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
     a = _norm(axis, data.rank)

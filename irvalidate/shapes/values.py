@@ -20,7 +20,8 @@ arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026
 * Convert casts each bound like C++, and only between types wider than 16 bits does the
   type's maximum (an unbounded bound) stay the maximum: ``?`` to i16 is -1, to u8 255;
 * booleans are 0 and 1 (conditions of Select); their maximum is no unbounded value;
-* reals (f16, f32, f64: a size Converted to f32, as YOLO's anchors are) are rounded to their
+* reals (f16, f32; f64 only moved: a size Converted to f32, as YOLO's anchors are) are
+  rounded to their
   type; Convert to an integer type truncates them; Add, Subtract, Multiply, Divide, Maximum
   and Minimum take the corners, and an unbounded operand gives ``?`` (measured).
 
@@ -53,9 +54,14 @@ RANGES = {"i64": (-(1 << 63), (1 << 63) - 1), "i32": (-(1 << 31), (1 << 31) - 1)
 #: types whose maximum Convert keeps as the maximum when both sides are among them
 WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: floating types whose values are followed (struct's code for each: a number is rounded to
-#: the type as it is stored); their bounds are Python floats, ``INF`` an unbounded upper one
+#: the type as it is stored); their bounds are Python floats, ``INF`` an unbounded upper one.
+#: Not bf16 (it behaves as f16 does, but its rounding is not followed here)
 FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
 FLOAT_TYPES = frozenset(FLOAT_CODES)
+#: reals the runtime computes on (arithmetic, Gather, the Reduce ops); f64 values are only
+#: moved and converted (measured: Gather and ReduceMax of f64 give ``?``, Add ``?`` too, and
+#: Multiply by 2.0 of ``2..6`` gives 0)
+COMPUTED_REALS = frozenset({"f16", "f32"})
 #: the most elements of a real value (sizes computed in f32 are short; a weight, a bias or a
 #: broadcast mask, which no shape rests on, is left alone: following it would cost every model)
 MAX_REAL_ELEMENTS = 64
@@ -218,6 +224,8 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     if et in FLOAT_TYPES:
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
                                      for b in t.bounds], et, origin)  # type: ignore[arg-type]
+    if et not in RANGES:
+        raise Unresolved(f"Convert of reals to {et}")
     low, high = RANGES[et]
 
     def cast(value: float) -> int:
@@ -277,7 +285,7 @@ def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     range reads 0 in bound evaluation (every Gather version)."""
     if data.rank != 1 or _axis(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
-    if (data.et not in COMPUTED_TYPES and data.et not in FLOAT_TYPES) or \
+    if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
             indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
     n = data.shape[0]
