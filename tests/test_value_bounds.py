@@ -295,7 +295,13 @@ def _through_f64() -> "ov.Model":
                                          "i64"))
 
 
+def _f32_to_f64_and_back() -> "ov.Model":
+    """A size through f32, then f64 (irvalidate's analysis once failed there), and back."""
+    return _through(lambda s: op.convert(op.convert(op.convert(s, "f32"), "f64"), "i64"))
+
+
 CLASSES.update({
+    "f32-f64-and-back": (_f32_to_f64_and_back, ["B"]),
     "f64-gather-unknown": (_through_f64, ["B"]),
     "reduce-min-of-nothing": (_min_of_nothing, ["B"]),
     "loop-computed-trips": (_loop_of_computed_trips, ["L"]),
