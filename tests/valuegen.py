@@ -1,16 +1,19 @@
 """Seeded random models whose shapes rest on values a shape subgraph computes (issue 23).
 
-Used by ``test_value_bounds.py``.  Each model reads one or two f32 Parameters (static,
+Used by ``test_value_bounds.py``. Each model reads one or two f32 Parameters (static,
 interval, ``?`` dims; sometimes all static, so that the ops the runtime evaluates on exact
 values only are reached) and computes small integer and f32 values from their shapes:
 ShapeOf, Gather, Concat, Add/Subtract/Multiply/Divide/Minimum/Maximum/FloorMod, Convert to
-i32/i64/f32 and back, Relu, ReduceProd/Sum/Min/Max, Slice with negative steps, StridedSlice
-with computed begin/end and masks, Tile, Squeeze/Unsqueeze, Select, Abs, Clamp, Floor,
-Ceiling, Range with f32 start/stop/step (read back through ShapeOf), NonZero of
-constants, Split/VariadicSplit, ScatterUpdate, Pad, Mod, Power, SquaredDifference,
-comparisons feeding Select, Broadcast of a value and Convert through f16/u8/i32/u32/f64.  The values feed Broadcast, Reshape, Range, Tile and StridedSlice layers (the
-*consumers*), with an Add of two consumers downstream; a Loop with concatenated outputs and
-a TensorIterator over a Parameter are added to some models.
+i32/i64/f32 and back, Relu, ReduceProd/Sum/Min/Max, Slice with negative steps,
+StridedSlice with computed begin/end and masks, Tile, Squeeze/Unsqueeze, Select, Abs,
+Clamp, Floor, Ceiling, Range with f32 start/stop/step (read back through ShapeOf), NonZero
+of constants, Split/VariadicSplit, ScatterUpdate, Pad, Mod, Power, SquaredDifference,
+comparisons feeding Select, Broadcast of a value and Convert through f16/u8/i32/u32/f64.
+The values feed Broadcast, Reshape, Range, Tile and StridedSlice layers (the *consumers*),
+with an Add of two consumers downstream.  Loop and TensorIterator layers are added to some
+models: trip counts constant, -1, computed or a Parameter; inputs sliced (backwards, by two)
+or invariant; a back edge; bodies that Broadcast or Reshape to a shape of their Parameter
+or to a value the outer graph computes; outputs concatenated and last.
 
 Every op is built with the openvino API, which runs the runtime's inference as it builds;
 an op it refuses is dropped.  The saved model must be read by ``Core().read_model`` (else
@@ -175,9 +178,11 @@ class _Builder:
         v = self.pick()
         n = _length(v) or 4
         if self.r.random() < 0.6:  # a negative step
-            start, stop, step = self.r.randint(-1, n), self.r.randint(-n - 2, 0), -self.r.randint(1, 2)
+            start, stop = self.r.randint(-1, n), self.r.randint(-n - 2, 0)
+            step = -self.r.randint(1, 2)
         else:
-            start, stop, step = self.r.randint(-n, 0), self.r.randint(1, n + 2), self.r.randint(1, 2)
+            start, stop = self.r.randint(-n, 0), self.r.randint(1, n + 2)
+            step = self.r.randint(1, 2)
         begin = self.const([start], I64)
         if self.r.random() < 0.3:  # a start computed from a shape
             first = op.convert(self.scalar_or_first(), "i64")
@@ -187,14 +192,16 @@ class _Builder:
 
     def strided(self, data: ov.Output, computed: bool) -> ov.Output:
         """A StridedSlice of axis 0 of ``data``, its begin/end computed from a shape or not."""
-        n = data.get_partial_shape()[0].get_max_length() if data.get_partial_shape().rank.is_static else 4
+        shape = data.get_partial_shape()
+        n = shape[0].get_max_length() if shape.rank.is_static else 4
         n = n if 0 < n < 100 else 4
         begin = self.const([self.r.randint(-n, n)], I64)
         end = self.const([self.r.randint(-n, n + 2)], I64)
         if computed:
             value = op.convert(self.scalar_or_first(), "i64").output(0)
             if self.r.random() < 0.5:
-                end = op.minimum(value, self.const([n], I64)).output(0) if self.r.random() < 0.5 else value
+                capped = op.minimum(value, self.const([n], I64)).output(0)
+                end = capped if self.r.random() < 0.5 else value
             else:
                 begin = op.subtract(value, self.const([self.r.randint(1, 3)], I64)).output(0)
         stride = self.const([self.r.choice([1, 1, 2, -1])], I64)

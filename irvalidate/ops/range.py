@@ -2,10 +2,10 @@
 
 Shape (range_shape_inference): ``[n]`` with ``n = ceil(|stop - start| / |step|)`` (0 when the
 step points away from stop), cast to uint32 as the runtime does; the three values are
-read as doubles, Consts or values computed exactly (a size Converted to f32, as YOLO's anchors
-do), and ``[?]`` when one is unknown; for an integral output they are truncated first (a step
-that becomes 0 there is undefined in C++: ``[?]``).  A zero step is refused in both versions.  Types:
-Range-1 merges the three input types (boolean refused); Range-4 gives ``output_type``
+read as doubles, Consts or values computed exactly (a size Converted to f32, as YOLO's
+anchors do), and ``[?]`` when one is unknown; for an integral output they are truncated
+first (a step that becomes 0 there is undefined in C++: ``[?]``).  A zero step is refused
+in both versions.  Types: Range-1 merges the three input types (boolean refused); Range-4 gives ``output_type``
 (``dynamic`` when missing).
 Value: evaluated when the three are known (:func:`irvalidate.shapes.values.arange`).
 """
@@ -65,7 +65,8 @@ def _infer(v4: bool):
         values = [node.exact_reals(i) for i in range(3)]
         step = values[2]
         if step is not None and len(step) == 1 and (step[0] == 0 or not math.isfinite(step[0])):
-            raise OpError(INCOMPATIBLE, "step is 0" if step[0] == 0 else "step is not a finite number")
+            raise OpError(INCOMPATIBLE, "step is 0" if step[0] == 0
+                          else "step is not a finite number")
         if any(v is None or len(v) != 1 for v in values):
             return Result(((DYNAMIC,),), (et,))
         integral = (et if v4 else types[0]) in elements.INTEGRAL

@@ -176,6 +176,24 @@ def _masks(node: Node) -> Tuple[Tuple[int, ...], ...]:
     return masks
 
 
+def _sliced(d: Dim, start: Optional[Tuple[int, int]], stop: Optional[Tuple[int, int]],
+            step: int, unknown: bool) -> Dim:
+    """One sliced dim of StridedSlice: ``start``/``stop`` bounds, None where a mask ignores
+    them; ``unknown`` when begin or end has no bounds here (masked on this axis)."""
+    if unknown and (d.is_static or step != 1):
+        # measured: the runtime gives ..N for a static dim, masks or not, and [:2:2] of
+        # 3..9 is ..5, not 1
+        return upper_only(d)
+    top = d.hi
+    if start is None:
+        start = (top, top) if step < 0 else (0, 0)
+    if stop is None:
+        stop = (-1 - top, -1 - top) if step < 0 else (top, top)
+    sliced = make_dim(d, start, stop, step)
+    # (an unknown masked bound and a static slice: measured, [:2] of 3..9 is then ..9)
+    return upper_only(d) if unknown and sliced.is_static else sliced
+
+
 def _strided_slice(node: Node) -> Result:
     node.require_inputs((3, 4))
     names = ["data", "begin", "end", "strides"]
@@ -238,26 +256,9 @@ def _strided_slice(node: Node) -> Result:
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
-            d = dim_at(k)
-            if (begin is None or end is None) and (d.is_static or step != 1):
-                # a masked input irvalidate has no bounds of: measured, the runtime gives ..N
-                # for a static dim, masks or not, and [:2:2] of 3..9 is ..5, not 1
-                out.append(upper_only(d))
-                k += 1
-                continue
-            top = d.hi
-            if bit(begin_mask, i):
-                start = (top, top) if step < 0 else (0, 0)
-            else:
-                start = begin[i]  # type: ignore[index]
-            if bit(end_mask, i):
-                stop = (-1 - top, -1 - top) if step < 0 else (top, top)
-            else:
-                stop = end[i]  # type: ignore[index]
-            sliced = make_dim(d, start, stop, step)
-            # (a masked unknown bound and a static slice: measured, [:2] of 3..9 is ..9)
-            out.append(upper_only(d) if sliced.is_static and (begin is None or end is None)
-                       else sliced)
+            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]
+            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]
+            out.append(_sliced(dim_at(k), start, stop, step, begin is None or end is None))
             k += 1
         else:
             out.append(upper_only(dim_at(k)))

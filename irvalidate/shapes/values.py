@@ -170,7 +170,8 @@ def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
     for lo, hi in bounds:
         if lo == INF:
             raise Unresolved("a lower bound is unbounded")
-        fitted.append(Dim(real(lo, et), INF if hi == INF else real(hi, et)))  # type: ignore[arg-type]
+        upper = INF if hi == INF else real(hi, et)
+        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
