@@ -300,7 +300,19 @@ def _f32_to_f64_and_back() -> "ov.Model":
     return _through(lambda s: op.convert(op.convert(op.convert(s, "f32"), "f64"), "i64"))
 
 
+def _product_of_maybe_negative() -> "ov.Model":
+    """ReduceProd of [2, -3..0]: the runtime evaluates no bounds of a value that may be
+    negative, so a Reshape to it is [?] (irvalidate gave [36..0])."""
+    x = parameter([6, (1, 4)], name="x")
+    data = parameter([6, 2, 5, 5], name="data")
+    factors = op.tile(op.subtract(op.shape_of(x, "i32"), op.constant(np.int32(4))), _i64([2]))
+    node = op.reshape(data, op.reduce_prod(factors, _i64([0]), True), True)
+    node.set_friendly_name("R")
+    return ov.Model([node], [x, data], "prod")
+
+
 CLASSES.update({
+    "reduce-prod-maybe-negative": (_product_of_maybe_negative, ["R"]),
     "f32-f64-and-back": (_f32_to_f64_and_back, ["B"]),
     "f64-gather-unknown": (_through_f64, ["B"]),
     "reduce-min-of-nothing": (_min_of_nothing, ["B"]),

@@ -245,6 +245,8 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
     if t.rank > 1 or (t.et not in COMPUTED_TYPES and t.et not in COMPUTED_REALS):
         raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
+    if any(b.lo < 0 for b in t.bounds):  # the runtime's has_non_negative_bounds_on_data
+        raise Unresolved("ReduceProd of a value that may be negative")
     lo, hi = 1, 1
     for b in t.bounds:
         lo *= b.lo
