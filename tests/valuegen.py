@@ -514,7 +514,7 @@ class _Builder:
     def attempt(self, step: Callable[[], object]) -> None:
         try:
             step()
-        except (_Skip, RuntimeError, TypeError, ValueError, IndexError, KeyError):
+        except (_Skip, RuntimeError, TypeError, ValueError, IndexError, KeyError, OverflowError):
             pass
 
 
