@@ -21,7 +21,7 @@ from ..ops.memo import payload
 from ..ops.sources import const_value, outputs_of, renamed
 from ..ops.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
-from ..shapes.values import MAX_VALUE_ELEMENTS, RANGES, Tensor
+from ..shapes.values import FLOAT_TYPES, MAX_REAL_ELEMENTS, MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
 from .order import reader_order
 
@@ -218,7 +218,9 @@ class Propagation:
             # count first: a quantized weight (u8/u4 into a Convert) holds far more values than
             # a tensor of shape values may, and decoding it only to drop it was most of the
             # time spent on such models
-            if value.element_type in RANGES and _count(value.shape) <= MAX_VALUE_ELEMENTS:
+            most = MAX_REAL_ELEMENTS if value.element_type in FLOAT_TYPES else \
+                MAX_VALUE_ELEMENTS if value.element_type in RANGES else -1
+            if _count(value.shape) <= most:
                 # Consts of one payload (a model's every block reads the same indices)
                 # make one value; each Const names itself in its own origin
                 key = (payload(producer.data), value.shape, value.element_type)
@@ -226,7 +228,9 @@ class Propagation:
                 if made is self:
                     try:
                         numbers = (self.weights.booleans(producer.data)
-                                   if value.element_type == "boolean" else self.read_const(producer))
+                                   if value.element_type == "boolean" else
+                                   self.read_floats(producer) if value.element_type in FLOAT_TYPES
+                                   else self.read_const(producer))
                     except ConstError:  # the invalid-constant rule reports it
                         numbers = None
                     made = None if numbers is None else \

@@ -11,9 +11,10 @@ the exact answer) stands.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from ..ir import elements
+from ..ir.weights import REAL_TYPES
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
 from .attributes import Field, read
@@ -34,10 +35,13 @@ def _index_type(text: str, what: str) -> str:
     return found
 
 
-def _constant(node: Node) -> Optional[List[int]]:
-    """Data values the runtime folds: a Const's integers, or an exactly known shape value."""
+def _constant(node: Node) -> Optional[Sequence[float]]:
+    """Data values the runtime folds: a Const's numbers (integer or real), or an exactly
+    known value."""
     if is_const(node.inputs[0]):
-        return node.const_ints(0)
+        found = node.const_ints(0)
+        return found if found is not None or node.inputs[0].element_type not in REAL_TYPES \
+            else node.const_floats(0)
     tensor = node.inputs[0].tensor
     if tensor is None or any(not b.is_static for b in tensor.bounds):
         return None

@@ -76,7 +76,7 @@ def _infer(kind: str):
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (2,))
+    t = tensors(node, (2,), reals=None)
     kind = node.layer.type.lower()
     if kind == "mod":
         return bounds.mod(t[0], t[1], origin(node.layer, t))

@@ -6,10 +6,10 @@ follow it; the layer then has no value, and its consumers fall back as the runti
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from ..ir.records import Layer
-from ..shapes.values import Origin, Tensor, Unresolved
+from ..shapes.values import FLOAT_TYPES, Origin, Tensor, Unresolved
 from .attributes import parse_float_prefix, parse_int_prefix
 from .node import Node
 
@@ -70,11 +70,17 @@ def origin(layer: Layer, tensors: Sequence[Tensor], detail: str = "") -> Origin:
     return Origin(label(layer, ", ".join(shown)), tuple(t.origin for t in tensors if not t.origin.hidden))
 
 
-def tensors(node: Node, counts: Sequence[int]) -> List[Tensor]:
-    """Every input's value, the inputs counted first; Unresolved when one has none."""
+def tensors(node: Node, counts: Sequence[int], reals: Optional[Sequence[int]] = (0,)
+            ) -> List[Tensor]:
+    """Every input's value, the inputs counted first; Unresolved when one has none, or when
+    a real value reaches an input not in ``reals`` (None: any), where numbers are indices,
+    axes or counts (the runtime refuses such a type)."""
     if len(node.inputs) not in counts:
         raise Unresolved(f"{node.layer.type} takes {counts} inputs")  # the arity rule says so
     found = node.tensors()
     if found is None:
         raise Unresolved("an input has no value")
+    if reals is not None and any(t.et in FLOAT_TYPES and i not in reals
+                                 for i, t in enumerate(found)):
+        raise Unresolved("a real value where the op wants integers")
     return found

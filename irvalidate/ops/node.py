@@ -16,7 +16,7 @@ from ..ir.records import Graph as Body
 from ..ir.weights import REAL_TYPES, ConstError
 from ..shapes.arith import from_int
 from ..shapes.dims import Dim, Shape, format_dim, format_shape
-from ..shapes.values import NegativeTarget, Tensor, Unresolved, as_target, describe
+from ..shapes.values import FLOAT_TYPES, NegativeTarget, Tensor, Unresolved, as_target, describe
 from .spec import (
     ARITY,
     CONSTANT,
@@ -30,6 +30,9 @@ from .spec import (
 
 #: the largest tensor rank irvalidate will build a shape for
 MAX_RANK = 4096
+#: values the readers of integers leave to the ops that move values: u64 (whose maximum,
+#: and numbers past the int64 range, the runtime reads as negative), booleans and reals
+_NOT_NUMERIC = frozenset({"u64", "boolean"}) | FLOAT_TYPES
 
 
 class BodyOutcome(NamedTuple):
@@ -222,7 +225,7 @@ class Node:
         maximum, and numbers past the int64 range, the runtime reads as negative int64s) or
         a boolean one is left to the ops that move values and to Broadcast's target."""
         tensor = self.inputs[index].tensor
-        return None if tensor is None or tensor.et in ("u64", "boolean") else tensor
+        return None if tensor is None or tensor.et in _NOT_NUMERIC else tensor
 
     def const_numbers(self, index: int) -> Optional[List[int]]:
         """A Const input's numbers as the runtime casts them to integers: integer types as
@@ -255,6 +258,23 @@ class Node:
             return None
         try:
             return tensor.static_values()
+        except Unresolved:
+            self.unknown_value(index)
+            return None
+
+    def exact_reals(self, index: int) -> Optional[List[float]]:
+        """OpenVINO's ``get_input_const_data_as<double>``: a Const's numbers of any number
+        type, or a computed value, integer or real, whose every element is known exactly;
+        else None (Range reads its inputs so)."""
+        value = self.inputs[index]
+        if is_const(value):
+            return self.const_floats(index)
+        tensor = value.tensor
+        if tensor is None or tensor.et in ("u64", "boolean"):
+            self.unknown_value(index)
+            return None
+        try:
+            return [float(v) for v in tensor.static_values()]
         except Unresolved:
             self.unknown_value(index)
             return None

@@ -117,7 +117,7 @@ def _padded(d: Dim, begin: Dim, end: Dim) -> Dim:
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (3, 4))
+    t = tensors(node, (3, 4), reals=(0, 3))
     try:
         (mode,) = read(node, "Pad", _FIELDS)
     except OpError:

@@ -2,13 +2,16 @@
 
 Shape (range_shape_inference): ``[n]`` with ``n = ceil(|stop - start| / |step|)`` (0 when the
 step points away from stop), cast to uint32 as the runtime does; the three values are
-const-only, and ``[?]`` when one is unknown (float Consts are not decoded here: ``[?]``, less
-precise than the runtime, never wrong).  A zero step is refused in both versions.  Types:
-Range-1 merges the three input types (boolean refused); Range-4 gives ``output_type``
+read as doubles, Consts or values computed exactly (a size Converted to f32, as YOLO's
+anchors do), and ``[?]`` when one is unknown; for an integral output they are truncated
+first (a step that becomes 0 there is undefined in C++: ``[?]``).  A zero step is refused
+in both versions.  Types: Range-1 merges the three input types (boolean refused); Range-4 gives ``output_type``
 (``dynamic`` when missing).
-Value: evaluated when the three are known.
+Value: evaluated when the three are known (:func:`irvalidate.shapes.values.arange`).
 """
 from __future__ import annotations
+
+import math
 
 from ..ir import elements
 from ..shapes import values as vals
@@ -59,24 +62,25 @@ def _infer(v4: bool):
                 et = "dynamic"
         if et == "dynamic":  # the port's precision says nothing the runtime checks
             et = None
-        values = [node.exact_values(i) for i in range(3)]
+        values = [node.exact_reals(i) for i in range(3)]
         step = values[2]
-        if step is not None and len(step) == 1 and step[0] == 0:
-            raise OpError(INCOMPATIBLE, "step is 0")
+        if step is not None and len(step) == 1 and (step[0] == 0 or not math.isfinite(step[0])):
+            raise OpError(INCOMPATIBLE, "step is 0" if step[0] == 0
+                          else "step is not a finite number")
         if any(v is None or len(v) != 1 for v in values):
             return Result(((DYNAMIC,),), (et,))
-        start, stop, stride = (v[0] for v in values)  # type: ignore[index]
-        span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
-        count = -(-abs(span) // abs(stride))
-        return Result(((static(count % (1 << 32)),),), (et,))
+        integral = (et if v4 else types[0]) in elements.INTEGRAL
+        count = vals.range_length(*(v[0] for v in values), integral)  # type: ignore[index]
+        return Result(((DYNAMIC if count is None else static(count),),), (et,))
     return infer
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (3,))
+    t = tensors(node, (3,), reals=None)
     start, stop, step = (scalar(x, "a Range input") for x in t[:3])
     et = elements.from_element_type(node.layer.data.get("output_type")) or t[0].et
-    return vals.arange(start, stop, step, et, Origin(label(node.layer, f"{start}, {stop}, {step}")))
+    shown = ", ".join(f"{v:g}" for v in (start, stop, step))
+    return vals.arange(start, stop, step, et, Origin(label(node.layer, shown)))
 
 
 SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(), infer=_infer(False), evaluate=_evaluate),

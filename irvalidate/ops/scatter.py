@@ -135,7 +135,7 @@ def _scatter_elements(v12: bool):
 
 
 def _update_value(node: Node) -> Tensor:
-    t = tensors(node, (4,))
+    t = tensors(node, (4,), reals=(0, 2))
     axis = scalar(t[3], "the ScatterUpdate axis")
     if t[1].rank > 1:
         raise Unresolved("ScatterUpdate with indices of rank 2 or more")
@@ -149,7 +149,7 @@ def _elements_value(node: Node) -> Tensor:
     """ScatterElementsUpdate of a shape vector (ONNX's CenterCropPad builds its crop from
     ``ShapeOf``): the runtime evaluates bounds with exact indices, lower and upper apart.
     Only rank-1 data, and no reduction, are followed."""
-    t = tensors(node, (4,))
+    t = tensors(node, (4,), reals=(0, 2))
     axis = scalar(t[3], "the ScatterElementsUpdate axis")
     reduction = (node.layer.data.get("reduction") or "none").strip().lower()
     if reduction != "none" or t[0].rank != 1 or t[1].rank != 1 or t[2].shape != t[1].shape:

@@ -44,7 +44,7 @@ def _infer(node: Node) -> Result:
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (3,))
+    t = tensors(node, (3,), reals=(1, 2))
     if ab.read(node).mode == "pdpd":
         raise Unresolved("Select of values broadcast the pdpd way")
     return layout.select_values(t[0], t[1], t[2], origin(node.layer, t))

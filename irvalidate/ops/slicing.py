@@ -5,7 +5,12 @@ are read by bounds; step (strides) and axes are const-only.  Unknown values keep
 sliced dim's maximum (``..max``): Slice without known axes (or without axes and an unknown
 start) does so for every dim.  StridedSlice's masks: ``begin_mask``/``end_mask`` ignore a
 bound, ``new_axis_mask`` inserts a 1, ``shrink_axis_mask`` drops a dim (its begin unchecked),
-``ellipsis_mask`` stands for the dims not otherwise addressed.  Every mask is empty or as long
+``ellipsis_mask`` stands for the dims not otherwise addressed.  Where begin or end has no
+bounds here (a Parameter, a value the runtime does not evaluate), a sliced dim is ``..max``
+unless masks ignore every unknown bound, the dim is an interval, the stride 1 and the slice
+not static (measured: with a masked unknown begin, ``[:5]`` of ``3..9`` is ``3..5``, of 10
+it is ``..10``, ``[:2]`` of ``3..9`` is ``..9`` and ``[:2:2]`` is ``..5``, where ``..max``
+is looser, never tighter).  Every mask is empty or as long
 as ``begin_mask`` and holds only 0 and 1.
 SliceScatter-15 writes ``updates`` into the slice Slice-8 takes of ``data`` (the data's shape
 stays); the updates must fit that slice.
@@ -13,7 +18,7 @@ Values are evaluated for 1-D shape values: Slice along axis 0; StridedSlice with
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..shapes import values as vals
 from ..shapes.arith import compatible_shapes
@@ -171,6 +176,24 @@ def _masks(node: Node) -> Tuple[Tuple[int, ...], ...]:
     return masks
 
 
+def _sliced(d: Dim, start: Optional[Tuple[int, int]], stop: Optional[Tuple[int, int]],
+            step: int, unknown: bool) -> Dim:
+    """One sliced dim of StridedSlice: ``start``/``stop`` bounds, None where a mask ignores
+    them; ``unknown`` when begin or end has no bounds here (masked on this axis)."""
+    if unknown and (d.is_static or step != 1):
+        # measured: the runtime gives ..N for a static dim, masks or not, and [:2:2] of
+        # 3..9 is ..5, not 1
+        return upper_only(d)
+    top = d.hi
+    if start is None:
+        start = (top, top) if step < 0 else (0, 0)
+    if stop is None:
+        stop = (-1 - top, -1 - top) if step < 0 else (top, top)
+    sliced = make_dim(d, start, stop, step)
+    # (an unknown masked bound and a static slice: measured, [:2] of 3..9 is then ..9)
+    return upper_only(d) if unknown and sliced.is_static else sliced
+
+
 def _strided_slice(node: Node) -> Result:
     node.require_inputs((3, 4))
     names = ["data", "begin", "end", "strides"]
@@ -230,21 +253,12 @@ def _strided_slice(node: Node) -> Result:
             k += 1
         elif strides is not None and (begin is not None or bit(begin_mask, i)) and (
                 end is not None or bit(end_mask, i)):
-            # a masked bound needs no value: it is the whole dim's
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
-            d = dim_at(k)
-            top = d.hi
-            if bit(begin_mask, i):
-                start = (top, top) if step < 0 else (0, 0)
-            else:
-                start = begin[i]  # type: ignore[index]
-            if bit(end_mask, i):
-                stop = (-1 - top, -1 - top) if step < 0 else (top, top)
-            else:
-                stop = end[i]  # type: ignore[index]
-            out.append(make_dim(d, start, stop, step))
+            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]
+            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]
+            out.append(_sliced(dim_at(k), start, stop, step, begin is None or end is None))
             k += 1
         else:
             out.append(upper_only(dim_at(k)))
@@ -268,14 +282,21 @@ def _strided_slice_value(node: Node) -> Tensor:
     t = tensors(node, (3, 4))
     if t[0].rank != 1:
         raise Unresolved("StridedSlice of a value that is not 1-D")
-    begin, end = t[1].static_values(), t[2].static_values()
-    strides = t[3].static_values() if len(t) == 4 else [1] * len(begin)
-    if not len(begin) == len(end) == len(strides):
-        raise Unresolved("StridedSlice bounds of different lengths")
     masks = {m: mask(node.layer, m) for m in _MASKS}
 
     def bit(name: str, i: int) -> bool:
         return i < len(masks[name]) and masks[name][i] == 1
+
+    def exact(value: Tensor, ignored: Callable[[int], bool]) -> List[Optional[int]]:
+        # the runtime wants exact begin/end elements only where no mask ignores them
+        if any(b.lo != b.hi and not ignored(i) for i, b in enumerate(value.bounds)):
+            raise Unresolved("StridedSlice with bounds that are not known exactly")
+        return [b.lo if b.lo == b.hi else None for b in value.bounds]
+    begin = exact(t[1], lambda i: bit("begin_mask", i) and not bit("shrink_axis_mask", i))
+    end = exact(t[2], lambda i: bit("end_mask", i))
+    strides = t[3].static_values() if len(t) == 4 else [1] * len(begin)
+    if not len(begin) == len(end) == len(strides):
+        raise Unresolved("StridedSlice bounds of different lengths")
 
     n, part, detail = t[0].shape[0], None, ""
     out: List[int] = []

@@ -7,7 +7,7 @@ value is read from the ``.bin`` when a shape subgraph needs it (``const_value``)
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 from ..ir import elements
 from ..ir.records import Layer
@@ -64,10 +64,10 @@ def renamed(value: Tensor, made_for: Layer, layer: Layer) -> Tensor:
                   _origin(layer, value.origin.label[len(_prefix(made_for)):]))
 
 
-def const_value(layer: Layer, numbers: List[int], shape: Tuple[Dim, ...],
+def const_value(layer: Layer, numbers: Sequence[float], shape: Tuple[Dim, ...],
                 et: Optional[str]) -> Optional[Tensor]:
     """A Const layer's value (its shape must be static and its type one we follow)."""
-    if et not in vals.RANGES or any(not d.is_static for d in shape):
+    if (et not in vals.RANGES and et not in vals.FLOAT_TYPES) or any(not d.is_static for d in shape):
         return None
     try:
         return vals.constant(numbers, [d.lo for d in shape], et, _origin(layer, short(numbers)))

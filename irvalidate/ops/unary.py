@@ -5,8 +5,9 @@ ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolea
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Identity-16 (any type)
 and ErfInv-17 (floating-point) take exactly one input.  Convert has its own module.  Value:
 Abs and Clamp are bound-evaluated on shape values (see
-:func:`irvalidate.shapes.pointwise.absolute` and :func:`~irvalidate.shapes.pointwise.clamp`), and
-LogicalNot on an exact condition.
+:func:`irvalidate.shapes.pointwise.absolute` and :func:`~irvalidate.shapes.pointwise.clamp`),
+LogicalNot on an exact condition, and Relu, Floor and Ceiling on exact values (integer or real:
+:func:`~irvalidate.shapes.pointwise.exact_only`).
 """
 from __future__ import annotations
 
@@ -68,9 +69,15 @@ def _not_value(node: Node) -> Tensor:
     return pointwise.logical_not(t[0], origin(node.layer, t))
 
 
+def _exact_value(node: Node) -> Tensor:
+    t = tensors(node, (1,))
+    return pointwise.exact_only(node.layer.type.lower(), t[0], origin(node.layer, t))
+
+
 #: the value evaluations (OpenVINO's bound evaluation of shape subgraphs); the runtime
 #: evaluates the other unary ops on exact values only, and irvalidate not at all
-_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value}
+_EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value,
+             "Relu": _exact_value, "Floor": _exact_value, "Ceiling": _exact_value}
 
 
 def _single(node: Node) -> Optional[Result]:

@@ -15,7 +15,9 @@ from typing import List, Tuple
 from .dims import INF, Dim
 from .values import (
     COMPUTED_TYPES,
+    COMPUTED_REALS,
     DYNAMIC,
+    FLOAT_TYPES,
     MAX_VALUE_ELEMENTS,
     RANGES,
     Origin,
@@ -119,9 +121,41 @@ _CORNER = {
 }
 
 
+_REAL_CORNER = {
+    "add": lambda x, y: x + y,
+    "subtract": lambda x, y: x - y,
+    "multiply": lambda x, y: x * y,
+    "divide": lambda x, y: x / y,
+    "maximum": max,
+    "minimum": min,
+}
+
+
+def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
+    """The arithmetic of two floating values, as measured: the corners (``2..6`` times 2.0 is
+    ``4..12``), an element with an unbounded operand ``?``; a divisor interval that reaches 0
+    or below, and FloorMod, Power and the like, are not followed."""
+    if kind not in _REAL_CORNER:
+        raise Unresolved(f"{kind} of real values")
+    shape, pairs = broadcast_pairs(a, b)
+    bounds = []
+    for i, j in pairs:
+        x, y = a.bounds[i], b.bounds[j]
+        if kind == "divide" and y.lo <= 0:
+            raise Unresolved("a real divisor that may be 0 or negative")
+        if INF in (x.hi, y.hi):
+            bounds.append(DYNAMIC)
+            continue
+        corners = [_REAL_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
+        bounds.append(Dim(min(corners), max(corners)))
+    return make_tensor(shape, bounds, a.et, origin)
+
+
 def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool = True) -> Tensor:
     """Add, Subtract, Multiply, Divide, Maximum, Minimum, FloorMod or Power of two bounded
     values (the corners: ``interval_bound_evaluator``; so FloorMod of ``2..6`` by 4 is 2)."""
+    if a.et == b.et and a.et in COMPUTED_REALS:
+        return _real_arithmetic(kind, a, b, origin)
     if a.et != b.et or a.et not in COMPUTED_TYPES:
         raise Unresolved("operand types differ, or the runtime has no kernel for them")
     shape, pairs = broadcast_pairs(a, b)
@@ -209,7 +243,7 @@ def mod(a: Tensor, b: Tensor, origin: Origin) -> Tensor:
 #: but Equal, which has its own bounds (see :func:`compare`)
 def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceProd over every element of a value of rank <= 1."""
-    if t.rank > 1 or t.et not in COMPUTED_TYPES:
+    if t.rank > 1 or (t.et not in COMPUTED_TYPES and t.et not in COMPUTED_REALS):
         raise Unresolved("ReduceProd of a value of rank above 1, or of a type not evaluated")
     lo, hi = 1, 1
     for b in t.bounds:
@@ -217,8 +251,12 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
         hi = INF if INF in (hi, b.hi) else hi * b.hi
     if any(b.hi == 0 for b in t.bounds):
         hi = 0  # a zero element bounds the product, unbounded factors or not
-    elif hi != INF and hi > RANGES[t.et][1]:
+    elif hi != INF and t.et in RANGES and hi > RANGES[t.et][1]:
         hi = INF
+    if hi != INF and lo > hi:
+        # the runtime multiplies the lower bounds and the upper bounds, as here; with
+        # negative factors the two may cross ([2, -3..0] twice: 36 and 0), and it has none
+        raise Unresolved("ReduceProd of a value whose bounds' products cross")
     shape = (1,) * t.rank if keep_dims else ()
     return make_tensor(shape, [Dim(lo, hi)], t.et, origin)
 
@@ -246,7 +284,7 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
     """ReduceMax/ReduceMin of bounded values (the lower bounds reduced, and the upper ones, as
     the runtime's default bound evaluators do), and ReduceSum/ReduceMean/ReduceL1 of exact
     values only (the runtime evaluates those on constants, not on bounds)."""
-    if t.et not in COMPUTED_TYPES:
+    if t.et not in COMPUTED_TYPES and t.et not in COMPUTED_REALS:
         raise Unresolved(f"Reduce of {t.et} values")
     rank = max(t.rank, 1)
     if any(not -rank <= a < rank for a in axes):
@@ -258,6 +296,16 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
     bounds = []
     for group in groups:
         items = [t.bounds[i] for i in group]
+        if not items and kind in ("sum", "l1"):  # (an empty sum is 0, measured)
+            bounds.append(Dim(0, 0))
+            continue
+        if not items and kind in ("min", "max") and t.et in RANGES and RANGES[t.et][1] < INF:
+            # the runtime's identities: the type's maximum (a number, not unbounded: a
+            # Broadcast to it is [2147483647] for i32; i64's is not told from unbounded
+            # here) and its lowest
+            low, high = RANGES[t.et]
+            bounds.append(Dim(high, high) if kind == "min" else Dim(low, low))
+            continue
         if not items:
             raise Unresolved("a reduction over no element")
         if kind == "max":
@@ -272,7 +320,9 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
                 total = sum(abs(n) for n in numbers)
             else:
                 total = sum(numbers)
-            if kind == "mean":
+            if kind == "mean" and t.et in FLOAT_TYPES:
+                total = total / len(numbers)
+            elif kind == "mean":
                 total = abs(total) // len(numbers) * (1 if total >= 0 else -1)  # C++ truncates
             bounds.append(Dim(total, total))
     return make_tensor(shape, bounds, t.et, origin)

@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from .dims import Dim
 from .values import (
+    COMPUTED_REALS,
     COMPUTED_TYPES,
     INDEX_TYPES,
     MAX_VALUE_ELEMENTS,
@@ -45,7 +46,8 @@ def gather_values(data: Tensor, indices: Tensor, axis: int, batch: int, origin: 
     (the runtime's bound evaluation; negative indices count from the end)."""
     if data.rank == 0:
         raise Unresolved("Gather of a scalar")
-    if data.et not in COMPUTED_TYPES or indices.et not in INDEX_TYPES:
+    if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
+            indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
     a = _norm(axis, data.rank)
     b = batch + indices.rank if batch < 0 else batch

@@ -101,3 +101,22 @@ def clamp(t: Tensor, minimum: float, maximum: float, origin: Origin) -> Tensor:
         lo, hi = numbers(b, t.et)
         out.append(Dim(one(lo), one(hi)))
     return make_tensor(t.shape, out, t.et, origin)
+
+
+#: the ops the runtime evaluates on exact values only (every element known: its default
+#: bound evaluator), and the types followed for each
+_EXACT = {
+    "relu": (lambda v: max(v, 0), frozenset({"i32", "i64", "f16", "f32"})),
+    "floor": (math.floor, frozenset({"i32", "i64", "f16", "f32"})),
+    "ceiling": (math.ceil, frozenset({"i32", "i64", "f16", "f32"})),
+}
+
+
+def exact_only(kind: str, t: Tensor, origin: Origin) -> Tensor:
+    """Relu, Floor or Ceiling of a value every element of which is known exactly (so the
+    runtime bound-evaluates ``Relu([4, 6])`` and not ``Relu([4, 2..6])``, which is ``?``)."""
+    apply, types = _EXACT[kind]
+    if t.et not in types:
+        raise Unresolved(f"{kind} of {t.et} values")
+    out = [apply(v) for v in t.static_values()]
+    return make_tensor(t.shape, [Dim(v, v) for v in out], t.et, origin)

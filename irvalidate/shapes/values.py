@@ -19,7 +19,11 @@ arithmetic, with no XML in it.  What it reproduces was measured on openvino 2026
   i64 (u8 and u16 values there make the runtime give up, or return garbage);
 * Convert casts each bound like C++, and only between types wider than 16 bits does the
   type's maximum (an unbounded bound) stay the maximum: ``?`` to i16 is -1, to u8 255;
-* booleans are 0 and 1 (conditions of Select); their maximum is no unbounded value.
+* booleans are 0 and 1 (conditions of Select); their maximum is no unbounded value;
+* reals (f16, f32; f64 only moved: a size Converted to f32, as YOLO's anchors are) are
+  rounded to their
+  type; Convert to an integer type truncates them; Add, Subtract, Multiply, Divide, Maximum
+  and Minimum take the corners, and an unbounded operand gives ``?`` (measured).
 
 Whatever else the runtime might do (overflow, division by zero, element types we do not
 follow) raises :class:`Unresolved`: the caller then falls back as the runtime does when
@@ -27,6 +31,8 @@ bound evaluation fails, which can only make a check less precise, never wrong.
 """
 from __future__ import annotations
 
+import math
+import struct
 from math import prod
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -47,6 +53,18 @@ RANGES = {"i64": (-(1 << 63), (1 << 63) - 1), "i32": (-(1 << 31), (1 << 31) - 1)
           "boolean": (0, 1)}
 #: types whose maximum Convert keeps as the maximum when both sides are among them
 WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
+#: floating types whose values are followed (struct's code for each: a number is rounded to
+#: the type as it is stored); their bounds are Python floats, ``INF`` an unbounded upper one.
+#: Not bf16 (it behaves as f16 does, but its rounding is not followed here)
+FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
+FLOAT_TYPES = frozenset(FLOAT_CODES)
+#: reals the runtime computes on (arithmetic, Gather, the Reduce ops); f64 values are only
+#: moved and converted (measured: Gather and ReduceMax of f64 give ``?``, Add ``?`` too, and
+#: Multiply by 2.0 of ``2..6`` gives 0)
+COMPUTED_REALS = frozenset({"f16", "f32"})
+#: the most elements of a real value (sizes computed in f32 are short; a weight, a bias or a
+#: broadcast mask, which no shape rests on, is left alone: following it would cost every model)
+MAX_REAL_ELEMENTS = 64
 
 DYNAMIC = Dim(0, INF)
 
@@ -133,13 +151,39 @@ def _wrap(value: int, et: str) -> int:
     return (value - low) % (high - low + 1) + low
 
 
+def real(value: float, et: str) -> float:
+    """A number as the floating type ``et`` stores it (the nearest); Unresolved past its range
+    or for a number that is not finite (the runtime's bounds are not followed there)."""
+    try:
+        rounded = struct.unpack(FLOAT_CODES[et], struct.pack(FLOAT_CODES[et], value))[0]
+    except (OverflowError, struct.error):
+        raise Unresolved(f"a number past the range of {et}") from None
+    if not math.isfinite(rounded):
+        raise Unresolved(f"a number past the range of {et}")
+    return rounded
+
+
+def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+    if len(bounds) > MAX_REAL_ELEMENTS:
+        raise Unresolved("too many real elements")  # (data, not a size: not followed)
+    fitted = []
+    for lo, hi in bounds:
+        if lo == INF:
+            raise Unresolved("a lower bound is unbounded")
+        upper = INF if hi == INF else real(hi, et)
+        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]
+    return Tensor(tuple(shape), tuple(fitted), et, origin)
+
+
 def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
     runtime reads it; bounds outside the type are unresolved."""
-    if et not in RANGES:
+    if et not in RANGES and et not in FLOAT_TYPES:
         raise Unresolved(f"element type {et} is not followed")
     if len(bounds) > MAX_VALUE_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
         raise Unresolved("too many elements")
+    if et in FLOAT_TYPES:
+        return _real_tensor(shape, bounds, et, origin)
     low, high = RANGES[et]
     fitted = []
     for b in bounds:
@@ -158,7 +202,7 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
-def constant(values: Sequence[int], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
+def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
     return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)
 
 
@@ -173,6 +217,30 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
     return make_tensor((len(shape),), bounds, et, origin)
 
 
+def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
+    """Convert to or from a floating type (measured on openvino 2026.4.1): a number becomes
+    the nearest of a floating type, and a real one an integer truncated towards zero; an
+    unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
+    A real past the integer type's range is not followed (C++ leaves it undefined)."""
+    if et in FLOAT_TYPES:
+        return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
+                                     for b in t.bounds], et, origin)  # type: ignore[arg-type]
+    if et not in RANGES:
+        raise Unresolved(f"Convert of reals to {et}")
+    low, high = RANGES[et]
+
+    def cast(value: float) -> int:
+        if value == INF:
+            return INF
+        number = int(value)  # (towards zero)
+        if not low <= number <= high:
+            raise Unresolved(f"a real past the range of {et}")
+        return number
+    if et == "boolean":
+        raise Unresolved("Convert of reals to boolean")
+    return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
+
+
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     """Convert casts each bound like C++ (wrapping, so a lower bound may end above the upper
     one), as ``convert::evaluate_bound`` does: between two types wider than 16 bits a bound
@@ -180,6 +248,8 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     u64 and back to i64 is ``[4..]``); to or from a narrower type it is a plain cast (``?``
     to u8 is ``..255``, to i16 ``..-1``; u8 ``..255`` to i64 is ``..255``).
     """
+    if et in FLOAT_TYPES or t.et in FLOAT_TYPES:
+        return _convert_real(t, et, origin)
     if et not in RANGES:
         raise Unresolved(f"Convert to {et}")
     source_max, target_max = RANGES[t.et][1], RANGES[et][1]
@@ -216,7 +286,8 @@ def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     range reads 0 in bound evaluation (every Gather version)."""
     if data.rank != 1 or _axis(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
-    if data.et not in COMPUTED_TYPES or indices.et not in INDEX_TYPES:
+    if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
+            indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
     n = data.shape[0]
     bounds = []
@@ -283,13 +354,31 @@ def slice_1d(t: Tensor, start: int, stop: int, step: int, origin: Origin, shrink
     return make_tensor((len(picked),), picked, t.et, origin)
 
 
-def arange(start: int, stop: int, step: int, et: str, origin: Origin) -> Tensor:
-    if step == 0:
-        raise Unresolved("Range with step 0")
-    values = range(start, stop, step)
-    if len(values) > MAX_VALUE_ELEMENTS:
-        raise Unresolved("Range too long")
-    return constant(list(values), (len(values),), et, origin)
+def range_length(start: float, stop: float, step: float, integral: bool) -> Optional[int]:
+    """Range's element count as ``range_shape_inference`` computes it, in doubles: the three
+    truncated towards zero for an integral output, ``ceil(|stop - start| / |step|)`` (0 when
+    the step points away from stop), cast to uint32.  None where C++ leaves the result
+    undefined (a step truncated to 0, a count past uint32)."""
+    if integral:
+        start, stop, step = (float(math.trunc(v)) for v in (start, stop, step))
+    if step == 0 or not all(math.isfinite(v) for v in (start, stop, step)):
+        return None
+    away = (step > 0 and start >= stop) or (step < 0 and start <= stop)
+    count = 0 if away else math.ceil(abs(stop - start) / abs(step))
+    return count if count < 1 << 32 else None
+
+
+def arange(start: float, stop: float, step: float, et: str, origin: Origin) -> Tensor:
+    """Range's values, ``start + i * step``: integers (the three truncated) or reals."""
+    integral = et not in FLOAT_TYPES
+    count = range_length(start, stop, step, integral)
+    if count is None or count > MAX_VALUE_ELEMENTS:
+        raise Unresolved("Range with step 0, or too long")
+    if integral:
+        first, stride = math.trunc(start), math.trunc(step)
+        return constant([first + i * stride for i in range(count)], (count,), et, origin)
+    return make_tensor((count,), [Dim(start + i * step, start + i * step)  # type: ignore[arg-type]
+                                  for i in range(count)], et, origin)
 
 
 def as_target(t: Tensor) -> Tuple[Dim, ...]:
@@ -300,8 +389,8 @@ def as_target(t: Tensor) -> Tuple[Dim, ...]:
     the values as int64s, so a u64 value past the int64 range (its maximum too) is negative,
     which it refuses.
     """
-    if t.et == "boolean":
-        raise Unresolved("a boolean target")
+    if t.et == "boolean" or t.et in FLOAT_TYPES:
+        raise Unresolved(f"a {t.et} target")
     out = []
     for index, b in enumerate(t.bounds):
         if t.et == "u64" and (b.hi == INF or b.lo > INF or b.hi > INF):
