@@ -125,9 +125,9 @@ def test_a_const_attribute_edited_by_hand_is_restored_from_its_port(tmp_path, ca
     assert b'shape="1, 3"' in path.read_bytes()
 
 
-def test_the_report_says_why_a_finding_cannot_be_fixed(tmp_path, capsys):
-    # a Const whose shape="3" disagrees with its port [1,3], read by two Adds, one declaring
-    # [1,3] and one [3]: either side changes two declarations, so neither is proven
+def _tied_const(tmp_path):
+    """A Const whose shape="3" disagrees with its port [1,3], read by two Adds, one declaring
+    [1,3] and one [3]: either side changes two declarations, so neither is proven."""
     from irbuilder import IR
     ir = IR()
     x = ir.parameter("2,3")
@@ -135,7 +135,11 @@ def test_the_report_says_why_a_finding_cannot_be_fixed(tmp_path, capsys):
     bias.dims[:] = [1, 3]
     ir.result(ir.op("Add", [x, bias], [[2, 3]]))
     ir.result(ir.op("Add", [x, bias], [[2, 3]], in_dims={1: [3]}))
-    path = ir.write(tmp_path)
+    return ir.write(tmp_path)
+
+
+def test_the_report_says_why_a_finding_cannot_be_fixed(tmp_path, capsys):
+    path = _tied_const(tmp_path)
     before = path.read_bytes()
     code, out, err = run(["--fix", path], capsys)
     assert code == 1 and path.read_bytes() == before
@@ -380,14 +384,7 @@ def test_nothing_to_fix_says_why_each_error_remains(tmp_path, capsys):
 
 def test_errors_a_fix_leaves_are_listed_with_their_reasons(tmp_path, capsys):
     # the Const's attribute against its port is a tie (see the test above): not fixed
-    from irbuilder import IR
-    ir = IR()
-    x = ir.parameter("2,3")
-    bias = ir.const([1.0, 2.0, 3.0], et="f32", shape=[3])
-    bias.dims[:] = [1, 3]
-    ir.result(ir.op("Add", [x, bias], [[2, 3]]))
-    ir.result(ir.op("Add", [x, bias], [[2, 3]], in_dims={1: [3]}))
-    path = ir.write(tmp_path)
+    path = _tied_const(tmp_path)
     code, out, err = run(["--diff", path], capsys)
     assert code == 1
     assert "2 errors not fixed:" in err and "IRV215 const-port-mismatch: neither the attribute " \
