@@ -49,7 +49,7 @@ from .rules import (
     unknown_op_type,
     unreadable_xml,
 )
-from .tempfiles import create_beside, held, private_folder, remove_stale_beside, \
+from .tempfiles import create_beside, held, private_folder, remove_stale_in, \
     remove_stale_private
 
 #: rules whose errors forbid writing a file, before and after its edits, whatever is selected
@@ -225,6 +225,8 @@ def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool
     except OSError as err:
         result = validate_file(path, bin_path, config)
         return _with(result, FileFix(refused=f"cannot read it: {err.strerror or err}", failed=True))
+    if write:  # what a killed run left beside it goes, whether this one writes or not
+        remove_stale_in(os.path.dirname(target) or os.curdir)
     workdir = None
     try:
         with held():  # created and noted at once: a signal cannot leave it behind
@@ -344,7 +346,7 @@ def write_atomically(target: str, original: bytes, data: bytes) -> None:
     one that cannot (SIGKILL) leaves it to the next run's removal of stale files."""
     info = os.stat(target)
     _writable(target, info)
-    remove_stale_beside(target)
+    remove_stale_in(os.path.dirname(target) or os.curdir)
     temp = None
     try:
         with held():  # created and noted at once

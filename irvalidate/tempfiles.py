@@ -13,7 +13,7 @@ import re
 import shutil
 import tempfile
 from contextlib import contextmanager
-from typing import Callable, Iterator, List, Tuple
+from typing import Callable, Iterator, List, Set, Tuple
 
 #: the suffix of a temporary file beside the file it replaces
 SUFFIX = ".irvalidate"
@@ -63,8 +63,12 @@ def _deliver(number: int, handler, signal) -> None:
         os.kill(os.getpid(), number)
 
 
+def _host() -> str:
+    return os.uname().nodename if hasattr(os, "uname") else "host"
+
+
 def _owner() -> str:
-    return f"{os.uname().nodename if hasattr(os, 'uname') else 'host'}-{os.getpid()}"
+    return f"{_host()}-{os.getpid()}"
 
 
 def _random() -> str:
@@ -93,7 +97,7 @@ def private_folder() -> str:
 
 def _stale(owner: str) -> bool:
     match = _OWNER.match(owner)
-    if match is None or (hasattr(os, "uname") and match["host"] != os.uname().nodename):
+    if match is None or match["host"] != _host():
         return False
     pid = int(match["pid"])
     if pid == os.getpid():
@@ -125,14 +129,25 @@ def _remove_stale(folder: str, owner_of: Callable[[str], str], remove: Callable[
     return count
 
 
-def remove_stale_beside(target: str) -> int:
-    """Remove the temporary files of ``target`` that dead processes left in its folder."""
-    prefix = f".{os.path.basename(target)}."
+#: the folders this process has cleaned of stale temporary files (once each: a listing)
+_cleaned: Set[str] = set()
+
+
+def remove_stale_in(folder: str) -> int:
+    """Remove the temporary files dead processes left in ``folder`` (once per process)."""
+    key = os.path.realpath(folder)
+    if key in _cleaned:
+        return 0
+    _cleaned.add(key)
+
+    # .NAME.HOST-PID-XXXXXXXX.irvalidate, this host's only (a NAME may hold dots, a host too)
+    beside = re.compile(r"\..+\.(?P<owner>" + re.escape(_host()) + r"-\d+-[a-z0-9_]{8})"
+                        + re.escape(SUFFIX) + "$")
 
     def owner_of(name: str) -> str:
-        ok = name.startswith(prefix) and name.endswith(SUFFIX)
-        return name[len(prefix):-len(SUFFIX)] if ok else ""
-    return _remove_stale(os.path.dirname(target) or os.curdir, owner_of, os.unlink)
+        match = beside.match(name)
+        return match["owner"] if match else ""
+    return _remove_stale(folder, owner_of, os.unlink)
 
 
 def remove_stale_private() -> int:

@@ -228,20 +228,27 @@ def test_a_later_run_removes_what_a_killed_run_left(tmp_path, capsys, monkeypatc
     private.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(private))
     monkeypatch.setattr(fixing, "_stale_private_removed", False)
+    monkeypatch.setattr("irvalidate.tempfiles._cleaned", set())
     host, dead, live = os.uname().nodename, _dead_pid(), os.getppid()
     stale = [path.parent / f".m.xml.{host}-{dead}-abcdefgh.irvalidate",
              private / f"irvalidate-fix-{host}-{dead}-abcdefgh"]
     kept = [path.parent / f".m.xml.{host}-{live}-abcdefgh.irvalidate",
             path.parent / f".m.xml.otherhost-{dead}-abcdefgh.irvalidate",
             private / f"irvalidate-fix-{host}-{live}-abcdefgh"]
-    for file in stale[:1] + kept[:2]:
+    stale.append(path.parent / f".other.xml.{host}-{dead}-abcdefgh.irvalidate")
+    kept.append(path.parent / f".m.xml.{dead}-abcdefgh.irvalidate")  # not a name of ours
+    for file in stale[:1] + stale[2:] + kept[:2] + kept[3:]:
         file.write_bytes(b"<net")
-    for folder in stale[1:] + kept[2:]:
+    for folder in stale[1:2] + kept[2:3]:
         folder.mkdir()
         (folder / "m.xml").write_bytes(b"<net")
     assert run(["--fix", path], capsys)[0] == 0
     assert [p for p in stale if p.exists()] == []
     assert [p for p in kept if not p.exists()] == []
+    stale[0].write_bytes(b"<net")  # a later run with nothing to write removes it too
+    monkeypatch.setattr("irvalidate.tempfiles._cleaned", set())
+    assert run(["--fix", path], capsys)[0] == 0
+    assert not stale[0].exists()
 
 
 def test_a_stale_name_is_told_from_a_live_one():
