@@ -2,10 +2,12 @@
 """Random kills during ``--fix`` and ``-o``: every file is always old or new, nothing is left.
 
 Each trial restores a folder of fixable models (small ones and one of ~2 MB) and a previous
-report, starts ``irvalidate --fix --format json -o REPORT -j {1,2} MODELS`` with its own
+report, starts ``irvalidate --fix --format json -o REPORT -j {1,2} MODELS`` (half the
+trials) or ``irvalidate --format json -o REPORT CHAIN`` (a 1.8 MB report) with its own
 ``$TMPDIR``, sends SIGTERM, SIGINT (to the process group, as a terminal does) or SIGKILL
-after a random delay (uniform over a clean run's duration), waits for every process of the
-run to end, then checks:
+after a random delay (uniform over a clean run's duration; its second half for the large
+report, which is written at the end), waits for every process of the run to end, then
+checks:
 
 * each model is byte for byte its original or what a clean ``--fix`` writes;
 * the report is the previous one or what a clean run writes;
@@ -54,17 +56,36 @@ def make_models(folder: Path) -> Dict[str, bytes]:
     return models
 
 
+def make_large_report_model(folder: Path) -> Path:
+    """A chain of 3,000 ReLUs, every other one declaring a stale dim: a 1.8 MB JSON report."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from irbuilder import IR
+    ir = IR()
+    last = ir.parameter("2,3")
+    for i in range(3000):
+        last = ir.op("Relu", [last], [[2, 4] if i % 2 == 0 else [2, 3]])
+    ir.result(last)
+    folder.mkdir()
+    ir.write(folder, "chain")
+    return folder / "chain.xml"
+
+
 class Bench:
     def __init__(self, work: Path, source: Path) -> None:
         self.work, self.source = work, source
         self.models, self.reports, self.private = work / "models", work / "reports", work / "tmp"
         self.original = make_models(self.models)
+        self.chain = make_large_report_model(work / "chain")
         self.reports.mkdir()
         self.private.mkdir()
         self.report = self.reports / "report.json"
         self.previous = b"the previous report\n"
+        self.scenario = "fix"
 
     def command(self, jobs: int) -> List[str]:
+        if self.scenario == "report":  # -o alone, a large report
+            return [sys.executable, "-m", "irvalidate", "--format", "json", "-o",
+                    str(self.report), str(self.chain)]
         return [sys.executable, "-m", "irvalidate", "--fix", "--format", "json", "-o",
                 str(self.report), "-j", str(jobs), str(self.models)]
 
@@ -82,14 +103,16 @@ class Bench:
         self.report.write_bytes(self.previous)
 
     def clean_run(self) -> Tuple[float, Dict[str, bytes], bytes]:
-        """A run without a signal: its duration, the fixed models, the report."""
+        """A run of the scenario without a signal: its duration, the fixed models, the
+        report."""
         self.reset()
         start = time.monotonic()
         done = self.run(1)
         took = time.monotonic() - start
         assert done.returncode in (0, 1), done.stderr
         fixed = {name: (self.models / name).read_bytes() for name in self.original}
-        assert all(fixed[n] != self.original[n] for n in fixed), "a model was not fixed"
+        if self.scenario == "fix":
+            assert all(fixed[n] != self.original[n] for n in fixed), "a model was not fixed"
         return took, fixed, self.report.read_bytes()
 
     def leftovers(self) -> List[str]:
@@ -113,7 +136,9 @@ def _wait_group(pgid: int) -> None:
 
 def trial(bench: Bench, rng: random.Random, took: float, sig: int) -> dict:
     bench.reset()
-    jobs, delay = rng.choice((1, 2)), rng.uniform(0, took)
+    # the report scenario aims at its end, where the report is written
+    start = took / 2 if bench.scenario == "report" else 0
+    jobs, delay = rng.choice((1, 2)), rng.uniform(start, took)
     proc = subprocess.Popen(bench.command(jobs), env=bench.env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, cwd=bench.work)
     time.sleep(delay)
@@ -129,7 +154,7 @@ def trial(bench: Bench, rng: random.Random, took: float, sig: int) -> dict:
     return {"jobs": jobs, "delay": delay, "status": proc.returncode,
             "traceback": _ours(err), "start-up": b"Traceback" in err and not _ours(err),
             "left": bench.leftovers(),
-            "last": err.decode(errors="replace").strip().splitlines()[-1:]}
+            "last": err.decode(errors="replace").strip().splitlines()[-12:]}
 
 
 def _ours(err: bytes) -> bool:
@@ -144,7 +169,7 @@ def judge(bench: Bench, fixed: Dict[str, bytes], report: bytes) -> Tuple[int, in
     new = broken = 0
     for name, data in bench.original.items():
         now = (bench.models / name).read_bytes()
-        new += now == fixed[name]
+        new += now == fixed[name] != data
         broken += now not in (data, fixed[name])
     written = bench.report.read_bytes()
     return new, broken, int(written == report), int(written not in (bench.previous, report))
@@ -161,14 +186,21 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="irv-signals-"))
     try:
         bench = Bench(work, args.source.resolve())
-        took, fixed, report = bench.clean_run()
-        print(f"clean run: {took:.2f} s; {len(fixed)} models, report {len(report)} bytes")
+        clean = {}
+        for scenario in ("fix", "report"):
+            bench.scenario = scenario
+            clean[scenario] = bench.clean_run()
+            took, fixed, report = clean[scenario]
+            print(f"clean {scenario} run: {took:.2f} s; report {len(report)} bytes")
         counts: Dict[str, collections.Counter] = {}
         for number in range(args.trials):
             sig = SIGNALS[number % len(SIGNALS)]
+            bench.scenario = ("fix", "report")[number // len(SIGNALS) % 2]
+            took, fixed, report = clean[bench.scenario]
             outcome = trial(bench, rng, took, sig)
             new, broken, new_report, bad_report = judge(bench, fixed, report)
-            c = counts.setdefault(signal.Signals(sig).name, collections.Counter())
+            name = f"{bench.scenario} {signal.Signals(sig).name}"
+            c = counts.setdefault(name, collections.Counter())
             c["trials"] += 1
             c[f"exit {outcome['status']}"] += 1
             c["models new"] += new
@@ -178,10 +210,12 @@ def main() -> int:
             c["tracebacks"] += outcome["traceback"]
             c["start-up tracebacks"] += outcome["start-up"]
             if outcome["left"] or outcome["traceback"] or outcome["start-up"]:
-                print(f"  trial {number}: {signal.Signals(sig).name} after {outcome['delay']:.2f} s"
+                print(f"  trial {number}: {name} after {outcome['delay']:.2f} s"
                       f", -j {outcome['jobs']}, exit {outcome['status']}, left {outcome['left']}"
-                      f"{', a traceback: ' + str(outcome['last']) if outcome['traceback'] else ''}"
+                      f"{', a traceback:' if outcome['traceback'] else ''}"
                       f"{', a start-up traceback' if outcome['start-up'] else ''}")
+                if outcome["traceback"]:
+                    print("\n".join("    | " + line for line in outcome["last"]))
             if outcome["left"]:
                 c["left files"] += 1
                 if sig == signal.SIGKILL:  # the next run must remove them
@@ -199,7 +233,7 @@ def main() -> int:
         for name, c in counts.items():
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
             broken += c["models torn"] + c["reports torn"] + c["tracebacks"] + \
-                c["left after the next run"] + (c["left files"] if name != "SIGKILL" else 0)
+                c["left after the next run"] + (c["left files"] if not name.endswith("SIGKILL") else 0)
         print("every file old or new, nothing left behind" if not broken else
               f"{broken} broken promises")
         return 1 if broken else 0
