@@ -99,6 +99,13 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def _unraisable(unraisable) -> None:
+    """Ctrl-C or SIGTERM where Python cannot raise it: dropped without a traceback (SIGTERM
+    is noted, and ends the run with 143); anything else as Python prints it."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run irvalidate on ``argv``; None (the console script, ``python -m irvalidate``) runs
     it as the program, on ``sys.argv``."""
@@ -112,6 +119,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ImportError:
         import signal  # type: ignore[no-redef]
     signal.signal(signal.SIGTERM, _terminate)
+    sys.unraisablehook = _unraisable
     try:
         status = _guarded(sys.argv[1:])
         return 143 if _terminated else status  # a SIGTERM swallowed on the way still ends it
