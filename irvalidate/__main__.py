@@ -1,4 +1,7 @@
-from irvalidate.cli import main
+try:
+    from irvalidate.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the program loads: no traceback, as later
+    raise SystemExit(130) from None
 
 if __name__ == "__main__":
     raise SystemExit(main())

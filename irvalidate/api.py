@@ -109,7 +109,8 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
 
     Raises :class:`irvalidate.FixError` when ``write`` is asked and the file is left alone
     while it has errors (they forbid editing it, none of them can be fixed, it is read-only,
-    ...; the message says why), and ValueError for a path that is not a file.  A file with
+    ...; the message says why) or whenever the file cannot be worked on (its private copy
+    cannot be written: a full $TMPDIR), and ValueError for a path that is not a file.  A file with
     nothing to fix gives ``[]``.
     """
     from .config import Config
@@ -124,7 +125,7 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
     outcome = result.fix
     if outcome is None:
         return []
-    if write and not outcome.written and (outcome.refused or outcome.remain):
+    if outcome.failed or (write and not outcome.written and (outcome.refused or outcome.remain)):
         raise FixError(f"{path}: {_left_alone(result)}")
     return list(outcome.edits)
 

@@ -88,8 +88,22 @@ class Terminated(KeyboardInterrupt):
     unwinding (a half-written temporary file removed, -j workers stopped), then exit 143."""
 
 
+#: SIGTERM came: noted as well as raised, since Python swallows an exception raised where
+#: it cannot propagate (a weakref callback of the import system: "Exception ignored in")
+_terminated = False
+
+
 def _terminate(signum: int, frame: object) -> None:
+    global _terminated
+    _terminated = True
     raise Terminated
+
+
+def _unraisable(unraisable) -> None:
+    """Ctrl-C or SIGTERM where Python cannot raise it: dropped without a traceback (SIGTERM
+    is noted, and ends the run with 143); anything else as Python prints it."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -105,8 +119,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ImportError:
         import signal  # type: ignore[no-redef]
     signal.signal(signal.SIGTERM, _terminate)
+    sys.unraisablehook = _unraisable
     try:
-        return _guarded(sys.argv[1:])
+        status = _guarded(sys.argv[1:])
+        return 143 if _terminated else status  # a SIGTERM swallowed on the way still ends it
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # past _guarded: ended as the default ends
         _program = False

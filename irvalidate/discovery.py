@@ -10,7 +10,8 @@
   (ruff's convention, for pre-commit, which passes every staged file).  A ``.bin`` stands
   for the ``.xml`` beside it with the same stem: a commit that changes only the weights is
   checked too.
-* Each file is checked once, however many times and under whatever spellings it is given.
+* Each file is checked once, however many times and under whatever names it is given
+  (symlinks, hard links, bind mounts: a file is its device and inode).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ class Finder:
         self.resolver = resolver
         self.skip_non_ir = skip_non_ir
         self.found: List[str] = []
-        self._seen: Set[str] = set()
+        self._seen: Set[object] = set()
         self._git = None
         #: named paths --force-exclude left out, each with what excludes it
         self.force_excluded: List[Tuple[str, str]] = []
@@ -63,7 +64,14 @@ class Finder:
         return self._git.ignored(path, is_dir, ancestors)
 
     def _add(self, path: str) -> None:
-        key = os.path.realpath(path)  # ./m.xml, m.xml, a symlink to it: one file
+        # ./m.xml, m.xml, a symlink, a hard link, the same file through a bind mount: one file
+        # (by device and inode; two reports of one file would contradict each other)
+        key: object
+        try:
+            info = os.stat(path)
+            key = (info.st_dev, info.st_ino)
+        except OSError:  # left for the check to report
+            key = os.path.realpath(path)
         if key not in self._seen:
             self._seen.add(key)
             self.found.append(_without_dot(path))

@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from typing import List, Optional, Sequence, Tuple
 
 from .editing.diff import unified_diff
@@ -50,6 +49,8 @@ from .rules import (
     unknown_op_type,
     unreadable_xml,
 )
+from .tempfiles import create_beside, held, private_folder, remove_stale_in, \
+    remove_stale_private
 
 #: rules whose errors forbid writing a file, before and after its edits, whatever is selected
 GATE = (unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, incompatible,
@@ -125,15 +126,13 @@ class _Fixer:
         # model.xml")
         name = os.path.basename(path)
         self.copy = os.path.join(workdir, name)
-        os.mkdir(os.path.join(workdir, "trial"))
         self.trial = os.path.join(workdir, "trial", name)
         self.round: Optional[Round] = None
         self.data = b""
         self.decisions = 0
 
     def validate(self, data: bytes) -> FileResult:
-        with open(self.copy, "wb") as handle:
-            handle.write(data)
+        _write_copy(self.copy, data)
         self.data = data
         self.round = None
         return validate_file(self.path, self.bin_path, self.config, read_from=self.copy,
@@ -143,8 +142,7 @@ class _Fixer:
         """How many declarations of ``data`` disagree with inference: those the fixes of its
         findings would change (each port or attribute once), plus one per finding no fix
         covers; the findings about ``layer``'s attribute and port themselves left out."""
-        with open(self.trial, "wb") as handle:
-            handle.write(data)
+        _write_copy(self.trial, data)
         plans: List[Round] = []
 
         def plan(doc: Document, problems: List[Tuple[str, Problem]]):
@@ -186,6 +184,17 @@ class _Fixer:
         return scores.index(best)
 
 
+def _write_copy(path: str, data: bytes) -> None:
+    """A private copy written, or a FixError that says where it could not be (a full $TMPDIR
+    fails this file, not the run)."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except OSError as err:
+        raise FixError(f"cannot write its private copy in {os.path.dirname(os.path.dirname(path))}"
+                       f": {err.strerror or err}") from None
+
+
 def _about(finding: Finding, layer) -> bool:
     """A finding about the Parameter or Const being decided itself (its attribute-port
     disagreement), which the trial is meant to remove."""
@@ -216,12 +225,42 @@ def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool
     except OSError as err:
         result = validate_file(path, bin_path, config)
         return _with(result, FileFix(refused=f"cannot read it: {err.strerror or err}", failed=True))
-    workdir = tempfile.mkdtemp(prefix="irvalidate-fix-")
+    if write:  # what a killed run left beside it goes, whether this one writes or not
+        remove_stale_in(os.path.dirname(target) or os.curdir)
+    workdir = None
     try:
+        with held():  # created and noted at once: a signal cannot leave it behind
+            workdir = _private_folder()
+        os.mkdir(os.path.join(workdir, "trial"))
         return _fix(path, target, original, bin_path, config, write, workdir,
                     display or diff_name(path))
+    except (FixError, OSError) as err:
+        # this file fails, the others go on; FixError from our own copies, OSError from mkdir
+        reason = str(err) if isinstance(err, FixError) else \
+            f"cannot make its private copy: {err.strerror or err}"
+        return _with(validate_file(path, bin_path, config),
+                     FileFix(refused=reason, failed=True))
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        if workdir is not None:
+            with held():
+                shutil.rmtree(workdir, ignore_errors=True)
+
+
+_stale_private_removed = False
+
+
+def _private_folder() -> str:
+    """--fix's private folder; the first of a process also removes those dead runs left."""
+    global _stale_private_removed
+    if not _stale_private_removed:
+        _stale_private_removed = True
+        remove_stale_private()
+    try:
+        return private_folder()
+    except OSError as err:
+        import tempfile
+        raise FixError(f"cannot make its private copy in {tempfile.gettempdir()}: "
+                       f"{err.strerror or err}") from None
 
 
 def diff_name(path: str) -> str:
@@ -301,9 +340,40 @@ def _has_edits(result: FileResult) -> bool:
 
 def write_atomically(target: str, original: bytes, data: bytes) -> None:
     """Replace ``target`` with ``data``: a temporary file in the same folder, then a rename,
-    with the file's mode and owner.  The original is either whole or replaced, never half
-    written; ``original`` is what was read, so a file changed meanwhile is left alone."""
+    with the file's owner, group, mode, ACLs and extended attributes.  The original is either
+    whole or replaced, never half written; ``original`` is what was read, so a file changed
+    meanwhile is left alone.  No signal that can be caught leaves the temporary file behind;
+    one that cannot (SIGKILL) leaves it to the next run's removal of stale files."""
     info = os.stat(target)
+    _writable(target, info)
+    remove_stale_in(os.path.dirname(target) or os.curdir)
+    temp = None
+    try:
+        with held():  # created and noted at once
+            handle, temp = _create_beside(target)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        _keep_attributes(target, temp, info)
+        with open(target, "rb") as check:
+            seen = os.fstat(check.fileno())  # before the read: what the read compares
+            if check.read() != original:
+                raise FixError("the file changed while it was being fixed")
+            with held():
+                _unchanged(target, check.fileno(), seen)  # an append since the read: refused
+                os.replace(temp, target)
+                temp = None
+    except BaseException as err:
+        if temp is not None:
+            with held():
+                _unlink(temp)
+        if isinstance(err, OSError) and not isinstance(err, FixError):
+            raise FixError(f"writing failed: {err.strerror or err}") from err
+        raise
+
+
+def _writable(target: str, info: os.stat_result) -> None:
     if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
         raise FixError("the file is read-only")
     if info.st_nlink > 1:
@@ -313,31 +383,62 @@ def write_atomically(target: str, original: bytes, data: bytes) -> None:
     # says the files in it are not to be replaced
     if not os.access(folder, os.W_OK | os.X_OK) or not os.stat(folder).st_mode & 0o222:
         raise FixError("its folder is read-only")
+
+
+def _create_beside(target: str):
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".irvalidate",
-                                        dir=folder)
+        return create_beside(target)
     except OSError as err:
         raise FixError(f"cannot write in its folder: {err.strerror or err}") from err
+
+
+def _unlink(path: str) -> None:
     try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, stat.S_IMODE(info.st_mode))
-        if (info.st_uid, info.st_gid) != (os.stat(temp).st_uid, os.stat(temp).st_gid):
-            try:
-                os.chown(temp, info.st_uid, info.st_gid)
-            except OSError as err:
-                raise FixError("cannot keep the file's owner and group") from err
-        with open(target, "rb") as check:
-            if check.read() != original:
-                raise FixError("the file changed while it was being fixed")
-        os.replace(temp, target)
-    except BaseException as err:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _unchanged(target: str, fd: int, seen: os.stat_result) -> None:
+    """The file as last compared: same inode, size and modification time, on the open file
+    and under its name, just before the rename."""
+    now, named = os.fstat(fd), os.stat(target)
+    if (now.st_size, now.st_mtime_ns) != (seen.st_size, seen.st_mtime_ns) or \
+            (named.st_dev, named.st_ino) != (now.st_dev, now.st_ino):
+        raise FixError("the file changed while it was being fixed")
+
+
+def _keep_attributes(target: str, temp: str, info: os.stat_result) -> None:
+    """The owner and group first (a chown clears the setuid and setgid bits), then the mode,
+    then the extended attributes (ACLs among them, set last as they set the group bits)."""
+    made = os.stat(temp)
+    if (info.st_uid, info.st_gid) != (made.st_uid, made.st_gid):
         try:
-            os.unlink(temp)
+            os.chown(temp, info.st_uid, info.st_gid)
+        except OSError as err:
+            raise FixError("cannot keep the file's owner and group") from err
+    os.chmod(temp, stat.S_IMODE(info.st_mode))
+    if not hasattr(os, "listxattr"):
+        return
+    wanted, made_with = _xattrs(target), _xattrs(temp)
+    for name in set(made_with) - set(wanted):  # inherited from the folder's default ACL
+        try:
+            os.removexattr(temp, name)
         except OSError:
             pass
-        if isinstance(err, OSError) and not isinstance(err, FixError):
-            raise FixError(f"writing failed: {err.strerror or err}") from err
-        raise
+    for name, value in wanted.items():
+        if made_with.get(name) == value:  # a security label the folder gave it already
+            continue
+        try:
+            os.setxattr(temp, name, value)
+        except OSError as err:
+            raise FixError(f"cannot keep its extended attribute {name}: "
+                           f"{err.strerror or err}") from err
+
+
+def _xattrs(path: str) -> dict:
+    """The extended attributes of ``path`` (none where the file system has none)."""
+    try:
+        return {name: os.getxattr(path, name) for name in os.listxattr(path)}
+    except OSError:
+        return {}

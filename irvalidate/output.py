@@ -1,13 +1,15 @@
 """Where the report goes: standard output, or the file ``-o/--output`` names (``-``: stdout).
 
 The file is checked before anything is validated, so a typo costs no run, and is written
-only once the whole report exists; a write that fails removes what it wrote, so no
-half-written report is left for a later CI step to upload.
+only once the whole report exists, atomically (a temporary file beside it, then a rename): a
+write that fails or is interrupted leaves the previous report whole and no half-written one
+for a later CI step to upload.
 """
 from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from typing import NoReturn, Optional, Sequence
 
@@ -130,18 +132,67 @@ def write_stdout_bytes(data: bytes) -> None:
 
 
 def write_file(path: str, text) -> None:
-    """Write the report (text, or bytes for a diff); OutputError when it fails, leaving no
-    part of it behind."""
-    opened = False
+    """Write the report (text, or bytes for a diff) atomically: a temporary file in the same
+    folder, then a rename, so the previous report stays whole until the new one is; no
+    signal that can be caught leaves the temporary file (SIGKILL's is removed by the next
+    run).  A device or FIFO (``-o /dev/stderr``), or a folder that takes no new file, is
+    written in place.  OutputError when it fails, leaving no part of it behind."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
+    target = os.path.realpath(path)  # a symlink stays one: its target gets the report
+    if os.path.exists(target) and not os.path.isfile(target):
+        _write_in_place(path, data)
+        return
+    from .tempfiles import create_beside, held, remove_stale_in
+    remove_stale_in(os.path.dirname(target) or os.curdir)
+    temp = None
+    try:
+        try:
+            with held():  # created and noted at once
+                handle, temp = create_beside(target)
+        except PermissionError:  # a writable report in a folder that takes no new file
+            _write_in_place(path, data)
+            return
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        _keep_mode(target, temp)
+        with held():
+            os.replace(temp, target)
+            temp = None
+    except OSError as err:
+        raise OutputError(f"--output {path}: cannot write it: {err.strerror or err}") from None
+    finally:
+        if temp is not None:
+            with held():
+                _unlink(temp)
+
+
+def _keep_mode(target: str, temp: str) -> None:
+    """The report's mode as it was, or as a new file's would be (the umask's)."""
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _write_in_place(path: str, data: bytes) -> None:
+    opened = False
     try:
         with open(path, "wb") as handle:
             opened = True
             handle.write(data)
     except OSError as err:
         if opened and os.path.isfile(path):  # never a device such as /dev/full
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+            _unlink(path)
         raise OutputError(f"--output {path}: cannot write it: {err.strerror or err}") from None

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "irvalidate"
 #: top to bottom: a layer may import the layers after it
 LAYERS = (
     ("interface", ("__init__", "__main__", "cli", "options", "commands", "api", "output",
-                   "discovery", "hierarchy", "gitignore", "version", "layer_shapes", "fixing", "workers",
+                   "discovery", "hierarchy", "gitignore", "version", "layer_shapes", "fixing", "tempfiles", "workers",
                    "fix_report", "reshaping", "reshape_spec", "reshapeable")),
     ("engine", ("engine", "streaming")),
     ("editing", ("editing",)),

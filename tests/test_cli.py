@@ -1,7 +1,9 @@
 """The command line through main(argv): exit codes, discovery, formats."""
 import os
+import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -280,31 +282,94 @@ def test_output_dash_is_stdout(tmp_path, capsys):
     assert "IRV102" in capsys.readouterr().out and not (tmp_path / "-").exists()
 
 
-def test_a_failed_write_leaves_no_half_written_report(tmp_path, capsys, monkeypatch):
+def test_a_failed_write_leaves_the_previous_report_whole(tmp_path, capsys, monkeypatch):
+    """A disk that fills up as the report is written: the previous report stays as it was
+    (it is replaced by a rename, once the new one is whole), and nothing else is left."""
     from irvalidate import output
-    real_open = open
 
-    class Full:
-        def __init__(self, *args, **kwargs):
-            self.handle = real_open(*args, **kwargs)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.handle.close()
-
-        def write(self, text):
-            self.handle.write(text[:10])
-            self.handle.flush()
-            raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(output, "open", Full, raising=False)
-    target = tmp_path / "report.json"
+    def full(fd):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(output.os, "fsync", full)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    target = folder / "report.json"
+    target.write_text("the previous report\n")
     assert main(["--format", "json", "-o", str(target), str(invalid(tmp_path))]) == 2
-    assert not target.exists()
+    assert target.read_text() == "the previous report\n"
+    assert [p.name for p in folder.iterdir()] == ["report.json"]
     assert capsys.readouterr().err == (f"irvalidate: error: --output {target}: cannot write it: "
                                        f"No space left on device\n")
+
+
+TERMINATED_MID_REPORT = '''
+import builtins, io, os, signal, sys
+real_open = io.open
+
+
+class Halved:
+    """A report file whose write stops halfway, with SIGTERM."""
+    def __init__(self, handle):
+        self.handle = handle
+
+    def write(self, data):
+        self.handle.write(data[:len(data) // 2])
+        self.handle.flush()
+        os.kill(os.getpid(), signal.SIGTERM)
+        return self.handle.write(data[len(data) // 2:])
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.handle.close()
+
+
+def opened(file, mode="r", *args, **kwargs):
+    handle = real_open(file, mode, *args, **kwargs)
+    # the report (by name, or by the descriptor of its temporary file)
+    if "w" in mode and (isinstance(file, int) or str(file).endswith("report.json")):
+        return Halved(handle)
+    return handle
+
+
+builtins.open = io.open = opened
+from irvalidate.cli import main
+sys.exit(main())
+'''
+
+
+def test_sigterm_mid_report_leaves_the_previous_report_whole(tmp_path):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    target = folder / "report.json"
+    target.write_text("the previous report\n")
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", TERMINATED_MID_REPORT, "--format", "json", "-o",
+                           str(target), str(invalid(tmp_path))], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+    assert target.read_text() == "the previous report\n"
+    assert [p.name for p in folder.iterdir()] == ["report.json"]
+
+
+def test_the_report_keeps_its_mode_and_a_link_stays_a_link(tmp_path, capsys):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    real = folder / "real.txt"
+    real.write_text("the previous report\n")
+    real.chmod(0o640)
+    link = folder / "report.txt"
+    link.symlink_to("real.txt")
+    assert main(["-o", str(link), str(invalid(tmp_path))]) == 1
+    assert link.is_symlink() and "IRV102" in real.read_text()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == ["real.txt", "report.txt"]
 
 
 def test_output_to_a_full_device(tmp_path, capsys):

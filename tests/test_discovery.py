@@ -94,6 +94,49 @@ def test_one_check_per_file(tree, capsys):
     assert capsys.readouterr().out == "1 file checked, no problems.\n"
 
 
+@pytest.fixture
+def bind_mounted(tree):
+    """``mirror/``, the same folder as ``models/`` through a bind mount (root only)."""
+    if sys.platform != "linux" or os.geteuid() != 0:
+        pytest.skip("a bind mount needs Linux and root")
+    (tree / "models").mkdir()
+    (tree / "mirror").mkdir()
+    done = subprocess.run(["mount", "--bind", str(tree / "models"), str(tree / "mirror")],
+                          capture_output=True)
+    if done.returncode:
+        pytest.skip(f"cannot bind-mount: {done.stderr.decode(errors='replace')}")
+    yield tree
+    subprocess.run(["umount", str(tree / "mirror")], check=True)
+
+
+def test_one_check_per_file_through_a_bind_mount_or_a_hard_link(bind_mounted, capsys):
+    tree = bind_mounted
+    ir(tree / "models")
+    os.link(tree / "models" / "m.xml", tree / "models" / "linked.xml")
+    assert shown(capsys, "models", "mirror") == (0, ["models/linked.xml"])
+    assert shown(capsys, "mirror/m.xml", "models/m.xml") == (0, ["mirror/m.xml"])
+
+
+def test_fix_with_jobs_through_a_bind_mount_fixes_each_file_once(bind_mounted, capsys):
+    """-j 2 --fix of one folder named twice: each file once, and a report that agrees with
+    itself (each file was fixed through one name and reported with its errors through the
+    other: "Fixed N problems" beside "Found N errors")."""
+    import json
+    tree = bind_mounted
+    sample = os.path.join(os.path.dirname(__file__), os.pardir, "sample_models", "broken",
+                          "IRV101-output-shape-mismatch")
+    for i in range(4):
+        for suffix in (".xml", ".bin"):
+            shutil.copyfile(sample + suffix, tree / "models" / f"m{i}{suffix}")
+    code = main(["-j", "2", "--fix", "--format", "json", "models", "mirror"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    files = json.loads(out)["files"]
+    assert sorted(f["path"] for f in files) == [f"models/m{i}.xml" for i in range(4)]
+    assert all(f["findings"] == [] and f["fix"]["written"] for f in files), files
+    assert "Fixed 4 problems in 4 files" in err
+
+
 def test_show_files_with_nothing_to_check(tree, capsys):
     (tree / "empty").mkdir()
     assert shown(capsys, "empty") == (2, [])

@@ -112,7 +112,7 @@ class SpanMap:
                 if was != value:
                     inner = start_tag(self.data, start)[0]
                     close = self.data.rfind(b"</", start, end)
-                    edits.append((inner, close, str(value).encode()))
+                    edits += _dim_text_edits(self.data, inner, close, str(value).encode())
             return edits
         if dims:
             return [self._respell_dims(dims, new)]
@@ -191,3 +191,31 @@ def spell_precision(element_type: str, like: str) -> str:
         return element_type
     legacy = elements.legacy_precision(element_type)
     return legacy if legacy is not None else element_type.upper()
+
+
+#: markup inside a ``<dim>`` that is not its number: a comment, a processing instruction
+_DIM_MARKUP = re.compile(rb"<!--.*?-->|<\?.*?\?>", re.S)
+
+
+def _dim_text_edits(data: bytes, inner: int, close: int, value: bytes) -> List[Replacement]:
+    """A ``<dim>``'s number replaced where it is written, its comments and processing
+    instructions kept: the first piece of text between them gets the number, any other loses
+    its characters (whitespace around them stays)."""
+    pieces, at = [], inner
+    for markup in _DIM_MARKUP.finditer(data, inner, close):
+        pieces.append((at, markup.start()))
+        at = markup.end()
+    pieces.append((at, close))
+    texts = [(s + _lead(data, s, e), e - _trail(data, s, e)) for s, e in pieces]
+    texts = [(s, e) for s, e in texts if s < e]
+    if not texts:
+        return [(inner, inner, value)]
+    return [(texts[0][0], texts[0][1], value)] + [(s, e, b"") for s, e in texts[1:]]
+
+
+def _lead(data: bytes, start: int, end: int) -> int:
+    return len(data[start:end]) - len(data[start:end].lstrip())
+
+
+def _trail(data: bytes, start: int, end: int) -> int:
+    return len(data[start:end]) - len(data[start:end].rstrip())
