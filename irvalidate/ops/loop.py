@@ -12,8 +12,9 @@ condition that folds to false runs the body zero times.
 
 A merged input's Parameter starts with the input's shape; while a last-value output whose
 Result feeds a back edge does not fit its Parameter, the Parameter becomes that Result's
-shape with each dim the Parameter's does not contain ``?`` (``[1..4]`` against a Result's
-``[2..8]`` gives ``?``; another rank: a dynamic rank), and the body is
+Parameter's own shape with each dim it does not contain ``?`` (``[1..4]`` against a
+Result's ``[2..8]`` gives ``?``, ``[?,2]`` against ``[1,4]`` gives ``[?,?]``; another rank:
+a dynamic rank), and the body is
 analysed again (at most as many times as the iterations, when known).  Outputs: a last
 value as the body gives it (dim 0 is 0 when the body never runs and the shape is static);
 a concatenation multiplies the body's static axis dim by the iterations (``?`` otherwise;
@@ -176,11 +177,12 @@ def _settle(node: Node, body, outcome, parameters, back, outputs, iterations):
                 new = None
             else:
                 # (measured: a dim the Parameter's does not contain, not merely one it
-                # cannot overlap, as the runtime's source once read)
+                # cannot overlap, as the runtime's source once read; the Parameter keeps its
+                # own dim elsewhere: [1..5,2..3] against [1,4..6] gives [1..5,?])
                 bad = [not (p.lo <= r.lo and r.hi <= p.hi) for r, p in zip(result.shape, current)]
                 if not any(bad):
                     continue
-                new = tuple(DYNAMIC if b else r for r, b in zip(result.shape, bad))
+                new = tuple(DYNAMIC if b else p for p, b in zip(current, bad))
             parameters[param] = (new, parameters[param][1])
             changed = True
         if not changed:

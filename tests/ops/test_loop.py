@@ -205,3 +205,21 @@ def test_a_stale_declared_dim_names_the_layer(tmp_path):
     path = opcheck.compare(loop_model(const(5), const(True, np.bool_), name="victim"), tmp_path,
                            ["Loop"])
     assert opcheck.named(opcheck.mutate(path, "victim", 1, 0, 6), "victim")
+
+
+def test_a_back_edge_keeps_the_parameters_own_dims(tmp_path):
+    """A Result [1,4] fed back to a Parameter [?,2]: the runtime makes the Parameter [?,?]
+    (its own dim where it contains the Result's, ? elsewhere), not [1,?] (the Result's);
+    measured on openvino here, as [1..5,2..3] against [1,4..6] gives [1..5,?]."""
+    from bodyports import differing
+
+    def step(v):
+        return o8.concat([o8.reduce_sum(v, const([0]), True)] * 2, 1)
+    for stem, x_shape in (("dynamic", (-1, 2)), ("interval", ((1, 5), (2, 3)))):
+        path = opcheck.save(loop_model(const(5), const(True, np.bool_), x_shape=x_shape,
+                                       step=step, with_concat=False), tmp_path, stem)
+        loop = ov.Core().read_model(str(path)).get_ordered_ops()
+        body = [n for n in loop if n.get_type_name() == "Loop"][0].get_function()
+        assert body.get_parameters()[0].get_partial_shape() == \
+            shape([x_shape[0], -1])
+        assert differing(path, tmp_path) == []
