@@ -44,6 +44,15 @@ def _const(value, et=I64) -> ov.Output:
     return op.constant(np.array(value, et)).output(0)
 
 
+def _part(ps: ov.PartialShape, axis: int, part: int) -> ov.PartialShape:
+    """A sliced input's body Parameter: ``part`` at the axis (any shape for a dynamic rank)."""
+    if ps.rank.is_dynamic:
+        return ov.PartialShape.dynamic()
+    dims = list(ps)
+    dims[axis] = ov.Dimension(part)
+    return ov.PartialShape(dims)
+
+
 class LoopGen:
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
@@ -67,8 +76,9 @@ class LoopGen:
         return ov.Dimension()
 
     def outer(self, rank: int) -> ov.Output:
-        node = self.name(op.parameter(ov.PartialShape([self.dim() for _ in range(rank)]),
-                                      np.float32), "x")
+        shape = ov.PartialShape([self.dim() for _ in range(rank)]) \
+            if self.r.random() > 0.04 else ov.PartialShape.dynamic()
+        node = self.name(op.parameter(shape, np.float32), "x")
         self.params.append(node)
         return node.output(0)
 
@@ -77,6 +87,8 @@ class LoopGen:
     def step(self, value: ov.Output, depth: int) -> ov.Output:
         """A body's work on one value: kept, doubled along an axis, reduced, or a nested
         Loop/TensorIterator."""
+        if value.get_partial_shape().rank.is_dynamic:
+            return op.add(value, value).output(0)
         rank = value.get_partial_shape().rank.get_length()
         kind = self.r.choice(["same", "same", "grow", "reduce", "shapeof", "nested", "scalar",
                               "fill"])
@@ -138,7 +150,7 @@ class LoopGen:
         return _const(kind == "true", np.bool_)
 
     def sliced_spec(self, ps: ov.PartialShape, ti: bool) -> Tuple[int, int, int, int, int]:
-        rank = ps.rank.get_length()
+        rank = ps.rank.get_length() if ps.rank.is_static else 1
         axis = self.r.randrange(rank) - (rank if self.r.random() < 0.2 else 0)
         part = self.r.choice([1, 1, 2])
         if not ti or self.r.random() < 0.5:
@@ -163,9 +175,7 @@ class LoopGen:
         how = self.r.choice(["invariant", "sliced", "merged"])
         if how == "sliced":
             start, stride, part, end, axis = self.sliced_spec(ps, False)
-            dims = list(ps)
-            dims[axis] = ov.Dimension(part)
-            inner = op.parameter(ov.PartialShape(dims), np.float32)
+            inner = op.parameter(_part(ps, axis, part), np.float32)
         else:
             inner = op.parameter(ps, np.float32)
         out = self.step(inner.output(0), depth)
@@ -222,9 +232,7 @@ class LoopGen:
         how = self.r.choice(["sliced", "sliced", "merged", "invariant"])
         if how == "sliced":
             start, stride, part, end, axis = self.sliced_spec(ps, True)
-            dims = list(ps)
-            dims[axis] = ov.Dimension(part)
-            inner = op.parameter(ov.PartialShape(dims), np.float32)
+            inner = op.parameter(_part(ps, axis, part), np.float32)
         else:
             inner = op.parameter(ps, np.float32)
         out = self.step(inner.output(0), depth)
@@ -234,9 +242,7 @@ class LoopGen:
             other = self.outer(self.r.randint(1, 3))
             o_start, o_stride, o_part, o_end, o_axis = self.sliced_spec(other.get_partial_shape(),
                                                                        True)
-            dims = list(other.get_partial_shape())
-            dims[o_axis] = ov.Dimension(o_part)
-            second = op.parameter(ov.PartialShape(dims), np.float32)
+            second = op.parameter(_part(other.get_partial_shape(), o_axis, o_part), np.float32)
             params.append(second)
         body = ov.Model([op.result(out)], params, "body")
         node.set_body(body)
