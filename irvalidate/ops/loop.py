@@ -10,10 +10,11 @@ do-while: 1 iteration), or it folds to true (directly, or through a body Paramet
 folded outer value) and trip_count folds (its value, cast to an integer).  An outer
 condition that folds to false runs the body zero times.
 
-A merged input's Parameter starts with the input's shape; while a last-value output whose
-Result feeds a back edge does not fit its Parameter, the Parameter becomes that Result's
-shape with each dim the Parameter's does not contain ``?`` (``[1..4]`` against a Result's
-``[2..8]`` gives ``?``; another rank: a dynamic rank), and the body is
+A merged input's Parameter starts with the input's shape, a dim of 0 made ``?`` (measured:
+a value that starts empty may grow); while a last-value output whose Result feeds a back
+edge does not fit its Parameter, the Parameter keeps its own dims where they contain the
+Result's and is ``?`` elsewhere (``[1..4]`` against a Result's ``[2..8]`` gives ``?``,
+``[?,2]`` against ``[1,4]`` gives ``[?,?]``; another rank: a dynamic rank), and the body is
 analysed again (at most as many times as the iterations, when known).  Outputs: a last
 value as the body gives it (dim 0 is 0 when the body never runs and the shape is static);
 a concatenation multiplies the body's static axis dim by the iterations (``?`` otherwise;
@@ -103,9 +104,10 @@ def _infer(node: Node) -> Optional[Result]:
                 raise OpError(INCOMPATIBLE, f"input {entry.external} {text(shape)} has no axis "
                                             f"{axis} to slice")
             shape = shape[:at] + (arith.from_int(slicing(entry, "part_size", 1)),) + shape[at + 1:]
-        parameters[entry.internal] = (shape, value.element_type)
         if kind == "merged":
             back[fed[entry.internal]] = entry.internal
+            shape = _grown(shape)
+        parameters[entry.internal] = (shape, value.element_type)
     outcome = analyse(node, body, parameters, "body")
     if outcome is None:
         return None
@@ -126,6 +128,14 @@ def _infer(node: Node) -> Optional[Result]:
         shapes.append(_output(entry, value.shape, iterations, never, index))
         types.append(value.element_type)
     return Result(tuple(shapes), tuple(types))
+
+
+def _grown(shape: Shape) -> Shape:
+    """A merged input's shape as its Parameter starts: a dim of 0 is ``?`` (measured: a
+    back-edge value that starts empty, [0,3], is [?,3] in the body and out; 0..5 stays)."""
+    if shape is None:
+        return None
+    return tuple(DYNAMIC if d.is_static and d.lo == 0 else d for d in shape)
 
 
 def _iterations(node: Node, outcome, condition: str, described) -> int:
@@ -176,11 +186,12 @@ def _settle(node: Node, body, outcome, parameters, back, outputs, iterations):
                 new = None
             else:
                 # (measured: a dim the Parameter's does not contain, not merely one it
-                # cannot overlap, as the runtime's source once read)
+                # cannot overlap, as the runtime's source once read; the Parameter keeps its
+                # own dim elsewhere: [1..5,2..3] against [1,4..6] gives [1..5,?])
                 bad = [not (p.lo <= r.lo and r.hi <= p.hi) for r, p in zip(result.shape, current)]
                 if not any(bad):
                     continue
-                new = tuple(DYNAMIC if b else r for r, b in zip(result.shape, bad))
+                new = tuple(DYNAMIC if b else p for p, b in zip(current, bad))
             parameters[param] = (new, parameters[param][1])
             changed = True
         if not changed:

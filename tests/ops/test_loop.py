@@ -205,3 +205,38 @@ def test_a_stale_declared_dim_names_the_layer(tmp_path):
     path = opcheck.compare(loop_model(const(5), const(True, np.bool_), name="victim"), tmp_path,
                            ["Loop"])
     assert opcheck.named(opcheck.mutate(path, "victim", 1, 0, 6), "victim")
+
+
+def test_a_back_edge_keeps_the_parameters_own_dims(tmp_path):
+    """A Result [1,4] fed back to a Parameter [?,2]: the runtime makes the Parameter [?,?]
+    (its own dim where it contains the Result's, ? elsewhere), not [1,?] (the Result's);
+    measured on openvino here, as [1..5,2..3] against [1,4..6] gives [1..5,?]."""
+    from bodyports import differing
+
+    def step(v):
+        return o8.concat([o8.reduce_sum(v, const([0]), True)] * 2, 1)
+    for stem, x_shape in (("dynamic", (-1, 2)), ("interval", ((1, 5), (2, 3)))):
+        path = opcheck.save(loop_model(const(5), const(True, np.bool_), x_shape=x_shape,
+                                       step=step, with_concat=False), tmp_path, stem)
+        loop = ov.Core().read_model(str(path)).get_ordered_ops()
+        body = [n for n in loop if n.get_type_name() == "Loop"][0].get_function()
+        assert body.get_parameters()[0].get_partial_shape() == \
+            shape([x_shape[0], -1])
+        assert differing(path, tmp_path) == []
+
+
+@pytest.mark.parametrize("x_shape,trip", [((0, 3), 5), ((0, 3), 0), ((2, 0), 5),
+                                          ((0, 2, 0), 5), (((0, 5), 3), 5)])
+def test_a_merged_input_that_starts_empty(tmp_path, x_shape, trip):
+    """A back edge whose initial value has a dim of 0 starts its Parameter with ? there
+    (the runtime's, checked here: [0,3] is [?,3] in the body, the last value and the
+    concatenation [?,3]/[?,?], where irvalidate gave 0); an interval 0..5 stays."""
+    from bodyports import differing
+    path = opcheck.save(loop_model(const(trip), const(True, np.bool_), x_shape=x_shape,
+                                   step=lambda v: o8.relu(v), concat_axis=-1), tmp_path)
+    ops = ov.Core().read_model(str(path)).get_ordered_ops()
+    body = [n for n in ops if n.get_type_name() == "Loop"][0].get_function()
+    started = body.get_parameters()[0].get_partial_shape()
+    assert [d.is_static and d.get_length() == 0 for d in started].count(True) == 0
+    assert differing(path, tmp_path) == []
+    assert not opcheck.errors(path)
