@@ -23,7 +23,7 @@ from .engine import default_bin
 from .ir.reader import parse
 from .ir.weights import BinFile
 from .layer_shapes import parse_args, report_files
-from .names import display_path
+from .names import line_start, printed, shown_path
 from .options import one_line_parser
 from .ops.sources import outputs_of
 from .shapes.dims import DYNAMIC, Dim, format_dim
@@ -83,17 +83,18 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
 
 
 def _text(path: str, rows: List[dict]) -> str:
-    lines = [display_path(path)]
+    lines = [shown_path(path)]
     for row in rows:
         values = ", ".join(f"{k} {'ok' if ok else 'fails'}" for k, ok in row["values"].items())
-        head = (f"  {row['input']} axis {row['axis']} (now {row['dim']}): "
+        head = (f"  {line_start(row['input'])} axis {row['axis']} (now {row['dim']}): "
                 f"{'any size' if row['verdict'] == 'any' else 'pinned'}; "
                 f"? {'ok' if row['dynamic'] else 'fails'}, {values}")
         lines.append(head)
         pin = row["pinned_by"]
         if pin:
-            lines.append(f"      by the {pin['by']} of Const '{pin['const']}' (line "
-                         f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' (line {pin['line']})")
+            lines.append(printed(f"      by the {pin['by']} of Const '{pin['const']}' (line "
+                                 f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' "
+                                 f"(line {pin['line']})"))
     return "\n".join(lines) + "\n"
 
 

@@ -692,6 +692,78 @@ def test_github_format_cannot_be_injected(tmp_path, capsys):
     assert not [line for line in lines if line.startswith(("::error file=evil", "::add-mask"))]
 
 
+#: a layer name that tries to start a workflow command of its own (a line break) and to
+#: drive the terminal (C1's CSI, U+2028): XML 1.0 allows these, not ESC
+INJECTING_NAME = "add&#10;::error file=evil.xml,line=1::INJECTED&#13;&#155;31m&#8232;x"
+#: a file name may hold anything but "/" and NUL: ESC, OSC, BEL and line breaks included
+INJECTING_FILE = "m\n::error file=evil.xml::FILE\x1b]0;pwned\x07\x1b[31m.xml"
+#: control characters a terminal or a CI log acts on, a line break between lines excepted
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def acted_on(output: str, own: Sequence[str] = ()) -> List[str]:
+    """What in a human-readable output a CI log or a terminal would act on: a line that
+    is a workflow command (GitHub strips leading white space first) other than the
+    format's ``own``, and any raw control character."""
+    lines = output.split("\n")
+    found = [line for line in lines if line.lstrip().startswith("::")
+             and not line.startswith(tuple(own))]
+    return found + [repr(line) for line in lines if _RAW_CONTROL.search(line)]
+
+
+def fixable_ir(name: str) -> str:
+    """Parameter [2,3] -> Relu ``name`` declared [2,4] -> Result: --fix writes 3."""
+    port = '<port id="{}" precision="FP32"><dim>2</dim><dim>{}</dim></port>'
+    return ('<?xml version="1.0"?>\n<net name="n" version="11">\n<layers>\n'
+            f'<layer id="0" name="{name}" type="Parameter" version="opset1"><data shape="2,3" '
+            f'element_type="f32"/>\n<output>{port.format(0, 3)}</output>\n</layer>\n'
+            f'<layer id="1" name="{name}" type="Relu" version="opset1">\n<input>'
+            f'{port.format(0, 3)}</input>\n<output>{port.format(1, 4)}</output>\n</layer>\n'
+            f'<layer id="2" name="out" type="Result" version="opset1">\n<input>'
+            f'{port.format(0, 4)}</input>\n</layer>\n</layers>\n<edges>\n'
+            '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n'
+            '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>\n</edges>\n</net>\n')
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "github"])
+def test_names_cannot_inject_commands_or_escapes(fmt, tmp_path, capsys):
+    """Issue 24, 9: a layer name with a line break printed a real ``::error`` line in the
+    text report, and a file name's ESC and OSC sequences reached the terminal raw."""
+    path = tmp_path / INJECTING_FILE
+    path.write_text(hostile_ir(add_name=f' name="{INJECTING_NAME}"'))
+    run = run_main(["--format", fmt, "-v", path], capsys)
+    check_clean_run(run, fmt, fmt)
+    assert "IRV102" in run.out and "INJECTED" in run.out and "pwned" in run.out
+    own = ("::group::", "::endgroup::", "::error file=") if fmt == "github" else ()
+    assert not acted_on(run.out + run.err, own), acted_on(run.out + run.err, own)
+    assert not [line for line in run.out.split("\n") if line.startswith("::error file=evil")]
+
+
+def test_names_cannot_inject_in_diff_fix_shapes_reshapeable(tmp_path, capsys):
+    """Issue 24, 9: --diff, --fix's notes, ``shapes`` and ``reshapeable`` print file and
+    layer names too; the patch still applies (git reads its C-quoted names back)."""
+    path = tmp_path / INJECTING_FILE
+    path.write_text(fixable_ir(INJECTING_NAME))
+    runs = {"diff": run_main(["--diff", path], capsys),
+            "shapes": run_main(["shapes", path], capsys),
+            "reshapeable": run_main(["reshapeable", path], capsys)}
+    runs["fix"] = run_main(["--fix", path], capsys)  # (last: it rewrites the file)
+    for what, run in runs.items():
+        assert run.rc in (0, 1), (what, run.rc, run.err)
+        assert not acted_on(run.out + run.err), (what, acted_on(run.out + run.err))
+    assert "INJECTED" in runs["shapes"].out and "INJECTED" in runs["reshapeable"].out
+    assert "declared [2,4]" in runs["shapes"].out and "Fixed 1 problem" in runs["fix"].err
+    git = shutil.which("git")
+    if git:  # the patch, names quoted, applies to the original
+        original = tmp_path / "repo" / INJECTING_FILE
+        original.parent.mkdir()
+        original.write_text(fixable_ir(INJECTING_NAME))
+        patch = runs["diff"].out.replace(str(tmp_path).lstrip("/") + "/", "")
+        subprocess.run([git, "apply", "-p1", "-"], input=patch.encode(), check=True,
+                       cwd=original.parent)
+        assert original.read_text() == path.read_text()
+
+
 # --------------------------------------------------------------------------------------------
 # 2. broken files
 # --------------------------------------------------------------------------------------------
