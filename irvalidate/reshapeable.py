@@ -68,16 +68,18 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
             if spent + 4 > MAX_TRIALS:
                 break
             row: Dict = {"input": layer.name, "axis": axis, "dim": format_dim(dim)}
-            trials: Dict[str, ReshapeRun] = {}
+            works: Dict[str, bool] = {}
+            broken: Optional[ReshapeRun] = None  # the last trial that fails: its pin is told
             for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
                 new = shape[:axis] + (value,) + shape[axis + 1:]
-                trials[name] = what_if(graphs, befores, weights, {layer.id: new}, smart, planned)
+                run = what_if(graphs, befores, weights, {layer.id: new}, smart, planned)
+                works[name], broken = run.works, broken if run.works else run
                 spent += 1
-            row["dynamic"] = trials["dynamic"].works
-            row["values"] = {k: r.works for k, r in trials.items() if k != "dynamic"}
-            broken = [r for r in trials.values() if not r.works]
-            row["verdict"] = "any" if not broken else "pinned"
-            row["pinned_by"] = _pin(broken[-1]) if broken else None
+            del run  # (each run holds a whole analysis: at most two are kept)
+            row["dynamic"] = works.pop("dynamic")
+            row["values"] = works
+            row["verdict"] = "any" if broken is None else "pinned"
+            row["pinned_by"] = _pin(broken) if broken is not None else None
             rows.append(row)
     return rows
 
