@@ -1100,6 +1100,45 @@ def test_bodies_nested_too_deep_for_the_parser(levels, tmp_path, capsys):
     found = assess(path, capsys)
     assert found.has("IRV001", r"depth|deep|nest") or found.has("IRV004", r"nest|deep"), \
         found.findings
+    # the limit is said to be irvalidate's parser's: OpenVINO reads 400 nested Loops
+    assert found.has("IRV001", r"limit of irvalidate's XML parser.*OpenVINO reads deeper"), \
+        found.findings
+
+
+def nested_loops(levels: int, path: Path) -> Path:
+    """``levels`` Loops, each the body of the one outside it, a Relu at the bottom: written
+    by openvino's serializer."""
+    import numpy as np
+    ov = pytest.importorskip("openvino")
+    import openvino.opset13 as ops
+
+    def loop_of(value, depth: int):
+        p = ops.parameter([1], np.float32)
+        inner = ops.relu(p) if depth == 0 else loop_of(p.output(0), depth - 1)
+        body = ov.Model([ops.result(ops.constant(np.array(True))), ops.result(inner)], [p])
+        loop = ops.loop(ops.constant(np.array(1, dtype=np.int64)), ops.constant(np.array(True)))
+        loop.set_function(body)
+        loop.set_special_body_ports([-1, 0])
+        loop.set_invariant_input(body.get_parameters()[0], value)
+        return loop.get_iter_value(body.get_results()[1].output(0), -1)
+
+    x = ops.parameter([1], np.float32, name="x")
+    ov.save_model(ov.Model([loop_of(x.output(0), levels - 1)], [x]), str(path),
+                  compress_to_fp16=False)
+    return path
+
+
+def test_80_nested_loops_are_not_said_to_lack_a_body(tmp_path, capsys):
+    """Issue 24 (minor): 80 nested Loops, which OpenVINO loads (400 do too), got IRV004 and a
+    false IRV216 'the layer has no <body>' for the Loop past irvalidate's limit of 64; now the
+    one IRV004 says that the limit is irvalidate's and what is not checked."""
+    ov = pytest.importorskip("openvino")
+    path = nested_loops(80, tmp_path / "loops.xml")
+    ov.Core().read_model(str(path))  # the runtime loads it
+    found = assess(path, capsys, formats=("json", "text"))
+    assert found.codes == {"IRV004"}, found.findings
+    [message] = found.messages("IRV004")
+    assert "irvalidate's limit (OpenVINO reads deeper)" in message and "not checked" in message
 
 
 def test_bodies_nested_deeper_than_the_validator_follows(tmp_path, capsys):
