@@ -25,7 +25,7 @@ from .engine import default_bin
 from .ir.reader import parse
 from .ir.records import Graph, declared_shape
 from .ir.weights import BinFile
-from .names import display_path, line_start, printed, shown_path
+from .names import display_path, line_start, printed, printed_lines, shown_path
 from .options import one_line_parser
 from .shapes.dims import Shape, format_shape
 
@@ -175,7 +175,7 @@ def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str],
         try:
             found[path] = work(path)
         except (OSError, ValueError) as err:
-            print(f"irvalidate: error: {printed(display_path(path))}: {printed(str(err))}",
+            print(printed_lines(f"irvalidate: error: {display_path(path)}: {err}"),
                   file=sys.stderr)
             return 2
     from .output import write_stdout

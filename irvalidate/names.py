@@ -47,6 +47,12 @@ def line_start(text: str) -> str:
     return shown.replace(":", "\\x3a", 1) if _commands(shown) else shown
 
 
+def printed_lines(text: str) -> str:
+    """A message of several lines, some from the file: each line as :func:`line_start`
+    prints it (a name's own line break makes a line, but not a command)."""
+    return "\n".join(line_start(line) for line in text.split("\n"))
+
+
 def shown_path(path: str) -> str:
     """The path as a human-readable report prints it at the start of a line: displayable
     (:func:`display_path`), its control characters escaped (:func:`printed`), and ``./``

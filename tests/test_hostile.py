@@ -764,6 +764,20 @@ def test_names_cannot_inject_in_diff_fix_shapes_reshapeable(tmp_path, capsys):
         assert original.read_text() == path.read_text()
 
 
+def test_names_cannot_inject_in_file_listings(tmp_path, capsys):
+    """--show-files lists names, and a --reshape that does not fit lists each file's inputs:
+    escaped as the reports are."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / INJECTING_FILE).write_text(fixable_ir(INJECTING_NAME))
+    runs = [run_main(["--show-files", folder], capsys),
+            run_main(["--reshape", "nosuchinput[1]", folder], capsys)]
+    assert runs[0].rc == 0 and "pwned" in runs[0].out, runs[0]
+    assert runs[1].rc == 2 and "INJECTED" in runs[1].err, runs[1]
+    for run in runs:
+        assert not acted_on(run.out + run.err), acted_on(run.out + run.err)
+
+
 # --------------------------------------------------------------------------------------------
 # 2. broken files
 # --------------------------------------------------------------------------------------------
