@@ -38,8 +38,7 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
-        return _without_cycle_collector(
-            lambda: [work(p, bin_path, c) for p, c in zip(paths, configs)])
+        return _without_cycle_collector(lambda: _in_turn(paths, configs, bin_path, work))
     from . import workers
     return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
 
@@ -56,6 +55,25 @@ def _without_cycle_collector(work):
     finally:
         if was_enabled:
             gc.enable()
+
+
+#: objects made since the last collection past which a file's garbage is collected
+GARBAGE_OBJECTS = 100_000
+
+
+def _in_turn(paths: List[str], configs: List, bin_path: Optional[str],
+             work: Callable[..., FileResult]) -> List[FileResult]:
+    """Each file in turn; before the next, the garbage the last left is collected when it is
+    large: an analysis of dangling edges leaves two cycles an edge, and with the collector
+    paused two files of 10^6 held both (0.87 GB; 0.45 GB one).  Cheap: only after files
+    that made many objects, and not after the last."""
+    import gc
+    results: List[FileResult] = []
+    for path, config in zip(paths, configs):
+        if results and gc.get_count()[0] > GARBAGE_OBJECTS:
+            gc.collect()
+        results.append(work(path, bin_path, config))
+    return results
 
 
 class NoIRFilesError(ValueError):

@@ -203,7 +203,7 @@ def _run(args: argparse.Namespace) -> int:
     with _loading():
         from .discovery import DiscoveryError, find
         from .hierarchy import Resolver
-        from .names import display_path
+        from .names import printed, printed_lines, shown_path
         from .options import Overrides
     overrides = Overrides(args)
     resolver = Resolver(overrides.apply, args.config, args.isolated)
@@ -214,19 +214,19 @@ def _run(args: argparse.Namespace) -> int:
     try:
         files = find(args.paths, resolver, args.skip_non_ir, left_out)
     except DiscoveryError as err:
-        print(f"irvalidate: error: {display_path(str(err))}", file=sys.stderr)
+        print(f"irvalidate: error: {printed(str(err))}", file=sys.stderr)
         return 2
     if not files and not args.skip_non_ir:
         # a mistyped models folder must not pass CI; in the hook's mode (--skip-non-ir) a
         # commit without IRs is normal, and an empty report follows
-        shown = ", ".join(display_path(p) for p in args.paths)
-        why = "".join(f"; --force-exclude leaves out {display_path(path)}: {reason}"
+        shown = ", ".join(shown_path(p) for p in args.paths)
+        why = "".join(f"; --force-exclude leaves out {shown_path(path)}: {printed(reason)}"
                       for path, reason in left_out)
         print(f"irvalidate: no IR files found under {shown}{why}", file=sys.stderr)
         return 2
     if args.show_files:
         from .output import write_stdout
-        write_stdout("".join(f"{display_path(f)}\n" for f in files))
+        write_stdout("".join(f"{shown_path(f)}\n" for f in files))
         return 0
     if args.bin and len(files) != 1:
         print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
@@ -252,11 +252,11 @@ def _run(args: argparse.Namespace) -> int:
             requests = parse_all(args.reshape)
         except SpecError as err:
             from .reshaping import inputs_of
-            print(f"irvalidate: error: --reshape {err}", file=sys.stderr)
+            print(printed_lines(f"irvalidate: error: --reshape {err}"), file=sys.stderr)
             for path in files[:3]:
                 listing = inputs_of(path)
                 if listing:
-                    print(f"{display_path(path)}: {listing}", file=sys.stderr)
+                    print(f"{shown_path(path)}: {printed(listing)}", file=sys.stderr)
             return 2
         from functools import partial
 
@@ -291,7 +291,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
     except usage_errors as err:
-        print(f"irvalidate: error: --reshape: {err}", file=sys.stderr)
+        print(printed_lines(f"irvalidate: error: --reshape: {err}"), file=sys.stderr)
         return 2
     except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List, Sequence, Tuple
 
-from .names import display_path
+from .names import printed, shown_path
 from .reporting.common import plural
 
 #: the remaining errors listed with their reasons, at most, per run (the report has them all)
@@ -34,7 +34,7 @@ def notes(results: Sequence, diff: bool, quiet: int) -> List[str]:
         fix = r.fix
         if fix is not None and fix.refused and (fix.failed or fix.edits or quiet < 2):
             verb = "cannot fix" if fix.failed else "not fixed"
-            lines.append(f"irvalidate: {verb} {display_path(r.path)}: {fix.refused}")
+            lines.append(f"irvalidate: {verb} {shown_path(r.path)}: {printed(fix.refused)}")
     if quiet >= 2:
         return lines
     changed = [r for r in results if r.fix is not None and r.fix.edits and
@@ -58,8 +58,8 @@ def _remaining(results: Sequence) -> List[str]:
         return []
     lines = [f"{plural(len(left), 'error')} not fixed:"]
     for r, f, why in left[:MAX_LISTED]:
-        where = f"{display_path(r.path)}:{f.line}" if f.line else display_path(r.path)
-        lines.append(f"  {where}: {f.code} {f.slug}: {why}")
+        where = f"{shown_path(r.path)}:{f.line}" if f.line else shown_path(r.path)
+        lines.append(f"  {where}: {f.code} {f.slug}: {printed(why)}")
     if len(left) > MAX_LISTED:
         lines.append(f"  and {len(left) - MAX_LISTED} more (the report lists them)")
     return lines

@@ -25,7 +25,7 @@ from .engine import default_bin
 from .ir.reader import parse
 from .ir.records import Graph, declared_shape
 from .ir.weights import BinFile
-from .names import display_path
+from .names import display_path, line_start, printed, printed_lines, shown_path
 from .options import one_line_parser
 from .shapes.dims import Shape, format_shape
 
@@ -115,7 +115,9 @@ def _table(rows: List[dict]) -> str:
         mark = "" if row["modelled"] else \
             f"  (refused: {row['refused']}; declared dims passed on)" if row["refused"] else \
             "  (not modelled: declared dims passed on)"
-        lines.append(f"{row['type']} '{row['name']}' (id={row['id']}){where}{mark}")
+        # the type and names are the file's: escaped, and the type starts the line
+        lines.append(line_start(row["type"]) +
+                     printed(f" '{row['name']}' (id={row['id']}){where}{mark}"))
         for out in row["outputs"]:
             inferred = out["inferred"] if out["inferred"] is not None else "-"
             differs = "   <- the declaration contradicts it" if out["consistent"] is False else ""
@@ -152,7 +154,7 @@ def run(argv: Sequence[str]) -> int:
         return 2
     return report_files(args.files, args.format, "layers",
                         lambda path: layers_of(path, args.bin, requests, not args.no_smart_reshape),
-                        lambda path, rows: f"{display_path(path)}\n{_table(rows)}")
+                        lambda path, rows: f"{shown_path(path)}\n{_table(rows)}")
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]):
@@ -173,7 +175,8 @@ def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str],
         try:
             found[path] = work(path)
         except (OSError, ValueError) as err:
-            print(f"irvalidate: error: {display_path(path)}: {err}", file=sys.stderr)
+            print(printed_lines(f"irvalidate: error: {display_path(path)}: {err}"),
+                  file=sys.stderr)
             return 2
     from .output import write_stdout
     if fmt == "json":

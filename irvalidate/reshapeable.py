@@ -9,12 +9,14 @@ The file is read and analysed once; each trial re-infers it.
 
 JSON: ``{"files": [{"path", "axes": [{"input", "axis", "dim", "dynamic", "values":
 {"<n>": bool}, "verdict", "pinned_by": {"layer", "type", "line", "const", "const_line"} |
-null}]}]}``.
+null}]}]}``.  The trials of a file are capped (``MAX_TRIALS``, and ``MAX_TRIAL_DIMS``: a
+huge rank makes each trial dear); where they stop, a last row says so: ``"verdict": "not
+tried"``, ``"untried"``: how many axes of that input from ``axis`` on.
 """
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from .analysis import analyse
 from .analysis.reshaped import ReshapeRun, what_if
@@ -23,13 +25,16 @@ from .engine import default_bin
 from .ir.reader import parse
 from .ir.weights import BinFile
 from .layer_shapes import parse_args, report_files
-from .names import display_path
+from .names import line_start, printed, shown_path
 from .options import one_line_parser
 from .ops.sources import outputs_of
 from .shapes.dims import DYNAMIC, Dim, format_dim
 
 #: the most trials one file may take (inputs x axes x 4); past it, axes are left out
 MAX_TRIALS = 64
+#: the most dims one file's trials may set, summed over the trials: each re-infers the model
+#: at the input's rank (a rank-200,000 input took 64 trials and over 60 s; now 4)
+MAX_TRIAL_DIMS = 1_000_000
 
 
 def _values(dim: Dim) -> List[int]:
@@ -58,42 +63,64 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []  # the same for every trial
-    rows, spent = [], 0
+    trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731
+                                       {layer.id: new}, smart, planned)
+    rows: List[dict] = []
+    trials = dims = 0
     for layer in graphs[0].layers:
         if layer.type.lower() != "parameter":
             continue
         shapes, _, _ = outputs_of(layer)
         shape = shapes[0] if shapes else None
         for axis, dim in enumerate(shape or ()):
-            if spent + 4 > MAX_TRIALS:
-                break
-            row: Dict = {"input": layer.name, "axis": axis, "dim": format_dim(dim)}
-            trials: Dict[str, ReshapeRun] = {}
-            for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
-                new = shape[:axis] + (value,) + shape[axis + 1:]
-                trials[name] = what_if(graphs, befores, weights, {layer.id: new}, smart, planned)
-                spent += 1
-            row["dynamic"] = trials["dynamic"].works
-            row["values"] = {k: r.works for k, r in trials.items() if k != "dynamic"}
-            broken = [r for r in trials.values() if not r.works]
-            row["verdict"] = "any" if not broken else "pinned"
-            row["pinned_by"] = _pin(broken[-1]) if broken else None
-            rows.append(row)
+            cost = 1 + len(_values(dim))
+            if trials + cost > MAX_TRIALS or dims + cost * len(shape) > MAX_TRIAL_DIMS:
+                return rows + [_untried(layer.name, axis, len(shape) - axis)]
+            rows.append(_axis_row(layer, shape, axis, trial))
+            trials, dims = trials + cost, dims + cost * len(shape)
     return rows
 
 
+def _axis_row(layer, shape: tuple, axis: int, trial: Callable) -> dict:
+    """One axis tried: dynamic, then each of its values (see the module)."""
+    dim = shape[axis]
+    works: Dict[str, bool] = {}
+    broken: Optional[ReshapeRun] = None  # the last trial that fails: its pin is told
+    for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
+        run = trial(layer, shape[:axis] + (value,) + shape[axis + 1:])
+        works[name], broken = run.works, broken if run.works else run
+        del run  # (each run holds a whole analysis: at most two are kept)
+    dynamic = works.pop("dynamic")
+    return {"input": layer.name, "axis": axis, "dim": format_dim(dim), "dynamic": dynamic,
+            "values": works, "verdict": "any" if broken is None else "pinned",
+            "pinned_by": _pin(broken) if broken is not None else None}
+
+
+def _untried(name: str, axis: int, count: int) -> dict:
+    """Where the trials stopped: ``count`` axes of the input from ``axis`` on are not tried
+    (nor any input after it)."""
+    return {"input": name, "axis": axis, "dim": None, "dynamic": None, "values": {},
+            "verdict": "not tried", "untried": count, "pinned_by": None}
+
+
 def _text(path: str, rows: List[dict]) -> str:
-    lines = [display_path(path)]
+    lines = [shown_path(path)]
     for row in rows:
+        if row["verdict"] == "not tried":
+            lines.append(f"  {line_start(row['input'])} axis {row['axis']} and on "
+                         f"({row['untried']} axes) and the inputs after it: not tried (at "
+                         f"most {MAX_TRIALS} trials and {MAX_TRIAL_DIMS:,} dims set a file)")
+            break
         values = ", ".join(f"{k} {'ok' if ok else 'fails'}" for k, ok in row["values"].items())
-        head = (f"  {row['input']} axis {row['axis']} (now {row['dim']}): "
+        head = (f"  {line_start(row['input'])} axis {row['axis']} (now {row['dim']}): "
                 f"{'any size' if row['verdict'] == 'any' else 'pinned'}; "
                 f"? {'ok' if row['dynamic'] else 'fails'}, {values}")
         lines.append(head)
         pin = row["pinned_by"]
         if pin:
-            lines.append(f"      by the {pin['by']} of Const '{pin['const']}' (line "
-                         f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' (line {pin['line']})")
+            lines.append(printed(f"      by the {pin['by']} of Const '{pin['const']}' (line "
+                                 f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' "
+                                 f"(line {pin['line']})"))
     return "\n".join(lines) + "\n"
 
 

@@ -197,7 +197,7 @@ def _lose(lost: List[int], paths: Sequence[str], before: list, order: List[int],
     died with a worker; a file rewritten since the run started is said to be."""
     from .engine import FileResult
     from .findings import FileFix, Finding
-    from .names import display_path
+    from .names import shown_path
     from .rules import INTERNAL_ERROR
     codes = ", ".join(str(code) for code in ended) or "unknown"
     fixing = any(getattr(r, "fix", None) is not None for r in results)
@@ -211,7 +211,7 @@ def _lose(lost: List[int], paths: Sequence[str], before: list, order: List[int],
                           slug=INTERNAL_ERROR.SLUG, level="error", message=why)
         fix = FileFix(written=written, refused=why, failed=True) if fixing or written else None
         results[order[index]] = FileResult(path, [finding], [], fix)
-        names.append(display_path(path) + (" (rewritten)" if written else ""))
+        names.append(shown_path(path) + (" (rewritten)" if written else ""))
     raise LostFiles(f"a worker process ended with exit code {codes} before its files were "
                     f"checked; not checked: {', '.join(names)}", results)
 

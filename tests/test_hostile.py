@@ -692,6 +692,92 @@ def test_github_format_cannot_be_injected(tmp_path, capsys):
     assert not [line for line in lines if line.startswith(("::error file=evil", "::add-mask"))]
 
 
+#: a layer name that tries to start a workflow command of its own (a line break) and to
+#: drive the terminal (C1's CSI, U+2028): XML 1.0 allows these, not ESC
+INJECTING_NAME = "add&#10;::error file=evil.xml,line=1::INJECTED&#13;&#155;31m&#8232;x"
+#: a file name may hold anything but "/" and NUL: ESC, OSC, BEL and line breaks included
+INJECTING_FILE = "m\n::error file=evil.xml::FILE\x1b]0;pwned\x07\x1b[31m.xml"
+#: control characters a terminal or a CI log acts on, a line break between lines excepted
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def acted_on(output: str, own: Sequence[str] = ()) -> List[str]:
+    """What in a human-readable output a CI log or a terminal would act on: a line that
+    is a workflow command (GitHub strips leading white space first) other than the
+    format's ``own``, and any raw control character."""
+    lines = output.split("\n")
+    found = [line for line in lines if line.lstrip().startswith("::")
+             and not line.startswith(tuple(own))]
+    return found + [repr(line) for line in lines if _RAW_CONTROL.search(line)]
+
+
+def fixable_ir(name: str) -> str:
+    """Parameter [2,3] -> Relu ``name`` declared [2,4] -> Result: --fix writes 3."""
+    port = '<port id="{}" precision="FP32"><dim>2</dim><dim>{}</dim></port>'
+    return ('<?xml version="1.0"?>\n<net name="n" version="11">\n<layers>\n'
+            f'<layer id="0" name="{name}" type="Parameter" version="opset1"><data shape="2,3" '
+            f'element_type="f32"/>\n<output>{port.format(0, 3)}</output>\n</layer>\n'
+            f'<layer id="1" name="{name}" type="Relu" version="opset1">\n<input>'
+            f'{port.format(0, 3)}</input>\n<output>{port.format(1, 4)}</output>\n</layer>\n'
+            f'<layer id="2" name="out" type="Result" version="opset1">\n<input>'
+            f'{port.format(0, 4)}</input>\n</layer>\n</layers>\n<edges>\n'
+            '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n'
+            '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>\n</edges>\n</net>\n')
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "github"])
+def test_names_cannot_inject_commands_or_escapes(fmt, tmp_path, capsys):
+    """Issue 24, 9: a layer name with a line break printed a real ``::error`` line in the
+    text report, and a file name's ESC and OSC sequences reached the terminal raw."""
+    path = tmp_path / INJECTING_FILE
+    path.write_text(hostile_ir(add_name=f' name="{INJECTING_NAME}"'))
+    run = run_main(["--format", fmt, "-v", path], capsys)
+    check_clean_run(run, fmt, fmt)
+    assert "IRV102" in run.out and "INJECTED" in run.out and "pwned" in run.out
+    own = ("::group::", "::endgroup::", "::error file=") if fmt == "github" else ()
+    assert not acted_on(run.out + run.err, own), acted_on(run.out + run.err, own)
+    assert not [line for line in run.out.split("\n") if line.startswith("::error file=evil")]
+
+
+def test_names_cannot_inject_in_diff_fix_shapes_reshapeable(tmp_path, capsys):
+    """Issue 24, 9: --diff, --fix's notes, ``shapes`` and ``reshapeable`` print file and
+    layer names too; the patch still applies (git reads its C-quoted names back)."""
+    path = tmp_path / INJECTING_FILE
+    path.write_text(fixable_ir(INJECTING_NAME))
+    runs = {"diff": run_main(["--diff", path], capsys),
+            "shapes": run_main(["shapes", path], capsys),
+            "reshapeable": run_main(["reshapeable", path], capsys)}
+    runs["fix"] = run_main(["--fix", path], capsys)  # (last: it rewrites the file)
+    for what, run in runs.items():
+        assert run.rc in (0, 1), (what, run.rc, run.err)
+        assert not acted_on(run.out + run.err), (what, acted_on(run.out + run.err))
+    assert "INJECTED" in runs["shapes"].out and "INJECTED" in runs["reshapeable"].out
+    assert "declared [2,4]" in runs["shapes"].out and "Fixed 1 problem" in runs["fix"].err
+    git = shutil.which("git")
+    if git:  # the patch, names quoted, applies to the original
+        original = tmp_path / "repo" / INJECTING_FILE
+        original.parent.mkdir()
+        original.write_text(fixable_ir(INJECTING_NAME))
+        patch = runs["diff"].out.replace(str(tmp_path).lstrip("/") + "/", "")
+        subprocess.run([git, "apply", "-p1", "-"], input=patch.encode(), check=True,
+                       cwd=original.parent)
+        assert original.read_text() == path.read_text()
+
+
+def test_names_cannot_inject_in_file_listings(tmp_path, capsys):
+    """--show-files lists names, and a --reshape that does not fit lists each file's inputs:
+    escaped as the reports are."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / INJECTING_FILE).write_text(fixable_ir(INJECTING_NAME))
+    runs = [run_main(["--show-files", folder], capsys),
+            run_main(["--reshape", "nosuchinput[1]", folder], capsys)]
+    assert runs[0].rc == 0 and "pwned" in runs[0].out, runs[0]
+    assert runs[1].rc == 2 and "INJECTED" in runs[1].err, runs[1]
+    for run in runs:
+        assert not acted_on(run.out + run.err), acted_on(run.out + run.err)
+
+
 # --------------------------------------------------------------------------------------------
 # 2. broken files
 # --------------------------------------------------------------------------------------------
@@ -1028,6 +1114,45 @@ def test_bodies_nested_too_deep_for_the_parser(levels, tmp_path, capsys):
     found = assess(path, capsys)
     assert found.has("IRV001", r"depth|deep|nest") or found.has("IRV004", r"nest|deep"), \
         found.findings
+    # the limit is said to be irvalidate's parser's: OpenVINO reads 400 nested Loops
+    assert found.has("IRV001", r"limit of irvalidate's XML parser.*OpenVINO reads deeper"), \
+        found.findings
+
+
+def nested_loops(levels: int, path: Path) -> Path:
+    """``levels`` Loops, each the body of the one outside it, a Relu at the bottom: written
+    by openvino's serializer."""
+    import numpy as np
+    ov = pytest.importorskip("openvino")
+    import openvino.opset13 as ops
+
+    def loop_of(value, depth: int):
+        p = ops.parameter([1], np.float32)
+        inner = ops.relu(p) if depth == 0 else loop_of(p.output(0), depth - 1)
+        body = ov.Model([ops.result(ops.constant(np.array(True))), ops.result(inner)], [p])
+        loop = ops.loop(ops.constant(np.array(1, dtype=np.int64)), ops.constant(np.array(True)))
+        loop.set_function(body)
+        loop.set_special_body_ports([-1, 0])
+        loop.set_invariant_input(body.get_parameters()[0], value)
+        return loop.get_iter_value(body.get_results()[1].output(0), -1)
+
+    x = ops.parameter([1], np.float32, name="x")
+    ov.save_model(ov.Model([loop_of(x.output(0), levels - 1)], [x]), str(path),
+                  compress_to_fp16=False)
+    return path
+
+
+def test_80_nested_loops_are_not_said_to_lack_a_body(tmp_path, capsys):
+    """Issue 24 (minor): 80 nested Loops, which OpenVINO loads (400 do too), got IRV004 and a
+    false IRV216 'the layer has no <body>' for the Loop past irvalidate's limit of 64; now the
+    one IRV004 says that the limit is irvalidate's and what is not checked."""
+    ov = pytest.importorskip("openvino")
+    path = nested_loops(80, tmp_path / "loops.xml")
+    ov.Core().read_model(str(path))  # the runtime loads it
+    found = assess(path, capsys, formats=("json", "text"))
+    assert found.codes == {"IRV004"}, found.findings
+    [message] = found.messages("IRV004")
+    assert "irvalidate's limit (OpenVINO reads deeper)" in message and "not checked" in message
 
 
 def test_bodies_nested_deeper_than_the_validator_follows(tmp_path, capsys):
@@ -1639,3 +1764,120 @@ def test_memory_of_a_100mb_ir(tmp_path):
           f"{proc.rss_mb:.0f} MB")
     report = check_proc(proc, "100 MB IR", rss_mb=BIG_IR_RSS_MB, time_limit=900)
     assert report["files"][0]["findings"] == [], report["files"][0]["findings"][:3]
+
+
+# --- findings per rule per file, and every command on a file that makes a million ---------
+
+def write_dangling_edges(path: Path, n: int) -> Path:
+    """Parameter -> Relu -> Result, valid, then ``n`` edges between layers that do not exist:
+    a 73 MB file of 10^6 such edges took 1.35 GB (2.7 GB with --reshape) at the issue."""
+    port = '<port id="{}" precision="FP32"><dim>1</dim><dim>3</dim></port>'
+    with open(path, "w") as out:
+        out.write('<?xml version="1.0"?>\n<net name="dangling" version="11">\n<layers>\n'
+                  '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,3" '
+                  f'element_type="f32"/><output>{port.format(0)}</output></layer>\n'
+                  f'<layer id="1" name="relu" type="Relu" version="opset1"><input>{port.format(0)}'
+                  f'</input><output>{port.format(1)}</output></layer>\n'
+                  f'<layer id="2" name="out" type="Result" version="opset1"><input>'
+                  f'{port.format(0)}</input></layer>\n</layers>\n<edges>\n'
+                  '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n'
+                  '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>\n')
+        out.writelines(f'<edge from-layer="{1000000 + i}" from-port="0" to-layer="{2000000 + i}" '
+                       f'to-port="0"/>\n' for i in range(n))
+        out.write("</edges>\n</net>\n")
+    return path
+
+
+#: how each format shows the count of what the cap leaves out
+_CAP_SHOWN = {"text": r": IRV202 \[error\] 17 more dangling-edge findings",
+              "concise": r": IRV202 \[error\] 17 more dangling-edge findings",
+              "github": r"^::error file=.*title=IRV202 dangling-edge::17 more dangling-edge",
+              "json": r'"message": "17 more dangling-edge findings',
+              "sarif": r'"text": "17 more dangling-edge findings'}
+
+
+@pytest.mark.parametrize("fmt", sorted(_CAP_SHOWN))
+def test_findings_per_rule_are_capped_in_every_format(fmt, tmp_path, capsys, monkeypatch):
+    """Issue 24, 10: a report lists MAX_PER_RULE findings of one rule per file (3 here) and
+    one more that counts the rest, in every format."""
+    monkeypatch.setattr(irvalidate.engine, "MAX_PER_RULE", 3)
+    path = write_dangling_edges(tmp_path / "model.xml", 20)
+    run = run_main(["--format", fmt, path], capsys)
+    check_clean_run(run, fmt, fmt)
+    assert re.search(_CAP_SHOWN[fmt], run.out, re.M), run.out[-3000:]
+    assert len(re.findall(r"layer id '\d+' does not exist", run.out)) == 3
+
+
+def test_the_cap_leaves_fixable_findings_to_fix(tmp_path, capsys, monkeypatch):
+    """--fix plans every fixable problem, whatever the cap; the report is cut after it."""
+    monkeypatch.setattr(irvalidate.engine, "MAX_PER_RULE", 2)
+    ir = _chain(6)
+    for layer in ir.layers[1:-1]:
+        layer.outputs[0].dims[:] = [5]  # each Relu declares [5] where [2] flows
+    path = ir.write(tmp_path)
+    run = run_main(["--fix", "--format", "json", path], capsys)
+    assert run.rc == 0, run.err
+    assert "<dim>5</dim>" not in path.read_text() and "Fixed 6 problems" in run.err, run.err
+
+
+#: each command of the issue (the second file for two files at once, -j 2 included)
+AMPLIFYING_COMMANDS = {
+    "check": ["--format", "json", "{a}"], "json-two-files": ["--format", "json", "{a}", "{b}"],
+    "reshape": ["--reshape", "x[2,3]", "--format", "json", "{a}"], "diff": ["--diff", "{a}"],
+    "fix": ["--fix", "--format", "json", "{a}"], "shapes": ["shapes", "{a}"],
+    "reshapeable": ["reshapeable", "{a}"], "j2": ["-j", "2", "--format", "json", "{a}", "{b}"]}
+
+
+@pytest.mark.parametrize("command", sorted(AMPLIFYING_COMMANDS))
+def test_every_command_is_bounded_on_a_million_findings(command, tmp_path):
+    """Issue 24, 10: the file of 10^6 dangling edges, at 10,000 and 40,000 edges: every
+    command under the time and memory caps, and four times the edges add no report and
+    only the memory of the file's records and of the analysis that indexes them (30,000 edges
+    more: 12-15 MB measured, the plain check 13; 18 MB allowed)."""
+    found = {}
+    for n in (10_000, 40_000):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        a = write_dangling_edges(folder / "a.xml", n)
+        b = shutil.copy(a, folder / "b.xml")
+        args = [arg.format(a=a, b=b) for arg in AMPLIFYING_COMMANDS[command]]
+        proc = run_python_m(args, tmp_path / f"proc{n}")
+        assert proc.rc in (0, 1) and not proc.timed_out, (n, proc.rc, proc.err[-2000:])
+        assert "Traceback" not in proc.err and not proc.temp_left, proc.err[-2000:]
+        assert proc.seconds < TIME_LIMIT and proc.rss_mb < BOMB_RSS_MB, (n, proc)
+        found[n] = proc
+    small, large = found[10_000], found[40_000]
+    assert len(large.out) < len(small.out) + 1000, (len(small.out), len(large.out))
+    assert large.rss_mb - small.rss_mb < 18, (small.rss_mb, large.rss_mb)
+
+
+def write_huge_rank(path: Path, rank: int) -> Path:
+    """Parameter -> Relu -> Result, every port of rank ``rank``."""
+    dims = "<dim>3</dim>" * rank
+    port = f'<port id="{{}}" precision="FP32">{dims}</port>'
+    path.write_text(
+        '<?xml version="1.0"?>\n<net name="rank" version="11">\n<layers>\n'
+        f'<layer id="0" name="x" type="Parameter" version="opset1"><data shape="'
+        f'{",".join(["3"] * rank)}" element_type="f32"/><output>{port.format(0)}</output>'
+        f'</layer>\n<layer id="1" name="r" type="Relu" version="opset1"><input>'
+        f'{port.format(0)}</input><output>{port.format(1)}</output></layer>\n'
+        f'<layer id="2" name="out" type="Result" version="opset1"><input>{port.format(0)}'
+        '</input></layer>\n</layers>\n<edges>\n'
+        '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n'
+        '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>\n</edges>\n</net>\n')
+    return path
+
+
+def test_reshapeable_caps_the_axes_of_a_huge_rank(tmp_path):
+    """Issue 24, 10: reshapeable on an input of rank 200,000 ran past 60 s (64 trials, each
+    re-inferring the model at that rank; 17 s for this 10 MB file at 0f98349, 4 s now): the
+    trials set at most MAX_TRIAL_DIMS dims a file, and the report says where they stop."""
+    (tmp_path / "in").mkdir()
+    path = write_huge_rank(tmp_path / "in" / "rank.xml", 200_000)
+    proc = run_python_m(["reshapeable", "--format", "json", path], tmp_path / "proc")
+    assert proc.rc == 0 and not proc.timed_out, proc.err[-2000:]
+    assert proc.seconds < TIME_LIMIT and proc.rss_mb < BOMB_RSS_MB, proc
+    rows = json.loads(proc.out)["files"][0]["axes"]
+    assert rows[0]["verdict"] == "any" and rows[0]["values"] == {"1": True, "4": True, "6": True}
+    assert rows[-1]["verdict"] == "not tried" and rows[-1]["axis"] + rows[-1]["untried"] == 200_000
+    assert len(rows) < 10, len(rows)

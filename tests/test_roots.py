@@ -159,7 +159,7 @@ def test_concise_prints_one_line_per_finding(tmp_path, capsys):
     # a name holding a line break (a hostile file) does not break the one line
     odd = Finding("m.xml", 3, "IRV108", "unknown-attribute", "warning", "Add 'a\nb': x")
     assert FORMATTERS["concise"]([type("R", (), {"findings": [odd]})()], "") == \
-        "m.xml:3: IRV108 [warning] Add 'a b': x\nFound 1 warning in 1 file checked.\n"
+        "m.xml:3: IRV108 [warning] Add 'a\\x0ab': x\nFound 1 warning in 1 file checked.\n"
 
 
 def test_a_parameter_whose_port_was_left_behind_is_the_root(check):

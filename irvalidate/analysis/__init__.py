@@ -34,11 +34,13 @@ class GraphAnalysis:
                  parameters: Optional[Dict[str, ParameterValue]] = None,
                  bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None,
                  loose: Optional[Dict[str, Layer]] = None,
-                 outer: Optional[Value] = None) -> None:
+                 outer: Optional[Value] = None, index: Optional[EdgeIndex] = None) -> None:
+        """``index``: the graph's edges as another analysis of it indexed them (a what-if
+        reads the same edges: 10^6 dangling ones cost ~170 MB an index)."""
         self.graph = graph
         self.weights = weights
-        self.layers: Dict[str, Layer] = graph.layers_by_id()
-        self.edges = EdgeIndex(graph, self.layers)
+        self.layers: Dict[str, Layer] = graph.layers_by_id() if index is None else index.layers
+        self.edges = EdgeIndex(graph, self.layers) if index is None else index
         order, self.leftover = topological_order(list(self.layers), self.edges.arcs())
         # layers on or behind a cycle go last, seeing whatever reached them
         self.propagation = Propagation(

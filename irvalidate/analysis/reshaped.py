@@ -71,7 +71,7 @@ def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str,
     rewriting = WhatIf(rewrites)
     bodies = Bodies(weights)
     after = GraphAnalysis(model, weights, {lid: (shape, None) for lid, shape in new.items()},
-                          bodies, rewriting)
+                          bodies, rewriting, index=before.edges if before.graph is model else None)
     return ReshapeRun(before, after, rewriting, new, rewrites, changed, smart,
                       {id(g): a for g, a in zip(graphs[1:], befores[1:])},
                       dict(bodies.latest), graphs=list(graphs))

@@ -88,6 +88,23 @@ def _block(data: bytes, group, span: Tuple[int, int], line: int) -> _Block:
     return _Block(start, end, line, data[start:end], b"".join(pieces))
 
 
+_GIT_ESCAPES = {0x07: b"\\a", 0x08: b"\\b", 0x09: b"\\t", 0x0A: b"\\n", 0x0B: b"\\v",
+                0x0C: b"\\f", 0x0D: b"\\r", 0x22: b'\\"', 0x5C: b"\\\\"}
+
+
+def _quoted(name: bytes) -> bytes:
+    """A path as git writes it in a diff header: as it is, or, when it holds a control
+    character (C1's too), a quote or a backslash, C-quoted as git does (``"a/x\\033y"``,
+    bytes past ASCII in octal), which ``git apply`` reads back; a line break or an escape
+    sequence then never reaches the terminal raw."""
+    shown = name.decode("utf-8", "replace")
+    if not any(c < " " or "\x7f" <= c <= "\x9f" or c in '"\\\u2028\u2029' for c in shown):
+        return name
+    escaped = (_GIT_ESCAPES.get(b) or (b"\\%03o" % b if b < 0x20 or b >= 0x7F else bytes([b]))
+               for b in name)
+    return b'"' + b"".join(escaped) + b'"'
+
+
 def unified_diff(data: bytes, edits: Sequence[Tuple[int, int, bytes]], name: str) -> bytes:
     """The diff that turns ``data`` into ``data`` with ``edits`` (disjoint ``(start, end,
     new)`` byte replacements) applied; ``name`` is the path shown after ``a/`` and ``b/``."""
@@ -95,7 +112,8 @@ def unified_diff(data: bytes, edits: Sequence[Tuple[int, int, bytes]], name: str
     if not blocks:
         return b""
     label = name.encode("utf-8", "surrogateescape")
-    out: List[bytes] = [b"--- a/" + label + b"\n", b"+++ b/" + label + b"\n"]
+    out: List[bytes] = [b"--- " + _quoted(b"a/" + label) + b"\n",
+                        b"+++ " + _quoted(b"b/" + label) + b"\n"]
     i, shift = 0, 0
     while i < len(blocks):
         j = i  # blocks i..j share a hunk when at most 2 * CONTEXT lines lie between them

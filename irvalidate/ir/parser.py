@@ -179,13 +179,17 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
             where += f" in {scope}" if depth <= 2 else f" ({depth} bodies deep)"
         if depth >= MAX_BODY_DEPTH:
             problems.append(ParseProblem(body.sourceline, f"{where} is nested more than "
-                                         f"{MAX_BODY_DEPTH} levels deep; not analysed", layer))
+                                         f"{MAX_BODY_DEPTH} levels deep, irvalidate's limit "
+                                         f"(OpenVINO reads deeper): it and what it holds are "
+                                         f"not checked", layer))
             continue
         # the body is read later, by the loop in _read_bodies: no recursion follows the file
         graph = Graph(scope=where, kind=tag, path=path + ((index, tag, nth),))
         pending.append((body, graph, depth + 1))
         bodies.append(graph)
     bodies.sort(key=lambda g: BODY_TAGS.index(g.kind))
+    if depth >= MAX_BODY_DEPTH:  # no body read: its port maps would be said to lack one
+        port_maps, back_edges = [], []
     return Layer(layer.id, layer.name, layer.type, layer.version, layer.line, layer.data,
                  layer.inputs, layer.outputs, tuple(bodies), tuple(port_maps), tuple(back_edges))
 
@@ -329,6 +333,16 @@ def _not_xml(path: str) -> Optional[str]:
     return None
 
 
+def _depth_limit(message: str) -> Optional[str]:
+    """libxml2's depth limit, said plainly: the runtime's reader has none (400 nested Loops,
+    1,200 elements deep, load), but irvalidate keeps libxml2's guard against depth bombs."""
+    if "Excessive depth in document" not in message:
+        return None
+    return ("XML syntax error: the elements nest deeper than 256, the limit of irvalidate's "
+            "XML parser (libxml2 without XML_PARSE_HUGE; about 84 levels of bodies), and the "
+            f"file is not checked; OpenVINO reads deeper. {message}")
+
+
 def parse(path: str) -> Document:
     """Parse ``path``; problems become ParseProblems, never exceptions."""
     doc = Document(path=path, version=None, graph=Graph())
@@ -337,9 +351,9 @@ def parse(path: str) -> Document:
         _stream(path, doc)
     except etree.XMLSyntaxError as err:
         line = err.lineno if err.lineno else None
-        reason = _not_xml(path)
-        doc.fatal.append(ParseProblem(None if reason else line, reason or f"XML syntax error: {err.msg}",
-                                      kind="xml"))
+        reason = _not_xml(path) or _depth_limit(err.msg)
+        doc.fatal.append(ParseProblem(line if reason is None or reason.startswith("XML") else
+                                      None, reason or f"XML syntax error: {err.msg}", kind="xml"))
     except OSError as err:
         doc.fatal.append(ParseProblem(None, f"cannot read the file: {err.strerror or err}",
                                       kind="xml"))

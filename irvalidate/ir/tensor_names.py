@@ -33,9 +33,13 @@ def parameter_names(path: str) -> Dict[str, List[str]]:
     found: Dict[str, List[str]] = {}
     try:
         with open(path, "rb") as handle:
-            for _, elem in etree.iterparse(_Reader(handle), events=("end",), tag="layer",
-                                           **parser_options()):
+            for _, elem in etree.iterparse(_Reader(handle), events=("end",),
+                                           tag=("layer", "layers"), **parser_options()):
                 parent = elem.getparent()
+                if elem.tag == "layers":
+                    if parent is not None and parent.getparent() is None:
+                        break  # the model's layers end: the tree would keep every edge
+                    continue   # after them (10^6 edges: ~1 GB)
                 top = parent is not None and parent.getparent() is not None \
                     and parent.getparent().getparent() is None
                 if top and (elem.get("type") or "").lower() == "parameter":

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
+from ..names import printed
 from .table import render as render_table
 
 LEVELS = ("error", "warning", "info")
@@ -27,7 +28,8 @@ def relative_path(path: str) -> Optional[str]:
 
 def message_text(f) -> str:
     """The text report's message and shape table, for formats that show nothing else."""
-    text = f.message + (f" [in {f.scope}]" if f.scope else "")
+    # control characters are escaped (see names); line breaks are left to the format
+    text = printed(f.message + (f" [in {f.scope}]" if f.scope else ""), keep="\r\n")
     if getattr(f, "caused_by", None) is not None:
         text += f" ({cause_text(f.caused_by)})"
     if f.table is not None and f.table.rows:

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..names import display_path
+from ..names import printed, shown_path
 from .common import cause_text, summary
 
 
 def line(f) -> str:
-    path = display_path(f.path)
+    path = shown_path(f.path)
     where = path if f.line is None else f"{path}:{f.line}" if f.column is None else \
         f"{path}:{f.line}:{f.column}"
     text = f.message + (f" [in {f.scope}]" if f.scope else "")
     if f.caused_by is not None:
         text += f" ({cause_text(f.caused_by)})"
     # a message is one line, but a hostile file's names could hold a line break
-    return f"{where}: {f.code} [{f.level}] " + " ".join(text.splitlines())
+    return f"{where}: {f.code} [{f.level}] " + printed(text)
 
 
 def render(results: Sequence, version: str) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..names import display_path
+from ..names import display_path, printed
 from .common import count_levels, message_text, relative_path, summary
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -47,7 +47,7 @@ def escape_property(text: str) -> str:
 def annotation_path(path: str) -> str:
     """The path an annotation names: relative to the working directory when inside it."""
     relative = relative_path(path)
-    return display_path(path if relative is None else relative)
+    return printed(display_path(path if relative is None else relative), keep="\r\n")
 
 
 def command(name: str, message: str, **properties: object) -> str:

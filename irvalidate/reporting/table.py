@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..findings import ShapeTable, TableRow
+from ..names import line_start
 
 
 def _start(row: TableRow, columns: int) -> int:
@@ -43,7 +44,8 @@ def render(table: ShapeTable, indent: str = "    ") -> List[str]:
         for c, cell in enumerate(_cells(row, columns)):
             if cell is not None:
                 width[c] = max(width[c], len(cell))
-    labels = [row.label if row.source is None else f"{row.label} = {row.source}"
+    # a label may be a name from the file, and it starts its line
+    labels = [line_start(row.label if row.source is None else f"{row.label} = {row.source}")
               for row in table.rows]
     label_width = max(len(label) for label in labels)
     lines = []

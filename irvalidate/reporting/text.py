@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, List, Sequence
 
-from ..names import display_path
+from ..names import printed, shown_path
 from .common import cause_key, cause_text, root_key, summary
 from .table import render as render_table
 
@@ -18,21 +18,22 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
 def _line(f, color: bool) -> str:
-    path = display_path(f.path)
+    path = shown_path(f.path)
     where = path if f.line is None else f"{path}:{f.line}" if f.column is None else \
         f"{path}:{f.line}:{f.column}"
-    scope = f" [in {f.scope}]" if f.scope else ""
+    scope = f" [in {printed(f.scope)}]" if f.scope else ""
     cause = f" ({cause_text(f.caused_by)})" if f.caused_by is not None else ""
+    message = printed(f.message)  # names from the file: no line of their own (see names)
     if not color:
-        return f"{where}: {f.code} [{f.level}] {f.message}{scope}{cause} ({f.slug})"
+        return f"{where}: {f.code} [{f.level}] {message}{scope}{cause} ({f.slug})"
     return (f"{_BOLD}{where}{_RESET}: {_COLORS[f.level]}{f.code} [{f.level}]{_RESET} "
-            f"{f.message}{scope}{cause} {_DIM}({f.slug}){_RESET}")
+            f"{message}{scope}{cause} {_DIM}({f.slug}){_RESET}")
 
 
 def _finding_lines(f, color: bool) -> List[str]:
     lines = [_line(f, color)]
     if f.fix is not None and f.fix.blocked:  # only --diff and --fix plan fixes
-        lines.append(f"    not fixed automatically: {f.fix.blocked}")
+        lines.append(f"    not fixed automatically: {printed(f.fix.blocked)}")
     if f.table is not None and f.table.rows:
         lines.extend(render_table(f.table))
     return lines
@@ -68,14 +69,15 @@ def reshape_lines(result) -> List[str]:
     """--reshape: the verdict, and the new shapes of the model's inputs and outputs."""
     from ..shapes.dims import format_shape
     outcome = result.reshape
-    shown = lambda pairs: ", ".join(f"{n}{format_shape(s, False)}" for n, s in pairs)  # noqa: E731
+    shown = lambda pairs: ", ".join(f"{printed(n)}{format_shape(s, False)}"  # noqa: E731
+                                    for n, s in pairs)
     if not outcome.changed:
         verdict = "nothing to do: every input asked for already has that shape"
     elif outcome.works:
         verdict = "works" + (" (with SmartReshape's rewrites)" if outcome.rewrites else "")
     else:
         verdict = "breaks (Model.reshape fails)"
-    lines = [f"{display_path(result.path)}: reshape to {shown(outcome.inputs)}: {verdict}"]
+    lines = [f"{shown_path(result.path)}: reshape to {shown(outcome.inputs)}: {verdict}"]
     if outcome.works:
         lines.append(f"    outputs: {shown(outcome.outputs)}")
     return lines
@@ -91,7 +93,7 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
             per_rule[f.code] += 1
             slugs[f.code] = f.slug
         if quiet == 1 and result.findings:
-            lines.append(display_path(result.path))
+            lines.append(shown_path(result.path))
         if quiet or statistics:  # --statistics: the counts instead of the findings, as ruff
             continue
         lines.extend(_file_lines(result.findings, color, show_consequences))
