@@ -47,9 +47,6 @@ def _const(value, et=np.int64):
     return op.constant(np.array(value, et))
 
 
-@pytest.mark.xfail(strict=True, reason="the runtime keeps a nested Loop's iteration count "
-                   "from an earlier validation of its body (Loop::m_num_iterations is assigned "
-                   "only when the trip count folds); irvalidate counts each analysis afresh")
 def test_a_nested_loop_keeps_an_earlier_iteration_count(tmp_path):
     """Outer Loop: x [6,1,5] merged, fed back doubled along axis 0 (so its Parameter widens
     to [?,1,5]); inner Loop: trip count dim 0 of that Parameter, condition true.  The

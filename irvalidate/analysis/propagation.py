@@ -148,6 +148,13 @@ class Propagation:
             loose = {pid: wide for pid in parameters} if wide is not None else None
         return self._bodies.run(body, parameters, final, loose, outer)
 
+    def loop_iterations(self, loop: Layer, found: Optional[int]) -> int:
+        """A Loop's iteration count: ``found``, or the one it kept from an earlier
+        validation of the body it is in (Bodies.iterations); -1 when unknown."""
+        if self._bodies is None:
+            return -1 if found is None else found
+        return self._bodies.iterations(loop, found)
+
     def read_numbers(self, layer: Layer) -> Optional[List[float]]:
         """A small Const's values whatever its element type (booleans as 0/1, floats as
         floats), as a Loop's trip count and conditions are read; None when unreadable."""
