@@ -108,10 +108,10 @@ class Bodies:
             self._spent += len(body.layers)
             if self._spent > BODY_LAYER_BUDGET:
                 return None
-            # a body's first, as-declared reading analyses no nested body (its outer layers
-            # stay unmodelled there): what the runtime ends with is the final reading
-            found = GraphAnalysis(body, self.weights, parameters, self if final else None,
-                                  loose=loose, outer=outer)
+            # a body's as-declared reading analyses its nested bodies too (a nested Loop
+            # keeps the count it derives there); the rules read the final readings
+            found = GraphAnalysis(body, self.weights, parameters, self, loose=loose,
+                                  outer=outer)
             self._cache[key] = found, dict(self._counts)
         else:
             found, counts = cached

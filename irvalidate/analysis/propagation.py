@@ -137,7 +137,7 @@ class Propagation:
                      ) -> Optional[BodyOutcome]:
         """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
         when this is what the runtime ends with (the rules then read that analysis).  None
-        when bodies are not analysed here (a body's first, as-declared reading)."""
+        when bodies are not analysed here (no analysis.Bodies was given)."""
         if self._bodies is None:
             return None
         # a body Parameter the outer layer sets is as proven as the outer inputs
