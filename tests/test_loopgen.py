@@ -47,9 +47,6 @@ def _const(value, et=np.int64):
     return op.constant(np.array(value, et))
 
 
-@pytest.mark.xfail(strict=True, reason="the runtime keeps a nested Loop's iteration count "
-                   "from an earlier validation of its body (Loop::m_num_iterations is assigned "
-                   "only when the trip count folds); irvalidate counts each analysis afresh")
 def test_a_nested_loop_keeps_an_earlier_iteration_count(tmp_path):
     """Outer Loop: x [6,1,5] merged, fed back doubled along axis 0 (so its Parameter widens
     to [?,1,5]); inner Loop: trip count dim 0 of that Parameter, condition true.  The
@@ -79,4 +76,39 @@ def test_a_nested_loop_keeps_an_earlier_iteration_count(tmp_path):
     nested = [n for n in ops if n.get_type_name() == "Loop"][0].get_function()
     count = [n for n in nested.get_ordered_ops() if n.get_friendly_name() == "inner"][0]
     assert count.get_output_partial_shape(0) == ov.PartialShape([6, 1, 5])
+    assert differing(path, tmp_path) == []
+
+
+def test_a_nested_loop_keeps_the_count_of_its_body_as_declared(tmp_path):
+    """The runtime validates a body as declared before the outer Loop sets its Parameters:
+    the outer body's Parameter declared [6,1,5] (its input is [?,1,5]) folds the inner trip
+    count to 6 there, and the inner Loop keeps it once the Parameter is set to [?,1,5]."""
+    x = op.parameter(ov.PartialShape([-1, 1, 5]), np.float32)
+    p = op.parameter(ov.PartialShape([6, 1, 5]), np.float32)
+    p.set_friendly_name("p")
+    q = op.parameter(ov.PartialShape([6, 1, 5]), np.float32)
+    inner_body = ov.Model([op.result(_const(True, np.bool_)),
+                           op.result(op.reduce_sum(q, _const([0]), True))], [q])
+    inner = op.loop(op.gather(op.shape_of(p), _const(0), _const(0)), _const(True, np.bool_))
+    inner.set_function(inner_body)
+    inner.set_special_body_ports([-1, 0])
+    inner.set_invariant_input(q, p.output(0))
+    joined = inner.get_concatenated_slices(inner_body.get_results()[1].output(0), 0, 1, 1, -1, 0)
+    inner.set_friendly_name("inner")
+    body = ov.Model([op.result(_const(True, np.bool_)), op.result(op.relu(joined))], [p])
+    outer = op.loop(_const(3), _const(True, np.bool_))
+    outer.set_function(body)
+    outer.set_special_body_ports([-1, 0])
+    outer.set_invariant_input(p, x.output(0))
+    last = outer.get_iter_value(body.get_results()[1].output(0), -1)
+    path = opcheck.save(ov.Model([op.result(last)], [x]), tmp_path)
+    # the serializer writes p as the runtime ends with it, [?,1,5]: declare it [6,1,5]
+    text = path.read_text()
+    start = text.index('name="p"')
+    end = text.index("</layer>", start)
+    layer = text[start:end].replace('shape="?,1,5"', 'shape="6,1,5"', 1)
+    layer = layer.replace("<dim>-1</dim>", "<dim>6</dim>", 1)
+    path.write_text(text[:start] + layer + text[end:])
+    ops = opcheck.core().read_model(str(path)).get_ordered_ops()
+    assert ops[-1].get_input_partial_shape(0) == ov.PartialShape([6, 1, 5])
     assert differing(path, tmp_path) == []

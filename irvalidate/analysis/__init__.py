@@ -81,8 +81,20 @@ class Bodies:
     def __init__(self, weights: BinFile) -> None:
         self.weights = weights
         self.latest: Dict[int, GraphAnalysis] = {}
-        self._cache: Dict[Tuple, GraphAnalysis] = {}
+        #: a body analysis, and the iteration counts remembered after it
+        self._cache: Dict[Tuple, Tuple[GraphAnalysis, Dict[int, int]]] = {}
         self._spent = 0
+        #: each Loop's last iteration count, by id of its layer (Loop::m_num_iterations)
+        self._counts: Dict[int, int] = {}
+
+    def iterations(self, loop: Layer, found: Optional[int]) -> int:
+        """A Loop's iteration count as the runtime keeps it: ``found`` when this validation
+        derives one, else the last one derived (-1: never), as a nested Loop validated
+        again with its Parameters widened still counts the trip count it folded before."""
+        if found is None:
+            return self._counts.get(id(loop), -1)
+        self._counts[id(loop)] = found
+        return found
 
     def run(self, body: Graph, parameters: Dict[str, ParameterValue], final: bool,
             loose: Optional[Dict[str, Layer]] = None,
@@ -91,17 +103,21 @@ class Bodies:
         runtime; ``outer``: what the Parameters set rest on (Propagation.analyse_body)."""
         key = (id(body), tuple(sorted(parameters.items())), final,
                tuple(sorted((lid, id(layer)) for lid, layer in (loose or {}).items())),
-               id(outer.rests_on) if outer is not None else None)
-        found = self._cache.get(key)
-        if found is None:
+               id(outer.rests_on) if outer is not None else None,
+               tuple(sorted(self._counts.items())))  # nested Loops read what they kept
+        cached = self._cache.get(key)
+        if cached is None:
             self._spent += len(body.layers)
             if self._spent > BODY_LAYER_BUDGET:
                 return None
-            # a body's first, as-declared reading analyses no nested body (its outer layers
-            # stay unmodelled there): what the runtime ends with is the final reading
-            found = GraphAnalysis(body, self.weights, parameters, self if final else None,
-                                  loose=loose, outer=outer)
-            self._cache[key] = found
+            # a body's as-declared reading analyses its nested bodies too (a nested Loop
+            # keeps the count it derives there); the rules read the final readings
+            found = GraphAnalysis(body, self.weights, parameters, self, loose=loose,
+                                  outer=outer)
+            self._cache[key] = found, dict(self._counts)
+        else:
+            found, counts = cached
+            self._counts = dict(counts)  # as if its nested Loops were validated again
         if final:
             self.latest[id(body)] = found
         return found.outcome()

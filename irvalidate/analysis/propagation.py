@@ -137,7 +137,7 @@ class Propagation:
                      ) -> Optional[BodyOutcome]:
         """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
         when this is what the runtime ends with (the rules then read that analysis).  None
-        when bodies are not analysed here (a body's first, as-declared reading)."""
+        when bodies are not analysed here (no analysis.Bodies was given)."""
         if self._bodies is None:
             return None
         # a body Parameter the outer layer sets is as proven as the outer inputs
@@ -147,6 +147,13 @@ class Propagation:
             wide = next((v.loose for v in self._visiting if v.loose is not None), None)
             loose = {pid: wide for pid in parameters} if wide is not None else None
         return self._bodies.run(body, parameters, final, loose, outer)
+
+    def loop_iterations(self, loop: Layer, found: Optional[int]) -> int:
+        """A Loop's iteration count: ``found``, or the one it kept from an earlier
+        validation of the body it is in (Bodies.iterations); -1 when unknown."""
+        if self._bodies is None:
+            return -1 if found is None else found
+        return self._bodies.iterations(loop, found)
 
     def read_numbers(self, layer: Layer) -> Optional[List[float]]:
         """A small Const's values whatever its element type (booleans as 0/1, floats as

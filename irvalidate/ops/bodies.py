@@ -6,9 +6,10 @@ Result gives which outer output.  The reader keys each list by ``external_port_i
 int64; the first entry of a repeated id wins) and numbers the outputs by their place in
 that order; an input's ``external_port_id`` is the place of the outer input it reads.
 
-A body is analysed twice, as the runtime reads it: as declared (its own Parameter shapes),
-which must be valid, and with the outer inputs set, which is what it ends with (and what
-the rules read of it).  When the two readings agree, one analysis serves.
+A body is analysed twice, in the runtime's order: as declared (its own Parameter shapes),
+which must be valid and where a nested Loop may derive the count it keeps, then with the
+outer inputs set, which is what it ends with (and what the rules read of it).  When the two
+readings agree, one analysis serves.
 """
 from __future__ import annotations
 
@@ -91,15 +92,17 @@ def analyse(node: Node, body: Graph, parameters: Dict[str, ParameterValue],
     the Parameters set from values irvalidate may infer wider than the runtime, with the
     layer each rests on).  A layer of it the runtime refuses is reported there, by the
     rules; a refusal only the body as declared has stops the outer layer."""
-    outcome = node.graph.analyse_body(body, parameters, True, loose)
-    if outcome is None or outcome.refusal is not None:
-        return outcome
     def differs(lid: str) -> bool:
         own, (shape, et) = declared(body, lid), parameters[lid]
         return own is None or own[0] != shape or (et is not None and et != own[1])
-    if any(differs(lid) for lid in parameters):
-        first = node.graph.analyse_body(body, {}, False)
-        if first is not None and first.refusal is not None:
+    # first, as the runtime reads it: a nested Loop keeps the count it derives there
+    first = node.graph.analyse_body(body, {}, False) \
+        if any(differs(lid) for lid in parameters) else None
+    outcome = node.graph.analyse_body(body, parameters, True, loose)
+    if outcome is None or outcome.refusal is not None:
+        return outcome
+    if first is not None:
+        if first.refusal is not None:
             raise OpError(INCOMPATIBLE, f"the {what} as declared (its own Parameter shapes, "
                                         f"which the runtime reads first) is refused: "
                                         f"{first.refusal}")

@@ -7,8 +7,11 @@ type from its input (a sliced one gets ``part_size`` at the axis).
 
 The iteration count is known only in two cases: the body's condition folds to false (a
 do-while: 1 iteration), or it folds to true (directly, or through a body Parameter fed by a
-folded outer value) and trip_count folds (its value, cast to an integer).  An outer
-condition that folds to false runs the body zero times.
+folded outer value) and trip_count folds (its value, cast to an integer).  The runtime keeps
+that count in the layer and never resets it: a Loop in a body validated again, whose trip
+count no longer folds (a back edge widened the dim it reads), still counts what it derived
+before (``analysis.Bodies`` remembers it per layer).  An outer condition that folds to false
+runs the body zero times.
 
 A merged input's Parameter starts with the input's shape, a dim of 0 made ``?`` (measured:
 a value that starts empty may grow); while a last-value output whose Result feeds a back
@@ -139,12 +142,13 @@ def _grown(shape: Shape) -> Shape:
 
 
 def _iterations(node: Node, outcome, condition: str, described) -> int:
-    """The iteration count the runtime derives (-1: unknown)."""
+    """The iteration count the runtime derives (-1: unknown); one it does not derive now
+    is the one it derived in an earlier validation of a body this Loop is in."""
     value = outcome.results.get(condition)
     if value is not None:
         rank01(value.shape, "the body's execution condition")
     always = False
-    iterations = -1
+    iterations: Optional[int] = None
     flag = _one(folded_in_body(node, value), "the body's execution condition") if value else None
     if flag is None and value is not None and value.producer is not None and \
             value.producer.type.lower() == "parameter":
@@ -161,7 +165,7 @@ def _iterations(node: Node, outcome, condition: str, described) -> int:
     trip = _one(folded(node, 0), "trip_count (input 0)")
     if trip is not None and always:
         iterations = int(trip)
-    return iterations
+    return node.graph.loop_iterations(node.layer, iterations)
 
 
 def _settle(node: Node, body, outcome, parameters, back, outputs, iterations):
