@@ -29,27 +29,12 @@ pytest.importorskip("lxml")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import opcheck  # noqa: E402
 import valuegen  # noqa: E402
+from valuecheck import parse_bounds as _dims  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEGEN_MODELS", "300"))
 MAX_SHOWN = 15
 
 Bound = Tuple[int, Optional[int]]
-
-
-def _dims(text: str) -> Optional[List[Bound]]:
-    """``"[2,1..8,?,..5,3..]"`` as (lo, hi) pairs, hi None when unbounded; None: [...]."""
-    if text == "[...]":
-        return None
-    out: List[Bound] = []
-    for item in filter(None, text.strip("[]").split(",")):
-        if item == "?":
-            out.append((0, None))
-        elif ".." in item:
-            lo, hi = item.split("..")
-            out.append((int(lo or 0), int(hi) if hi else None))
-        else:
-            out.append((int(item), int(item)))
-    return out
 
 
 def _contains(outer: Optional[List[Bound]], inner: Optional[List[Bound]]) -> bool:

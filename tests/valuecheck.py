@@ -98,11 +98,13 @@ class Outcome:
         return self.inferred == self.runtime
 
 
-def _dims(text: Optional[str]):
+def parse_bounds(text: Optional[str]) -> Optional[List[Tuple[int, Optional[int]]]]:
+    """``"[2,1..8,?,..5,3..]"`` as (lo, hi) pairs, hi None when unbounded; None for ``[...]``
+    (a dynamic rank) or no shape; ``[]`` (a scalar) is no pair."""
     if text is None or text == "[...]":
         return None
-    out = []
-    for item in text.strip("[]").split(","):
+    out: List[Tuple[int, Optional[int]]] = []
+    for item in filter(None, text.strip("[]").split(",")):
         if item == "?":
             out.append((0, None))
         elif ".." in item:
@@ -115,7 +117,7 @@ def _dims(text: Optional[str]):
 
 def _contains(mine: Optional[str], runtime: str) -> bool:
     """Whether every runtime dim lies inside irvalidate's."""
-    a, b = _dims(mine), _dims(runtime)
+    a, b = parse_bounds(mine), parse_bounds(runtime)
     if a is None:
         return True
     return b is not None and len(a) == len(b) and all(
