@@ -222,3 +222,45 @@ def test_the_resized_chain_is_what_the_runtime_infers(tmp_path):
     expected = {f.layer.name: f.expected for f in found if f.code == "IRV101"}
     assert expected == {name: runtime[name] for name in ("relu", "sig", "add")}
     assert set(expected.values()) == {"[1,3,10,10]"}
+
+
+def test_links_stay_within_a_body_and_its_root_is_the_set_parameter(tmp_path):
+    """An If (condition true) whose bodies were declared for x [2,3], x resized by hand to
+    [4,3]: the then body's Parameter (the runtime sets it to [4,3]) is that body's one root,
+    both Relus after it follow from it, and no link crosses from a body to the model."""
+    ov = pytest.importorskip("openvino")
+    import numpy as np
+    import openvino.opset8 as o8
+    from lxml import etree
+
+    def body(declared):
+        p = o8.parameter(ov.PartialShape(declared), np.float32)
+        return ov.Model([o8.result(o8.relu(o8.relu(p)))], [p]), p
+
+    x = o8.parameter([2, 3], np.float32, name="x")
+    node = o8.if_op(o8.constant(np.array(True)).output(0))
+    (then, tp), (other, ep) = body([2, 3]), body([2, 3])
+    node.set_then_body(then)
+    node.set_else_body(other)
+    node.set_input(x.output(0), tp, ep)
+    node.set_output(then.get_results()[0], other.get_results()[0])
+    path = tmp_path / "if.xml"
+    ov.save_model(ov.Model([o8.result(node.output(0))], [x]), str(path), compress_to_fp16=False)
+    tree = etree.parse(str(path))
+    outer_x = tree.find("layers/layer[@name='x']")
+    outer_x.find("data").set("shape", "4,3")
+    outer_x.find("output/port/dim").text = "4"
+    tree.write(str(path))
+    assert [str(o.get_partial_shape()) for o in ov.Core().read_model(str(path)).outputs] == \
+        ["[4,3]"]  # the runtime takes the resize through the body
+
+    findings = validate_file(str(path)).findings
+    scope_of = {(f.layer.id, f.line): f.scope for f in findings}
+    then_body = [f for f in findings if f.scope.startswith("then")]
+    roots = [f for f in then_body if f.caused_by is None]
+    assert [(f.code, f.layer.type) for f in roots] == [("IRV101", "Parameter")], then_body
+    assert sorted(f.layer.type for f in then_body if f.caused_by is not None) == \
+        ["ReLU", "ReLU"]
+    for f in findings:
+        if f.caused_by is not None:
+            assert scope_of[(f.caused_by.layer.id, f.caused_by.line)] == f.scope, f
