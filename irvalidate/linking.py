@@ -14,11 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .findings import Cause, Finding, Problem
 
-_Key = Tuple[str, str]  # (scope, site), a site flattened with its graph
-
-
-def _key(scope: str, site: tuple) -> _Key:
-    return scope, "\0".join(site)
+_Key = Tuple[str, tuple]  # (scope, site): a site within its graph
 
 
 def _parents(problems: Sequence[Problem]) -> List[Optional[int]]:
@@ -26,10 +22,10 @@ def _parents(problems: Sequence[Problem]) -> List[Optional[int]]:
     at: Dict[_Key, int] = {}
     for i, problem in enumerate(problems):
         if problem.site is not None:
-            at.setdefault(_key(problem.scope, problem.site), i)
+            at.setdefault((problem.scope, problem.site), i)
     parents: List[Optional[int]] = []
     for i, problem in enumerate(problems):
-        found = (at.get(_key(problem.scope, site)) for site in problem.after)
+        found = (at.get((problem.scope, site)) for site in problem.after)
         parents.append(next((j for j in found if j is not None and j != i), None))
     return parents
 
