@@ -28,7 +28,7 @@ from typing import Dict, List, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 from irvalidate.analysis import analyse  # noqa: E402
-from irvalidate.engine import default_bin, validate_file  # noqa: E402
+from irvalidate.engine.validation import default_bin, validate_file  # noqa: E402
 from irvalidate.ir.parser import parse  # noqa: E402
 from irvalidate.ir.records import CONST_TYPES  # noqa: E402
 from irvalidate.ir.weights import BinFile  # noqa: E402
@@ -89,7 +89,7 @@ def write_mutant(path: str, mutant: Mutant, folder: Path) -> Path:
 def mutant_bytes(path: str, mutant: Mutant) -> bytes:
     """The file's bytes with the mutant's dim changed in place (on its port and the input
     ports its edges feed), every other byte as it was: what a stale hand edit leaves."""
-    from irvalidate.editing.spans import start_tag
+    from irvalidate.fixing.editing.spans import start_tag
     from irvalidate.ir.locate import dim_key, find_spans, record_keys
     layer_id, _, _, index, axis, _ = mutant
     doc = parse(path)
@@ -111,7 +111,7 @@ def mutant_bytes(path: str, mutant: Mutant) -> bytes:
 def fix_back(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
     """(restored, tried): caught mutants that ``--fix`` turns back into the original file,
     byte for byte (the originals are loadable files on which irvalidate finds nothing)."""
-    from irvalidate.fixing import fix_file
+    from irvalidate.fixing.run import fix_file
     original = Path(path).read_bytes()
     restored = tried = 0
     caught = [m for m in found if m[5]]

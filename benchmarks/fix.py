@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 from coverage import mutants  # noqa: E402
 from run import PY, READ_MODEL, ensure, measure  # noqa: E402
 
-from irvalidate.editing.spans import start_tag  # noqa: E402
+from irvalidate.fixing.editing.spans import start_tag  # noqa: E402
 from irvalidate.ir.locate import dim_key, find_spans, record_keys  # noqa: E402
 from irvalidate.ir.parser import parse  # noqa: E402
 

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from irvalidate.analysis import GraphAnalysis  # noqa: E402
 from irvalidate.ir.records import CONST_TYPES  # noqa: E402
 from irvalidate.ir.weights import BinFile  # noqa: E402
-from irvalidate.engine import default_bin  # noqa: E402
+from irvalidate.engine.validation import default_bin  # noqa: E402
 from irvalidate.ir.parser import parse  # noqa: E402
 
 

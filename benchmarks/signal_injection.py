@@ -59,7 +59,7 @@ def make_models(folder: Path) -> Dict[str, bytes]:
 def make_large_report_model(folder: Path) -> Path:
     """A chain of 3,000 ReLUs, every other one declaring a stale dim: a 1.8 MB JSON report."""
     sys.path.insert(0, str(HERE.parent / "tests"))
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     last = ir.parameter("2,3")
     for i in range(3000):

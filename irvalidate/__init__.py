@@ -8,13 +8,13 @@ def __getattr__(name: str):
         value = globals()["__version__"] = read()
         return value
     if name == "ConfigError":  # config.py is cheap, but `import irvalidate` needs nothing
-        from .config import ConfigError
+        from .settings.config import ConfigError
         return ConfigError
     if name == "NoIRFilesError":
         from .api import NoIRFilesError
         return NoIRFilesError
     if name == "FixError":
-        from .fixing import FixError
+        from .fixing.run import FixError
         return FixError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -1,5 +1,5 @@
 try:
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
 except KeyboardInterrupt:  # Ctrl-C while the program loads: no traceback, as later
     raise SystemExit(130) from None
 

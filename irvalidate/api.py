@@ -5,11 +5,11 @@ import errno
 import os
 from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, Union
 
-from .engine import FileResult, validate_file
+from .engine.validation import FileResult, validate_file
 
 if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
-    from .config import Config
-    from .findings import Edit
+    from .settings.config import Config
+    from .rules.findings import Edit
     from .reporting.report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -19,9 +19,9 @@ def discover_files(path: str, skip_non_ir: bool = False,
                    config: Optional[Config] = None) -> List[str]:
     """The IR files a run over ``path`` checks with ``config`` (its ``exclude`` and
     ``respect-gitignore``; see discovery.py), reading no configuration file."""
-    from .config import Defaults
-    from .discovery import find
-    from .hierarchy import Resolver
+    from .settings.config import Defaults
+    from .files.discovery import find
+    from .files.hierarchy import Resolver
     settings = Defaults() if config is None else config
     return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
@@ -39,7 +39,7 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
         return _without_cycle_collector(lambda: _in_turn(paths, configs, bin_path, work))
-    from . import workers
+    from .engine import workers
     return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
 
 
@@ -96,17 +96,17 @@ def validate(path: Union[PathLike, Sequence[PathLike]],
     """Validate IR files and every IR file under directories, and return the report.
 
     ``path`` is one path (a file or a directory) or a list of them, checked as the CLI checks
-    its ``PATH...``.  ``config`` is a :class:`~irvalidate.config.Config`, a mapping of the
+    its ``PATH...``.  ``config`` is a :class:`~irvalidate.settings.config.Config`, a mapping of the
     same keys (as in ``[tool.irvalidate]``), or None for the defaults; no configuration file
     is read.  A mapping that is not a valid configuration raises
     :class:`irvalidate.ConfigError`; a path that does not exist, FileNotFoundError; paths
     that hold no IR file at all (an empty directory), :class:`irvalidate.NoIRFilesError`,
     where the CLI exits 2; a ``.bin`` with no ``.xml`` beside it, ValueError.
     """
-    from .config import Config
-    from .config import build as build_config
-    from .discovery import find
-    from .hierarchy import Resolver
+    from .settings.config import Config
+    from .settings.config import build as build_config
+    from .files.discovery import find
+    from .files.hierarchy import Resolver
     from .reporting.report import build
     paths = _paths(path)
     if config is None:
@@ -131,9 +131,9 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
     cannot be written: a full $TMPDIR), and ValueError for a path that is not a file.  A file with
     nothing to fix gives ``[]``.
     """
-    from .config import Config
-    from .config import build as build_config
-    from .fixing import FixError, fix_file
+    from .settings.config import Config
+    from .settings.config import build as build_config
+    from .fixing.run import FixError, fix_file
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"not a file: {path}")
@@ -150,7 +150,7 @@ def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None
 
 def _left_alone(result: FileResult) -> str:
     """Why --fix wrote nothing to a file that has errors."""
-    from .fix_report import unfixed
+    from .fixing.report import unfixed
     if result.fix is not None and result.fix.refused:
         return result.fix.refused
     left = unfixed(result)
@@ -168,11 +168,11 @@ def reshape(path: PathLike, shapes, smart_reshape: bool = True,
     The report's file has ``reshape`` (works, the new input and output shapes, the rewrites)
     and the findings (IRV301 names the constant that pins a dim).  ValueError for shapes
     that do not parse or do not fit the model's inputs (the message lists them)."""
-    from .config import Config
-    from .config import build as build_config
+    from .settings.config import Config
+    from .settings.config import build as build_config
     from .reporting.report import build
-    from .reshape_spec import from_api
-    from .reshaping import reshape_file
+    from .reshaping.spec import from_api
+    from .reshaping.run import reshape_file
     from .version import read
     if config is None:
         config = Config()

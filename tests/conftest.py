@@ -5,7 +5,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from irvalidate.engine import validate_file  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
 
 
 @pytest.fixture

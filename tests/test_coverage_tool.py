@@ -21,7 +21,7 @@ def test_every_verdict_matches_a_real_mutant():
 
 
 def test_only_a_modelled_layer_is_caught():
-    from irvalidate.layer_shapes import layers_of
+    from irvalidate.cli.shapes import layers_of
     path = ROOT / "sample_models" / "valid" / "computed-target.xml"
     modelled = {row["id"] for row in layers_of(str(path)) if row["modelled"]}
     found = tool.mutants(str(path))

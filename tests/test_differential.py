@@ -14,7 +14,7 @@
 * Computed Broadcast targets (ShapeOf/Concat/Gather/Multiply): the mutated layer is named
   (tests/test_value_propagation.py covers the other shape operations).
 
-The validator runs in-process (``irvalidate.cli.main``) on a whole batch of files at once;
+The validator runs in-process (``irvalidate.cli.main.main``) on a whole batch of files at once;
 set ``IRVALIDATE_DIFF_SUBPROCESS=1`` to run ``python -m irvalidate`` instead.  The number of
 seeds can be changed with ``IRVALIDATE_DIFF_VALID`` (600), ``IRVALIDATE_DIFF_MUTATED`` (200 per
 kind) and ``IRVALIDATE_DIFF_BENIGN`` (100 per kind).
@@ -32,8 +32,8 @@ import pytest
 ov = pytest.importorskip("openvino")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import ovgen  # noqa: E402
-from jsonrun import errors as _errors, names_layer as _names_layer, run_validator, severity as _severity  # noqa: E402
+from support import ovgen  # noqa: E402
+from support.jsonrun import errors as _errors, names_layer as _names_layer, run_validator, severity as _severity  # noqa: E402
 
 N_VALID = int(os.environ.get("IRVALIDATE_DIFF_VALID", "600"))
 N_MUTATED = int(os.environ.get("IRVALIDATE_DIFF_MUTATED", "200"))

@@ -75,7 +75,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from irvalidate.engine import FileResult, validate_file
+from irvalidate.engine.validation import FileResult, validate_file
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -137,7 +137,7 @@ def _sample_seeds() -> List[Seed]:
 def _ovgen_seeds() -> List[Seed]:
     try:
         sys.path.insert(0, str(HERE))
-        import ovgen  # noqa: WPS433 - needs openvino; optional
+        from support import ovgen  # noqa: WPS433 - needs openvino; optional
     except Exception:  # noqa: BLE001 - no openvino: the sample models alone
         return []
     seeds = []
@@ -843,7 +843,7 @@ def _full_traceback(xml: str, bin_path: Optional[str]) -> str:
     """Run the engine again with every rule, and its parse and analysis steps, wrapped so
     that the traceback of whatever crashed is kept (the IRV000 message has only its last
     frame)."""
-    from irvalidate import engine
+    from irvalidate.engine import validation as engine
     from irvalidate.rules import RULES
 
     traces: List[str] = []
@@ -913,7 +913,7 @@ def record_failure(case: Case, signature: str, message: str, details: str) -> Pa
         (folder / "README.txt").write_text(
             f"signature: {signature}\nseed: {case.seed}\nmessage: {message}\n\nmutations:\n"
             + "".join(f"  - {m}\n" for m in case.mutations)
-            + f"\nrepro:\n  python -c \"from irvalidate.engine import validate_file; "
+            + f"\nrepro:\n  python -c \"from irvalidate.engine.validation import validate_file; "
               f"print(validate_file({xml!r}, {bin_path!r}))\"\n\n{details}\n", encoding="utf-8")
     index_path.write_text(json.dumps(index, indent=1, sort_keys=True))
     _recorded[signature] = entry["n"]
@@ -1051,7 +1051,7 @@ def _schema_validators() -> Dict[str, Callable[[dict], None]]:
 
 
 def _run_cli(argv: List[str]) -> Tuple[int, str, str]:
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:

@@ -42,11 +42,11 @@ from typing import Dict, Iterable, List, Optional, Sequence
 
 import pytest
 
-import irvalidate.engine
+import irvalidate.engine.validation
 import irvalidate.rules.incompatible
-from irbuilder import IR
-from irvalidate.cli import main
-from irvalidate.engine import validate_file
+from support.irbuilder import IR
+from irvalidate.cli.main import main
+from irvalidate.engine.validation import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_models"
@@ -1473,13 +1473,13 @@ def test_a_crashing_rule_is_contained(how, tmp_path, capsys, monkeypatch):
 def test_a_crashing_parser_is_contained(tmp_path, capsys, monkeypatch):
     files = _patched_set(tmp_path / "m")
     _, baseline = _report(capsys, files)
-    real_parse = irvalidate.engine.parse
+    real_parse = irvalidate.engine.validation.parse
 
     def parse(path):
         if Path(path).name == "b_other.xml":
             raise MemoryError("injected")
         return real_parse(path)
-    monkeypatch.setattr(irvalidate.engine, "parse", parse)
+    monkeypatch.setattr(irvalidate.engine.validation, "parse", parse)
     rc, patched = _report(capsys, files)
     assert rc == 1
     assert [f["rule"] for f in patched["b_other.xml"]] == ["IRV000"]
@@ -1800,7 +1800,7 @@ _CAP_SHOWN = {"text": r": IRV202 \[error\] 17 more dangling-edge findings",
 def test_findings_per_rule_are_capped_in_every_format(fmt, tmp_path, capsys, monkeypatch):
     """Issue 24, 10: a report lists MAX_PER_RULE findings of one rule per file (3 here) and
     one more that counts the rest, in every format."""
-    monkeypatch.setattr(irvalidate.engine, "MAX_PER_RULE", 3)
+    monkeypatch.setattr(irvalidate.engine.validation, "MAX_PER_RULE", 3)
     path = write_dangling_edges(tmp_path / "model.xml", 20)
     run = run_main(["--format", fmt, path], capsys)
     check_clean_run(run, fmt, fmt)
@@ -1810,7 +1810,7 @@ def test_findings_per_rule_are_capped_in_every_format(fmt, tmp_path, capsys, mon
 
 def test_the_cap_leaves_fixable_findings_to_fix(tmp_path, capsys, monkeypatch):
     """--fix plans every fixable problem, whatever the cap; the report is cut after it."""
-    monkeypatch.setattr(irvalidate.engine, "MAX_PER_RULE", 2)
+    monkeypatch.setattr(irvalidate.engine.validation, "MAX_PER_RULE", 2)
     ir = _chain(6)
     for layer in ir.layers[1:-1]:
         layer.outputs[0].dims[:] = [5]  # each Relu declares [5] where [2] flows

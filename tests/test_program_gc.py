@@ -4,9 +4,9 @@ import gc
 import sys
 
 import pytest
-from irbuilder import IR
+from support.irbuilder import IR
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
 
 @pytest.fixture

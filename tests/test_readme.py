@@ -36,7 +36,7 @@ def test_every_rule_module_has_metadata_and_examples():
 
 
 def test_the_readme_lists_every_inferred_op():
-    from irvalidate.ops.registry import markdown
+    from irvalidate.ops.support.registry import markdown
     text = (ROOT / "README.md").read_text()
     listed = text.split("<!-- ops:start -->\n", 1)[1].split("\n<!-- ops:end -->", 1)[0]
-    assert listed == markdown(), "regenerate with python -m irvalidate.ops.registry"
+    assert listed == markdown(), "regenerate with python -m irvalidate.ops.support.registry"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
 SAMPLES = Path(__file__).parent.parent / "sample_models"
 BROKEN = sorted(SAMPLES.glob("broken/**/IRV*.xml"))
@@ -60,7 +60,7 @@ def test_every_rule_has_a_broken_sample():
 def _reshape_spec(path: Path) -> str:
     """A SPEC keeping the last input whose shape reads as it is ("[1]" when none reads)."""
     from irvalidate.ir.reader import parse
-    from irvalidate.ops.sources import outputs_of
+    from irvalidate.ops.parameter_const import outputs_of
     from irvalidate.shapes.dims import format_shape
     doc = parse(str(path))
     specs = ["[1]"]

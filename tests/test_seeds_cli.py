@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from irvalidate.cli import main
-from irbuilder import IR
+from irvalidate.cli.main import main
+from support.irbuilder import IR
 
 SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
 SEED = next(iter(sorted(SEEDS.glob("000_*.txt"))), None) if SEEDS.exists() else None

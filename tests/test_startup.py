@@ -8,18 +8,18 @@ import json
 import subprocess
 import sys
 
-from irbuilder import IR
+from support.irbuilder import IR
 
-from irvalidate.config import Config, Defaults
+from irvalidate.settings.config import Config, Defaults
 
 PROBE = """
 import json, sys
-import irvalidate, irvalidate.config
-from irvalidate.cli import main
+import irvalidate, irvalidate.settings.config
+from irvalidate.cli.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "modules": sorted(sys.modules),
-                  "config_file": irvalidate.config.discover() is not None,
-                  "config_model": "Config" in vars(irvalidate.config),
+                  "config_file": irvalidate.settings.config.discover() is not None,
+                  "config_model": "Config" in vars(irvalidate.settings.config),
                   "version": "__version__" in vars(irvalidate)}))
 """
 

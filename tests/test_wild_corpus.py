@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from places import CORPUS
+from support.places import CORPUS
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
 FILES = sorted(CORPUS.glob("*/*.xml")) if CORPUS.is_dir() else []
 pytestmark = pytest.mark.skipif(not FILES, reason=f"no wild corpus at {CORPUS}")

@@ -16,8 +16,8 @@ from typing import Dict, List, Optional, Tuple
 
 from ..ir.records import Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
-from ..ops.node import BodyOutcome, ParameterValue
-from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred, Value
+from ..ops.support.node import BodyOutcome, ParameterValue
+from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, Inferred, Value
 from .edges import EdgeIndex
 from .order import topological_order
 from .propagation import Propagation

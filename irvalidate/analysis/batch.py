@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from ..ir.records import Edge, Graph, Layer, ParseProblem, Port
 from ..ir.weights import BinFile
-from ..ops.spec import Inferred
+from ..ops.support.spec import Inferred
 
 PortKey = Tuple[str, str]
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.records import Layer, Port
-from ..ops import memo, registry
-from ..ops.memo import payload
-from ..ops.node import Graph, Node, is_const
-from ..ops.spec import OpSpec, Value
+from ..ops.support import memo, registry
+from ..ops.support.memo import payload
+from ..ops.support.node import Graph, Node, is_const
+from ..ops.support.spec import OpSpec, Value
 from ..shapes.values import Deferred, Origin, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value

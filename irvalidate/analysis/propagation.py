@@ -15,11 +15,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..ir import elements, opsets
 from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
 from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
-from ..ops import registry
-from ..ops.node import BodyOutcome, ParameterValue
-from ..ops.memo import payload
-from ..ops.sources import const_value, outputs_of, renamed
-from ..ops.spec import ARITY, Inferred, Value
+from ..ops.support import registry
+from ..ops.support.node import BodyOutcome, ParameterValue
+from ..ops.support.memo import payload
+from ..ops.parameter_const import const_value, outputs_of, renamed
+from ..ops.support.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import FLOAT_TYPES, MAX_REAL_ELEMENTS, MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex

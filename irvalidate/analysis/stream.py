@@ -21,8 +21,8 @@ from ..ir import opsets
 from ..ir.edge_table import EdgeTable
 from ..ir.records import Edge, Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
-from ..ops import registry
-from ..ops.spec import Value
+from ..ops.support import registry
+from ..ops.support.spec import Value
 from . import likeness
 from .batch import Batch
 from .propagation import Propagation

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..ir.records import Graph, Layer
-from ..ops.sources import outputs_of
-from ..ops.spec import Value
+from ..ops.parameter_const import outputs_of
+from ..ops.support.spec import Value
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 
 #: (layer, what reaches its inputs, the propagation) -> the layer and inputs its op sees

@@ -7,7 +7,7 @@ import textwrap
 from typing import List, Sequence
 
 from .options import one_line_parser
-from .rules import ALL, BY_CODE, BY_SLUG, canonical_slug
+from ..rules import ALL, BY_CODE, BY_SLUG, canonical_slug
 
 
 def rules_table() -> str:
@@ -31,7 +31,7 @@ def codes_of(key: str) -> List[str]:
     codes = [code for code in BY_CODE if prefix and code.startswith(prefix)]
     if codes:
         return codes
-    from .names import suggest
+    from ..reporting.names import suggest
     close = suggest(key, [*BY_CODE, *BY_SLUG])
     raise ValueError(f"no such rule: {key}" + (f"; did you mean {close!r}?" if close else
                                                 "; `irvalidate rules` lists them"))
@@ -40,7 +40,7 @@ def codes_of(key: str) -> List[str]:
 def explain(code: str) -> str:
     """A rule's documentation as plain text: heading, summary, then the docstring's body
     with its passing and failing examples."""
-    from .docs import plain_text, split
+    from ..reporting.docs import plain_text, split
     slug, level, doc = _documents()[code]
     summary, body = split(doc)
     return (f"{code} {slug} (default level: {level})\n\n{textwrap.fill(summary, 92)}\n\n"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the arguments are read, never made here: paths alone need n
 def __getattr__(name: str) -> str:
     # cli.__version__ stays importable (and a test pins it), but is only read on demand
     if name == "__version__":
-        from .version import read
+        from ..version import read
         return read()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -42,12 +42,12 @@ def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     if fmt == "text":
-        from .reporting import text
+        from ..reporting import text
         # the text report prints no version, so none is read for it
         return text.render(results, "", color=_use_color(args.color, to_file),
                            quiet=args.quiet, statistics=args.statistics,
                            show_consequences=args.show_consequences)
-    from .reporting import FORMATTERS
+    from ..reporting import FORMATTERS
     return FORMATTERS[fmt](results, _version())
 
 
@@ -56,10 +56,10 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable"):
         return None
     if argv[0] == "shapes":
-        from .layer_shapes import run as shapes
+        from .shapes import run as shapes
         return shapes(argv)
     if argv[0] == "reshapeable":
-        from .reshapeable import run as reshapeable
+        from ..reshaping.reshapeable import run as reshapeable
         return reshapeable(argv)
     from .commands import run
     return run(argv)
@@ -190,7 +190,7 @@ def _main(argv: list) -> int:
         print(f"irvalidate: error: {problem}", file=sys.stderr)
         return 2
     with _loading():
-        from .config import ConfigError
+        from ..settings.config import ConfigError
     try:
         return _run(args)
     except ConfigError as err:
@@ -201,9 +201,9 @@ def _main(argv: list) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     with _loading():
-        from .discovery import DiscoveryError, find
-        from .hierarchy import Resolver
-        from .names import printed, printed_lines, shown_path
+        from ..files.discovery import DiscoveryError, find
+        from ..files.hierarchy import Resolver
+        from ..reporting.names import printed, printed_lines, shown_path
         from .options import Overrides
     overrides = Overrides(args)
     resolver = Resolver(overrides.apply, args.config, args.isolated)
@@ -247,11 +247,11 @@ def _run(args: argparse.Namespace) -> int:
         if fixing:
             print("irvalidate: error: --reshape does not go with --diff or --fix", file=sys.stderr)
             return 2
-        from .reshape_spec import SpecError, parse_all
+        from ..reshaping.spec import SpecError, parse_all
         try:
             requests = parse_all(args.reshape)
         except SpecError as err:
-            from .reshaping import inputs_of
+            from ..reshaping.run import inputs_of
             print(printed_lines(f"irvalidate: error: --reshape {err}"), file=sys.stderr)
             for path in files[:3]:
                 listing = inputs_of(path)
@@ -260,7 +260,7 @@ def _run(args: argparse.Namespace) -> int:
             return 2
         from functools import partial
 
-        from .reshaping import UsageError, reshape_work
+        from ..reshaping.run import UsageError, reshape_work
         work = partial(reshape_work, requests=requests, smart=not args.no_smart_reshape)
         usage_errors = (UsageError,)
     elif args.no_smart_reshape:
@@ -268,16 +268,16 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         with _loading():
-            from .api import validate_files
+            from ..api import validate_files
         if fixing:
             from functools import partial
 
-            from .fixing import fix_file
+            from ..fixing.run import fix_file
             work = partial(fix_file, write=not args.diff)
         results, incomplete = _checked(validate_files, files, configs, args.bin, run.jobs, work)
         fmt = run.format or "text"
         if fixing and fmt in ("text", "auto") and args.diff:
-            from .fix_report import diff_text
+            from ..fixing.report import diff_text
             report = diff_text(results)
         else:
             report = _render(fmt, results, args, to_file)
@@ -299,7 +299,7 @@ def _run(args: argparse.Namespace) -> int:
     failed = any(f.level == "error" for r in results for f in r.findings)
     status = 1 if failed and not run.exit_zero else 0
     if fixing:
-        from .fix_report import exit_status, notes
+        from ..fixing.report import exit_status, notes
         for note in notes(results, args.diff, args.quiet):
             print(note, file=sys.stderr)
         status = exit_status(results, failed, args.diff, args.exit_non_zero_on_fix)
@@ -318,7 +318,7 @@ def _checked(validate_files, files, configs, bin_path, jobs, work) -> tuple:
     try:
         return validate_files(files, configs, bin_path, jobs=jobs, work=work), ""
     except RuntimeError as err:
-        from .workers import LostFiles
+        from ..engine.workers import LostFiles
         if not isinstance(err, LostFiles):
             raise
         return err.results, str(err)
@@ -328,7 +328,7 @@ def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:
     if len(args.paths) > 1:
         print("irvalidate: error: --show-settings takes one PATH at most", file=sys.stderr)
         return 2
-    from .hierarchy import show_settings
+    from ..files.hierarchy import show_settings
     from .output import write_stdout
     write_stdout(show_settings(resolver, args.paths[0] if args.paths else os.getcwd(),
                                    overrides.given()))

@@ -10,7 +10,7 @@ import sys
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Callable, Dict, List, NoReturn, Optional, Sequence, Set
 
-from .reporting import FORMAT_NAMES
+from ..reporting import FORMAT_NAMES
 
 if TYPE_CHECKING:
     import argparse
@@ -171,7 +171,7 @@ def _pairs(values: Optional[List[str]], sep: str, option: str) -> Optional[Dict[
     for value in items:
         key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
         if not found or not key.strip() or not rest.strip():
-            from .config import ConfigError
+            from ..settings.config import ConfigError
             raise ConfigError(f"{option}: expected {'GLOB:RULES' if sep == ':' else 'RULE=LEVEL'}"
                               f", got {value!r}")
         table.pop(key.strip(), None)
@@ -198,7 +198,7 @@ class Overrides:
             extend_exclude=_split(args.extend_exclude),
             per_file_ignores=None if per_file is None else
             {k: _split(v) for k, v in per_file.items()}).items() if v is not None}
-        from .config import plain
+        from ..settings.config import plain
         if self.extend or not plain(self.values):
             self._check()
         self._anchor(os.getcwd())
@@ -208,7 +208,7 @@ class Overrides:
         (with its own folder) they are applied to."""
         if not {"exclude", "extend_exclude", "per_file_ignores"} & {*self.values, *self.extend}:
             return  # no pattern given: globs.py is not even imported
-        from .globs import anchored
+        from ..settings.globs import anchored
         for table in (self.values, self.extend):
             for key in ("exclude", "extend_exclude"):
                 if key in table:
@@ -220,7 +220,7 @@ class Overrides:
     def _check(self) -> None:
         from pydantic import ValidationError
 
-        from .config import ConfigError, _model, describe
+        from ..settings.config import ConfigError, _model, describe
         try:
             _model()(**self.values, **self.extend)
         except ValidationError as err:
@@ -237,7 +237,7 @@ class Overrides:
         for key, value in self.extend.items():
             current = getattr(base, key)
             if key == "severity":
-                from .selection import severity_over
+                from ..settings.selection import severity_over
                 merged[key] = severity_over(current, value)
             else:
                 merged[key] = {**current, **value} if isinstance(value, dict) else [*current, *value]

@@ -142,7 +142,7 @@ def write_file(path: str, text) -> None:
     if os.path.exists(target) and not os.path.isfile(target):
         _write_in_place(path, data)
         return
-    from .tempfiles import create_beside, held, remove_stale_in
+    from ..files.tempfiles import create_beside, held, remove_stale_in
     remove_stale_in(os.path.dirname(target) or os.curdir)
     temp = None
     try:

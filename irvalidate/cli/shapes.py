@@ -20,14 +20,14 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from .analysis import GraphAnalysis, analyse
-from .engine import default_bin
-from .ir.reader import parse
-from .ir.records import Graph, declared_shape
-from .ir.weights import BinFile
-from .names import display_path, line_start, printed, printed_lines, shown_path
+from ..analysis import GraphAnalysis, analyse
+from ..engine.validation import default_bin
+from ..ir.reader import parse
+from ..ir.records import Graph, declared_shape
+from ..ir.weights import BinFile
+from ..reporting.names import display_path, line_start, printed, printed_lines, shown_path
 from .options import one_line_parser
-from .shapes.dims import Shape, format_shape
+from ..shapes.dims import Shape, format_shape
 
 
 def _text(shape: Optional[Shape], known: bool) -> Optional[str]:
@@ -55,7 +55,7 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
         graphs = doc.graphs()
         analyses = analyse(graphs, weights)
     else:  # the what-if reads the file itself: it is parsed once
-        from .reshaping import reshape_file
+        from ..reshaping.run import reshape_file
         result = reshape_file(path, reshape, smart, bin_path=bin_path)
         if result.reshape is None or result.reshape.run is None:
             raise ValueError(result.findings[0].message if result.findings
@@ -143,7 +143,7 @@ def run(argv: Sequence[str]) -> int:
         return args
     requests = None
     if args.reshape:
-        from .reshape_spec import SpecError, parse_all
+        from ..reshaping.spec import SpecError, parse_all
         try:
             requests = parse_all(args.reshape)
         except SpecError as err:

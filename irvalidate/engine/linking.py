@@ -6,13 +6,13 @@ upstream (an edge whose ports disagree, a producer whose declared output is not 
 infers) is a consequence; one whose inputs all agree is a root.  Rules say where their
 problem sits (``Problem.site``) and which sites upstream it would follow from
 (``Problem.after``); this module follows those links to each consequence's root, within one
-graph (a nested body is its own), and gives the finding a :class:`~irvalidate.findings.Cause`.
+graph (a nested body is its own), and gives the finding a :class:`~irvalidate.rules.findings.Cause`.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .findings import Cause, Finding, Problem
+from ..rules.findings import Cause, Finding, Problem
 
 _Key = Tuple[str, tuple]  # (scope, site): a site within its graph
 

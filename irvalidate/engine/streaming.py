@@ -19,15 +19,15 @@ from __future__ import annotations
 import os
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .analysis.batch import Batch
-from .analysis.stream import Decline, StreamAnalysis
-from .findings import Problem
-from .ir import edge_table, reader
-from .ir.locate import dim_key, find_lines, layer_keys
-from .ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
-from .ir.scanner import NotPlain, Scanner
-from .ir.weights import BinFile
-from .rules._common import Context
+from ..analysis.batch import Batch
+from ..analysis.stream import Decline, StreamAnalysis
+from ..rules.findings import Problem
+from ..ir import edge_table, reader
+from ..ir.locate import dim_key, find_lines, layer_keys
+from ..ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
+from ..ir.scanner import NotPlain, Scanner
+from ..ir.weights import BinFile
+from ..rules._common import Context
 
 #: files smaller than this are checked whole (measured: a 0.4 MB IR streams in 29 ms
 #: against 41 ms whole, a 12-layer one in 2.2 ms against 1.6)
@@ -76,7 +76,7 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     places: Dict[int, int] = {}
     # (a second process, when one reads the layers, starts first: it reads them while this
     # one reads the edges; imported here, as a small file's start-up needs none of it)
-    from .ir import scan_process
+    from ..ir import scan_process
     scanner = (scan_process.ScanProcess if scan_process.wanted(os.path.getsize(path))
                else Scanner)(path, doc)
     try:

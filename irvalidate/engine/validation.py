@@ -7,27 +7,27 @@ from collections import Counter
 from typing import (TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, NamedTuple,
                     Optional, Sequence, Tuple)
 
-from .analysis import GraphAnalysis, analyse
-from .analysis.what_if import UsageError
+from ..analysis import GraphAnalysis, analyse
+from ..analysis.what_if import UsageError
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
-from .config import Defaults
-from .findings import FileFix, Finding, FixInfo, LayerRef, Problem
-from .ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
+from ..settings.config import Defaults
+from ..rules.findings import FileFix, Finding, FixInfo, LayerRef, Problem
+from ..ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
                         record_keys)
-from .ir.reader import parse
-from .ir.records import Document, Graph, Port
-from .ir.weights import BinFile
+from ..ir.reader import parse
+from ..ir.records import Document, Graph, Port
+from ..ir.weights import BinFile
 from .linking import link
-from .rules import INTERNAL_ERROR, RULES
-from .rules._common import Context
+from ..rules import INTERNAL_ERROR, RULES
+from ..rules._common import Context
 from . import streaming
-from .ops import memo
-from .selection import enabled, ignores_for, level, plan
+from ..ops.support import memo
+from ..settings.selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
-    from .config import Config
+    from ..settings.config import Config
 
 
 class FileResult(NamedTuple):

@@ -17,8 +17,8 @@ import sys
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .engine import FileResult
+    from ..settings.config import Config
+    from .validation import FileResult
 
 #: objects a worker may leave uncollected (the cyclic garbage of the files it has checked)
 #: before it collects them
@@ -56,7 +56,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config
     import gc
     import multiprocessing
 
-    from .ir import scan_process
+    from ..ir import scan_process
     # the largest files first: the files still being checked when the others are done are
     # then small ones (a 100 MB IR taken last would be checked by one process alone)
     order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
@@ -111,7 +111,7 @@ def _preload(path: str) -> None:
     The types are read from the start of the file, as text: a guess, which costs 1 ms."""
     import re
 
-    from .ops import registry
+    from ..ops.support import registry
     try:
         with open(path, "rb") as file:
             head = file.read(1 << 20)
@@ -195,10 +195,10 @@ def _lose(lost: List[int], paths: Sequence[str], before: list, order: List[int],
           results: list, ended: List[Optional[int]]) -> None:
     """Raise LostFiles for the files (``lost``: indices in the order taken) whose results
     died with a worker; a file rewritten since the run started is said to be."""
-    from .engine import FileResult
-    from .findings import FileFix, Finding
-    from .names import shown_path
-    from .rules import INTERNAL_ERROR
+    from .validation import FileResult
+    from ..rules.findings import FileFix, Finding
+    from ..reporting.names import shown_path
+    from ..rules import INTERNAL_ERROR
     codes = ", ".join(str(code) for code in ended) or "unknown"
     fixing = any(getattr(r, "fix", None) is not None for r in results)
     names = []
@@ -225,7 +225,7 @@ def _worker(sender, counter, work, paths, bin_path, configs, parent: Optional[in
     death) ends it, through the same unwinding (a temporary file of --fix removed)."""
     import signal
 
-    from .ir import scan_process
+    from ..ir import scan_process
     global _counter, _parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)

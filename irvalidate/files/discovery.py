@@ -44,7 +44,7 @@ class Finder:
     def exclusion(self, path: str, is_dir: bool, ancestors: bool = False,
                   gitignore: bool = True) -> Optional[str]:
         """What excludes ``path``, in words, or None."""
-        from .globs import match
+        from ..settings.globs import match
         settings = self._settings(path)
         patterns = [*settings.exclude, *settings.extend_exclude]
         if match(patterns, path, settings.root, is_dir, ancestors):
@@ -98,13 +98,13 @@ class Finder:
         # a well-formed file whose root is not <net> (pom.xml, an .svg) is skipped; a broken
         # one is not, so the hook still reports a truncated IR
         if self.skip_non_ir:
-            from .ir.reader import net_or_broken
+            from ..ir.reader import net_or_broken
             if not net_or_broken(path):
                 return
         self._add(path)
 
     def walk(self, top: str) -> None:
-        from .ir.reader import net_or_broken
+        from ..ir.reader import net_or_broken
         # a folder named on the command line that git ignores (or that lies in one) is walked
         # as asked, .gitignore aside: git would ignore everything in it (ruff walks it too)
         git = not (self.resolver.settings_for(top).respect_gitignore

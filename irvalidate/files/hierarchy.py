@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional
 
-from . import config as _config
+from ..settings import config as _config
 
 
 class Resolver:

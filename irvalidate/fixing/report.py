@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import List, Sequence, Tuple
 
-from .names import printed, shown_path
-from .reporting.common import plural
+from ..reporting.names import printed, shown_path
+from ..reporting.common import plural
 
 #: the remaining errors listed with their reasons, at most, per run (the report has them all)
 MAX_LISTED = 50

@@ -2,7 +2,7 @@
 
 A file is fixed in rounds.  Each round validates the current text, asks every finding's rule
 what inference proves (irvalidate.rules._fixes), turns that into byte replacements
-(irvalidate.editing) and applies them; a round that decides a Parameter's or Const's shape
+(irvalidate.fixing.editing) and applies them; a round that decides a Parameter's or Const's shape
 attribute against its port writes only that, since the choice changes what every layer after
 it infers.  Rounds stop when nothing is left to write.  Every round reads a private copy of
 the file; the file itself is replaced once, atomically, and only when
@@ -26,11 +26,11 @@ from .editing.diff import unified_diff
 from .editing.ledger import Ledger, edits_of
 from .editing.planner import Round
 from .editing.spans import SpanMap, Unlocatable
-from .engine import FileResult, validate_file
-from .findings import FileFix, Finding, Fix, Problem
-from .ir.encoding import sniff
-from .ir.records import Document
-from .rules import (
+from ..engine.validation import FileResult, validate_file
+from ..rules.findings import FileFix, Finding, Fix, Problem
+from ..ir.encoding import sniff
+from ..ir.records import Document
+from ..rules import (
     body_port_map,
     dangling_edge,
     duplicate_layer_id,
@@ -49,7 +49,7 @@ from .rules import (
     unknown_op_type,
     unreadable_xml,
 )
-from .tempfiles import create_beside, held, private_folder, remove_stale_in, \
+from ..files.tempfiles import create_beside, held, private_folder, remove_stale_in, \
     remove_stale_private
 
 #: rules whose errors forbid writing a file, before and after its edits, whatever is selected
@@ -216,7 +216,7 @@ def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool
     """Fix one file (``write``) or only work out its edits.  The result's findings are those
     of the file after its edits when they were written, else of the file as it is; its
     ``fix`` says what was edited, or why not."""
-    from .config import Defaults
+    from ..settings.config import Defaults
     config = config or Defaults()
     target = os.path.realpath(path)  # a symlink: its target is fixed, the link stays
     try:

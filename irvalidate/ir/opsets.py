@@ -1,7 +1,7 @@
 """Which layer types each opset of OpenVINO 2026.4 contains, looked up as its reader does.
 
 The table (``data/opsets.json``) was extracted from the openvino package at development time
-(``tests/extract_opsets.py``; a test fails when it drifts); irvalidate never imports openvino.
+(``tests/support/extract_opsets.py``; a test fails when it drifts); irvalidate never imports openvino.
 """
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, format_dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _INDEX = (Field("index_element_type", "type", "i64"),)
 

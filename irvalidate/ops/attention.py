@@ -23,10 +23,10 @@ from typing import List, Optional, Tuple
 from ..ir import elements
 from ..shapes.broadcasting import BroadcastError, numpy_merge
 from ..shapes.dims import DYNAMIC, ONE, Dim, Shape, broadcast_merge, compatible, format_shape, intersect
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("causal", "bool", False),)
 _LABELS = ("query", "key", "value", "attention_mask", "scale", "sink")

@@ -22,9 +22,9 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import integer_input
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.value_inputs import integer_input
 
 
 def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:

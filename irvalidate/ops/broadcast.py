@@ -19,7 +19,7 @@ from ..shapes import broadcasting as bc
 from ..shapes import layout
 from ..shapes.dims import DYNAMIC, Dim
 from ..shapes.values import Tensor, Unresolved
-from .attributes import (
+from .support.attributes import (
     Attributes,
     enum_value,
     field,
@@ -28,10 +28,10 @@ from .attributes import (
     typed_dict,
     validate,
 )
-from .autobroadcast import run
-from .evaluating import origin, tensors
-from .node import MAX_RANK, Node
-from .spec import (
+from .support.autobroadcast import run
+from .support.evaluating import origin, tensors
+from .support.node import MAX_RANK, Node
+from .support.spec import (
     ATTRIBUTE,
     DIVERGENCE,
     INCOMPATIBLE,

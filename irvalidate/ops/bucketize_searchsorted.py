@@ -11,11 +11,11 @@ type; ``output_type`` (i64 when missing) is i32 or i64.
 from __future__ import annotations
 
 from ..shapes.dims import DYNAMIC, format_shape, intersect
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .axes import require_1d
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.axes import require_1d
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _BUCKETIZE = (Field("output_type", "type", None), Field("with_right_bound", "bool", True))
 _SEARCH_SORTED = (Field("right_mode", "bool", False), Field("output_type", "type", "i64"))

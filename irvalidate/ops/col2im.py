@@ -18,9 +18,9 @@ from typing import Optional, Sequence, Tuple
 from ..ir import elements
 from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("strides", "uints", None), Field("dilations", "uints", None),
            Field("pads_begin", "uints", None), Field("pads_end", "uints", None))

@@ -21,9 +21,9 @@ from typing import List, Optional, Sequence, Tuple
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_shape, static
-from .attributes import Field, read
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SINGLE_PLANE = (Field("single_plane", "bool", True),)
 ONE, TWO, THREE = static(1), static(2), static(3)

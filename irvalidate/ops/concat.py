@@ -15,11 +15,11 @@ from ..shapes import arith
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .evaluating import int_attr, origin
-from .node import Node
-from .spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.evaluating import int_attr, origin
+from .support.node import Node
+from .support.spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("axis", "int", 0),)
 

@@ -10,9 +10,9 @@ from typing import Optional
 from ..ir import elements
 from ..shapes import values as vals
 from ..shapes.values import Tensor
-from .evaluating import origin, tensors
-from .node import Node
-from .spec import OpSpec, Result
+from .support.evaluating import origin, tensors
+from .support.node import Node
+from .support.spec import OpSpec, Result
 from .unary import same_shape
 
 

@@ -19,10 +19,10 @@ from typing import NamedTuple, Optional, Sequence, Tuple
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 PAD_TYPES = ("explicit", "same_upper", "same_lower", "valid")
 SAME = ("same_upper", "same_lower")

@@ -21,7 +21,7 @@ from typing import Tuple
 
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
-from .attributes import Field, read
+from .support.attributes import Field, read
 from .convolution import (
     CONV_FIELDS,
     check_channels,
@@ -35,9 +35,9 @@ from .convolution import (
     tail,
     window,
 )
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
-from .value_inputs import integer_input, refuse_bufferless
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.value_inputs import integer_input, refuse_bufferless
 
 _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"

@@ -12,10 +12,10 @@ must be compatible with T.  A dynamic-rank input takes no part.
 from __future__ import annotations
 
 from ..shapes.dims import ONE
-from .attributes import Field, read
-from .infer_helpers import compatible, dim, is_integral, is_real, merge, require_rank, require_type, text
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import compatible, dim, is_integral, is_real, merge, require_rank, require_type, text
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _DECODER = (Field("ctc_merge_repeated", "bool", True),)
 _SEQ_LEN = (Field("merge_repeated", "bool", True), Field("classes_index_type", "type", "i32"),

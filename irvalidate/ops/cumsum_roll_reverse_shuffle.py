@@ -20,17 +20,17 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes.dims import format_dim, format_shape, intersect
-from .attributes import Field, read
-from .axes import (
+from .support.attributes import Field, read
+from .support.axes import (
     check_in_range,
     normalize,
     require_1d,
     require_integers,
     require_rank_at_most_one,
 )
-from .evaluating import short
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.evaluating import short
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _CUMSUM = (Field("exclusive", "bool", False), Field("reverse", "bool", False))
 _REVERSE = (Field("mode", "enum", "index", ("index", "mask")),)

@@ -17,10 +17,10 @@ from typing import Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
-from .attributes import Field, read
+from .support.attributes import Field, read
 from .convolution import CONV_FIELDS, NOT_NUMERIC, forward_spatial, merged_type, window
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _V1_FIELDS = CONV_FIELDS + (Field("group", "int", 0), Field("deformable_group", "int", 0))
 _V8_FIELDS = _V1_FIELDS + (Field("bilinear_interpolation_pad", "bool", False),)

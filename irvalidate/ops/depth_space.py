@@ -12,9 +12,9 @@ from __future__ import annotations
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import Dim, format_dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("block_size", "uint", 0),
            Field("mode", "enum", "blocks_first", ("blocks_first", "depth_first")))

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, static
-from .attributes import Field, read
-from .infer_helpers import compatible, is_real, require_type, shapes_compatible, text
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import compatible, is_real, require_type, shapes_compatible, text
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _BASE = (Field("background_label_id", "int", 0), Field("top_k", "int", -1),
          Field("variance_encoded_in_target", "bool", False), Field("keep_top_k", "ints", None),

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape, static
-from .attributes import Field, read
-from .checking import fits, one_floating_type, ranked
-from .node import Node
-from .spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.checking import fits, one_floating_type, ranked
+from .support.node import Node
+from .support.spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
 
 _DETECTION = (Field("score_threshold", "float", 0.0), Field("nms_threshold", "float", 0.0),
               Field("max_delta_log_wh", "float", 0.0), Field("num_classes", "int", 0),

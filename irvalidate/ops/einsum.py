@@ -21,10 +21,10 @@ from typing import Dict, List, Optional, Tuple
 
 from ..shapes.broadcasting import BroadcastError, numpy_merge
 from ..shapes.dims import DYNAMIC, Dim, Shape, broadcast_merge, format_dim, format_shape, intersect
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("equation", "str", ""),)
 _SUBSCRIPT = re.compile(r"[A-Za-z]*(?:\.\.\.)?[A-Za-z]*")

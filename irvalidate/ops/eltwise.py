@@ -16,10 +16,10 @@ from ..ir import elements
 from ..shapes import bounds, pointwise
 from ..shapes import broadcasting as bc
 from ..shapes.values import Tensor
-from . import autobroadcast as ab
-from .evaluating import bool_attr, origin, tensors
-from .node import Node
-from .spec import TYPE, OpSpec, Result
+from .support import autobroadcast as ab
+from .support.evaluating import bool_attr, origin, tensors
+from .support.node import Node
+from .support.spec import TYPE, OpSpec, Result
 
 ARITHMETIC = ("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Minimum",
               "FloorMod", "Mod", "SquaredDifference")

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, format_shape
-from .attributes import Field, read
-from .checking import index_type, ranked, same_shape, same_type
-from .node import Node
-from .spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.checking import index_type, ranked, same_shape, same_type
+from .support.node import Node
+from .support.spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
 
 _REDUCTION = (Field("reduction", "enum", "sum", ("sum", "mean")),)
 

@@ -14,10 +14,10 @@ import math
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, format_shape
-from .attributes import Field, read
+from .support.attributes import Field, read
 from .convolution import PAD_TYPES
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("sizes", "uints", ()), Field("strides", "uints", ()), Field("rates", "uints", ()),
            Field("auto_pad", "enum", "explicit", PAD_TYPES))

@@ -16,10 +16,10 @@ from typing import Optional, Tuple
 from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, format_dim, format_shape
 from ..shapes.values import NegativeTarget, Unresolved, as_target, describe
-from .attributes import Field, read
-from .axes import require_integers
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.axes import require_integers
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("output_type", "type", "dynamic"),)
 _LABELS = ("num_rows", "num_columns", "diagonal_index", "batch_shape")

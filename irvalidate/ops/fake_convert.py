@@ -14,10 +14,10 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes import broadcasting as bc
 from ..shapes.dims import format_shape
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("destination_type", "str", "f8e4m3"),)
 _DESTINATIONS = ("f8e4m3", "f8e5m2")

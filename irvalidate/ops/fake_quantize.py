@@ -10,9 +10,9 @@ from typing import Callable
 
 from ..shapes import broadcasting as bc
 from ..shapes.dims import Shape
-from . import autobroadcast as ab
-from .node import Node
-from .spec import OpSpec, Result
+from .support import autobroadcast as ab
+from .support.node import Node
+from .support.spec import OpSpec, Result
 
 _LABELS = ("data", "input_low", "input_high", "output_low", "output_high")
 

@@ -24,9 +24,9 @@ from typing import List, Optional, Tuple
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, format_dim, format_shape
-from .node import Node
-from .shaping import ints_text
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.shaping import ints_text
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _NAMES = ("data", "axes", "signal_size")
 _DATA_TYPES = ("f32", "f16", "bf16")

@@ -20,12 +20,12 @@ from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.layout import gather_values
 from ..shapes.values import Tensor
-from .attributes import Field, read
-from .evaluating import int_attr, origin, scalar, short, tensors
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import integral
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import int_attr, origin, scalar, short, tensors
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import integral
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _BATCH = (Field("batch_dims", "int", 0),)
 _BATCH_ND = (Field("batch_dims", "uint", 0),)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import format_dim, format_shape
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _NAMES = ("step_ids", "parent_idx", "max_seq_len", "end_token")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_dim, format_shape, intersect
-from .attributes import Field, read
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("align_corners", "bool", False),
            Field("mode", "enum", "bilinear", ("bilinear", "bicubic", "nearest")),

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import compatible, format_dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("num_groups", "int", 0), Field("epsilon", "float", 0.0))
 

@@ -7,8 +7,8 @@ types must equal the data's exactly (no type is refused on its own: i32 and bool
 from __future__ import annotations
 
 from ..shapes.dims import format_shape
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _LABELS = ("data", "alpha", "beta")
 

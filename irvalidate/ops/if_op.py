@@ -20,9 +20,9 @@ from typing import List, Optional
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, Shape
-from .bodies import analyse, check_outputs, folded, port_map, rank01, result_value
-from .node import Node
-from .spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result, Value
+from .support.bodies import analyse, check_outputs, folded, port_map, rank01, result_value
+from .support.node import Node
+from .support.spec import ARITY, INCOMPATIBLE, TYPE, OpError, OpSpec, Result, Value
 
 #: a static dim of 1
 ONE = Dim(1, 1)

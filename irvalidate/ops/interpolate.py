@@ -21,10 +21,10 @@ from typing import List, Optional, Sequence, Tuple
 from ..ir import elements
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import integer_input, refuse_bufferless
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.value_inputs import integer_input, refuse_bufferless
 
 _V0_FIELDS = (Field("axes", "uints", ()), Field("mode", "str", ""),
               Field("align_corners", "bool", False), Field("antialias", "bool", False),

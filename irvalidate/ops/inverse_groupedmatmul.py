@@ -14,9 +14,9 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import format_dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _INVERSE = (Field("adjoint", "bool", False),)
 

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Shape, static
-from .bodies import (
+from .support.bodies import (
     analyse,
     check_outputs,
     declared,
@@ -42,9 +42,9 @@ from .bodies import (
     result_value,
     slicing,
 )
-from .infer_helpers import text
-from .node import Node, ParameterValue
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.infer_helpers import text
+from .support.node import Node, ParameterValue
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 #: the runtime's cap on reanalysing the body when the iterations are unknown (INT_MAX);
 #: irvalidate stops well before, leaving the Loop unmodelled if it has not settled

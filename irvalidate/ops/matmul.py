@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import List
 
 from ..shapes.dims import DYNAMIC, ONE, Dim, broadcast_merge, format_dim, format_shape, intersect
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .node import Node
-from .spec import DIVERGENCE, INCOMPATIBLE, Operand, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.node import Node
+from .support.spec import DIVERGENCE, INCOMPATIBLE, Operand, OpError, OpSpec, Result
 
 _FIELDS = (Field("transpose_a", "bool", False), Field("transpose_b", "bool", False))
 _LABELS = ("A", "B")

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, static
-from .attributes import Field, read
-from .infer_helpers import compatible, require_rank, text
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import compatible, require_rank, text
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _V1 = (Field("box_encoding", "enum", "corner", ("corner", "center")),
        Field("sort_result_descending", "bool", True))

@@ -19,10 +19,10 @@ from typing import Optional, Tuple
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
-from .attributes import Field, read
-from .checking import REAL, fits, float32, index_type, ranked, same_type
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.checking import REAL, fits, float32, index_type, ranked, same_type
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SORT = Field("sort_result_type", "enum", "none", ("score", "classid", "none"))
 _OUTPUT = Field("output_type", "type", "i64")

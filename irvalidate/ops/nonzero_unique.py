@@ -17,11 +17,11 @@ from ..ir import elements
 from ..ir.weights import REAL_TYPES
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
-from .attributes import Field, read
-from .node import Node, is_const
-from .shaping import axis as norm_axis
-from .shaping import refuse_unless
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node, is_const
+from .support.shaping import axis as norm_axis
+from .support.shaping import refuse_unless
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _NONZERO = (Field("output_type", "str", "i64"),)
 _UNIQUE = (Field("sorted", "bool", True), Field("index_element_type", "str", "i64"),

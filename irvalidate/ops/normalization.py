@@ -22,18 +22,18 @@ from typing import Callable, Optional, Sequence
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape, intersect
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .axes import (
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.axes import (
     check_in_range,
     require_1d,
     require_count_within,
     require_integers,
     require_rank_at_most_one,
 )
-from .evaluating import short
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.evaluating import short
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _MVN1 = (Field("eps", "float", 0.0), Field("across_channels", "bool", False),
          Field("normalize_variance", "bool", True), Field("reduction_axes", "uints", ()))

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
-from .attributes import Field, read
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import integral, refuse_unless
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import integral, refuse_unless
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _V1 = (Field("axis", "int", 0),)
 _V16 = _V1 + (Field("negative_indices_mode", "enum", "ignore_negative",

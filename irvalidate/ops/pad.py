@@ -20,11 +20,11 @@ from ..shapes import layout
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .evaluating import origin, tensors
-from .node import Node
-from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .value_inputs import integer_input
+from .support.attributes import Field, read
+from .support.evaluating import origin, tensors
+from .support.node import Node
+from .support.spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.value_inputs import integer_input
 
 _FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect", "symmetric")),)
 _LABELS = ("data", "pads_begin", "pads_end", "pad_value")

@@ -14,9 +14,9 @@ from ..ir.records import Layer
 from ..shapes import values as vals
 from ..shapes.dims import Dim, Shape, from_declared, parse_shape
 from ..shapes.values import Origin, Tensor, Unresolved
-from .evaluating import short
-from .node import Node
-from .spec import MALFORMED, OpSpec, Result
+from .support.evaluating import short
+from .support.node import Node
+from .support.spec import MALFORMED, OpSpec, Result
 
 
 def outputs_of(layer: Layer) -> Tuple[Tuple[Shape, ...], Optional[str], Tuple[str, ...]]:

@@ -19,10 +19,10 @@ from typing import Tuple
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, format_shape
-from .attributes import Field, read
+from .support.attributes import Field, read
 from .convolution import PAD_TYPES, check_lengths
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _COMMON = (Field("strides", "uints", ()), Field("pads_begin", "uints", ()),
            Field("pads_end", "uints", ()), Field("kernel", "uints", ()),

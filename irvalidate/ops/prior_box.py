@@ -21,10 +21,10 @@ from typing import Tuple
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, static
-from .attributes import Field, read
-from .infer_helpers import f32, is_integral, require_type, text
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import f32, is_integral, require_type, text
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _COMMON = (Field("min_size", "floats", ()), Field("max_size", "floats", ()),
            Field("aspect_ratio", "floats", ()), Field("density", "floats", ()),

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ..ir import elements
-from .attributes import Field, read
-from .node import Node
-from .spec import TYPE, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import TYPE, OpSpec, Result
 
 _FIELDS = (Field("promote_unsafe", "bool", False), Field("pytorch_scalar_promotion", "bool", False),
            Field("u64_integer_promotion_target", "type", "f32"))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, static
-from .attributes import Field, read
-from .infer_helpers import compatible, is_real, merge, require_rank, require_type, text
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import compatible, is_real, merge, require_rank, require_type, text
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("base_size", "uint", 0), Field("pre_nms_topn", "uint", 0),
            Field("post_nms_topn", "uint", 0), Field("nms_thresh", "float", 0.0),

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape, static
-from .attributes import Field, read
-from .checking import fits, float32, ranked
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.checking import fits, float32, ranked
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("min_size", "float", 0.0), Field("nms_threshold", "float", 0.0),
            Field("post_nms_count", "int", 0), Field("pre_nms_count", "int", 0),

@@ -17,10 +17,10 @@ from ..ir import elements
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, format_shape, static
 from ..shapes.values import Origin, Tensor
-from .attributes import Field, read
-from .evaluating import label, scalar, tensors
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import label, scalar, tensors
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _TYPE = (Field("output_type", "str", None),)
 _NAMES = ("start", "stop", "step")

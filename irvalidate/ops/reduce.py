@@ -21,11 +21,11 @@ from typing import Callable, Dict, Tuple
 from ..shapes import bounds
 from ..shapes.dims import DYNAMIC, ONE, Shape
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .axes import normalize, require_integers, require_rank_at_most_one
-from .evaluating import bool_attr, origin, short, tensors
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.axes import normalize, require_integers, require_rank_at_most_one
+from .support.evaluating import bool_attr, origin, short, tensors
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _FIELDS = (Field("keep_dims", "bool", False),)
 _LABELS = ("data", "axes")

@@ -19,11 +19,11 @@ from ..shapes import arith
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape
 from ..shapes.values import Tensor
-from .attributes import Field, read
-from .evaluating import bool_attr, origin, tensors
-from .node import Node
-from .shaping import integral
-from .spec import DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import bool_attr, origin, tensors
+from .support.node import Node
+from .support.shaping import integral
+from .support.spec import DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("special_zero", "bool", False),)
 ONE = Dim(1, 1)

@@ -25,11 +25,11 @@ from typing import Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, format_dim, intersect, static
-from .attributes import Field, read
-from .autobroadcast import merge_types
-from .infer_helpers import compatible, dim, merge, text
-from .node import Node
-from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.autobroadcast import merge_types
+from .support.infer_helpers import compatible, dim, merge, text
+from .support.node import Node
+from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _COMMON = (Field("hidden_size", "int", 0), Field("activations_alpha", "floats", ()),
            Field("activations_beta", "floats", ()), Field("clip", "float", 0.0))

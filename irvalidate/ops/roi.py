@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes import arith
-from .attributes import Field, read
-from .infer_helpers import (
+from .support.attributes import Field, read
+from .support.infer_helpers import (
     compatible,
     dim,
     is_integral,
@@ -30,8 +30,8 @@ from .infer_helpers import (
     require_type,
     text,
 )
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ROI_POOLING = (Field("output_size", "uints", (0, 0)), Field("output_roi", "uints", None),
                 Field("pooled_h", "uint", None), Field("pooled_w", "uint", None),

@@ -15,10 +15,10 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, format_shape, static
-from .attributes import Field, read
-from .checking import REAL, fits, ranked
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.checking import REAL, fits, ranked
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ROTATED = (Field("pooled_h", "int", 0), Field("pooled_w", "int", 0), Field("sampling_ratio", "int", 0),
             Field("spatial_scale", "float", 0.0), Field("clockwise_mode", "bool", False))

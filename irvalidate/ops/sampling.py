@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, format_shape, static
-from .attributes import Field, read
-from .node import MAX_RANK, Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import MAX_RANK, Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _UNIFORM = (Field("output_type", "type", "dynamic"), Field("op_seed", "uint", 0),
             Field("global_seed", "uint", 0),

@@ -19,12 +19,12 @@ from ..shapes import arith
 from ..shapes.dims import Shape, compatible, format_shape
 from ..shapes.layout import scatter_rows
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .evaluating import origin, scalar, tensors
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import integral
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import origin, scalar, tensors
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import integral
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ND15 = (Field("reduction", "enum", "none", ("none", "sum", "sub", "prod", "min", "max")),)
 _ELEMENTS12 = (Field("reduction", "enum", "none", ("none", "sum", "prod", "min", "max", "mean")),

@@ -14,10 +14,10 @@ from ..shapes import broadcasting as bc
 from ..shapes import layout
 from ..shapes.dims import Shape
 from ..shapes.values import Tensor, Unresolved
-from . import autobroadcast as ab
-from .evaluating import origin, tensors
-from .node import Node
-from .spec import TYPE, OpSpec, Result
+from .support import autobroadcast as ab
+from .support.evaluating import origin, tensors
+from .support.node import Node
+from .support.spec import TYPE, OpSpec, Result
 
 _LABELS = ("cond", "then", "else")
 

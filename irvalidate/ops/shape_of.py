@@ -14,9 +14,9 @@ from ..ir.records import CONST_TYPES, Layer
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, format_shape, static
 from ..shapes.values import Origin, Tensor, Unresolved
-from .attributes import Field, read
-from .node import Node
-from .spec import ATTRIBUTE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import ATTRIBUTE, OpError, OpSpec, Result
 
 _TYPE = (Field("output_type", "str", None),)
 
@@ -45,7 +45,7 @@ def _infer(v3: bool):
 def _exact_rank(layer: Layer) -> bool:
     """Whether a producer's output rank is known for sure: a Parameter's or Const's shape
     attribute, or a layer irvalidate models."""
-    from .registry import lookup  # the registry imports this module
+    from .support.registry import lookup  # the registry imports this module
     kind = layer.type.lower()
     return kind == "parameter" or kind in CONST_TYPES or (
         (spec := lookup(layer.type, layer.version)) is not None and spec.infer is not None)

@@ -25,12 +25,12 @@ from ..shapes.arith import compatible_shapes
 from ..shapes.dims import DYNAMIC, ONE, Dim, compatible, format_shape
 from ..shapes.slicing import make_dim, slice_dim
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .evaluating import mask, origin, scalar, tensors
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import integral, ints_text, upper_only
-from .spec import ARITY, ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import mask, origin, scalar, tensors
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import integral, ints_text, upper_only
+from .support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
 _FIELDS = tuple(Field(m, "ints", ()) for m in _MASKS)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Callable
 
 from ..shapes.dims import format_shape
-from .attributes import Field, read
-from .axes import normalize
-from .node import Node
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.axes import normalize
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _UNSIGNED = (Field("axis", "uint", 0),)
 _SIGNED = (Field("axis", "int", 1),)

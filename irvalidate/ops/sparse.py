@@ -19,10 +19,10 @@ from typing import List, Optional
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_shape, static
-from .attributes import Field, read
-from .node import Node
-from .shaping import ints_text
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.shaping import ints_text
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SEGMENT_MAX = (Field("fill_mode", "enum", "zero", ("zero", "lowest")),)
 _INDEX_TYPES = ("i32", "i64")

@@ -19,12 +19,12 @@ from ..shapes.arith import from_int
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_dim, format_shape, static
 from ..shapes.layout import split_values
 from ..shapes.values import Tensor, Unresolved
-from .attributes import Field, read
-from .evaluating import origin, scalar, short, tensors
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import integral, ints_text
-from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import origin, scalar, short, tensors
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import integral, ints_text
+from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _SPLITS = (Field("num_splits", "uint", 0),)
 

@@ -19,11 +19,11 @@ from typing import List
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, ONE, Shape, compatible
 from ..shapes.values import Tensor
-from .attributes import Field, read
-from .evaluating import origin, tensors
-from .node import Node, is_const
-from .shaping import axis, rank_at_most_one
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.evaluating import origin, tensors
+from .support.node import Node, is_const
+from .support.shaping import axis, rank_at_most_one
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SKIP = (Field("allow_axis_skip", "bool", False),)
 

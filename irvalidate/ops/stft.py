@@ -22,9 +22,9 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_dim, format_shape, static
-from .attributes import Field, read
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _STFT = (Field("transpose_frames", "bool", False),)
 _ISTFT = (Field("center", "bool", False), Field("normalized", "bool", False))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, format_shape, static
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.node import Node
+from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 ZERO = static(0)
 

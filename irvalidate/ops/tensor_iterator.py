@@ -21,7 +21,7 @@ from typing import Dict, Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC
-from .bodies import (
+from .support.bodies import (
     Entry,
     analyse,
     check_outputs,
@@ -30,9 +30,9 @@ from .bodies import (
     result_value,
     slicing,
 )
-from .infer_helpers import text
-from .node import Node, ParameterValue
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.infer_helpers import text
+from .support.node import Node, ParameterValue
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 
 def _trunc_div(a: int, b: int) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from ..shapes import arith, layout
 from ..shapes.dims import DYNAMIC, ONE, Dim
 from ..shapes.values import Tensor
-from .evaluating import origin, tensors
-from .node import Node
-from .spec import OpSpec, Result
-from .value_inputs import integer_input, refuse_bufferless
+from .support.evaluating import origin, tensors
+from .support.node import Node
+from .support.spec import OpSpec, Result
+from .support.value_inputs import integer_input, refuse_bufferless
 
 
 def _infer(node: Node) -> Result:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes.dims import INF, Dim, format_dim, format_shape, static
-from .attributes import Field, read
-from .node import Node
-from .shaping import axis as norm_axis
-from .shaping import refuse_unless
-from .spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.node import Node
+from .support.shaping import axis as norm_axis
+from .support.shaping import refuse_unless
+from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _COMMON = (Field("axis", "int", 0), Field("mode", "enum", "max", ("max", "min")),
            Field("sort", "enum", "none", ("none", "index", "value")),

@@ -12,10 +12,10 @@ from __future__ import annotations
 from ..shapes.dims import DYNAMIC, compatible, format_shape, static
 from ..shapes.layout import transpose_values
 from ..shapes.values import Tensor, Unresolved
-from .evaluating import origin, short, tensors
-from .node import Node
-from .shaping import integral, ints_text
-from .spec import INCOMPATIBLE, OpError, OpSpec, Result
+from .support.evaluating import origin, short, tensors
+from .support.node import Node
+from .support.shaping import integral, ints_text
+from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 
 def _infer(node: Node) -> Result:

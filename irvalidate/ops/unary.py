@@ -16,9 +16,9 @@ from typing import Dict, Optional, Tuple
 from ..ir import elements
 from ..shapes import pointwise
 from ..shapes.values import Tensor
-from .evaluating import float_attr, origin, tensors
-from .node import Node
-from .spec import TYPE, OpSpec, Result
+from .support.evaluating import float_attr, origin, tensors
+from .support.node import Node
+from .support.spec import TYPE, OpSpec, Result
 
 #: type -> the attributes the reader reads (none for most)
 _TYPES = {

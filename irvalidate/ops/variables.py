@@ -27,10 +27,10 @@ from typing import Optional, Tuple
 from ..ir import elements
 from ..ir.records import Layer
 from ..shapes.dims import Shape, parse_shape
-from .attributes import Field, read
-from .infer_helpers import shapes_compatible, text
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.infer_helpers import shapes_compatible, text
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _ID = (Field("variable_id", "str", ""),)
 _V6 = (Field("variable_id", "str", None), Field("variable_type", "type", "dynamic"),
@@ -57,7 +57,7 @@ def _require_id(variable_id: Optional[str], type_: str) -> str:
 
 
 def _is_v6(layer: Layer) -> bool:
-    from .registry import lookup  # the registry imports this module
+    from .support.registry import lookup  # the registry imports this module
     spec = lookup(layer.type, layer.version)
     return spec is not None and spec.versions[0] == 6
 

@@ -20,10 +20,10 @@ import math
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
-from .attributes import Field, read
-from .axes import normalize
-from .node import Node
-from .spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
+from .support.attributes import Field, read
+from .support.axes import normalize
+from .support.node import Node
+from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _REORG = (Field("stride", "uints", ()),)
 _REGION = (Field("coords", "int", 0), Field("classes", "int", 0), Field("num", "int", 0),

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
-from ..names import printed
+from .names import printed
 from .table import render as render_table
 
 LEVELS = ("error", "warning", "info")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..names import printed, shown_path
+from .names import printed, shown_path
 from .common import cause_text, summary
 
 

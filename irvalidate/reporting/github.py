@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..names import display_path, printed
+from .names import display_path, printed
 from .common import count_levels, message_text, relative_path, summary
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}

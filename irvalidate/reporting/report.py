@@ -12,8 +12,8 @@ from typing import Dict, List, Literal, Optional, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 
-from ..findings import Finding
-from ..names import display_path, raw_name
+from ..rules.findings import Finding
+from .names import display_path, raw_name
 
 SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://irvalidate.invalid/schemas/report-1.schema.json"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 from urllib.parse import quote
 
-from ..docs import blocks
+from .docs import blocks
 from ..rules import ALL, INTERNAL_ERROR
 from .common import message_text, relative_path
 
@@ -157,7 +157,7 @@ def _fixes(f, location: dict) -> dict:
 
 
 def _related(f, location: dict) -> dict:
-    """A consequence's root (irvalidate.linking) as SARIF ``relatedLocations``: where the
+    """A consequence's root (irvalidate.engine.linking) as SARIF ``relatedLocations``: where the
     finding it follows from is, and which rule that finding is of."""
     cause = getattr(f, "caused_by", None)
     if cause is None:

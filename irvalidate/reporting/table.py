@@ -1,4 +1,4 @@
-"""Render a :class:`~irvalidate.findings.ShapeTable` as the seeds draw it: right-aligned.
+"""Render a :class:`~irvalidate.rules.findings.ShapeTable` as the seeds draw it: right-aligned.
 
     A: (2, 1, 5)
     B: (   4, 1)
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..findings import ShapeTable, TableRow
-from ..names import line_start
+from ..rules.findings import ShapeTable, TableRow
+from .names import line_start
 
 
 def _start(row: TableRow, columns: int) -> int:

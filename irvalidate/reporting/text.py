@@ -1,7 +1,7 @@
 """Default output: ``file:line:column: CODE [level] message``, then the shape table when there
 is one (no column when it is unknown, no line either for a finding about the whole file).
 
-A file's roots lead, in line order; the findings that follow from a root (irvalidate.linking)
+A file's roots lead, in line order; the findings that follow from a root (irvalidate.engine.linking)
 are counted under it, or listed after it with ``-v``/``--show-consequences``.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, List, Sequence
 
-from ..names import printed, shown_path
+from .names import printed, shown_path
 from .common import cause_key, cause_text, root_key, summary
 from .table import render as render_table
 

@@ -18,9 +18,9 @@ from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
-from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
-from .propagation import Propagation
-from .what_if import WhatIf
+from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
+from ..analysis.propagation import Propagation
+from ..analysis.what_if import WhatIf
 
 #: the Consts tried per refused layer, and the ancestors searched for them
 MAX_TRIALS = 16

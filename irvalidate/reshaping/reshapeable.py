@@ -18,17 +18,17 @@ from __future__ import annotations
 import os
 from typing import Callable, Dict, List, Optional, Sequence
 
-from .analysis import analyse
-from .analysis.reshaped import ReshapeRun, what_if
-from .analysis.smart_reshape import plan
-from .engine import default_bin
-from .ir.reader import parse
-from .ir.weights import BinFile
-from .layer_shapes import parse_args, report_files
-from .names import line_start, printed, shown_path
-from .options import one_line_parser
-from .ops.sources import outputs_of
-from .shapes.dims import DYNAMIC, Dim, format_dim
+from ..analysis import analyse
+from .reshaped import ReshapeRun, what_if
+from .smart_reshape import plan
+from ..engine.validation import default_bin
+from ..ir.reader import parse
+from ..ir.weights import BinFile
+from ..cli.shapes import parse_args, report_files
+from ..reporting.names import line_start, printed, shown_path
+from ..cli.options import one_line_parser
+from ..ops.parameter_const import outputs_of
+from ..shapes.dims import DYNAMIC, Dim, format_dim
 
 #: the most trials one file may take (inputs x axes x 4); past it, axes are left out
 MAX_TRIALS = 64

@@ -10,7 +10,7 @@ from ..ir.weights import BinFile
 from ..shapes.dims import Shape
 from .pinning import Pin, PinFinder, refused
 from .smart_reshape import plan
-from .what_if import Rewrite, WhatIf, changes_anything
+from ..analysis.what_if import Rewrite, WhatIf, changes_anything
 
 
 @dataclass
@@ -64,7 +64,7 @@ def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str,
     rewrites Model.reshape makes; ``graphs`` and ``befores``: the file's graphs (the model
     first) and their analyses as read; ``planned``: the rewrites, when the caller tries many
     shapes on one file (they are matched on the graph as read, whatever the shapes)."""
-    from . import Bodies, GraphAnalysis  # the package imports this module's neighbours
+    from ..analysis import Bodies, GraphAnalysis  # the package imports this module's neighbours
     model, before = graphs[0], befores[0]
     changed = changes_anything(model, new)
     rewrites = (plan(before) if planned is None else planned) if smart and changed else []

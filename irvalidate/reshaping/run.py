@@ -10,19 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from .analysis import analyse
-from .analysis.reshaped import ReshapeRun, what_if
-from .analysis.what_if import Rewrite, UsageError, resolve
-from .engine import FileResult, validate_file
-from .ir.records import Document
-from .ir.tensor_names import parameter_names
-from .ir.weights import BinFile
-from .rules import RESHAPE_RULES
-from .rules._common import Context
-from .shapes.dims import Dim, Shape
+from ..analysis import analyse
+from .reshaped import ReshapeRun, what_if
+from ..analysis.what_if import Rewrite, UsageError, resolve
+from ..engine.validation import FileResult, validate_file
+from ..ir.records import Document
+from ..ir.tensor_names import parameter_names
+from ..ir.weights import BinFile
+from ..rules import RESHAPE_RULES
+from ..rules._common import Context
+from ..shapes.dims import Dim, Shape
 
 if TYPE_CHECKING:
-    from .config import Config
+    from ..settings.config import Config
 
 Request = Tuple[Optional[str], Tuple[Dim, ...]]
 
@@ -87,14 +87,14 @@ def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests:
     try:
         return reshape_file(path, requests, smart, config, bin_path)
     except UsageError as err:
-        from .names import display_path
+        from ..reporting.names import display_path
         raise UsageError(f"{display_path(path)}: {err}") from None
 
 
 def inputs_of(path: str) -> str:
     """The model's inputs with their shapes, for a usage message ("" when unreadable)."""
-    from .analysis.what_if import inputs_listing
-    from .ir.reader import parse
+    from ..analysis.what_if import inputs_listing
+    from ..ir.reader import parse
     try:
         doc = parse(path)
         return "" if doc.fatal else inputs_listing(doc.graph, parameter_names(path))

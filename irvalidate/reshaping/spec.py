@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from .shapes.dims import DYNAMIC, INF, Dim, format_shape
+from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 
 #: one requested input: its name (None: the model's only input) and its shape
 Request = Tuple[Optional[str], Tuple[Dim, ...]]

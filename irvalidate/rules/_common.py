@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from ..analysis import GraphAnalysis
-from ..findings import Problem, ShapeTable, Site, TableRow
+from .findings import Problem, ShapeTable, Site, TableRow
 from ..ir import elements
 from ..ir.locate import MAX_EXACT_LINE
 from ..ir.records import Document, Graph, Layer, Port
-from ..ops.spec import Inferred, Operand
+from ..ops.support.spec import Inferred, Operand
 from ..shapes.dims import Shape
 from ._fixes import source_type_fix
 
@@ -40,7 +40,7 @@ def inferred_ports(ctx: Context) -> Iterator[Tuple[Inferred, Layer, Port, Tuple]
 
 
 def output_site(layer: Layer, port: Port) -> Site:
-    """Where a problem about an output port's declaration sits (irvalidate.linking)."""
+    """Where a problem about an output port's declaration sits (irvalidate.engine.linking)."""
     return ("out", layer.id, port.id)
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from ..findings import Change, Fix, SetAttribute, SetDims, SetPrecision
+from .findings import Change, Fix, SetAttribute, SetDims, SetPrecision
 from ..ir import elements
 from ..ir.records import Layer, Port
-from ..ops.spec import Value
+from ..ops.support.spec import Value
 from ..shapes.dims import Shape, format_dim
 
 if TYPE_CHECKING:  # _common imports this module
@@ -110,7 +110,7 @@ def source_shape_fix(ctx: Context, layer: Layer, port: Port, shape: Shape, text:
                      static_only: bool) -> Fix:
     """A Parameter's or Const's ``shape`` attribute against its port: either the port takes
     the attribute's shape (and so do the ports it feeds), or the attribute takes the port's.
-    Which one agrees with the rest of the graph only trying both tells (irvalidate.fixing).
+    Which one agrees with the rest of the graph only trying both tells (irvalidate.fixing.run).
     A Const's shape must be static, so a port with -1 cannot win there."""
     dims = () if shape is None else port_dims(shape)
     attribute_wins = (SetDims(port, dims, layer),) + tuple(consumer_dims(ctx, layer, port, dims))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import CONST_TYPES, declared_shape
 from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision, output_site

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ._common import Context
 
 CODE = "IRV202"

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
-from ..ops.spec import DIVERGENCE
+from .findings import Problem
+from ..ops.support.spec import DIVERGENCE
 from ._common import Context
 
 CODE = "IRV107"

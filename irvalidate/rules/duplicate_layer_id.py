@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import Layer
 from ._common import Context, on_line
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, Tuple
 
-from ..findings import Problem, ShapeTable, TableRow
+from .findings import Problem, ShapeTable, TableRow
 from ..ir.records import Layer, Port, declared_shape
 from ..shapes.dims import Shape, format_shape
 from ._common import Context, input_site, port_dim

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Fix, Problem
+from .findings import Fix, Problem
 from ..ir import elements
-from ..ops.spec import TYPE
+from ..ops.support.spec import TYPE
 from ._common import Context
 from ._fixes import output_value, precision_fix, type_unproven
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir import opsets
 from ._common import Context
 

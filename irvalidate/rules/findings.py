@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Tuple, Union
 
-from .ir.records import Layer
-from .shapes.dims import Shape, format_dim
+from ..ir.records import Layer
+from ..shapes.dims import Shape, format_dim
 
 class FrozenInstanceError(AttributeError):
     """An assignment to a field of a frozen record (as dataclasses' own, without importing
@@ -137,7 +137,7 @@ class Fix(_Frozen):
 
     ``changes`` are written together.  When ``choices`` are given instead, exactly one of them
     is right and only trying each on the whole graph tells which (a Parameter's shape
-    attribute against its port): irvalidate.fixing decides.  ``blocked`` says why nothing can
+    attribute against its port): irvalidate.fixing.run decides.  ``blocked`` says why nothing can
     be written (the value rests on declarations irvalidate does not infer, ...).
     """
     __slots__ = ("changes", "choices", "blocked")
@@ -160,7 +160,7 @@ class Problem(_Frozen):
     this axis (the one dim that is wrong).  ``fix``: how --fix repairs it, or why it cannot.
     ``site``: the declaration it finds contradicted, a :data:`Site` (``("out", layer id, port
     id)`` or ``("in", ...)``); ``after``: the sites upstream of it whose contradiction would
-    make it a consequence (irvalidate.linking).
+    make it a consequence (irvalidate.engine.linking).
     """
     __slots__ = ("message", "line", "layer", "port", "expected", "declared", "table", "scope",
                  "at", "axis", "fix", "site", "after")
@@ -192,7 +192,7 @@ Site = Tuple[str, str, str]
 
 class Cause(_Frozen):
     """The root finding a consequence follows from: its rule's code, its layer, its port and
-    its line (irvalidate.linking)."""
+    its line (irvalidate.engine.linking)."""
     __slots__ = ("code", "layer", "port", "line")
 
     def __init__(self, code: str, layer: Optional[LayerRef], port: Optional[str],
@@ -251,7 +251,7 @@ class Finding(NamedTuple):
     scope: str = ""
     #: with edits asked for (--diff, --fix, the API's fix()): the edits, or why there are none
     fix: Optional[FixInfo] = None
-    #: a consequence: the root finding it follows from (irvalidate.linking); None for a root
+    #: a consequence: the root finding it follows from (irvalidate.engine.linking); None for a root
     caused_by: Optional[Cause] = None
     #: 1-based, in characters: where the element the finding names starts on its line (the
     #: ``<dim>``, the port, the layer, the edge); None when unknown

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..analysis.order import find_cycles
-from ..findings import Problem
+from .findings import Problem
 from ._common import Context
 
 CODE = "IRV210"

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
-from ..ops.spec import INCOMPATIBLE, Inferred, OpProblem
+from .findings import Problem
+from ..ops.support.spec import INCOMPATIBLE, Inferred, OpProblem
 from ._common import Context, shape_table
 
 CODE = "IRV102"

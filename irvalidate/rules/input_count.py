@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
-from ..ops.spec import ARITY
+from .findings import Problem
+from ..ops.support.spec import ARITY
 from ._common import Context
 
 CODE = "IRV105"

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
-from ..ops.spec import ATTRIBUTE
+from .findings import Problem
+from ..ops.support.spec import ATTRIBUTE
 from ._common import Context
 
 CODE = "IRV104"

@@ -22,10 +22,10 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Tuple
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import bytes_past_end, const_problems
-from ..ops.spec import CONSTANT
+from ..ops.support.spec import CONSTANT
 from ._common import Context
 
 CODE = "IRV203"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import CONST_TYPES
 from ._common import Context
 

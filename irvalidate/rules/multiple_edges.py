@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ._common import Context, on_line
 
 CODE = "IRV208"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, Tuple
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, output_site, shape_table, upstream_sites

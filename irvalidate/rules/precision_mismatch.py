@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Fix, Problem, SetPrecision
+from .findings import Fix, Problem, SetPrecision
 from ..ir import elements
 from ._common import Context
 from ._fixes import output_value, type_unproven

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
-from ..ops.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
+from .findings import Problem
+from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
 from ._common import Context, shape_table
 
 CODE = "IRV301"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.locate import MAX_EXACT_LINE
 from ._common import Context
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_dim, format_shape
 from ._common import Context, fix_dims, inferred_ports, shape_table

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import AbstractSet, Iterator, List, Mapping
 
-from ..findings import Problem
+from .findings import Problem
 from ..ir import opsets
-from ..ops.registry import lookup
+from ..ops.support.registry import lookup
 from ._common import Context
 
 CODE = "IRV108"

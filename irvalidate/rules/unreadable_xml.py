@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..findings import Problem
+from .findings import Problem
 from ._common import Context, fatal_problems
 
 CODE = "IRV001"

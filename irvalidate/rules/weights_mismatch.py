@@ -30,7 +30,7 @@ import os
 from typing import Dict, Iterator, List, Tuple
 
 from ..analysis.batch import Batch
-from ..findings import Problem
+from .findings import Problem
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import ConstError, bytes_past_end, const_spec
 from ._common import Context

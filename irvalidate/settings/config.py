@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
 
-from .reporting import FORMAT_NAMES
+from ..reporting import FORMAT_NAMES
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -49,13 +49,13 @@ class ConfigError(ValueError):
 
 
 def _known_selector(selector: str) -> str:
-    from .rules import BY_CODE, BY_SLUG, canonical_slug
+    from ..rules import BY_CODE, BY_SLUG, canonical_slug
     codes, slugs = list(BY_CODE), list(BY_SLUG)
     if canonical_slug(selector) in slugs:  # a former slug selects the rule under its new one
         return canonical_slug(selector)
     if any(code.startswith(selector.upper()) for code in codes) and selector.strip():
         return selector.upper()
-    from .names import suggest
+    from ..reporting.names import suggest
     close = suggest(selector, codes + slugs)
     hint = f"did you mean {close!r}?" if close else "`irvalidate rules` lists them"
     raise ValueError(f"{selector!r} matches no rule code or slug; {hint}")
@@ -214,7 +214,7 @@ def plain(values: Mapping[str, object]) -> bool:
 
 def _key_hint(loc: List[str]) -> str:
     """'; did you mean 'ignore'?' for an unknown top-level key near a known one."""
-    from .names import suggest
+    from ..reporting.names import suggest
     keys = [name.replace("_", "-") for name in _model().model_fields if name != "root"]
     close = suggest(loc[0], keys) if len(loc) == 1 else None
     return f"; did you mean {close!r}?" if close else ""

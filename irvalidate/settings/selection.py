@@ -60,7 +60,7 @@ def level(config: Config, code: str, slug: str, default: str) -> str:
 
 def _as_prefix(selector: str) -> str:
     """A severity key as a code prefix: a slug is its rule's code."""
-    from .rules import BY_CODE, BY_SLUG, canonical_slug
+    from ..rules import BY_CODE, BY_SLUG, canonical_slug
     rule = BY_SLUG.get(canonical_slug(selector))
     return rule.CODE if rule is not None and selector.upper() not in BY_CODE else selector.upper()
 

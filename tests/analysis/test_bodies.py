@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset16")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from irvalidate.cli import main
-from irbuilder import IR
+from irvalidate.cli.main import main
+from support.irbuilder import IR
 
 
 def valid(tmp_path, stem="good"):
@@ -106,7 +106,7 @@ def test_input_files_are_not_modified(tmp_path, fmt):
 
 
 def test_format_names_match_the_formatter_registry():
-    from irvalidate.cli import FORMAT_NAMES
+    from irvalidate.cli.main import FORMAT_NAMES
     from irvalidate.reporting import FORMATTERS
     assert set(FORMAT_NAMES) == set(FORMATTERS) | {"auto"}
 
@@ -285,7 +285,7 @@ def test_output_dash_is_stdout(tmp_path, capsys):
 def test_a_failed_write_leaves_the_previous_report_whole(tmp_path, capsys, monkeypatch):
     """A disk that fills up as the report is written: the previous report stays as it was
     (it is replaced by a rename, once the new one is whole), and nothing else is left."""
-    from irvalidate import output
+    from irvalidate.cli import output
 
     def full(fd):
         raise OSError(28, "No space left on device")
@@ -336,7 +336,7 @@ def opened(file, mode="r", *args, **kwargs):
 
 
 builtins.open = io.open = opened
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main())
 '''
 
@@ -346,7 +346,7 @@ def test_sigterm_mid_report_leaves_the_previous_report_whole(tmp_path):
     folder.mkdir()
     target = folder / "report.json"
     target.write_text("the previous report\n")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root),
                                                         os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-c", TERMINATED_MID_REPORT, "--format", "json", "-o",
@@ -387,7 +387,7 @@ def test_parallel_run_leaves_the_collector_as_it_found_it(tmp_path):
     import gc
 
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(3)] + [str(invalid(tmp_path))]
     serial = validate_files(paths, Defaults(), jobs=1)
     assert gc.isenabled() and gc.get_freeze_count() == 0
@@ -410,7 +410,7 @@ class _Counter:
 def test_a_worker_collects_once_past_its_garbage_budget(monkeypatch):
     import gc
 
-    from irvalidate import workers
+    from irvalidate.engine import workers
     collected = []
     monkeypatch.setattr(gc, "collect", lambda *args: collected.append(args) or 0)
     work = lambda path, bin_path, config: (path, bin_path, config)  # noqa: E731
@@ -433,7 +433,7 @@ def test_processes_share_the_files_one_at_a_time(monkeypatch):
     and stops at the end of the list."""
     import threading
 
-    from irvalidate import workers
+    from irvalidate.engine import workers
     counter, seen, paths = _Counter(), [], [f"m{i}.xml" for i in range(200)]
 
     def work(path, bin_path, config):
@@ -454,7 +454,7 @@ def test_the_parent_checks_files_too(tmp_path):
     """-j 2 is the parent and one worker: both check files (a worker alone used to, while
     the parent waited), and the results come back in the order given."""
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(12)]
     pids = validate_files(paths, Defaults(), jobs=2, work=_pid_of)
     assert [path for path, _ in pids] == paths
@@ -469,7 +469,7 @@ def _pid_of(path, bin_path, config):
 
 def test_a_worker_that_fails_fails_the_run(tmp_path):
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
     with pytest.raises(ZeroDivisionError):
         validate_files(paths, Defaults(), jobs=2, work=_fails_in_a_worker)
@@ -488,7 +488,7 @@ PARENT = os.getpid()
 
 def test_a_worker_that_dies_fails_the_run_with_a_message(tmp_path):
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
     with pytest.raises(RuntimeError, match="a worker process ended with exit code 3 before"):
         validate_files(paths, Defaults(), jobs=2, work=_dies_in_a_worker)
@@ -504,7 +504,7 @@ def _dies_in_a_worker(path, bin_path, config):
 
 def test_an_exception_that_cannot_travel_still_fails_the_run(tmp_path):
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(8)]
     with pytest.raises(RuntimeError, match="in a worker: Unpicklable: held"):
         validate_files(paths, Defaults(), jobs=2, work=_fails_unpicklably)
@@ -540,7 +540,7 @@ def test_a_result_that_cannot_be_read_back_fails_the_run(tmp_path):
     import time
 
     from irvalidate.api import validate_files
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     marker = tmp_path / "sent"
     paths = [str(valid(tmp_path, f"m{i}")) for i in range(4)]
 
@@ -559,7 +559,7 @@ def test_a_result_that_cannot_be_read_back_fails_the_run(tmp_path):
 def test_the_largest_files_are_checked_first(tmp_path, monkeypatch):
     """The order files are taken in: largest first, so the last ones still being checked
     when the other processes are done are small; results still come in the order given."""
-    from irvalidate import workers
+    from irvalidate.engine import workers
     sizes = {"a.xml": 10, "b.xml": 300, "c.xml": 20, "missing.xml": None, "d.xml": 300}
     for name, size in sizes.items():
         if size is not None:
@@ -587,7 +587,7 @@ def test_workers_started_by_spawn_check_as_forked_ones_do(tmp_path):
     code = ("import multiprocessing, sys\n"
             "multiprocessing.set_start_method('spawn')\n"
             "from irvalidate.api import validate_files\n"
-            "from irvalidate.config import Defaults\n"
+            "from irvalidate.settings.config import Defaults\n"
             f"paths = {paths!r}\n"
             "serial = validate_files(paths, Defaults(), jobs=1)\n"
             "spawned = validate_files(paths, Defaults(), jobs=2)\n"
@@ -615,7 +615,7 @@ def test_op_modules_imported_before_the_workers_fork(tmp_path):
     path.write_text('<net version="11"><layers><layer id="0" name="a" type="Gather" '
                     'version="opset8"/><layer id="1" name="b" type="NoSuchOp" version="x"/>'
                     '</layers></net>')
-    code = ("import sys; from irvalidate import workers; "
+    code = ("import sys; from irvalidate.engine import workers; "
             "before = 'irvalidate.ops.gather' in sys.modules; "
             "workers._preload(sys.argv[1]); workers._preload(sys.argv[1] + '.missing'); "
             "print(before, 'irvalidate.ops.gather' in sys.modules)")

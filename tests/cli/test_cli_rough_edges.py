@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from irvalidate.cli import main
-from irbuilder import IR
-from places import ROOT
+from irvalidate.cli.main import main
+from support.irbuilder import IR
+from support.places import ROOT
 
 COMPUTED = ROOT / "sample_models" / "broken" / "IRV101-computed-target.xml"
 
@@ -396,7 +396,7 @@ def test_a_configured_format_is_not_case_sensitive_either(tmp_path, monkeypatch,
     # the layer a malformed or schema-violating layer's finding names: two tabs, then <layer
     ("IRV004-malformed-ir", (4, 3)), ("IRV005-schema-violation", (44, 3))])
 def test_findings_about_a_whole_layer_or_the_xml_have_columns(name, place):
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     path = ROOT / "sample_models" / "broken" / f"{name}.xml"
     finding = validate_file(str(path)).findings[0]
     assert (finding.line, finding.column) == place

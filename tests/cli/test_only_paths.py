@@ -2,7 +2,7 @@
 the parser parses it (cli.py builds the parser for anything else)."""
 import pytest
 
-from irvalidate.options import DEFAULTS, only_paths, parser
+from irvalidate.cli.options import DEFAULTS, only_paths, parser
 
 PATHS_ONLY = [
     ["m.xml"],

@@ -2,9 +2,9 @@
 import json
 from pathlib import Path
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
-SAMPLES = Path(__file__).parent.parent / "sample_models"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_models"
 
 
 def shapes(capsys, *argv):

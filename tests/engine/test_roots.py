@@ -1,4 +1,4 @@
-"""Root causes (irvalidate.linking): a declared dim contradicted only because what reaches its
+"""Root causes (irvalidate.engine.linking): a declared dim contradicted only because what reaches its
 layer already contradicts upstream is linked to the root it follows from, and the text report
 leads with the roots.
 
@@ -11,9 +11,10 @@ import json
 
 import pytest
 
-from irbuilder import IR
-from irvalidate import cli, streaming
-from irvalidate.engine import validate_file
+from support.irbuilder import IR
+from irvalidate.cli import main as cli
+from irvalidate.engine import streaming
+from irvalidate.engine.validation import validate_file
 
 
 def chain(size: int = 8, declared: int = 8, relu_out=None) -> IR:
@@ -147,7 +148,7 @@ def test_sarif_gives_a_consequence_its_root_as_a_related_location(tmp_path, caps
 
 
 def test_concise_prints_one_line_per_finding(tmp_path, capsys):
-    from irvalidate.findings import Finding
+    from irvalidate.rules.findings import Finding
     from irvalidate.reporting import FORMATTERS
     path = str(chain(size=10).write(tmp_path))
     assert cli.main(["--format", "concise", path]) == 1
@@ -196,7 +197,7 @@ def resized_copy(tmp_path, source, size):
 
 
 def test_a_resized_face_detector_leads_with_its_roots(tmp_path, capsys):
-    from places import CORPUS_FILES
+    from support.places import CORPUS_FILES
     found = [p for p in CORPUS_FILES if p.name == FACE_DETECTOR]
     if not found:
         pytest.skip("the wild corpus is not here")

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
+from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
-from irvalidate import streaming
-from irvalidate.engine import _weights, validate_file
+from irvalidate.engine import streaming
+from irvalidate.engine.validation import _weights, validate_file
 from irvalidate.rules import RULES
 
 
@@ -133,10 +133,10 @@ def test_remembered_inference_is_one_files(tmp_path):
     """ops.memo names a Const's values by its payload, an offset into one .bin: two files
     with their own values at the same offset, analysed one after the other in one process
     without the engine (which also clears the memo), keep their own results."""
-    from irbuilder import IR
+    from support.irbuilder import IR
 
     from irvalidate.analysis import analyse
-    from irvalidate.engine import default_bin
+    from irvalidate.engine.validation import default_bin
     from irvalidate.ir.reader import parse
     from irvalidate.ir.weights import BinFile
     from irvalidate.shapes.dims import format_shape
@@ -158,7 +158,7 @@ def test_remembered_inference_is_one_files(tmp_path):
 def test_consts_of_one_payload_name_themselves(stream, tmp_path, monkeypatch):
     """Two Consts with one payload (one offset in the .bin) make one value, computed once;
     the message that shows how a Broadcast target was computed names each its own Const."""
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     data = ir.parameter("1,3")
     shape = ir.op("ShapeOf", [data], [[2]], version="opset3", out_precision="I64")
@@ -181,7 +181,7 @@ def test_alike_layers_compute_their_own_values(tmp_path, monkeypatch):
     target) is alike the first one found clean; each repeat still computes its own values:
     an index of other numbers (block 3) gives another target, and the messages name each
     block's own layers."""
-    from irbuilder import IR
+    from support.irbuilder import IR
 
     from irvalidate.analysis import likeness
     ir = IR()
@@ -234,7 +234,7 @@ def test_a_value_one_layer_could_not_compute_another_alike_may(tmp_path, monkeyp
     fails there too, and the Broadcast after it claims nothing), by 2 in block 1.  Block 1's
     Divide is alike block 0's in all its inference reads, yet its value exists: it is
     evaluated, and its Broadcast's wrong dim is found."""
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     data, one = ir.parameter("2,6"), ir.parameter("1")
     for number, (divisor, declared) in enumerate([(0, [1, 3]), (0, [1, 3]), (2, [1, 4])]):
@@ -257,7 +257,7 @@ def test_an_op_reading_the_inputs_of_another_layer_declines(tmp_path, monkeypatc
     own inputs (each Const gives its first value), read through the Concat's edges: which
     the stream has forgotten once the Concat's batch is checked.  The stream declines such
     a file, and the findings are the whole check's (found in review)."""
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     part = ir.parameter("1", "i64")
     head = ir.const([5], "i64", shape=[1])

@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from irbuilder import IR, Ref
+from support.irbuilder import IR, Ref
 
-from irvalidate import streaming
-from irvalidate.engine import _weights, validate_file
+from irvalidate.engine import streaming
+from irvalidate.engine.validation import _weights, validate_file
 from irvalidate.rules import RULES
 
 SEEDS = range(100)

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from irvalidate.cli import main
-from irbuilder import IR
+from irvalidate.cli.main import main
+from support.irbuilder import IR
 
 
 def ir(folder, stem="m", good=True):
@@ -123,7 +123,7 @@ def test_fix_with_jobs_through_a_bind_mount_fixes_each_file_once(bind_mounted, c
     other: "Fixed N problems" beside "Found N errors")."""
     import json
     tree = bind_mounted
-    sample = os.path.join(os.path.dirname(__file__), os.pardir, "sample_models", "broken",
+    sample = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "sample_models", "broken",
                           "IRV101-output-shape-mismatch")
     for i in range(4):
         for suffix in (".xml", ".bin"):

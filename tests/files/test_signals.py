@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from irbuilder import IR
+from support.irbuilder import IR
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pipes")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 120  # seconds; reached only by a hang
 
 
@@ -38,7 +38,7 @@ def env(**extra) -> dict:
 
 def test_keyboard_interrupt_in_process_exits_130_quietly(tmp_path, capsys, monkeypatch):
     import irvalidate.api
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -59,7 +59,7 @@ def block(path, bin_path=None, config=None):
 RUN = '''
 import sys, blocker, irvalidate.api
 irvalidate.api.validate_file = blocker.block
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main(sys.argv[1:]))
 '''
 
@@ -199,7 +199,7 @@ def test_closed_stdout(tmp_path):
 
 KILLER = '''
 import os, signal, sys, time
-import irvalidate.api, irvalidate.fixing
+import irvalidate.api, irvalidate.fixing.run
 parent, marker, done = os.getpid(), os.path.join(os.environ["MARKERS"], "killed"), []
 
 
@@ -220,8 +220,8 @@ def wrapped(real):
 
 
 irvalidate.api.validate_file = wrapped(irvalidate.api.validate_file)
-irvalidate.fixing.fix_file = wrapped(irvalidate.fixing.fix_file)
-from irvalidate.cli import main
+irvalidate.fixing.run.fix_file = wrapped(irvalidate.fixing.run.fix_file)
+from irvalidate.cli.main import main
 sys.exit(main())
 '''
 
@@ -264,7 +264,7 @@ def test_a_worker_killed_loses_one_file_and_the_report_says_so(tmp_path, fix):
 
 TERMINATED_MID_WRITE = '''
 import os, signal, sys
-from irvalidate import fixing
+from irvalidate.fixing import run as fixing
 real_fsync = os.fsync
 
 
@@ -274,7 +274,7 @@ def fsync(fd):  # SIGTERM arrives while the temporary file is being written
 
 
 fixing.os.fsync = fsync
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main())
 '''
 
@@ -316,7 +316,7 @@ def validate_files(*args, **kwargs):
 
 
 irvalidate.api.validate_files = validate_files
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main())
 '''
 

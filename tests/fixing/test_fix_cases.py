@@ -1,4 +1,4 @@
-"""--fix on a seeded set of cases against the runtime (tests/fix/fixcases.py): genuine IRs
+"""--fix on a seeded set of cases against the runtime (tests/support/fixcases.py): genuine IRs
 written by ``ov.save_model``, with TensorIterator, Loop and If bodies, each edited once: a
 declared dim of a body's layer, of a TensorIterator's, Loop's or If's output, or of another
 top-level layer, a body Parameter's shape where its outer layer sets it, or a Parameter's or
@@ -22,8 +22,8 @@ import pytest
 
 pytest.importorskip("openvino")
 
-import fixcases  # noqa: E402
-from fixcheck import reference  # noqa: E402
+from support import fixcases  # noqa: E402
+from support.fixcheck import reference  # noqa: E402
 
 
 @pytest.fixture(scope="module")

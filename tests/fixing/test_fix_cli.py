@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import irvalidate
-from irvalidate import fixing
-from irvalidate.cli import main
+from irvalidate.fixing import run as fixing
+from irvalidate.cli.main import main
 
 BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 VALID = Path(__file__).resolve().parents[2] / "sample_models" / "valid"
@@ -128,7 +128,7 @@ def test_a_const_attribute_edited_by_hand_is_restored_from_its_port(tmp_path, ca
 def _tied_const(tmp_path):
     """A Const whose shape="3" disagrees with its port [1,3], read by two Adds, one declaring
     [1,3] and one [3]: either side changes two declarations, so neither is proven."""
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     x = ir.parameter("2,3")
     bias = ir.const([1.0, 2.0, 3.0], et="f32", shape=[3])
@@ -205,12 +205,12 @@ def test_a_failed_write_leaves_the_original_and_no_temporary_file(tmp_path, caps
 
 CRASH = """
 import os, sys
-from irvalidate import fixing
+from irvalidate.fixing import run as fixing
 real_fsync = os.fsync
 def crash(fd):
     os._exit(9)  # the process dies with the temporary file half done
 fixing.os.fsync = crash
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -282,9 +282,9 @@ def test_the_runtime_reads_what_the_encoding_sniffer_names(tmp_path, encoding, d
 
 
 def test_a_refused_file_gives_no_diff():
-    from irvalidate.engine import FileResult
-    from irvalidate.findings import FileFix
-    from irvalidate.fix_report import diff_text
+    from irvalidate.engine.validation import FileResult
+    from irvalidate.rules.findings import FileFix
+    from irvalidate.fixing.report import diff_text
     refused = FileResult("a.xml", [], [], FileFix(refused="the file after its edits has IRV001 "
                                                           "errors", diff=b"--- a/a.xml\n"))
     kept = FileResult("b.xml", [], [], FileFix(diff=b"--- a/b.xml\n"))
@@ -348,7 +348,7 @@ def test_a_refused_file_is_named_with_the_reason(tmp_path, capsys):
 
 def test_sarif_with_fixes_validates_against_the_oasis_schema(tmp_path, capsys):
     jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "reporting" / "data" / "sarif-schema-2.1.0.json")
                         .read_text())
     for stem in FIXABLE:
         copy(stem, tmp_path)

@@ -1,7 +1,7 @@
 """``--fix`` against the runtime on every op type irvalidate infers.
 
-For each class of each op type in ``irvalidate.ops.registry.catalogue()`` (Gather-1, -7 and -8
-are three classes) a valid model holds at least one layer of it (tests/fix/everyop_models.py,
+For each class of each op type in ``irvalidate.ops.support.registry.catalogue()`` (Gather-1, -7 and -8
+are three classes) a valid model holds at least one layer of it (tests/support/everyop_models.py,
 several independent layers per model); the reference is what ``ov.save_model`` writes of
 ``ov.Core().read_model`` of it (fixcheck.reference).  Then:
 
@@ -36,13 +36,13 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import everyop_models  # noqa: E402
-from fixcheck import assert_untouched, cli, outside_lines, ports, reference  # noqa: E402
+from support import everyop_models  # noqa: E402
+from support.fixcheck import assert_untouched, cli, outside_lines, ports, reference  # noqa: E402
 from lxml import etree  # noqa: E402
 
 import irvalidate  # noqa: E402
-from irvalidate.fixing import FixError, fix_file  # noqa: E402
-from irvalidate.ops import registry  # noqa: E402
+from irvalidate.fixing.run import FixError, fix_file  # noqa: E402
+from irvalidate.ops.support import registry  # noqa: E402
 
 MUTANTS_PER_CLASS = 3
 #: (op type, first opset of the class) -> why no model here holds a layer of it; empty: every

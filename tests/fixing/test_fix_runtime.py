@@ -28,10 +28,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from fixcheck import assert_untouched, cli, edit_line, inferred, line_of, outside_lines, ports, reference  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.fixcheck import assert_untouched, cli, edit_line, inferred, line_of, outside_lines, ports, reference  # noqa: E402
 import openvino.opset16 as ops  # noqa: E402
-import ovgen  # noqa: E402
+from support import ovgen  # noqa: E402
 from lxml import etree  # noqa: E402
 
 import irvalidate  # noqa: E402

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import irvalidate
-from irvalidate import fixing
-from irvalidate.cli import main
+from irvalidate.fixing import run as fixing
+from irvalidate.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
@@ -188,7 +188,7 @@ def mkdir(path, *args, **kwargs):  # the private folder in $TMPDIR, just made
 
 
 os.open, os.mkdir = open_, mkdir
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 sys.exit(main())
 '''
 
@@ -228,7 +228,7 @@ def test_a_later_run_removes_what_a_killed_run_left(tmp_path, capsys, monkeypatc
     private.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(private))
     monkeypatch.setattr(fixing, "_stale_private_removed", False)
-    monkeypatch.setattr("irvalidate.tempfiles._cleaned", set())
+    monkeypatch.setattr("irvalidate.files.tempfiles._cleaned", set())
     host, dead, live = os.uname().nodename, _dead_pid(), os.getppid()
     stale = [path.parent / f".m.xml.{host}-{dead}-abcdefgh.irvalidate",
              private / f"irvalidate-fix-{host}-{dead}-abcdefgh"]
@@ -246,13 +246,13 @@ def test_a_later_run_removes_what_a_killed_run_left(tmp_path, capsys, monkeypatc
     assert [p for p in stale if p.exists()] == []
     assert [p for p in kept if not p.exists()] == []
     stale[0].write_bytes(b"<net")  # a later run with nothing to write removes it too
-    monkeypatch.setattr("irvalidate.tempfiles._cleaned", set())
+    monkeypatch.setattr("irvalidate.files.tempfiles._cleaned", set())
     assert run(["--fix", path], capsys)[0] == 0
     assert not stale[0].exists()
 
 
 def test_a_stale_name_is_told_from_a_live_one():
-    from irvalidate import tempfiles
+    from irvalidate.files import tempfiles
     host = os.uname().nodename
     assert tempfiles._stale(f"{host}-{_dead_pid()}-abcdefgh")
     assert not tempfiles._stale(f"{host}-{os.getpid()}-abcdefgh")
@@ -262,7 +262,7 @@ def test_a_stale_name_is_told_from_a_live_one():
 
 
 def test_a_held_signal_is_acted_on_after_the_block():
-    from irvalidate import tempfiles
+    from irvalidate.files import tempfiles
     steps = []
     with pytest.raises(KeyboardInterrupt):
         with tempfiles.held():

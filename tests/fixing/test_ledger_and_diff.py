@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irvalidate.editing.diff import unified_diff
-from irvalidate.editing.ledger import Ledger, edits_of, positions
+from irvalidate.fixing.editing.diff import unified_diff
+from irvalidate.fixing.editing.ledger import Ledger, edits_of, positions
 
 LINES = st.lists(st.sampled_from([b"<dim>1</dim>", b"", b"  <port id=\"0\">", b"x\r", b"\xc3\xa9t\xc3\xa9"]),
                  min_size=1, max_size=30)

@@ -9,7 +9,7 @@ import pytest
 
 from irvalidate.ir import opsets
 
-JSON_PATH = Path(__file__).resolve().parents[1] / "irvalidate" / "data" / "extensions.json"
+JSON_PATH = Path(__file__).resolve().parents[2] / "irvalidate" / "data" / "extensions.json"
 
 
 def test_table_names_the_tokenizer_ops_real_exports_use():
@@ -27,6 +27,6 @@ def test_committed_table_matches_the_installed_package():
         pytest.skip("openvino_tokenizers is not installed")
     # in a child: loading the extension registers its ops in openvino for the whole process,
     # which would change what the opset extraction (test_opsets_data) sees
-    script = Path(__file__).parent / "extract_extensions.py"
+    script = Path(__file__).resolve().parents[1] / "support" / "extract_extensions.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
-    assert done.returncode == 0, f"run python tests/extract_extensions.py\n{done.stderr}"
+    assert done.returncode == 0, f"run python tests/support/extract_extensions.py\n{done.stderr}"

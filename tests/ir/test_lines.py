@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irvalidate.engine import validate_file
+from irvalidate.engine.validation import validate_file
 
 ov = pytest.importorskip("openvino")
 from openvino import opset1, opset8  # noqa: E402
@@ -133,9 +133,9 @@ def every_record(doc):
             yield from layer.back_edges
 
 
-HERE = Path(__file__).parent
-SAMPLES = sorted((HERE.parent / "sample_models").glob("*/*.xml"))
-WILD = HERE.parent.parent / "shared" / "wild-corpus"  # real files, when present
+HERE = Path(__file__).resolve().parent
+SAMPLES = sorted((HERE.parents[1] / "sample_models").glob("*/*.xml"))
+WILD = HERE.parents[2] / "shared" / "wild-corpus"  # real files, when present
 REAL = sorted(WILD.glob("*/*.xml")) if WILD.is_dir() else []
 
 

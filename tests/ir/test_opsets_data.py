@@ -1,7 +1,7 @@
 """The committed opset membership table (irvalidate/data/opsets.json).
 
 Part 1 needs no openvino: structure plus facts verified against openvino 2026.4.1's
-``read_model`` (see tests/extract_opsets.py).  Part 2 (openvino installed) re-runs the
+``read_model`` (see tests/support/extract_opsets.py).  Part 2 (openvino installed) re-runs the
 extraction and requires the committed file to be byte-identical (drift test), and
 spot-checks the table and the reader special cases against ``Core.read_model``.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-JSON_PATH = Path(__file__).resolve().parents[1] / "irvalidate" / "data" / "opsets.json"
+JSON_PATH = Path(__file__).resolve().parents[2] / "irvalidate" / "data" / "opsets.json"
 OPSETS = [f"opset{i}" for i in range(1, 18)]
 
 
@@ -131,7 +131,7 @@ def test_reader_special_cases(data):
 @pytest.fixture(scope="module")
 def extractor():
     pytest.importorskip("openvino")
-    import extract_opsets  # tests/ is on sys.path (conftest.py)
+    from support import extract_opsets  # tests/ is on sys.path (conftest.py)
 
     return extract_opsets
 
@@ -139,7 +139,7 @@ def extractor():
 def test_no_drift(extractor, data):
     fresh = extractor.extract_opsets()
     assert fresh["openvino"] == data["openvino"], "installed openvino differs from the table's"
-    assert fresh == data, "run: python tests/extract_opsets.py"
+    assert fresh == data, "run: python tests/support/extract_opsets.py"
     assert extractor.render_json(fresh) == JSON_PATH.read_text(encoding="utf-8")
 
 

@@ -12,11 +12,11 @@ import sys
 import threading
 
 import pytest
-from places import CORPUS_FILES, GENUINE, SAMPLES
+from support.places import CORPUS_FILES, GENUINE, SAMPLES
 from test_scanner import TEXT, VARIANTS, _variant, agree
 
-from irvalidate import streaming
-from irvalidate.engine import validate_file
+from irvalidate.engine import streaming
+from irvalidate.engine.validation import validate_file
 from irvalidate.ir import reader, scan_process, scanner
 from irvalidate.ir.records import Document, Graph
 from irvalidate.ir.scan_process import ScanProcess
@@ -84,7 +84,7 @@ def _layers(cls, path) -> list:
 def test_objects_shared_as_the_scanner_shares_them(tmp_path, monkeypatch):
     """Two layers share a <data> dict, or a port section's object, exactly when the scanner
     in this process makes them share it (also across messages, and after forgetting)."""
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     value = ir.parameter("2,3")
     for number in range(40):
@@ -196,7 +196,7 @@ def test_not_inside_a_jobs_run(tmp_path, monkeypatch):
     import time
 
     from irvalidate import api
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     monkeypatch.delenv("IRVALIDATE_SCAN_PROCESS", raising=False)
     monkeypatch.setattr(scan_process, "MIN_BYTES", 0)
     monkeypatch.setattr(scan_process, "_running", lambda: 1)

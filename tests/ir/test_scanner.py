@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import List
 
 import pytest
-from places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
+from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 from irvalidate.ir import parser, reader
 from irvalidate.ir.records import Document, Graph

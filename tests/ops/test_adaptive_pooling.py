@@ -9,10 +9,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset8  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, differential, refused_ir  # noqa: E402
-from ovvalues import computed, parameter  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, differential, refused_ir  # noqa: E402
+from support.ovvalues import computed, parameter  # noqa: E402
 
 D = None
 

@@ -7,9 +7,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import (  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
     create, expect_refusal, model, param, random_dim,
 )
 

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irvalidate.ops import attributes, autobroadcast, broadcast
-from irvalidate.ops.attributes import Field
-from irvalidate.ops.spec import OpError
+from irvalidate.ops.support import attributes, autobroadcast
+from irvalidate.ops import broadcast
+from irvalidate.ops.support.attributes import Field
+from irvalidate.ops.support.spec import OpError
 
 FIELDS = [
     Field("n", "int", 7), Field("n", "uint", 0), Field("n", "ints", ()), Field("n", "uints", ()),

@@ -7,9 +7,9 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
+from support import opcheck  # noqa: E402
 from conftest import codes  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
 
 
 def shape(spec):
@@ -59,7 +59,7 @@ def test_random_concats_match_the_runtime(tmp_path):
 def test_what_the_runtime_refuses_is_incompatible_inputs(tmp_path, shapes, axis, words):
     assert opcheck.refused(lambda: model(shapes, axis), tmp_path) is not None
     # the same layer written by hand (openvino will not build it)
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     text = lambda d: str(d) if isinstance(d, int) else f"{d[0]}..{d[1]}"  # noqa: E731
     ps = [ir.parameter(",".join(text(d) for d in s)) for s in shapes]
@@ -75,7 +75,7 @@ def test_a_stale_declared_dim_names_the_concat(tmp_path):
 
 
 def test_axis_out_of_range_and_missing_axis(tmp_path, run):
-    from irbuilder import IR
+    from support.irbuilder import IR
     ir = IR()
     a, b = ir.parameter("2,3"), ir.parameter("4,3")
     ir.result(ir.op("Concat", [a, b], [[6, 3]]))  # no axis: 0, as the reader reads it

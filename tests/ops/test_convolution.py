@@ -8,10 +8,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, compare_ir, random_differential  # noqa: E402
-from ovvalues import shape  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, compare_ir, random_differential  # noqa: E402
+from support.ovvalues import shape  # noqa: E402
 
 
 def inputs(data, filters, et=np.float32):

@@ -7,10 +7,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1, opset8  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, differential  # noqa: E402
-from ovvalues import parameter  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, differential  # noqa: E402
+from support.ovvalues import parameter  # noqa: E402
 
 D = None
 

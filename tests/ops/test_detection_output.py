@@ -7,10 +7,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 B = dict(keep_top_k=[200], normalized=True, share_location=True, nms_threshold=0.45, top_k=400)
 SHAPES = ([2, 7668], [2, 40257], [1, 2, 7668])

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import (  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
     create, dims, errors_naming as _errors, expect_refusal, infer, model, param,
 )
-from irvalidate.ops.spec import OpError, Value  # noqa: E402
+from irvalidate.ops.support.spec import OpError, Value  # noqa: E402
 
 
 def einsum(equation, shapes, types=None):

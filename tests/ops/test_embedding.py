@@ -9,10 +9,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, const, model, param, refusal, shape_text  # noqa: E402
+from support import opcheck  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import both_ways, const, model, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64, "u8": np.uint8}
 #: (type, opset, the layer's inputs in order)

@@ -8,9 +8,9 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset13 as o  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import (  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
     const, create, errors_naming as _errors, expect_refusal, model, param,
 )
 

@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, shape_text, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import both_ways, shape_text, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def gather(data, indices, axis, batch=0, version=8, iet=np.int64):

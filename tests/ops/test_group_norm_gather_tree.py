@@ -9,9 +9,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import differential, model, param, refusal, shape_text  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import differential, model, param, refusal, shape_text  # noqa: E402
 
 TYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "u8": np.uint8, "boolean": np.bool_}
 

@@ -6,9 +6,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import const, create, expect_refusal, model, param, random_shape  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import const, create, expect_refusal, model, param, random_shape  # noqa: E402
 
 
 def hard_sigmoid(data, alpha=(), beta=(), et=np.float32):

@@ -6,9 +6,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import model, refusal, shape  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import model, refusal, shape  # noqa: E402
 
 OPSET = {"Identity": "opset16", "ErfInv": "opset17"}
 

@@ -9,10 +9,10 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
-import opcheck  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from irvalidate.layer_shapes import layers_of  # noqa: E402
-from ovmodels import compare_file, const, model, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from irvalidate.cli.shapes import layers_of  # noqa: E402
+from support.ovmodels import compare_file, const, model, param  # noqa: E402
 
 
 def if_layer(cond, xs, then_outputs, else_outputs, name="if"):
@@ -168,7 +168,7 @@ def test_a_matrix_condition_is_refused(tmp_path):
     x = param([2, 3], name="x")
     node = if_layer(param([1], np.bool_), [x], lambda p: [o8.relu(p)], lambda p: [p])
     path = opcheck.compare(model(node), tmp_path, ["If"])
-    from ovmodels import reshaped
+    from support.ovmodels import reshaped
     edited = reshaped(path, {[n for n, r in opcheck.irvalidate_shapes(path).items()
                               if r["type"] == "Parameter" and n != "x"][0]: [1, 1]})
     assert "scalar or 1-D" in _refusal(edited, "IRV102", "if")
@@ -228,12 +228,12 @@ def test_stale_dims_outside_and_inside(tmp_path):
 
 @pytest.mark.parametrize("seed", [2228, 2662, 3940])
 def test_a_scalar_and_a_1d_branch_give_no_warning(tmp_path, seed):
-    """Random valid models (tests/ovgen.py) whose If merges a scalar then-branch with a [1]
+    """Random valid models (tests/support/ovgen.py) whose If merges a scalar then-branch with a [1]
     else-branch: read_model gives [1] (the sources read as if they gave [?]); irvalidate
     infers [1] too, so the declared [1] draws no IRV109."""
-    import ovgen
+    from support import ovgen
 
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     model = ovgen.generate(seed, tmp_path / "m")
     assert [f.code for f in validate_file(str(model.xml)).findings] == []
 

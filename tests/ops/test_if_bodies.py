@@ -10,10 +10,10 @@ ov = pytest.importorskip("openvino")
 import openvino.opset8 as o8  # noqa: E402
 from lxml import etree  # noqa: E402
 
-import bodyports  # noqa: E402
-from bodyports import differing  # noqa: E402
-from ovmodels import parameters_of  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
+from support import bodyports  # noqa: E402
+from support.bodyports import differing  # noqa: E402
+from support.ovmodels import parameters_of  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
 
 
 def _body(shape, make):
@@ -171,7 +171,7 @@ def test_a_body_parameter_declared_dynamic_where_the_outer_input_is_static(tmp_p
 
 def _runtime_reshaped_ports(path, folder, shape):
     """Layer name -> output port dims as the runtime writes them after Model.reshape."""
-    import bodyports
+    from support import bodyports
     reshaped = ov.Core().read_model(str(path))
     reshaped.reshape({"x": shape})
     out = folder / "reshaped-runtime.xml"
@@ -186,8 +186,8 @@ def test_shapes_reshape_lists_every_body_layer(tmp_path, cond):
     """``shapes --reshape`` lists the bodies' layers (nested ones too), each as the runtime
     writes it after Model.reshape: the outer If's bodies get the new shape; with a constant
     condition the untaken body keeps its own."""
-    from irvalidate.layer_shapes import layers_of
-    from irvalidate.reshape_spec import parse_all
+    from irvalidate.cli.shapes import layers_of
+    from irvalidate.reshaping.spec import parse_all
 
     def inner(p):
         tm, tp = _body((-1, -1), doubled)

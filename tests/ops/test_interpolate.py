@@ -10,12 +10,12 @@ from hypothesis import given, strategies as st
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, compare_ir, differential, refused_ir  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, compare_ir, differential, refused_ir  # noqa: E402
 from irvalidate.ops.interpolate import scale_dim  # noqa: E402
 from irvalidate.shapes.dims import DYNAMIC, Dim  # noqa: E402
-from ovvalues import computed, parameter  # noqa: E402
+from support.ovvalues import computed, parameter  # noqa: E402
 
 D = None
 
@@ -190,7 +190,7 @@ def test_fewer_target_values_than_axes_is_refused_where_the_runtime_reads_garbag
     # Interpolate-1 does not count the values: it reads past the Const (measured: [1,3,20,..2257],
     # a different upper bound on each run); irvalidate refuses the layer
     ir = layer("opset1", "1,3,10,10", [[20]], {"axes": "2,3"})
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     found = [f for f in validate_file(str(ir.write(tmp_path))).findings if f.level == "error"]
     assert found and "has 1 value for 2 axes" in found[0].message
 

@@ -10,10 +10,10 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
-import opcheck  # noqa: E402
+from support import opcheck  # noqa: E402
 import irvalidate  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import (  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import (  # noqa: E402
     compare_file,
     const,
     edited,
@@ -191,7 +191,7 @@ def test_refusals(tmp_path):
 def test_a_matrix_trip_count_is_refused(tmp_path):
     m = loop_model(param([1], np.int64), const(True, np.bool_))
     path = opcheck.compare(m, tmp_path, ["Loop"])
-    from ovmodels import reshaped
+    from support.ovmodels import reshaped
     trip = [n for n, r in opcheck.irvalidate_shapes(path).items()
             if r["type"] == "Parameter" and n != "x"][0]
     changed = reshaped(path, {trip: [1, 1]})
@@ -211,7 +211,7 @@ def test_a_back_edge_keeps_the_parameters_own_dims(tmp_path):
     """A Result [1,4] fed back to a Parameter [?,2]: the runtime makes the Parameter [?,?]
     (its own dim where it contains the Result's, ? elsewhere), not [1,?] (the Result's);
     measured on openvino here, as [1..5,2..3] against [1,4..6] gives [1..5,?]."""
-    from bodyports import differing
+    from support.bodyports import differing
 
     def step(v):
         return o8.concat([o8.reduce_sum(v, const([0]), True)] * 2, 1)
@@ -231,7 +231,7 @@ def test_a_merged_input_that_starts_empty(tmp_path, x_shape, trip):
     """A back edge whose initial value has a dim of 0 starts its Parameter with ? there
     (the runtime's, checked here: [0,3] is [?,3] in the body, the last value and the
     concatenation [?,3]/[?,?], where irvalidate gave 0); an interval 0..5 stays."""
-    from bodyports import differing
+    from support.bodyports import differing
     path = opcheck.save(loop_model(const(trip), const(True, np.bool_), x_shape=x_shape,
                                    step=lambda v: o8.relu(v), concat_axis=-1), tmp_path)
     ops = ov.Core().read_model(str(path)).get_ordered_ops()

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import dims, errors_naming as _errors, expect_refusal, infer, model, param  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from irvalidate.ops.spec import OpError, Value  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import dims, errors_naming as _errors, expect_refusal, infer, model, param  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from irvalidate.ops.support.spec import OpError, Value  # noqa: E402
 
 
 def matmul(a, b, ta=False, tb=False, et_a=np.float32, et_b=np.float32):

@@ -10,10 +10,10 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import accepted, const, differential, make, model, near_shape, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import accepted, const, differential, make, model, near_shape, param  # noqa: E402
 
 OPSETS = ["opset1", "opset3", "opset4", "opset5", "opset9"]
 

@@ -10,10 +10,10 @@ ov = pytest.importorskip("openvino")
 from openvino import opset8  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from shapeops import both_ways, const, model, near_shape, param, refusal, shape_text  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.shapeops import both_ways, const, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,
        "u8": np.uint8, "bf16": ov.Type.bf16}

@@ -8,10 +8,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1, opset12  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, compare_ir, differential, refused_ir  # noqa: E402
-from ovvalues import computed, parameter  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, compare_ir, differential, refused_ir  # noqa: E402
+from support.ovvalues import computed, parameter  # noqa: E402
 
 D = None
 
@@ -217,7 +217,7 @@ def test_the_integer_checks_are_the_runtimes(tmp_path):
 
 
 def test_negative_pads_of_pad_1_are_a_divergence(tmp_path):
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     for version, expected in (("opset1", True), ("opset12", False)):
         ir = IR()
         args = [ir.parameter("1,3,10,10"), ir.const([0, 0, -1, 2]), ir.const([0, 0, 3, -4])]

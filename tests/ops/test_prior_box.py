@@ -7,10 +7,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import accepted, const, make, model, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import accepted, const, make, model, param  # noqa: E402
 
 import openvino.opset8 as o8  # noqa: E402
 

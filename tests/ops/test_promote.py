@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import model, refusal, shape  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import model, refusal, shape  # noqa: E402
 
 TYPES = ("boolean", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16",
          "u32", "u64", "f8e4m3", "f8e5m2", "bf16")

@@ -7,10 +7,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 B = dict(base_size=16, pre_nms_topn=6000, post_nms_topn=300, nms_thresh=0.7, feat_stride=16,
          min_size=16, ratio=[0.5, 1., 2.], scale=[8., 16., 32.])

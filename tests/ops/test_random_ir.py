@@ -13,7 +13,7 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from partial_shapes import against_the_runtime, one_layer  # noqa: E402
+from support.partial_shapes import against_the_runtime, one_layer  # noqa: E402
 
 CASES = 40
 POOL = (1, 2, 3, 4, -1, (1, 3), (2, 5), (0, 2), (3, -1), 0)

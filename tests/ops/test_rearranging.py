@@ -7,10 +7,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1, opset2, opset3  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irsettle import assert_refused, random_differential  # noqa: E402
-from ovvalues import computed, parameter  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.irsettle import assert_refused, random_differential  # noqa: E402
+from support.ovvalues import computed, parameter  # noqa: E402
 
 D = None
 
@@ -159,7 +159,7 @@ def test_what_the_runtime_refuses(tmp_path, kind, data, attrs, values, version, 
 
 
 def test_hand_written_cases_the_runtime_loads(tmp_path):
-    from irsettle import compare_ir
+    from support.irsettle import compare_ir
     cases = [("DepthToSpace", "...", {}, (), "opset1"),  # no block_size, but a dynamic rank
              ("ExtractImagePatches", "64,3,10,10", {"sizes": "0,3", "strides": "5,5", "rates": "1,1",
                                                     "auto_pad": "valid"}, (), "opset3"),

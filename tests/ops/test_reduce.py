@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 ov = pytest.importorskip("openvino")
 from openvino import opset13 as o  # noqa: E402
 
-import opcheck  # noqa: E402
-from partial_shapes import (  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
     create, dims, errors_naming as _errors, expect_refusal, infer, model, param, random_shape,
 )
-from irbuilder import IR  # noqa: E402
-from irvalidate.ops.spec import Value  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.ops.support.spec import Value  # noqa: E402
 from irvalidate.shapes.values import Origin, constant  # noqa: E402
 
 ARITHMETIC = ["ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd", "ReduceL1",

@@ -8,10 +8,10 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
+from support import opcheck  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
 
 
 def reshape(data, pattern, special_zero):
@@ -158,7 +158,7 @@ def test_the_minus_one_on_intervals_holds_every_possible_size(lo, width, unbound
     evenly lies inside the inferred interval (the runtime's rule may be wider, never narrower)."""
     from irvalidate.ops.reshape import _reshape
     from irvalidate.shapes.dims import Dim
-    from irvalidate.ops.spec import OpError
+    from irvalidate.ops.support.spec import OpError
     hi = INF if unbounded else lo + width
     try:
         got = _reshape((Dim(lo, hi), Dim(static, static)), [Dim(0, INF), Dim(out, out)], 0, False)

@@ -7,10 +7,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
 CELL_OPSET = {"LSTMCell": "opset4", "GRUCell": "opset3", "RNNCell": "opset1"}

@@ -7,10 +7,10 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from irvalidate.engine import validate_file  # noqa: E402
-from ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
 
 POOL = dict(output_roi=[7, 6], spatial_scale=0.0625, method="max")
 ALIGN = dict(pooled_h=7, pooled_w=6, sampling_ratio=2, spatial_scale=0.0625, mode="avg")

@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import differential, computed, computed_scalar, const, model, param, refusal, shape_text  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import differential, computed, computed_scalar, const, model, param, refusal, shape_text  # noqa: E402
 
 TYPES = {"i32": np.int32, "i64": np.int64, "u8": np.uint8, "f16": np.float16, "f32": np.float32,
          "f64": np.float64}

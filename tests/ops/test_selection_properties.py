@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irvalidate.ir.records import Layer
-from irvalidate.ops import registry
-from irvalidate.ops.node import Node
-from irvalidate.ops.spec import OpError, Value
+from irvalidate.ops.support import registry
+from irvalidate.ops.support.node import Node
+from irvalidate.ops.support.spec import OpError, Value
 from irvalidate.shapes.dims import INF, Dim, static
 
 SETTINGS = settings(max_examples=150, deadline=None)

@@ -7,9 +7,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from partial_shapes import create, errors_naming as _errors, expect_refusal, model, param, random_shape  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import create, errors_naming as _errors, expect_refusal, model, param, random_shape  # noqa: E402
 
 VERSIONS = [("opset1", "Softmax"), ("opset8", "Softmax"), ("opset5", "LogSoftmax")]
 

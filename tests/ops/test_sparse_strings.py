@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import differential, model, param, refusal, shape, shape_text, value  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import differential, model, param, refusal, shape, shape_text, value  # noqa: E402
 
 
 def check(built, tmp_path, kind, stem="model"):

@@ -9,9 +9,9 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def scalar_axis(axis, params, et=np.int64):

@@ -9,9 +9,9 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import const, scalar_input, differential, model, param, random_dim, refusal  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import const, scalar_input, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def topk(data, k, axis, version=11, index="i32", k_et=np.int64):

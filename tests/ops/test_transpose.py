@@ -8,9 +8,9 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-import opcheck  # noqa: E402
-from irbuilder import IR  # noqa: E402
-from shapeops import computed, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.shapeops import computed, const, differential, model, param, random_dim, refusal  # noqa: E402
 
 
 def transpose(arg, order):

@@ -27,9 +27,9 @@ ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import opcheck  # noqa: E402
-import valuegen  # noqa: E402
-from valuecheck import parse_bounds as _dims  # noqa: E402
+from support import opcheck  # noqa: E402
+from support import valuegen  # noqa: E402
+from support.valuecheck import parse_bounds as _dims  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEGEN_MODELS", "300"))
 MAX_SHOWN = 15
@@ -148,7 +148,7 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 import openvino.opset16 as op  # noqa: E402
-from ovvalues import parameter  # noqa: E402
+from support.ovvalues import parameter  # noqa: E402
 
 
 def _i64(values) -> "ov.Node":

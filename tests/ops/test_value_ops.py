@@ -1,5 +1,5 @@
 """Value evaluation through the ops the runtime bound-evaluates in shape subgraphs, against
-``read_model``: each case is a Broadcast whose target is ``f(ShapeOf(x))`` (tests/valuecheck.py).
+``read_model``: each case is a Broadcast whose target is ``f(ShapeOf(x))`` (tests/support/valuecheck.py).
 
 Convert to every integer type (the narrow ones wrap), Abs, Clamp, FloorMod, Mod, Power,
 Select with the conditions it reads (boolean Consts, Equal, exact comparisons), and the ops
@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import valuecheck as vc
+from support import valuecheck as vc
 from irvalidate.shapes import bounds, pointwise
 from irvalidate.shapes.dims import INF, Dim
 from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor
-from valuecheck import Case, i32, i64
+from support.valuecheck import Case, i32, i64
 
 #: shapes of x: static, an interval, ``?``, an unbounded interval, large and wrapping dims
 X_SHAPES = {

@@ -18,7 +18,7 @@ infers is recorded per layer.
 * Coverage: every op, version, attribute and Broadcast mode the generator is meant to
   produce occurs, so these tests cannot silently become vacuous.
 
-The validator runs in-process on one batch of files (``irvalidate.cli.main`` with
+The validator runs in-process on one batch of files (``irvalidate.cli.main.main`` with
 ``--format json``).  ``IRVALIDATE_VALUEPROP_MODELS`` sets the number of models (600; the
 whole file takes 10-20 s).
 """
@@ -39,9 +39,9 @@ ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import shapegen  # noqa: E402
-from jsonrun import errors as _errors, names_layer as _names_layer, severity as _severity  # noqa: E402
-from jsonrun import run_validator as _run  # noqa: E402
+from support import shapegen  # noqa: E402
+from support.jsonrun import errors as _errors, names_layer as _names_layer, severity as _severity  # noqa: E402
+from support.jsonrun import run_validator as _run  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEPROP_MODELS", "600"))
 #: below this many models the coverage test is skipped (too few to cover everything)
@@ -346,8 +346,8 @@ def test_a_quantized_weight_is_not_decoded_to_be_dropped(tmp_path, monkeypatch):
     """u8 weights feeding a Convert (every NNCF model) are far above the value cap: their
     element count is checked before any byte is decoded."""
     import irvalidate.ir.weights as binfile
-    from irbuilder import IR
-    from irvalidate.engine import validate_file
+    from support.irbuilder import IR
+    from irvalidate.engine.validation import validate_file
     decoded = []
     real = binfile.decode_integers
     monkeypatch.setattr(binfile, "decode_integers",

@@ -12,17 +12,17 @@ import jsonschema
 import pytest
 from jsonschema.validators import validator_for
 
-from irbuilder import IR
-from irvalidate import cli
-from irvalidate.engine import FileResult
-from irvalidate.findings import Finding, LayerRef
+from support.irbuilder import IR
+from irvalidate.cli import main as cli
+from irvalidate.engine.validation import FileResult
+from irvalidate.rules.findings import Finding, LayerRef
 from irvalidate.reporting import FORMATTERS, github, sarif
 from irvalidate.rules import INTERNAL_ERROR, RULES
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 SARIF_SCHEMA = json.loads((HERE / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
-REPORT_SCHEMA = json.loads((HERE.parent / "schemas" / "report.schema.json")
+REPORT_SCHEMA = json.loads((HERE.parents[1] / "schemas" / "report.schema.json")
                            .read_text(encoding="utf-8"))
 EXTENSIONS = {"text": "txt", "json": "json", "sarif": "sarif", "github": "github.txt",
               "concise": "concise.txt"}
@@ -359,7 +359,7 @@ def latin1(tmp_path, monkeypatch, capsys):
 
 
 def test_engine_keeps_the_real_path_for_the_formatters(latin1):
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     name, _ = latin1
     result = validate_file(name)
     assert result.path == name and all(f.path == name for f in result.findings)

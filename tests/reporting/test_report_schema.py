@@ -5,11 +5,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 from irvalidate.reporting.report import json_schema
-from irbuilder import IR
+from support.irbuilder import IR
 
-SCHEMA = Path(__file__).parent.parent / "schemas" / "report.schema.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "report.schema.json"
 
 
 def test_committed_schema_matches_models():

@@ -62,7 +62,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 ov = pytest.importorskip("openvino")
 
-from runtime_oracle import Request, describe, disagreement, read, runtime  # noqa: E402
+from support.runtime_oracle import Request, describe, disagreement, read, runtime  # noqa: E402
 
 FULL = os.environ.get("IRVALIDATE_ONNX_FULL") == "1"
 MAX_REQUESTS = 5
@@ -415,7 +415,7 @@ def test_scatter_elements_update_of_a_shape(tmp_path):
     before it followed ScatterElementsUpdate's value; ONNX's CenterCropPad builds on it)."""
     import numpy as np
     import openvino.opset13 as ops
-    from runtime_oracle import save
+    from support.runtime_oracle import save
     x = ops.parameter([2, 3], np.float32, name="x")
     target = ops.scatter_elements_update(ops.shape_of(x), np.array([0], np.int64),
                                          np.array([5], np.int64), np.int64(0))

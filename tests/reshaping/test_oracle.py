@@ -4,8 +4,8 @@ runtime changed or the oracle is wrong, and the differential tests cannot be tru
 from __future__ import annotations
 
 import pytest
-from cases import CASE_BY_NAME
-from runtime_oracle import (
+from support.cases import CASE_BY_NAME
+from support.runtime_oracle import (
     case_files,
     cli_spec,
     named_node,
@@ -80,7 +80,7 @@ def test_a_failed_reshape_leaves_the_file_alone(files):
 
 def test_layer_names_are_not_tensor_names_for_model_reshape(files):
     """Why the oracle maps names itself: Model.reshape refuses a Parameter's layer name."""
-    from runtime_oracle import read
+    from support.runtime_oracle import read
     model = read(files("tensor_names_differ"))
     with pytest.raises(RuntimeError, match="Input for tensor name 'x_param' is not found"):
         model.reshape({"x_param": [1, 3, 9, 9]})
@@ -116,7 +116,7 @@ def test_a_name_read_model_makes_up_is_not_a_file_layer():
     """read_model renames the CTCGreedyDecoder layer 'decode' of an IR v10 file (it reads as
     'CTCGreedyDecoder_N', N changing with every read), so the runtime can name a node the file
     does not have; the oracle then compares by the node's type."""
-    from runtime_oracle import file_layer_names
+    from support.runtime_oracle import file_layer_names
     from test_wild_corpus_reshape import CORPUS
     found = sorted(CORPUS.glob("*/license-plate-recognition-barrier-0001__FP16__*.xml"))
     if not found:

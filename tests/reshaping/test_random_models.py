@@ -6,8 +6,8 @@ from __future__ import annotations
 import collections
 
 import pytest
-from randmodels import random_model
-from runtime_oracle import describe, disagreement, runtime, save
+from support.randmodels import random_model
+from support.runtime_oracle import describe, disagreement, runtime, save
 
 SEEDS = range(48)
 

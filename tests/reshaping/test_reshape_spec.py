@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irvalidate.reshape_spec import SpecError, api_shape, from_api, parse, parse_all
+from irvalidate.reshaping.spec import SpecError, api_shape, from_api, parse, parse_all
 from irvalidate.shapes.dims import DYNAMIC, INF, Dim, format_shape
 
 

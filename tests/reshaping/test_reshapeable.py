@@ -10,8 +10,8 @@ ov = pytest.importorskip("openvino")
 
 from test_what_if import head, hrnet, interpolate, quartznet, vit  # noqa: E402
 
-from irvalidate.cli import main  # noqa: E402
-from irvalidate.reshapeable import axes_of  # noqa: E402
+from irvalidate.cli.main import main  # noqa: E402
+from irvalidate.reshaping.reshapeable import axes_of  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_models" / "reshape"
 

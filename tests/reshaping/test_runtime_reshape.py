@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from cases import CASE_BY_NAME, CASES
-from runtime_oracle import (
+from support.cases import CASE_BY_NAME, CASES
+from support.runtime_oracle import (
     case_files,
     IRV301,
     cli_spec,

@@ -10,7 +10,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
-from runtime_oracle import irv_cli, runtime_reshape, save
+from support.runtime_oracle import irv_cli, runtime_reshape, save
 
 USAGE = 2
 

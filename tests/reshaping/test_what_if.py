@@ -18,7 +18,7 @@ import openvino.opset8 as op8  # noqa: E402
 import openvino.opset13 as ops  # noqa: E402
 
 import irvalidate  # noqa: E402
-from irvalidate.cli import main  # noqa: E402
+from irvalidate.cli.main import main  # noqa: E402
 
 
 def _c(values, dtype=np.int64, name=None):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
-from runtime_oracle import Request, describe, disagreement, read, runtime
+from support.runtime_oracle import Request, describe, disagreement, read, runtime
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS") or REPO.parent / "shared" / "wild-corpus")

@@ -3,9 +3,9 @@ broken samples (one realistic breakage per rule)."""
 from pathlib import Path
 
 import pytest
-from irbuilder import IR
+from support.irbuilder import IR
 
-from irvalidate.engine import validate_file
+from irvalidate.engine.validation import validate_file
 
 BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 

@@ -1,7 +1,7 @@
 """IRV104 invalid-attribute, IRV105 wrong-input-count, IRV106 element-type-mismatch."""
 import pytest
 
-from irbuilder import IR
+from support.irbuilder import IR
 from conftest import codes
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from irvalidate.engine import validate_file
+from irvalidate.engine.validation import validate_file
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset16")

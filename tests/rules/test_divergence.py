@@ -1,5 +1,5 @@
 """IRV107 spec-runtime-divergence: both readings are named."""
-from irbuilder import IR
+from support.irbuilder import IR
 from conftest import codes
 
 

@@ -1,8 +1,8 @@
 """IRV201 edge-shape-mismatch, IRV202 dangling-edge, IRV203 invalid-constant, IRV204 missing-weights."""
 import pytest
-from irbuilder import IR
+from support.irbuilder import IR
 from conftest import codes
-from irvalidate.engine import validate_file
+from irvalidate.engine.validation import validate_file
 
 
 def test_edge_mismatch_names_consumer_and_producer(run):
@@ -101,7 +101,7 @@ def test_lfs_pointer_bin_is_one_finding_and_no_constant_is_read(tmp_path, run):
     ir = many_consts()
     path = ir.write(tmp_path)
     path.with_suffix(".bin").write_bytes(LFS_POINTER)
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     findings = validate_file(str(path)).findings
     assert [(f.code, f.level) for f in findings] == [("IRV204", "error")]
     assert "model.bin is a Git LFS pointer (object of 267,866,468 bytes)" in findings[0].message
@@ -113,7 +113,7 @@ def test_lfs_pointer_bin_reads_no_value(tmp_path):
     ir = broadcast_with({})
     path = ir.write(tmp_path)
     path.with_suffix(".bin").write_bytes(LFS_POINTER)
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     assert [f.code for f in validate_file(str(path)).findings] == ["IRV204"]
 
 
@@ -121,7 +121,7 @@ def test_a_truncated_bin_is_one_finding_not_one_per_const(tmp_path):
     ir = many_consts(6)
     path = ir.write(tmp_path)
     path.with_suffix(".bin").write_bytes(bytes(ir.weights[:15]))  # 1 of 6 Consts still fits
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     found = validate_file(str(path)).findings
     assert [f.code for f in found] == ["IRV218"], found  # said once, by weights-mismatch
     assert ("model.bin does not hold this model's weights: it holds 15 bytes, and 5 Const "
@@ -130,7 +130,7 @@ def test_a_truncated_bin_is_one_finding_not_one_per_const(tmp_path):
 
 
 def test_ignoring_irv204_checks_the_xml_alone(tmp_path):
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
     path = broadcast_with({}).write(tmp_path, with_bin=False)
     assert main(["-qq", str(path)]) == 1
     assert main(["-qq", "--ignore", "IRV204", str(path)]) == 0

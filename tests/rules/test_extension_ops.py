@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import codes
-from irbuilder import IR
+from support.irbuilder import IR
 
 
 def tokenizer_like():

@@ -1,8 +1,8 @@
 """IRV001-IRV004: files that cannot be (fully) read."""
 import pytest
 
-from irvalidate.engine import validate_file
-from irbuilder import IR
+from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 
 
 def check(tmp_path, text, name="m.xml"):
@@ -119,7 +119,7 @@ def test_external_entity_in_text_is_not_expanded(tmp_path):
 
 
 def test_lfs_pointer_in_place_of_the_xml_is_named(tmp_path, capsys):
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
     path = tmp_path / "model.xml"
     path.write_bytes(b"version https://git-lfs.github.com/spec/v1\n"
                      b"oid sha256:" + b"ab" * 32 + b"\nsize 1234567\n")

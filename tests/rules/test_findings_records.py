@@ -11,7 +11,7 @@ import pickle
 
 import pytest
 
-from irvalidate import findings
+from irvalidate.rules import findings
 
 MISSING = dataclasses.MISSING
 #: name -> [(field, default)], as the dataclasses declared them

@@ -1,7 +1,7 @@
 """IRV102 incompatible-inputs, across elementwise, Select, FakeQuantize and Broadcast."""
 import pytest
 
-from irbuilder import IR
+from support.irbuilder import IR
 
 
 def binary(a, b, data=None, op="Add", et="f32"):

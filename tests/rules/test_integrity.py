@@ -1,7 +1,7 @@
 """Graph integrity rules IRV205-IRV216 and the constant checks of IRV203: failing and passing IRs."""
 import pytest
 
-from irbuilder import IR
+from support.irbuilder import IR
 
 
 def findings_of(run, ir, code, **kwargs):

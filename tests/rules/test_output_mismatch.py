@@ -1,7 +1,7 @@
 """IRV101 output-shape-mismatch and IRV103 dynamic-dim-declared."""
 import pytest
 
-from irbuilder import IR
+from support.irbuilder import IR
 from conftest import codes
 
 

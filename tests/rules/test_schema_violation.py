@@ -1,8 +1,8 @@
 """IRV005 schema-violation: the structural schema, with findings in plain words and lines."""
 import pytest
 
-from irvalidate.engine import validate_file
-from irbuilder import IR
+from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 
 
 def run_text(tmp_path, text):

@@ -7,13 +7,13 @@ nothing, and --fix writes no -1.
 """
 import numpy as np
 import pytest
-from irbuilder import IR
+from support.irbuilder import IR
 
 import irvalidate
 
 ov = pytest.importorskip("openvino")
 import openvino.opset13 as ops  # noqa: E402
-from opcheck import runtime_shapes, save  # noqa: E402
+from support.opcheck import runtime_shapes, save  # noqa: E402
 
 
 def test_a_static_dim_inside_an_interval_is_a_warning(run):
@@ -52,7 +52,7 @@ class Unevaluated:
 
     @classmethod
     def pick(cls, tmp_path):
-        from irvalidate.ops.registry import lookup
+        from irvalidate.ops.support.registry import lookup
         for name, make in cls.CANDIDATES.items():
             spec = lookup(name, "opset1")
             if spec is None or spec.evaluate is None:

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import codes
-from irbuilder import IR
+from support.irbuilder import IR
 from irvalidate.ops import eltwise
 
 
@@ -33,7 +33,7 @@ def test_broadcast_mode_names_differ_by_version(run):
 
 
 def test_extension_and_unmodelled_ops_are_left_alone(run):
-    from irvalidate.ops import registry
+    from irvalidate.ops.support import registry
     # an op irvalidate does not model yet (the list shrinks as ops are modelled)
     unmodelled = [t for t in ("CTCLoss", "Proposal", "DetectionOutput", "ExperimentalDetectronTopKROIs")
                   if registry.lookup(t, "opset1") is None]
@@ -51,7 +51,7 @@ def test_every_attribute_openvino_writes_is_known(tmp_path):
     ov = pytest.importorskip("openvino")
     from openvino import opset1, opset3, opset5, opset7, opset10
     from openvino.utils.node_factory import NodeFactory
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     f32 = lambda shape: opset1.parameter(shape, np.float32)  # noqa: E731
     i32 = lambda shape: opset1.parameter(shape, np.int32)  # noqa: E731
     boolean = lambda shape: opset1.parameter(shape, np.bool_)  # noqa: E731
@@ -146,8 +146,8 @@ def test_several_unknown_attributes_each_get_their_suggestion(run):
 
 
 def test_the_landmarks_model_of_the_corpus_gets_one_warning_per_maxpool():
-    from places import CORPUS_FILES
-    from irvalidate.engine import validate_file
+    from support.places import CORPUS_FILES
+    from irvalidate.engine.validation import validate_file
     wanted = [p for p in CORPUS_FILES
               if p.name == "landmarks-regression-retail-0009__FP16-INT8__landmarks-regression-retail-0009.xml"]
     if not wanted:

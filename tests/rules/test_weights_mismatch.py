@@ -4,9 +4,9 @@ import struct
 
 import pytest
 
-from irbuilder import IR
-from irvalidate.engine import validate_file
-from places import CORPUS_FILES, ROOT, SAMPLES
+from support.irbuilder import IR
+from irvalidate.engine.validation import validate_file
+from support.places import CORPUS_FILES, ROOT, SAMPLES
 
 SAMPLE = ROOT / "sample_models" / "broken" / "IRV218-weights-mismatch.xml"
 #: another model's weights: eight float32 numbers, 32 bytes read as four int64
@@ -38,7 +38,7 @@ def test_its_own_weights_are_clean_and_another_model_s_are_one_finding(tmp_path)
 
 
 def test_ignoring_it_brings_back_what_it_masks(tmp_path):
-    from irvalidate.config import Config
+    from irvalidate.settings.config import Config
     path = gather_after_reshape(tmp_path)
     path.with_suffix(".bin").write_bytes(FOREIGN)
     found = validate_file(str(path), config=Config(ignore=["IRV218"])).findings
@@ -122,7 +122,7 @@ def two_reshapes_apart(directory):
 def test_the_stream_says_what_the_whole_check_says(batch, tmp_path, monkeypatch):
     """In batches, the two absurd targets fall apart (one per batch): the stream must then
     send the file the whole way, not report each as the rules of shapes would."""
-    from irvalidate import streaming
+    from irvalidate.engine import streaming
     path = two_reshapes_apart(tmp_path)
     assert validate_file(str(path)).findings == []
     path.with_suffix(".bin").write_bytes(FOREIGN)
@@ -136,7 +136,7 @@ def test_the_stream_says_what_the_whole_check_says(batch, tmp_path, monkeypatch)
 
 @pytest.mark.parametrize("path", SAMPLES[:40], ids=lambda p: p.name)
 def test_streamed_columns_are_the_whole_check_s(path, monkeypatch):
-    from irvalidate import streaming
+    from irvalidate.engine import streaming
     monkeypatch.setattr(streaming, "BATCH", 3)
     monkeypatch.setattr(streaming, "MIN_BYTES", 1 << 62)
     whole = [(f.line, f.column, f.code) for f in validate_file(str(path)).findings]

@@ -4,9 +4,9 @@ import json
 import pytest
 
 import irvalidate
-from irvalidate.cli import main
-from irvalidate.config import Config, ConfigError, load
-from irbuilder import IR
+from irvalidate.cli.main import main
+from irvalidate.settings.config import Config, ConfigError, load
+from support.irbuilder import IR
 
 
 def broken(tmp_path, stem="bad"):
@@ -139,9 +139,9 @@ def test_parallel_output_is_identical_and_in_order(tmp_path, capsys):
 
 def test_config_json_schema_is_committed():
     from pathlib import Path
-    committed = json.loads((Path(__file__).parent.parent / "schemas" / "config.schema.json").read_text())
+    committed = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "config.schema.json").read_text())
     assert committed == Config.model_json_schema(by_alias=True), (
-        "regenerate with `python -m irvalidate.config > schemas/config.schema.json`")
+        "regenerate with `python -m irvalidate.settings.config > schemas/config.schema.json`")
 
 
 def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch):
@@ -211,7 +211,7 @@ def test_api_raises_config_error(tmp_path):
     ("invalid-broadcast-attribute", "invalid-attribute", "IRV104"),
 ])
 def test_former_slugs_still_name_their_rules(old, new, code):
-    from irvalidate.config import Config
+    from irvalidate.settings.config import Config
     from irvalidate.rules import get
     assert get(old).CODE == code and get(old).SLUG == new
     config = Config(ignore=[old], severity={old: "warning"})
@@ -224,7 +224,7 @@ def test_former_slugs_still_name_their_rules(old, new, code):
 def test_plain_options_on_the_defaults_hold_what_the_model_holds(given):
     """-j, --format and the flags come from argparse in their final type: Defaults takes them
     without building the model, and must hold what the model would."""
-    from irvalidate.config import Defaults
+    from irvalidate.settings.config import Defaults
     merged = Defaults().merged(**given)
     assert isinstance(merged, Defaults)
     model = Config(**given)
@@ -232,7 +232,7 @@ def test_plain_options_on_the_defaults_hold_what_the_model_holds(given):
 
 
 def test_out_of_range_or_other_options_still_go_through_the_model():
-    from irvalidate.config import Defaults, plain
+    from irvalidate.settings.config import Defaults, plain
     assert not plain(dict(jobs=-1)) and not plain(dict(select=["IRV001"]))
     assert not plain(dict(jobs=True))  # a bool is an int to isinstance, not to the model
     assert isinstance(Defaults().merged(select=["IRV001"]), Config)
@@ -248,7 +248,7 @@ def test_a_parallel_run_with_plain_options_builds_no_model(tmp_path):
     model = IR()
     model.result(model.op("Relu", [model.parameter("2,3")], [[2, 3]]))
     path = model.write(tmp_path, "m")
-    code = ("import sys; from irvalidate.cli import main; "
+    code = ("import sys; from irvalidate.cli.main import main; "
             f"rc = main(['-j', '2', '--exit-zero', {str(path)!r}]); "
             "print(rc, 'pydantic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import test_config
-from irvalidate.cli import main
+from irvalidate.cli.main import main
 
-SAMPLES = Path(__file__).parent.parent / "sample_models"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_models"
 IRV101 = SAMPLES / "broken" / "IRV101-output-shape-mismatch.xml"
 
 
@@ -128,10 +128,10 @@ def test_a_file_that_is_not_toml_is_an_error_not_skipped(repo, capsys, name):
 
 
 def test_folders_are_looked_up_once(repo, capsys, monkeypatch):
-    import irvalidate.config
+    import irvalidate.settings.config
     seen = []
-    real = irvalidate.config.config_file_in
-    monkeypatch.setattr(irvalidate.config, "config_file_in", lambda f: seen.append(f) or real(f))
+    real = irvalidate.settings.config.config_file_in
+    monkeypatch.setattr(irvalidate.settings.config, "config_file_in", lambda f: seen.append(f) or real(f))
     for i in range(5):
         broken(repo / "models", f"m{i}")
     assert main([str(repo / "models")]) == 1

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from irvalidate.globs import anchored, compile_pattern, match
+from irvalidate.settings.globs import anchored, compile_pattern, match
 
 BASE = "/repo"
 

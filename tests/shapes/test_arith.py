@@ -3,8 +3,8 @@ and the attribute reader every op uses."""
 import pytest
 from hypothesis import given, strategies as st
 
-from irvalidate.ops.attributes import Field, read
-from irvalidate.ops.spec import OpError
+from irvalidate.ops.support.attributes import Field, read
+from irvalidate.ops.support.spec import OpError
 from irvalidate.shapes import arith
 from irvalidate.shapes.dims import DYNAMIC, INF, Dim
 

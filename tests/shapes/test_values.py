@@ -288,7 +288,7 @@ def _parameters(node):
 def test_computed_targets_match_the_runtime(shape, tmp_path):
     from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.weights import BinFile
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     from irvalidate.ir.parser import parse
 
     wrong, refused = [], []
@@ -334,7 +334,7 @@ def _const_offset(xml: Path, name: str) -> int:
 def test_negative_computed_target_is_an_error_the_runtime_agrees_with(tmp_path):
     """Concat(ShapeOf(x), Const[5]) with the 5 rewritten as -1 in the .bin: OpenVINO refuses
     the model, and the validator names the Broadcast, the value and its chain."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     op = _ops()[0]
     x = _param(2, -1)
     five = _c([5])
@@ -356,7 +356,7 @@ def test_negative_computed_target_is_an_error_the_runtime_agrees_with(tmp_path):
 
 def test_wrong_declared_dim_names_the_chain(tmp_path):
     """A declared output dim that contradicts a computed target: IRV101 shows the chain."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     op = _ops()[0]
     xml = tmp_path / "model.xml"
     runtime = _build((2, -1, 7), lambda x: op.concat(
@@ -379,7 +379,7 @@ def test_wrong_declared_dim_names_the_chain(tmp_path):
 def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
     """One ShapeOf -> Gather -> Concat chain feeding 20 Broadcasts: each layer of the chain
     is evaluated once, and every Broadcast gets the runtime's target from it."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     op = _ops()[0]
     x = _param(2, -1, (1, 8))
     target = op.concat([_c([4]), op.gather(op.shape_of(x), _c([0, 2]), _c(0))], 0)
@@ -414,8 +414,8 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
 
 def test_a_shape_layer_with_the_wrong_input_count_is_unresolved(tmp_path):
     """A Range with two inputs (found by the fuzzer: it unpacked three): no value, no crash."""
-    from irbuilder import IR
-    from irvalidate.engine import validate_file
+    from support.irbuilder import IR
+    from irvalidate.engine.validation import validate_file
     ir = IR()
     start, stop = ir.const([0], shape=[]), ir.const([3], shape=[])
     target = ir.op("Range", [start, stop], [[3]], {"output_type": "i64"}, version="opset4",
@@ -430,7 +430,7 @@ def test_computed_axes_mapping_is_checked(tmp_path):
     """Broadcast explicit whose axes_mapping is computed (ShapeOf(y[?,2]) -> Gather -> -1 = [1]):
     with data [3] against target [2,3,4] it is valid; the data edited to [5] is refused by
     read_model, and the validator must see it through the computed axes."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     op = _ops()[0]
     data = op.parameter(ov.PartialShape([3]), ov.Type.f32, name="data")
     y = op.parameter(ov.PartialShape([-1, 2]), ov.Type.f32, name="y")
@@ -457,7 +457,7 @@ def test_computed_axes_mapping_is_checked(tmp_path):
 @pytest.mark.parametrize("through", ["u32", "u16", "u8", "i32"])
 def test_an_unbounded_value_through_u32_stays_unbounded(tmp_path, through):
     # the runtime keeps [4..] through Convert(u32) -> Convert(i64); u8/u16 cap it at their max
-    import opcheck
+    from support import opcheck
     op = _ops()[0]
     x = op.parameter(ov.PartialShape([ov.Dimension(4, -1)]), np.float32, name="x")
     target = op.convert(op.convert(op.shape_of(x, "i64"), through), "i64")

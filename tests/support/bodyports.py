@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 import openvino as ov
 from lxml import etree
 
-from irvalidate.layer_shapes import layers_of
+from irvalidate.cli.shapes import layers_of
 
 Ports = Dict[str, List[Optional[Tuple[int, ...]]]]
 

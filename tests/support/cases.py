@@ -27,7 +27,7 @@ import openvino.opset10 as op10
 import openvino.opset11 as op11
 import openvino.opset13 as ops
 from openvino import PartialShape
-from runtime_oracle import Request
+from support.runtime_oracle import Request
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Small valid models, built with the openvino API, holding every op type irvalidate infers
-(``irvalidate.ops.registry.catalogue()``), every class of it where a type has several
+(``irvalidate.ops.support.registry.catalogue()``), every class of it where a type has several
 (Gather-1/-7/-8, ...), for tests/fix/test_fix_every_op.py.
 
 ``GROUPS`` maps a group name to a function returning an ``ov.Model``; each group puts a few

@@ -4,8 +4,8 @@ package a model needs.
 
 The validator never imports the package; it reads the committed JSON::
 
-    python tests/extract_extensions.py            # rewrite irvalidate/data/extensions.json
-    python tests/extract_extensions.py --check    # exit 1 if the committed file is stale
+    python tests/support/extract_extensions.py            # rewrite irvalidate/data/extensions.json
+    python tests/support/extract_extensions.py --check    # exit 1 if the committed file is stale
 
 How: each op of openvino_tokenizers is registered in its shared library as an
 ``ov::OpExtension<Name>``; the mangled symbol ``OpExtensionI<length><Name>EE`` spells the
@@ -20,7 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-JSON_PATH = Path(__file__).resolve().parents[1] / "irvalidate" / "data" / "extensions.json"
+JSON_PATH = Path(__file__).resolve().parents[2] / "irvalidate" / "data" / "extensions.json"
 _SYMBOL = re.compile(rb"OpExtensionI(\d+)([A-Za-z0-9_]+)")
 
 
@@ -47,7 +47,7 @@ def extract() -> dict:
     return {"packages": {"openvino_tokenizers": tokenizer_ops()},
             "notes": ["Type names each extension package registers, read from the mangled "
                       "OpExtension symbols of its library and confirmed with its node factory "
-                      "(tests/extract_extensions.py)."]}
+                      "(tests/support/extract_extensions.py)."]}
 
 
 def render(data: dict) -> str:

@@ -5,8 +5,8 @@ The validator itself never imports openvino; it reads the committed JSON.  This
 script regenerates that JSON from the installed openvino wheel (pinned to
 2026.4.1 in ``pyproject.toml``)::
 
-    python tests/extract_opsets.py            # rewrite irvalidate/data/opsets.json
-    python tests/extract_opsets.py --check    # exit 1 if the committed file is stale
+    python tests/support/extract_opsets.py            # rewrite irvalidate/data/opsets.json
+    python tests/support/extract_opsets.py --check    # exit 1 if the committed file is stale
 
 How the table is obtained
 -------------------------
@@ -41,7 +41,7 @@ from typing import Any, Iterable
 OPSET_COUNT = 17
 OPSET_NAMES = tuple(f"opset{i}" for i in range(1, OPSET_COUNT + 1))
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 JSON_PATH = REPO_ROOT / "irvalidate" / "data" / "opsets.json"
 
 # Op names mentioned in ../shared/research/ov_semantics.md (copied here so the
@@ -84,7 +84,7 @@ OPSET1_REDIRECT_OPSET = "opset2"
 NOTES = (
     "opsets: type names registered in each opset of the openvino version above, "
     "probed with NodeFactory(opsetN).create(name) and cross-checked with "
-    "ov.Core().read_model for every (opset, type) pair (tests/extract_opsets.py).",
+    "ov.Core().read_model for every (opset, type) pair (tests/support/extract_opsets.py).",
     "Lookup in the IR reader: t = type_aliases.get(type, type) (exact, case-sensitive "
     "match); then OpSet::create_insensitive(t), i.e. the membership test is "
     "case-insensitive ('add', 'ADD' are accepted). Not found -> "
@@ -480,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
-            print(f"{args.output} is out of date; run python tests/extract_opsets.py", file=sys.stderr)
+            print(f"{args.output} is out of date; run python tests/support/extract_opsets.py", file=sys.stderr)
             return 1
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -34,8 +34,8 @@ import openvino as ov
 import openvino.opset8 as o8
 from lxml import etree
 
-import ovgen
-from fixcheck import cli, outside_lines, reference
+from support import ovgen
+from support.fixcheck import cli, outside_lines, reference
 
 F32 = ov.Type.f32
 BODY_TAGS = ("body", "then_body", "else_body")

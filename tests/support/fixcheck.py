@@ -16,8 +16,8 @@ import openvino as ov
 from lxml import etree
 
 import irvalidate
-from irvalidate.cli import main
-from irvalidate.ops import registry
+from irvalidate.cli.main import main
+from irvalidate.ops.support import registry
 
 
 def cli(*args):

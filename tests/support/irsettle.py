@@ -15,8 +15,8 @@ from typing import Iterable, Optional
 import openvino as ov
 from lxml import etree
 
-import opcheck
-from irbuilder import IR, precision
+from support import opcheck
+from support.irbuilder import IR, precision
 
 
 def _dims(shape: ov.PartialShape):
@@ -98,7 +98,7 @@ def assert_refused(ir: IR, folder: Path, words: str, code: Optional[str] = None,
     """The runtime refuses ``ir``, and irvalidate's first error naming layer ``name`` (or its
     first finding of ``code``) says ``words``."""
     refused_ir(ir, folder)
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     findings = validate_file(str(ir.write(Path(folder), "mine"))).findings
     found = [f for f in findings if (f.code == code if code else
                                      f.level == "error" and f.layer and f.layer.name == name)]

@@ -19,12 +19,12 @@ def _run_subprocess(paths: Sequence[Path]) -> Tuple[int, str, str]:
     proc = subprocess.run(
         [sys.executable, "-m", "irvalidate", "--format", "json", *map(str, paths)],
         capture_output=True, text=True, timeout=600,
-        cwd=str(Path(__file__).resolve().parents[1]))
+        cwd=str(Path(__file__).resolve().parents[2]))
     return proc.returncode, proc.stdout, proc.stderr
 
 
 def _run_in_process(paths: Sequence[Path]) -> Tuple[int, str, str]:
-    from irvalidate.cli import main
+    from irvalidate.cli.main import main
 
     out_buf, err_buf = io.BytesIO(), io.BytesIO()
     out = io.TextIOWrapper(out_buf, encoding="utf-8", write_through=True)

@@ -26,7 +26,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as op
 
-from bodyports import irvalidate_ports, runtime_ports
+from support.bodyports import irvalidate_ports, runtime_ports
 
 I64 = np.int64
 

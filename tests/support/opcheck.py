@@ -18,8 +18,8 @@ from typing import Dict, Iterable, List, Optional
 
 import openvino as ov
 
-from irvalidate.engine import validate_file
-from irvalidate.layer_shapes import layers_of
+from irvalidate.engine.validation import validate_file
+from irvalidate.cli.shapes import layers_of
 
 
 def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:

@@ -120,8 +120,8 @@ def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple
     makes the layer (named 'victim') on Parameters of dynamic rank, which the builders
     accept; the saved file's Parameters then get the real shapes.  Returns read_model's
     message and irvalidate's error findings naming 'victim' (the caller asserts on both)."""
-    import opcheck
-    from irvalidate.engine import validate_file
+    from support import opcheck
+    from irvalidate.engine.validation import validate_file
     params = [param(None, et, name=f"p{i}") for i, (_, et) in enumerate(inputs)]
     path = reshaped(opcheck.save(model(build(params)), folder, stem),
                     {f"p{i}": spec for i, (spec, _) in enumerate(inputs)})
@@ -143,7 +143,7 @@ def differential(folder: Path, configs, build, types: Sequence[str], batch: int 
     layer the builders accept is compared with read_model (``opcheck.compare``, in models of
     ``batch`` layers); one they refuse must be refused by read_model too, once written, and
     irvalidate must give an error naming it.  Returns (compared, refused)."""
-    import opcheck
+    from support import opcheck
     pending, compared, refused = [], 0, 0
 
     def flush():
@@ -177,7 +177,7 @@ def compare_file(path: Path, types: Sequence[str], stale_parameters: bool = Fals
     ``stale_parameters``: body Parameters were redeclared, which the runtime sets from the
     outer inputs; they must then be reported (IRV101, IRV106 for a precision), nothing
     else, and every port of the model and its bodies must be what the runtime writes."""
-    import opcheck
+    from support import opcheck
     runtime = opcheck.runtime_shapes(path)
     wanted = {t.lower() for t in types}
     rows = [(name, row) for name, row in opcheck.irvalidate_shapes(path).items()
@@ -188,8 +188,8 @@ def compare_file(path: Path, types: Sequence[str], stale_parameters: bool = Fals
         inferred = [o["inferred"] for o in row["outputs"]]
         assert inferred == runtime[name], f"{name}: irvalidate {inferred}, read_model {runtime[name]}"
     if stale_parameters:
-        from bodyports import differing
-        from irvalidate.engine import validate_file
+        from support.bodyports import differing
+        from irvalidate.engine.validation import validate_file
         errors = [f for f in validate_file(str(path)).findings if f.level == "error"]
         assert errors and all(f.scope and f.layer.type == "Parameter" and
                               f.code in ("IRV101", "IRV106") for f in errors), errors

@@ -15,9 +15,9 @@ from openvino import opset13 as ops
 from openvino.utils.node_factory import NodeFactory
 
 from irvalidate.ir.records import Layer
-from irvalidate.ops import registry
-from irvalidate.ops.node import Node
-from irvalidate.ops.spec import OpError, Value
+from irvalidate.ops.support import registry
+from irvalidate.ops.support.node import Node
+from irvalidate.ops.support.spec import OpError, Value
 from irvalidate.shapes.dims import INF, Dim
 
 _FACTORIES: Dict[str, NodeFactory] = {}
@@ -95,7 +95,7 @@ def infer(kind: str, version: str, values: List[Value], data: Optional[dict] = N
 
 def errors_naming(path, layer: str = "op") -> list:
     """The error findings irvalidate gives on a file that name the layer."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     return [f for f in validate_file(str(path)).findings
             if f.level == "error" and f.layer is not None and f.layer.name == layer]
 
@@ -146,8 +146,8 @@ def against_the_runtime(build, folder, stem: str = "ir") -> str:
     """Write the layer, read it with read_model: refused, irvalidate must give an error naming
     it; read, irvalidate must infer the runtime's shapes and give no error on the file
     declaring them.  Returns "refused" or "read"."""
-    from irbuilder import IR, precision
-    from irvalidate.layer_shapes import layers_of
+    from support.irbuilder import IR, precision
+    from irvalidate.cli.shapes import layers_of
     ir = IR()
     build(ir, [[]])
     path = ir.write(folder, stem=stem)

@@ -3,7 +3,7 @@ repository, or IRVALIDATE_WILD_CORPUS; absent on a clean clone, and the tests th
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "sample_models").rglob("*.xml"))
 CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
               or ROOT.parent / "shared" / "wild-corpus")

@@ -15,7 +15,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 from openvino import PartialShape
-from runtime_oracle import Request
+from support.runtime_oracle import Request
 
 
 def _const(values, dtype=np.int64, name=None):

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import openvino as ov
-from opcheck import core, save  # noqa: F401 - runtime_oracle's users import them from here
+from support.opcheck import core, save  # noqa: F401 - runtime_oracle's users import them from here
 
 #: the rule code of "inputs become incompatible after the reshape" (error)
 IRV301 = "IRV301"
@@ -37,7 +37,7 @@ Request = Union[Dict[str, Shape], Shape]
 
 
 # ---------------------------------------------------------------------------- files
-# saved and read as every other test does (tests/opcheck.py): one Core for the session
+# saved and read as every other test does (tests/support/opcheck.py): one Core for the session
 
 
 def read(path: Path) -> ov.Model:

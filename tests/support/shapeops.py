@@ -108,7 +108,7 @@ def differential(build, folder, types, stem, element_types=False):
     """Compare one random configuration with the runtime (``element_types``: the output
     element types too); False when openvino refuses to build it (random configurations may
     be illegal; refusals are tested on their own)."""
-    import opcheck
+    from support import opcheck
     try:
         built = build()
     except RuntimeError:
@@ -131,7 +131,7 @@ REFUSALS = ("IRV102", "IRV104", "IRV105", "IRV106")
 def refusal(tmp_path, build_ir, layer_type, words=None):
     """A hand-written IR (irbuilder) must give an error finding on its ``layer_type`` layer,
     its message containing ``words``; returns the message."""
-    from irvalidate.engine import validate_file
+    from irvalidate.engine.validation import validate_file
     Path(tmp_path).mkdir(parents=True, exist_ok=True)
     path = build_ir().write(tmp_path)
     try:
@@ -167,7 +167,7 @@ def both_ways(build, build_ir, folder, types, stem):
     """A random configuration checked whichever way the runtime goes: built with openvino
     and compared when it builds; else written by hand (``build_ir`` -> irbuilder.IR) and then
     irvalidate must refuse it too.  Returns 1 for a compared model, 0 for a refused one."""
-    import opcheck
+    from support import opcheck
     try:
         built = build()
     except (RuntimeError, ValueError):  # (a C++ length_error reaches Python as ValueError)

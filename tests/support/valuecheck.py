@@ -27,10 +27,10 @@ import openvino as ov
 import openvino.opset13 as op
 from lxml import etree
 
-import opcheck
-from ovvalues import shape
-from irvalidate.engine import validate_file
-from irvalidate.layer_shapes import layers_of
+from support import opcheck
+from support.ovvalues import shape
+from irvalidate.engine.validation import validate_file
+from irvalidate.cli.shapes import layers_of
 
 REFUSED = "can't be lower than zero"
 #: shapes tried, in turn, to build a case whose own shape the Python API refuses

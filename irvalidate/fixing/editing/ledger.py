@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from ..findings import Edit
+from ...rules.findings import Edit
 
 #: (start, end, new bytes, what it fixes: (rule code, layer id or None))
 Replacement = Tuple[int, int, bytes, Tuple[str, Optional[str]]]

@@ -1,6 +1,6 @@
 """From the fixes rules propose to the byte replacements one round of --fix makes.
 
-Each problem's :class:`~irvalidate.findings.Fix` becomes replacements of the file's text
+Each problem's :class:`~irvalidate.rules.findings.Fix` becomes replacements of the file's text
 (spans.py).  Two fixes that write the same text in the same place are one edit (an output
 port's fix and the edge check's fix both set the consumer's dims); two that disagree about a
 place are a conflict, and the later one is left out and says so.  A fix with *choices* (a
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..findings import Change, Fix, FixInfo, Problem
-from ..ir.records import Document
+from ...rules.findings import Change, Fix, FixInfo, Problem
+from ...ir.records import Document
 from .ledger import edits_of
 from .spans import SpanMap, Unlocatable
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..findings import Change, SetAttribute, SetDims, SetPrecision
-from ..ir import elements
-from ..ir.locate import Key, dim_key, find_spans, record_keys
-from ..ir.records import Document
+from ...rules.findings import Change, SetAttribute, SetDims, SetPrecision
+from ...ir import elements
+from ...ir.locate import Key, dim_key, find_spans, record_keys
+from ...ir.records import Document
 
 #: (start, end, new bytes)
 Replacement = Tuple[int, int, bytes]

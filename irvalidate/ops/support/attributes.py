@@ -156,7 +156,7 @@ def _parse(field: Field, text: str) -> Any:
     if kind == "enum":
         return enum_value(text, field.values)
     if kind == "type":
-        from ..ir import elements
+        from ...ir import elements
         found = elements.from_element_type(text)
         if found is None:
             raise ValueError(f"{text[:40]!r} is not an element type")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
-from ..ir import elements
-from ..shapes import broadcasting as bc
-from ..shapes.dims import ONE, Shape, format_dim, format_shape
+from ...ir import elements
+from ...shapes import broadcasting as bc
+from ...shapes.dims import ONE, Shape, format_dim, format_shape
 from .attributes import enum_value, field, lazy_model, parse_int_prefix, typed_dict, validate
 from .node import Node
 from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..ir import elements
-from ..shapes.dims import Shape, format_shape
+from ...ir import elements
+from ...shapes.dims import Shape, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 

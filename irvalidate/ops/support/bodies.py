@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Dict, List, NamedTuple, Optional
 
-from ..ir.records import Graph, Layer
+from ...ir.records import Graph, Layer
 from .attributes import parse_int_prefix
 from .node import BodyOutcome, Node, ParameterValue
-from .sources import outputs_of
+from ..parameter_const import outputs_of
 from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, Value
 
 

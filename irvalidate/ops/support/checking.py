@@ -12,8 +12,8 @@ from __future__ import annotations
 import struct
 from typing import Optional, Sequence, Union
 
-from ..ir import elements
-from ..shapes.dims import Dim, Shape, compatible, format_dim, format_shape, static
+from ...ir import elements
+from ...shapes.dims import Dim, Shape, compatible, format_dim, format_shape, static
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from ..ir.records import Layer
-from ..shapes.values import FLOAT_TYPES, Origin, Tensor, Unresolved
+from ...ir.records import Layer
+from ...shapes.values import FLOAT_TYPES, Origin, Tensor, Unresolved
 from .attributes import parse_float_prefix, parse_int_prefix
 from .node import Node
 

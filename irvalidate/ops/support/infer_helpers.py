@@ -8,9 +8,9 @@ import math
 import struct
 from typing import Optional, Sequence
 
-from ..ir import elements
-from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
+from ...ir import elements
+from ...shapes import arith
+from ...shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..ir.records import Layer
+from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
 
-from ..ir.records import CONST_TYPES, Layer
-from ..ir.records import Graph as Body
-from ..ir.weights import REAL_TYPES, ConstError
-from ..shapes.arith import from_int
-from ..shapes.dims import Dim, Shape, format_dim, format_shape
-from ..shapes.values import FLOAT_TYPES, NegativeTarget, Tensor, Unresolved, as_target, describe
+from ...ir.records import CONST_TYPES, Layer
+from ...ir.records import Graph as Body
+from ...ir.weights import REAL_TYPES, ConstError
+from ...shapes.arith import from_int
+from ...shapes.dims import Dim, Shape, format_dim, format_shape
+from ...shapes.values import FLOAT_TYPES, NegativeTarget, Tensor, Unresolved, as_target, describe
 from .spec import (
     ARITY,
     CONSTANT,

@@ -1,7 +1,7 @@
 """The one registry of operations: layer type -> the module that models it, and one dispatch.
 
 Each op module holds ``SPECS``: for each type (lower case) it models, its
-:class:`~irvalidate.ops.spec.OpSpec` per range of opset versions.  Modules are imported the
+:class:`~irvalidate.ops.support.spec.OpSpec` per range of opset versions.  Modules are imported the
 first time a layer of one of their types is met, so a small IR pays only for its own ops.
 Adding an op is one module and its lines here.  Types are matched case-insensitively, as the
 reader matches them; ``version`` picks the spec (``opset5`` names Broadcast-3's class).
@@ -12,7 +12,7 @@ import re
 from importlib import import_module
 from typing import Dict, List, Optional, Tuple, Union
 
-from ..shapes.values import Tensor, Unresolved
+from ...shapes.values import Tensor, Unresolved
 from .node import Node
 from . import memo
 from .spec import Inferred, OpError, OpSpec
@@ -34,7 +34,7 @@ REGISTRY: Dict[str, str] = {
     "select": "select",
     "fakequantize": "fake_quantize",
     "broadcast": "broadcast",
-    "parameter": "sources", "const": "sources", "constant": "sources",
+    "parameter": "parameter_const", "const": "parameter_const", "constant": "parameter_const",
     "shapeof": "shape_of",
     "gather": "gather", "gathernd": "gather", "gatherelements": "gather",
     "transpose": "transpose",
@@ -44,18 +44,18 @@ REGISTRY: Dict[str, str] = {
     "slice": "slicing", "stridedslice": "slicing", "slicescatter": "slicing",
     "range": "range",
     "split": "split", "variadicsplit": "split",
-    "topk": "topk", "onehot": "one_hot", "nonzero": "counting", "unique": "counting",
+    "topk": "topk", "onehot": "one_hot", "nonzero": "nonzero_unique", "unique": "nonzero_unique",
     "scatterupdate": "scatter", "scatterndupdate": "scatter", "scatterelementsupdate": "scatter",
     "matmul": "matmul",
     "einsum": "einsum",
     "softmax": "softmax", "logsoftmax": "softmax",
     **dict.fromkeys(("mvn", "normalizel2", "lrn", "grn", "batchnorminference"), "normalization"),
-    **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "reorder"),
+    **dict.fromkeys(("cumsum", "roll", "reverse", "reversesequence", "shufflechannels"), "cumsum_roll_reverse_shuffle"),
     "hardsigmoid": "hard_sigmoid",
     "scaleddotproductattention": "attention",
     "reorgyolo": "yolo", "regionyolo": "yolo",
     "gridsample": "grid_sample", "col2im": "col2im", "eye": "eye",
-    "bucketize": "searching", "searchsorted": "searching",
+    "bucketize": "bucketize_searchsorted", "searchsorted": "bucketize_searchsorted",
     **dict.fromkeys(("reducemean", "reducemax", "reducemin", "reducesum", "reduceprod",
                      "reducel1", "reducel2", "reducelogicaland", "reducelogicalor"), "reduce"),
     "convolution": "convolution", "groupconvolution": "convolution",
@@ -97,7 +97,7 @@ REGISTRY: Dict[str, str] = {
                      "bgrtonv12"), "colour"),
     "stft": "stft", "istft": "stft",
     "randomuniform": "sampling", "multinomial": "sampling",
-    "inverse": "matrices", "groupedmatmul": "matrices",
+    "inverse": "inverse_groupedmatmul", "groupedmatmul": "inverse_groupedmatmul",
     "fakeconvert": "fake_convert", "convertpromotetypes": "promote",
     "groupnormalization": "group_norm", "gathertree": "gather_tree",
     "segmentmax": "sparse", "sparsefillemptyrows": "sparse",
@@ -111,7 +111,7 @@ _SPECS: Dict[str, Tuple[OpSpec, ...]] = {}
 def _specs(kind: str) -> Tuple[OpSpec, ...]:
     found = _SPECS.get(kind)
     if found is None:
-        module = import_module(f"{__package__}.{REGISTRY[kind]}")
+        module = import_module(f"irvalidate.ops.{REGISTRY[kind]}")
         found = _SPECS[kind] = module.SPECS[kind]
     return found
 

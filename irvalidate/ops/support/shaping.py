@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..ir import elements
-from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
+from ...ir import elements
+from ...shapes import arith
+from ...shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 

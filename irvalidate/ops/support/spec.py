@@ -4,7 +4,7 @@ An op module (``eltwise.py``, ``broadcast.py``, ...) holds, for each type it mod
 ``OpSpec`` per range of opset versions: its arity, the attributes the reader reads, the inputs
 whose *values* its shape inference needs, its shape inference (``infer``) and its value
 evaluation (``evaluate``), the way OpenVINO keeps one ``*_shape_inference.hpp`` per op.
-``infer`` works on a :class:`~irvalidate.ops.node.Node` and either returns the output shapes
+``infer`` works on a :class:`~irvalidate.ops.support.node.Node` and either returns the output shapes
 and types or raises :class:`OpError`; what it notes on the way (a type it refuses, a point
 where the specification and the runtime disagree) and what it read are frozen into an
 :class:`Inferred`, which the rules read.
@@ -21,9 +21,9 @@ from typing import (
     Union,
 )
 
-from ..ir.records import Layer
-from ..shapes.dims import Shape
-from ..shapes.values import Origin, Tensor, describe
+from ...ir.records import Layer
+from ...shapes.dims import Shape
+from ...shapes.values import Origin, Tensor, describe
 
 if TYPE_CHECKING:
     from .node import Node

@@ -4,7 +4,7 @@ The values themselves are read by the node (``Node.as_shape``, ``Node.exact_valu
 """
 from __future__ import annotations
 
-from ..ir import elements
+from ...ir import elements
 from .node import Node, is_const
 from .spec import INCOMPATIBLE, TYPE, OpError
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import List
 
-from ..what_if import Rewrite
+from ...analysis.what_if import Rewrite
 from . import broadcast_range, lstm_states, proposal_scales, reshape_matmul, sinking, squeeze_slice
 from .graph import GraphView, is_type
 

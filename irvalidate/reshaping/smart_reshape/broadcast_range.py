@@ -11,7 +11,7 @@ from typing import List, Tuple
 
 from ...ir.elements import INTEGRAL
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim
 from .graph import GraphView, is_type
 

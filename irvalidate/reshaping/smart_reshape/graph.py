@@ -7,10 +7,10 @@ from typing import Dict, List, Optional, Tuple
 
 from ...ir.records import CONST_TYPES, Layer
 from ...ir.weights import ConstError
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from ...shapes.dims import Dim, Shape
 from ...shapes.values import Origin, make_tensor
-from ..what_if import Apply, Rewrite
+from ...analysis.what_if import Apply, Rewrite
 
 PortKey = Tuple[str, str]
 

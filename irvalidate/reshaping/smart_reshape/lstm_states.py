@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim
 from .graph import GraphView, is_type
 
@@ -50,7 +50,7 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
     """LSTMStatesBroadcast through a TensorIterator: an outer Const state of batch 1 feeding a
     body Parameter that is an LSTMCell-4's H0 or C0 is broadcast to the batch of the cell's
     X, found by marking every body Parameter dim and inferring the body."""
-    from .. import GraphAnalysis  # the analysis package imports this one's planner
+    from ...analysis import GraphAnalysis  # the analysis package imports this one's planner
     body = ti.body("body")
     if body is None or not is_type(ti, "tensoriterator"):
         return

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from ...shapes.dims import INF, Dim
 from .graph import GraphView, is_type
 

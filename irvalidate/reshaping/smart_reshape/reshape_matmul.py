@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim, format_shape
 from .graph import GraphView, exact, is_type, shape_value
 

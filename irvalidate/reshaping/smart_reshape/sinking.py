@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from .graph import GraphView, exact, is_type
 
 

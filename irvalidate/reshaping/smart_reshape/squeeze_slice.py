@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ...ir.records import Layer
-from ...ops.spec import Value
+from ...ops.support.spec import Value
 from .graph import GraphView, exact, is_type
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")

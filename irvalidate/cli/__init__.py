@@ -1,0 +1,1 @@
+"""The command line: options, commands (``rules``, ``explain``, ``shapes``), writing reports safely."""

@@ -1,0 +1,1 @@
+"""Finding IR files (exclusions, ``.gitignore``), the settings each file gets, temporary files."""

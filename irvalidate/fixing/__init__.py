@@ -1,0 +1,1 @@
+"""``--diff`` and ``--fix``: rounds on private copies, the gate, atomic writes, what they print."""

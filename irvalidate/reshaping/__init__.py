@@ -1,0 +1,1 @@
+"""``--reshape`` and ``reshapeable``: the SPEC, the what-if run, SmartReshape, the Consts that pin a dim."""

@@ -1,0 +1,1 @@
+"""The configuration model, which rules run at which level, ruff-style path patterns."""
