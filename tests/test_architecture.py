@@ -13,7 +13,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "irvalidate"
 
 #: top to bottom: a layer may import the layers after it
 LAYERS = (
-    ("interface", ("__init__", "__main__", "api", "version", "cli", "fixing", "reshaping")),
+    ("entry", ("__init__", "__main__")),
+    ("cli", ("cli",)),  # the command line: options, commands, output
+    ("api", ("api",)),  # the Python API, which the command line drives
+    ("features", ("fixing", "reshaping")),  # --diff/--fix, --reshape and reshapeable
     ("engine", ("engine",)),
     ("files", ("files",)),
     ("settings", ("settings",)),
@@ -23,6 +26,7 @@ LAYERS = (
     ("ops", ("ops",)),
     ("ir", ("ir",)),
     ("shapes", ("shapes",)),
+    ("version", ("version",)),
     ("data", ("data",)),  # package data read through importlib.resources
 )
 RANK = {head: rank for rank, (_, heads) in enumerate(LAYERS) for head in heads}

@@ -59,7 +59,7 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
         from .shapes import run as shapes
         return shapes(argv)
     if argv[0] == "reshapeable":
-        from ..reshaping.reshapeable import run as reshapeable
+        from .reshapeable import run as reshapeable
         return reshapeable(argv)
     from .commands import run
     return run(argv)

@@ -16,7 +16,7 @@ tried"``, ``"untried"``: how many axes of that input from ``axis`` on.
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional
 
 from ..analysis import analyse
 from .reshaped import ReshapeRun, what_if
@@ -24,9 +24,7 @@ from .smart_reshape import plan
 from ..engine.validation import default_bin
 from ..ir.reader import parse
 from ..ir.weights import BinFile
-from ..cli.shapes import parse_args, report_files
 from ..reporting.names import line_start, printed, shown_path
-from ..cli.options import one_line_parser
 from ..ops.parameter_const import outputs_of
 from ..shapes.dims import DYNAMIC, Dim, format_dim
 
@@ -103,7 +101,8 @@ def _untried(name: str, axis: int, count: int) -> dict:
             "verdict": "not tried", "untried": count, "pinned_by": None}
 
 
-def _text(path: str, rows: List[dict]) -> str:
+def text_report(path: str, rows: List[dict]) -> str:
+    """The text ``reshapeable`` prints for one file."""
     lines = [shown_path(path)]
     for row in rows:
         if row["verdict"] == "not tried":
@@ -122,19 +121,3 @@ def _text(path: str, rows: List[dict]) -> str:
                                  f"{pin['const_line']}) at {pin['type']} '{pin['layer']}' "
                                  f"(line {pin['line']})"))
     return "\n".join(lines) + "\n"
-
-
-def run(argv: Sequence[str]) -> int:
-    """``argv`` starts with ``reshapeable``."""
-    parser = one_line_parser(prog="irvalidate reshapeable", description="For every "
-                                     "input axis: does the model take other sizes there, and "
-                                     "which constant pins it?")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--no-smart-reshape", action="store_true",
-                        help="plain re-inference, without SmartReshape's rewrites")
-    args = parse_args(parser, argv)
-    if isinstance(args, int):
-        return args
-    return report_files(args.files, args.format, "axes",
-                        lambda path: axes_of(path, not args.no_smart_reshape), _text)
