@@ -64,6 +64,6 @@ def _max(node: Node) -> Result:
 
 SPECS = {
     "adaptiveavgpool": (OpSpec("AdaptiveAvgPool", (8, 16), frozenset(), infer=_avg),),
-    "adaptivemaxpool": (OpSpec("AdaptiveMaxPool", (8, 16), frozenset({"index_element_type"}),
+    "adaptivemaxpool": (OpSpec("AdaptiveMaxPool", (8, 16), fields=_INDEX,
                                infer=_max),),
 }

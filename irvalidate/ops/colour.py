@@ -152,6 +152,6 @@ SPECS = {
     "nv12tobgr": (OpSpec("NV12toBGR", (8, 16), frozenset(), infer=_to_rgb),),
     "i420torgb": (OpSpec("I420toRGB", (8, 16), frozenset(), infer=_to_rgb),),
     "i420tobgr": (OpSpec("I420toBGR", (8, 16), frozenset(), infer=_to_rgb),),
-    "rgbtonv12": (OpSpec("RGBtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
-    "bgrtonv12": (OpSpec("BGRtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
+    "rgbtonv12": (OpSpec("RGBtoNV12", (17, 17), fields=_SINGLE_PLANE, infer=_to_nv12),),
+    "bgrtonv12": (OpSpec("BGRtoNV12", (17, 17), fields=_SINGLE_PLANE, infer=_to_nv12),),
 }

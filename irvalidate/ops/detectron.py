@@ -157,7 +157,7 @@ def _topk(node: Node) -> Result:
 
 
 def _spec(name: str, fields, infer, own=()) -> OpSpec:
-    return OpSpec(name, (6, 16), frozenset(f.ir for f in fields), infer=infer, own_types=own)
+    return OpSpec(name, (6, 16), fields=fields, infer=infer, own_types=own)
 
 
 SPECS = {

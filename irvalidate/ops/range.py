@@ -84,5 +84,5 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(), infer=_infer(False), evaluate=_evaluate),
-                   OpSpec("Range", (4, 16), frozenset({"output_type"}), infer=_infer(True), own_types=(0,),
+                   OpSpec("Range", (4, 16), fields=_TYPE, infer=_infer(True), own_types=(0,),
                           evaluate=_evaluate))}

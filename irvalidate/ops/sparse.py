@@ -134,7 +134,7 @@ def _sparse_fill(node: Node) -> Result:
 
 
 SPECS = {
-    "segmentmax": (OpSpec("SegmentMax", (16, 16), frozenset({"fill_mode"}), infer=_segment_max),),
+    "segmentmax": (OpSpec("SegmentMax", (16, 16), fields=_SEGMENT_MAX, infer=_segment_max),),
     "sparsefillemptyrows": (OpSpec("SparseFillEmptyRows", (16, 16), frozenset(), infer=_sparse_fill,
                                    own_types=(2,)),),
 }

@@ -130,7 +130,7 @@ def _unsqueeze_value(node: Node) -> Tensor:
 
 SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(), infer=_squeeze(False),
                             evaluate=_squeeze_value),
-                     OpSpec("Squeeze", (15, 16), frozenset({"allow_axis_skip"}),
+                     OpSpec("Squeeze", (15, 16), fields=_SKIP,
                             infer=_squeeze(True), evaluate=_squeeze_value)),
          "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(), infer=_unsqueeze,
                               evaluate=_unsqueeze_value),)}

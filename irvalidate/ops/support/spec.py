@@ -1,9 +1,9 @@
 """What an operation is to irvalidate: an :class:`OpSpec`, and what inferring one layer gives.
 
 An op module (``eltwise.py``, ``broadcast.py``, ...) holds, for each type it models, one
-``OpSpec`` per range of opset versions: its arity, the attributes the reader reads, the inputs
-whose *values* its shape inference needs, its shape inference (``infer``) and its value
-evaluation (``evaluate``), the way OpenVINO keeps one ``*_shape_inference.hpp`` per op.
+``OpSpec`` per range of opset versions: the attributes the reader reads (its attribute model's
+fields), its shape inference (``infer``) and its value evaluation (``evaluate``), the way
+OpenVINO keeps one ``*_shape_inference.hpp`` per op.
 ``infer`` works on a :class:`~irvalidate.ops.support.node.Node` and either returns the output shapes
 and types or raises :class:`OpError`; what it notes on the way (a type it refuses, a point
 where the specification and the runtime disagree) and what it read are frozen into an
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import (
     TYPE_CHECKING,
+    Any,
     Callable,
     FrozenSet,
     NamedTuple,
@@ -26,6 +27,7 @@ from ...shapes.dims import Shape
 from ...shapes.values import Origin, Tensor, describe
 
 if TYPE_CHECKING:
+    from .attributes import Field
     from .node import Node
 
 
@@ -135,15 +137,13 @@ Infer = Callable[["Node"], Result]
 Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
 
 
-class OpSpec(NamedTuple):
-    """One operation (one C++ class of OpenVINO) as irvalidate models it.  (A named tuple:
-    importing dataclasses costs ~10 ms of each start.)"""
+class _Declared(NamedTuple):
     #: the reader's spelling, for messages
     name: str
     #: the opset numbers whose ``version`` names this class: (first, last)
     versions: Tuple[int, int] = (1, 16)
-    #: the attribute names the reader reads (anything else it ignores: IRV108); None: not
-    #: listed yet (the attributes are not checked)
+    #: the attribute names the reader reads (anything else it ignores: IRV108), those of
+    #: ``fields`` included; None: not listed yet (the attributes are not checked)
     attributes: Optional[FrozenSet[str]] = None
     #: shape inference; None when only the values are evaluated
     infer: Optional[Infer] = None
@@ -157,4 +157,23 @@ class OpSpec(NamedTuple):
     #: the outputs whose element type is the op's own (an attribute, or always boolean),
     #: whatever its inputs' types: --fix trusts them even after a layer it does not infer
     own_types: Tuple[int, ...] = ()
+    #: the attribute model (``attributes.Field``s) the op reads its attributes with: their
+    #: names join ``attributes``
+    fields: Tuple["Field", ...] = ()
+
+
+class OpSpec(_Declared):
+    """One operation (one C++ class of OpenVINO) as irvalidate models it.  (A named tuple:
+    importing dataclasses costs ~10 ms of each start.)  Each thing is written once: the
+    names of ``fields`` join ``attributes`` here, when the spec is made, so that IRV108
+    reads one set."""
+    __slots__ = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "OpSpec":
+        spec = super().__new__(cls, *args, **kwargs)
+        if not spec.fields:
+            return spec
+        named = frozenset(f.ir for f in spec.fields) | (spec.attributes or frozenset())
+        # (_replace makes the tuple directly: this runs once per spec)
+        return spec._replace(attributes=named)
 
