@@ -122,7 +122,7 @@ def _infer_backprop(node: Node, grouped: bool) -> Result:
 
 SPECS = {
     "convolutionbackpropdata": (OpSpec("ConvolutionBackpropData", (1, 16), fields=_FIELDS,
-                                       infer=lambda node: _infer_backprop(node, False)),),
+                                       dim_inputs=(2,), infer=lambda node: _infer_backprop(node, False)),),
     "groupconvolutionbackpropdata": (OpSpec("GroupConvolutionBackpropData", (1, 16), fields=_FIELDS,
-                                            infer=lambda node: _infer_backprop(node, True)),),
+                                            dim_inputs=(2,), infer=lambda node: _infer_backprop(node, True)),),
 }

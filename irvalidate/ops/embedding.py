@@ -134,5 +134,6 @@ SPECS = {
     "embeddingbagpackedsum": (OpSpec("EmbeddingBagPackedSum", (3, 16), frozenset(),
                                      infer=_packed(False)),),
     "embeddingbagpacked": (OpSpec("EmbeddingBagPacked", (15, 16), fields=_REDUCTION, infer=_packed(True)),),
-    "embeddingsegmentssum": (OpSpec("EmbeddingSegmentsSum", (3, 16), frozenset(), infer=_segments),),
+    "embeddingsegmentssum": (OpSpec("EmbeddingSegmentsSum", (3, 16), frozenset(),
+                                    dim_inputs=(3,), infer=_segments),),
 }

@@ -134,9 +134,9 @@ def _infer_version(version: int):
 
 
 SPECS = {"nonmaxsuppression": (
-    OpSpec("NonMaxSuppression", (1, 2), fields=_V1, infer=_infer_version(1)),
-    OpSpec("NonMaxSuppression", (3, 3), fields=_V3, infer=_infer_version(3)),
-    OpSpec("NonMaxSuppression", (4, 4), fields=_V3, infer=_infer_version(4)),
-    OpSpec("NonMaxSuppression", (5, 8), fields=_V3, infer=_infer_version(5)),
-    OpSpec("NonMaxSuppression", (9, 16), fields=_V3, infer=_infer_version(9)),
+    OpSpec("NonMaxSuppression", (1, 2), fields=_V1, dim_inputs=(2,), infer=_infer_version(1)),
+    OpSpec("NonMaxSuppression", (3, 3), fields=_V3, dim_inputs=(2,), infer=_infer_version(3)),
+    OpSpec("NonMaxSuppression", (4, 4), fields=_V3, dim_inputs=(2,), infer=_infer_version(4)),
+    OpSpec("NonMaxSuppression", (5, 8), fields=_V3, dim_inputs=(2,), infer=_infer_version(5)),
+    OpSpec("NonMaxSuppression", (9, 16), fields=_V3, dim_inputs=(2,), infer=_infer_version(9)),
 )}

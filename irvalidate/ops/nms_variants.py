@@ -211,5 +211,6 @@ SPECS = {
     "multiclassnms": (
         OpSpec("MulticlassNms", (8, 8), fields=_MULTICLASS, infer=_multiclass(8), own_types=(1, 2)),
         OpSpec("MulticlassNms", (9, 16), fields=_MULTICLASS, infer=_multiclass(9), own_types=(1, 2))),
-    "nmsrotated": (OpSpec("NMSRotated", (13, 16), fields=_ROTATED, infer=_rotated, own_types=(0, 1, 2)),),
+    "nmsrotated": (OpSpec("NMSRotated", (13, 16), fields=_ROTATED,
+                          dim_inputs=(2,), infer=_rotated, own_types=(0, 1, 2)),),
 }

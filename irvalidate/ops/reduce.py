@@ -116,7 +116,7 @@ _TYPES = {
 }
 
 SPECS: Dict[str, Tuple[OpSpec, ...]] = {
-    name.lower(): (OpSpec(name, versions, fields=_FIELDS, infer=_infer_with(name, logical),
-                          evaluate=evaluate, arity=(2,)),)
+    name.lower(): (OpSpec(name, versions, fields=_FIELDS, value_inputs=(1,),
+                          infer=_infer_with(name, logical), evaluate=evaluate, arity=(2,)),)
     for name, (versions, logical, evaluate) in _TYPES.items()
 }

@@ -93,7 +93,7 @@ def _multinomial(node: Node) -> Result:
 
 SPECS = {
     "randomuniform": (OpSpec("RandomUniform", (8, 16), fields=_UNIFORM,
-                             infer=_uniform, own_types=(0,)),),
+                             dim_inputs=(0,), value_inputs=(1, 2), infer=_uniform, own_types=(0,)),),
     "multinomial": (OpSpec("Multinomial", (13, 16), fields=_MULTINOMIAL,
-                           infer=_multinomial, own_types=(0,)),),
+                           dim_inputs=(1,), infer=_multinomial, own_types=(0,)),),
 }
