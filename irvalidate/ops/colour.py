@@ -1,5 +1,5 @@
-"""Colour conversions of NHWC images: NV12/I420 to RGB/BGR (opset 8) and RGB/BGR to NV12
-(opset 17).
+"""Colour conversions of NHWC images: NV12/I420 to RGB/BGR (opset 8: NV12toRGB, NV12toBGR,
+I420toRGB, I420toBGR) and RGB/BGR to NV12 (opset 17: RGBtoNV12, BGRtoNV12).
 
 * NV12toRGB/BGR take one plane ``[N, H*3/2, W, 1]`` or two, ``Y [N, H, W, 1]`` and
   ``UV [N, H/2, W/2, 2]``; I420toRGB/BGR one plane or three (``Y``, ``U``, ``V``, the chroma
