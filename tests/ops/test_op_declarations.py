@@ -33,7 +33,7 @@ from support.irbuilder import IR
 
 from irvalidate.cli.shapes import layers_of
 from irvalidate.engine.validation import validate_file
-from irvalidate.ops.support import registry
+from irvalidate.ops.support import memo, registry
 from irvalidate.ops.support.attributes import Field, read
 from irvalidate.ops.support.node import Node
 from irvalidate.ops.support.spec import OpSpec, Result
@@ -111,7 +111,8 @@ def fake_op(monkeypatch):
     monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.setattr(registry, "_SPECS", {})
     monkeypatch.setattr(registry, "_FOUND", {})
-    return module
+    yield module
+    memo.clear()  # (nothing remembered of FakeFill's spec outlives it)
 
 
 @pytest.fixture

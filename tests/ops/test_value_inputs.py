@@ -16,8 +16,8 @@ from typing import Dict, Set, Tuple
 
 import pytest
 
+from irvalidate.ops.support import memo, registry
 from irvalidate.ops.support import node as node_module
-from irvalidate.ops.support import registry
 from irvalidate.ops.support.spec import OpSpec, Value
 
 #: the inputs the pin search tried by value before the specs declared them (its own table,
@@ -63,6 +63,7 @@ class Watch:
             monkeypatch.setattr(node_module.Node, name, self._reader(getattr(node_module.Node, name)))
         monkeypatch.setattr(Value, "tensor", property(self._tensor))
         monkeypatch.setattr(registry, "run", self._run(registry.run))
+        memo.clear()  # (a layer remembered by an earlier test would not be inferred again)
 
     def _reader(self, method):
         def reader(node, index, *args, **kwargs):
