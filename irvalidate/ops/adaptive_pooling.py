@@ -63,7 +63,8 @@ def _max(node: Node) -> Result:
 
 
 SPECS = {
-    "adaptiveavgpool": (OpSpec("AdaptiveAvgPool", (8, 16), frozenset(), infer=_avg),),
-    "adaptivemaxpool": (OpSpec("AdaptiveMaxPool", (8, 16), frozenset({"index_element_type"}),
-                               infer=_max),),
+    "adaptiveavgpool": (OpSpec("AdaptiveAvgPool", (8, 16), frozenset(),
+                               dim_inputs=(1,), infer=_avg),),
+    "adaptivemaxpool": (OpSpec("AdaptiveMaxPool", (8, 16), fields=_INDEX,
+                               dim_inputs=(1,), infer=_max),),
 }

@@ -153,4 +153,4 @@ def _sink(sink: Shape, q: Tuple[Dim, ...]) -> None:
 
 
 SPECS = {"scaleddotproductattention": (
-    OpSpec("ScaledDotProductAttention", (13, 16), frozenset({"causal"}), infer=_infer),)}
+    OpSpec("ScaledDotProductAttention", (13, 16), fields=_FIELDS, infer=_infer),)}

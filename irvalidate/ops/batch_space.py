@@ -146,6 +146,8 @@ def _space_to_batch(node: Node) -> Result:
 
 
 SPECS = {
-    "batchtospace": (OpSpec("BatchToSpace", (2, 16), frozenset(), infer=_batch_to_space),),
-    "spacetobatch": (OpSpec("SpaceToBatch", (2, 16), frozenset(), infer=_space_to_batch),),
+    "batchtospace": (OpSpec("BatchToSpace", (2, 16), frozenset(),
+                            dim_inputs=(1, 2, 3), infer=_batch_to_space),),
+    "spacetobatch": (OpSpec("SpaceToBatch", (2, 16), frozenset(),
+                            dim_inputs=(1, 2, 3), infer=_space_to_batch),),
 }

@@ -238,8 +238,10 @@ def _evaluate_mode(v3: bool):
 
 
 SPECS = {"broadcast": (
-    OpSpec("Broadcast", (1, 2), frozenset({"mode", _AXIS[False]}), infer=_infer_mode(False),
+    OpSpec("Broadcast", (1, 2), frozenset({"mode", _AXIS[False]}),
+           dim_inputs=(1,), value_inputs=(2,), infer=_infer_mode(False),
            evaluate=_evaluate_mode(False), arity=(2, 3)),
-    OpSpec("Broadcast", (3, 16), frozenset({"mode", _AXIS[True]}), infer=_infer_mode(True),
+    OpSpec("Broadcast", (3, 16), frozenset({"mode", _AXIS[True]}),
+           dim_inputs=(1,), value_inputs=(2,), infer=_infer_mode(True),
            evaluate=_evaluate_mode(True), arity=(2, 3)),
 )}

@@ -69,8 +69,8 @@ def _search_sorted(node: Node) -> Result:
 
 
 SPECS = {
-    "bucketize": (OpSpec("Bucketize", (3, 16), frozenset(f.ir for f in _BUCKETIZE),
+    "bucketize": (OpSpec("Bucketize", (3, 16), fields=_BUCKETIZE,
                          infer=_bucketize),),
-    "searchsorted": (OpSpec("SearchSorted", (15, 16), frozenset(f.ir for f in _SEARCH_SORTED),
+    "searchsorted": (OpSpec("SearchSorted", (15, 16), fields=_SEARCH_SORTED,
                             infer=_search_sorted),),
 }

@@ -118,4 +118,4 @@ def _infer(node: Node) -> Result:
     return Result((out,), (node.inputs[0].element_type,))
 
 
-SPECS = {"col2im": (OpSpec("Col2Im", (15, 16), frozenset(f.ir for f in _FIELDS), infer=_infer),)}
+SPECS = {"col2im": (OpSpec("Col2Im", (15, 16), fields=_FIELDS, dim_inputs=(1, 2), infer=_infer),)}

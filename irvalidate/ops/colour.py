@@ -1,5 +1,5 @@
-"""Colour conversions of NHWC images: NV12/I420 to RGB/BGR (opset 8) and RGB/BGR to NV12
-(opset 17).
+"""Colour conversions of NHWC images: NV12/I420 to RGB/BGR (opset 8: NV12toRGB, NV12toBGR,
+I420toRGB, I420toBGR) and RGB/BGR to NV12 (opset 17: RGBtoNV12, BGRtoNV12).
 
 * NV12toRGB/BGR take one plane ``[N, H*3/2, W, 1]`` or two, ``Y [N, H, W, 1]`` and
   ``UV [N, H/2, W/2, 2]``; I420toRGB/BGR one plane or three (``Y``, ``U``, ``V``, the chroma
@@ -152,6 +152,6 @@ SPECS = {
     "nv12tobgr": (OpSpec("NV12toBGR", (8, 16), frozenset(), infer=_to_rgb),),
     "i420torgb": (OpSpec("I420toRGB", (8, 16), frozenset(), infer=_to_rgb),),
     "i420tobgr": (OpSpec("I420toBGR", (8, 16), frozenset(), infer=_to_rgb),),
-    "rgbtonv12": (OpSpec("RGBtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
-    "bgrtonv12": (OpSpec("BGRtoNV12", (17, 17), frozenset({"single_plane"}), infer=_to_nv12),),
+    "rgbtonv12": (OpSpec("RGBtoNV12", (17, 17), fields=_SINGLE_PLANE, infer=_to_nv12),),
+    "bgrtonv12": (OpSpec("BGRtoNV12", (17, 17), fields=_SINGLE_PLANE, infer=_to_nv12),),
 }

@@ -237,12 +237,10 @@ def _infer(kind: str):
     return lambda node: _infer_forward(node, kind)
 
 
-CONV_ATTRIBUTES = frozenset(f.ir for f in CONV_FIELDS)
-
 SPECS = {
-    "convolution": (OpSpec("Convolution", (1, 16), CONV_ATTRIBUTES, infer=_infer("plain")),),
-    "groupconvolution": (OpSpec("GroupConvolution", (1, 16), CONV_ATTRIBUTES,
+    "convolution": (OpSpec("Convolution", (1, 16), fields=CONV_FIELDS, infer=_infer("plain")),),
+    "groupconvolution": (OpSpec("GroupConvolution", (1, 16), fields=CONV_FIELDS,
                                 infer=_infer("group")),),
     "binaryconvolution": (OpSpec("BinaryConvolution", (1, 16),
-                                 frozenset(f.ir for f in _BINARY_FIELDS), infer=_infer("binary")),),
+                                 fields=_BINARY_FIELDS, infer=_infer("binary")),),
 }

@@ -120,10 +120,9 @@ def _infer_backprop(node: Node, grouped: bool) -> Result:
     return Result((head + tuple(dims),), (et,))
 
 
-ATTRIBUTES = frozenset(f.ir for f in _FIELDS)
 SPECS = {
-    "convolutionbackpropdata": (OpSpec("ConvolutionBackpropData", (1, 16), ATTRIBUTES,
-                                       infer=lambda node: _infer_backprop(node, False)),),
-    "groupconvolutionbackpropdata": (OpSpec("GroupConvolutionBackpropData", (1, 16), ATTRIBUTES,
-                                            infer=lambda node: _infer_backprop(node, True)),),
+    "convolutionbackpropdata": (OpSpec("ConvolutionBackpropData", (1, 16), fields=_FIELDS,
+                                       dim_inputs=(2,), infer=lambda node: _infer_backprop(node, False)),),
+    "groupconvolutionbackpropdata": (OpSpec("GroupConvolutionBackpropData", (1, 16), fields=_FIELDS,
+                                            dim_inputs=(2,), infer=lambda node: _infer_backprop(node, True)),),
 }

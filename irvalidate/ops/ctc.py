@@ -95,14 +95,10 @@ def _infer_loss(node: Node) -> Result:
     return Result(((batch,),), (node.inputs[0].element_type,))
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "ctcgreedydecoder": (OpSpec("CTCGreedyDecoder", (1, 16), _names(_DECODER),
+    "ctcgreedydecoder": (OpSpec("CTCGreedyDecoder", (1, 16), fields=_DECODER,
                                 infer=_infer_decoder),),
-    "ctcgreedydecoderseqlen": (OpSpec("CTCGreedyDecoderSeqLen", (6, 16), _names(_SEQ_LEN),
+    "ctcgreedydecoderseqlen": (OpSpec("CTCGreedyDecoderSeqLen", (6, 16), fields=_SEQ_LEN,
                                       infer=_infer_seq_len),),
-    "ctcloss": (OpSpec("CTCLoss", (4, 16), _names(_LOSS), infer=_infer_loss),),
+    "ctcloss": (OpSpec("CTCLoss", (4, 16), fields=_LOSS, infer=_infer_loss),),
 }

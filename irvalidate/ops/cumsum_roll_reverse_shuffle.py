@@ -143,16 +143,12 @@ def _shuffle_channels(node: Node) -> Result:
     return _result(node)
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "cumsum": (OpSpec("CumSum", (3, 16), _names(_CUMSUM), infer=_cumsum),),
-    "roll": (OpSpec("Roll", (7, 16), frozenset(), infer=_roll),),
-    "reverse": (OpSpec("Reverse", (1, 1), _names(_REVERSE), infer=_reverse),),
-    "reversesequence": (OpSpec("ReverseSequence", (1, 16), _names(_REVERSE_SEQUENCE),
+    "cumsum": (OpSpec("CumSum", (3, 16), fields=_CUMSUM, infer=_cumsum),),
+    "roll": (OpSpec("Roll", (7, 16), frozenset(), value_inputs=(2,), infer=_roll),),
+    "reverse": (OpSpec("Reverse", (1, 1), fields=_REVERSE, value_inputs=(1,), infer=_reverse),),
+    "reversesequence": (OpSpec("ReverseSequence", (1, 16), fields=_REVERSE_SEQUENCE,
                                infer=_reverse_sequence),),
-    "shufflechannels": (OpSpec("ShuffleChannels", (1, 16), _names(_SHUFFLE),
+    "shufflechannels": (OpSpec("ShuffleChannels", (1, 16), fields=_SHUFFLE,
                                infer=_shuffle_channels),),
 }

@@ -146,10 +146,9 @@ def _offsets_checks(data: Shape, offsets: Shape, filters: Shape, dg: int) -> Non
     _divisible(offsets[1], dg, "offsets", offsets, "deformable_group")
 
 
-_V1 = frozenset(f.ir for f in _V1_FIELDS)
 SPECS = {"deformableconvolution": (
-    OpSpec("DeformableConvolution", (1, 7), _V1,
+    OpSpec("DeformableConvolution", (1, 7), fields=_V1_FIELDS,
            infer=lambda node: _infer_deformable(node, False)),
-    OpSpec("DeformableConvolution", (8, 16), _V1 | {"bilinear_interpolation_pad"},
+    OpSpec("DeformableConvolution", (8, 16), fields=_V8_FIELDS,
            infer=lambda node: _infer_deformable(node, True)),
 )}

@@ -70,10 +70,9 @@ def _infer(node: Node, to_space: bool) -> Result:
     return Result((out,), (et,))
 
 
-_ATTRIBUTES = frozenset(f.ir for f in _FIELDS)
 SPECS = {
-    "depthtospace": (OpSpec("DepthToSpace", (1, 16), _ATTRIBUTES,
+    "depthtospace": (OpSpec("DepthToSpace", (1, 16), fields=_FIELDS,
                             infer=lambda node: _infer(node, True)),),
-    "spacetodepth": (OpSpec("SpaceToDepth", (1, 16), _ATTRIBUTES,
+    "spacetodepth": (OpSpec("SpaceToDepth", (1, 16), fields=_FIELDS,
                             infer=lambda node: _infer(node, False)),),
 }

@@ -206,11 +206,7 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
     return batch, priors
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {"detectionoutput": (
-    OpSpec("DetectionOutput", (1, 7), _names(_V1), infer=_infer_version(False)),
-    OpSpec("DetectionOutput", (8, 16), _names(_BASE), infer=_infer_version(True)),
+    OpSpec("DetectionOutput", (1, 7), fields=_V1, infer=_infer_version(False)),
+    OpSpec("DetectionOutput", (8, 16), fields=_BASE, infer=_infer_version(True)),
 )}

@@ -1,6 +1,7 @@
 """The ExperimentalDetectron ops (v6; ``version="experimental"`` reads as opset6 too):
-DetectionOutput, GenerateProposalsSingleImage, PriorGridGenerator, ROIFeatureExtractor and
-TopKROIs (experimental_detectron_*_shape_inference).
+ExperimentalDetectronDetectionOutput, ExperimentalDetectronGenerateProposalsSingleImage,
+ExperimentalDetectronPriorGridGenerator, ExperimentalDetectronROIFeatureExtractor and
+ExperimentalDetectronTopKROIs (experimental_detectron_*_shape_inference).
 
 Their outputs are sized by attributes, not by the data: ``max_detections_per_image``,
 ``post_nms_count`` and ``max_rois`` give the box count as a dim (-1 is ``?``, below that 0,
@@ -157,7 +158,7 @@ def _topk(node: Node) -> Result:
 
 
 def _spec(name: str, fields, infer, own=()) -> OpSpec:
-    return OpSpec(name, (6, 16), frozenset(f.ir for f in fields), infer=infer, own_types=own)
+    return OpSpec(name, (6, 16), fields=fields, infer=infer, own_types=own)
 
 
 SPECS = {

@@ -155,4 +155,4 @@ def _output(output: str, dims: Dict[str, Dim], dots: Shape) -> Shape:
     return tuple(out)
 
 
-SPECS = {"einsum": (OpSpec("Einsum", (7, 16), frozenset({"equation"}), infer=_infer),)}
+SPECS = {"einsum": (OpSpec("Einsum", (7, 16), fields=_FIELDS, infer=_infer),)}

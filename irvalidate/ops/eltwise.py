@@ -1,5 +1,10 @@
 """Binary elementwise operations (opsets 1-16): arithmetic, comparison, logical, bitwise, shifts.
 
+Arithmetic: Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, FloorMod, Mod,
+SquaredDifference; comparison: Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual;
+logical: LogicalAnd, LogicalOr, LogicalXor, Xor; bitwise: BitwiseAnd, BitwiseOr, BitwiseXor;
+shifts: BitwiseLeftShift, BitwiseRightShift.
+
 Shape: the two inputs broadcast by the layer's ``auto_broadcast`` (eltwise_shape_inference).
 Element types: the two must agree; arithmetic refuses boolean and string, logical ops want
 boolean, bitwise ops integers or boolean, shifts integers; comparisons and logical ops give

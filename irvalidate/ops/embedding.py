@@ -127,14 +127,13 @@ def _count(node: Node) -> Dim:
     return computed[0] if computed else DYNAMIC
 
 
-_V15 = frozenset(f.ir for f in _REDUCTION)
-
 SPECS = {
     "embeddingbagoffsetssum": (OpSpec("EmbeddingBagOffsetsSum", (3, 16), frozenset(),
                                       infer=_offsets(False)),),
-    "embeddingbagoffsets": (OpSpec("EmbeddingBagOffsets", (15, 16), _V15, infer=_offsets(True)),),
+    "embeddingbagoffsets": (OpSpec("EmbeddingBagOffsets", (15, 16), fields=_REDUCTION, infer=_offsets(True)),),
     "embeddingbagpackedsum": (OpSpec("EmbeddingBagPackedSum", (3, 16), frozenset(),
                                      infer=_packed(False)),),
-    "embeddingbagpacked": (OpSpec("EmbeddingBagPacked", (15, 16), _V15, infer=_packed(True)),),
-    "embeddingsegmentssum": (OpSpec("EmbeddingSegmentsSum", (3, 16), frozenset(), infer=_segments),),
+    "embeddingbagpacked": (OpSpec("EmbeddingBagPacked", (15, 16), fields=_REDUCTION, infer=_packed(True)),),
+    "embeddingsegmentssum": (OpSpec("EmbeddingSegmentsSum", (3, 16), frozenset(),
+                                    dim_inputs=(3,), infer=_segments),),
 }

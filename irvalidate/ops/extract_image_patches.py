@@ -55,4 +55,4 @@ def _infer(node: Node) -> Result:
 
 
 SPECS = {"extractimagepatches": (OpSpec("ExtractImagePatches", (3, 16),
-                                        frozenset(f.ir for f in _FIELDS), infer=_infer),)}
+                                        fields=_FIELDS, infer=_infer),)}

@@ -91,4 +91,4 @@ def _infer(node: Node) -> Result:
     return Result((batch + (_size(node, 0), _size(node, 1)),), (output_type,))
 
 
-SPECS = {"eye": (OpSpec("Eye", (9, 16), frozenset({"output_type"}), infer=_infer),)}
+SPECS = {"eye": (OpSpec("Eye", (9, 16), fields=_FIELDS, dim_inputs=(0, 1, 3), infer=_infer),)}

@@ -51,5 +51,5 @@ def _infer(node: Node) -> Result:
     return Result((out,), (et,))
 
 
-SPECS = {"fakeconvert": (OpSpec("FakeConvert", (13, 16), frozenset({"destination_type"}),
+SPECS = {"fakeconvert": (OpSpec("FakeConvert", (13, 16), fields=_FIELDS,
                                 infer=_infer),)}

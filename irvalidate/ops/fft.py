@@ -206,8 +206,11 @@ def _infer(node: Node) -> Result:
 
 
 SPECS = {
-    "dft": (OpSpec("DFT", (7, 16), frozenset(), infer=_infer),),
-    "idft": (OpSpec("IDFT", (7, 16), frozenset(), infer=_infer),),
-    "rdft": (OpSpec("RDFT", (9, 16), frozenset(), infer=_infer),),
-    "irdft": (OpSpec("IRDFT", (9, 16), frozenset(), infer=_infer),),
+    "dft": (OpSpec("DFT", (7, 16), frozenset(), dim_inputs=(2,), value_inputs=(1,), infer=_infer),),
+    "idft": (OpSpec("IDFT", (7, 16), frozenset(),
+                    dim_inputs=(2,), value_inputs=(1,), infer=_infer),),
+    "rdft": (OpSpec("RDFT", (9, 16), frozenset(),
+                    dim_inputs=(2,), value_inputs=(1,), infer=_infer),),
+    "irdft": (OpSpec("IRDFT", (9, 16), frozenset(),
+                     dim_inputs=(2,), value_inputs=(1,), infer=_infer),),
 }

@@ -44,5 +44,5 @@ def _infer(node: Node) -> Result:
     return Result(((batch, d[1], g[1], g[2]),), (node.inputs[0].element_type,))
 
 
-SPECS = {"gridsample": (OpSpec("GridSample", (9, 16), frozenset(f.ir for f in _FIELDS),
+SPECS = {"gridsample": (OpSpec("GridSample", (9, 16), fields=_FIELDS,
                                infer=_infer),)}

@@ -49,5 +49,5 @@ def _infer(node: Node) -> Result:
     return Result((data,), (node.inputs[0].element_type,))
 
 
-SPECS = {"groupnormalization": (OpSpec("GroupNormalization", (12, 16), frozenset(f.ir for f in _FIELDS),
+SPECS = {"groupnormalization": (OpSpec("GroupNormalization", (12, 16), fields=_FIELDS,
                                        infer=_infer),)}

@@ -156,5 +156,5 @@ def _from_parameters(node: Node) -> bool:
     return False
 
 
-SPECS = {"if": (OpSpec("If", (8, 16), frozenset(), infer=_infer),)}
+SPECS = {"if": (OpSpec("If", (8, 16), frozenset(), value_inputs=(0,), infer=_infer),)}
 

@@ -182,12 +182,10 @@ def _scales(node: Node, index: int) -> Optional[List[float]]:
     return node.const_floats(index)
 
 
-def _attributes(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {"interpolate": (
-    OpSpec("Interpolate", (1, 3), _attributes(_V0_FIELDS), infer=_infer_v0),
-    OpSpec("Interpolate", (4, 10), _attributes(_FIELDS), infer=lambda node: _infer(node, False)),
-    OpSpec("Interpolate", (11, 16), _attributes(_FIELDS), infer=lambda node: _infer(node, True)),
+    OpSpec("Interpolate", (1, 3), fields=_V0_FIELDS, dim_inputs=(1,), infer=_infer_v0),
+    OpSpec("Interpolate", (4, 10), fields=_FIELDS,
+           dim_inputs=(1, 2), value_inputs=(3,), infer=lambda node: _infer(node, False)),
+    OpSpec("Interpolate", (11, 16), fields=_FIELDS,
+           dim_inputs=(1,), value_inputs=(2,), infer=lambda node: _infer(node, True)),
 )}

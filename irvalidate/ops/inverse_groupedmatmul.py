@@ -82,6 +82,6 @@ def _grouped(node: Node) -> Result:
 
 
 SPECS = {
-    "inverse": (OpSpec("Inverse", (14, 16), frozenset({"adjoint"}), infer=_inverse),),
+    "inverse": (OpSpec("Inverse", (14, 16), fields=_INVERSE, infer=_inverse),),
     "groupedmatmul": (OpSpec("GroupedMatMul", (17, 17), frozenset(), infer=_grouped),),
 }

@@ -233,4 +233,4 @@ def _output(entry, shape: Shape, iterations: int, never: bool, index: int) -> Sh
     return shape
 
 
-SPECS = {"loop": (OpSpec("Loop", (5, 16), frozenset(), infer=_infer),)}
+SPECS = {"loop": (OpSpec("Loop", (5, 16), frozenset(), value_inputs=(0, 1), infer=_infer),)}

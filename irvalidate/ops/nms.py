@@ -133,12 +133,10 @@ def _infer_version(version: int):
     return infer
 
 
-_NAMES1 = frozenset(f.ir for f in _V1)
-_NAMES3 = frozenset(f.ir for f in _V3)
 SPECS = {"nonmaxsuppression": (
-    OpSpec("NonMaxSuppression", (1, 2), _NAMES1, infer=_infer_version(1)),
-    OpSpec("NonMaxSuppression", (3, 3), _NAMES3, infer=_infer_version(3)),
-    OpSpec("NonMaxSuppression", (4, 4), _NAMES3, infer=_infer_version(4)),
-    OpSpec("NonMaxSuppression", (5, 8), _NAMES3, infer=_infer_version(5)),
-    OpSpec("NonMaxSuppression", (9, 16), _NAMES3, infer=_infer_version(9)),
+    OpSpec("NonMaxSuppression", (1, 2), fields=_V1, dim_inputs=(2,), infer=_infer_version(1)),
+    OpSpec("NonMaxSuppression", (3, 3), fields=_V3, dim_inputs=(2,), infer=_infer_version(3)),
+    OpSpec("NonMaxSuppression", (4, 4), fields=_V3, dim_inputs=(2,), infer=_infer_version(4)),
+    OpSpec("NonMaxSuppression", (5, 8), fields=_V3, dim_inputs=(2,), infer=_infer_version(5)),
+    OpSpec("NonMaxSuppression", (9, 16), fields=_V3, dim_inputs=(2,), infer=_infer_version(9)),
 )}

@@ -206,14 +206,11 @@ def _first(node: Node) -> Optional[int]:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def _attrs(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "matrixnms": (OpSpec("MatrixNms", (8, 16), _attrs(_MATRIX), infer=_matrix, own_types=(1, 2)),),
+    "matrixnms": (OpSpec("MatrixNms", (8, 16), fields=_MATRIX, infer=_matrix, own_types=(1, 2)),),
     "multiclassnms": (
-        OpSpec("MulticlassNms", (8, 8), _attrs(_MULTICLASS), infer=_multiclass(8), own_types=(1, 2)),
-        OpSpec("MulticlassNms", (9, 16), _attrs(_MULTICLASS), infer=_multiclass(9), own_types=(1, 2))),
-    "nmsrotated": (OpSpec("NMSRotated", (13, 16), _attrs(_ROTATED), infer=_rotated, own_types=(0, 1, 2)),),
+        OpSpec("MulticlassNms", (8, 8), fields=_MULTICLASS, infer=_multiclass(8), own_types=(1, 2)),
+        OpSpec("MulticlassNms", (9, 16), fields=_MULTICLASS, infer=_multiclass(9), own_types=(1, 2))),
+    "nmsrotated": (OpSpec("NMSRotated", (13, 16), fields=_ROTATED,
+                          dim_inputs=(2,), infer=_rotated, own_types=(0, 1, 2)),),
 }

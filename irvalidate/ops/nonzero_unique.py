@@ -137,6 +137,8 @@ def _evaluated(values: List[int], shape, axis: Optional[int]):
     return out0, (static(n),), (static(dims[a]),), (static(n),)
 
 
-SPECS = {"nonzero": (OpSpec("NonZero", (3, 16), frozenset({"output_type"}), infer=_nonzero, own_types=(0,)),),
-         "unique": (OpSpec("Unique", (10, 16), frozenset(f.ir for f in _UNIQUE), infer=_unique,
+SPECS = {"nonzero": (OpSpec("NonZero", (3, 16), fields=_NONZERO,
+                            dim_inputs=(0,), infer=_nonzero, own_types=(0,)),),
+         "unique": (OpSpec("Unique", (10, 16), fields=_UNIQUE,
+                           dim_inputs=(0,), value_inputs=(1,), infer=_unique,
                             own_types=(1, 2, 3)),)}

@@ -157,17 +157,14 @@ def _floating(et: str) -> bool:
     return et in ("f16", "f32", "f64", "bf16") or et.startswith("f8")
 
 
-def _names(fields: Sequence[Field]) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "mvn": (OpSpec("MVN", (1, 5), _names(_MVN1), infer=_mvn1),
-            OpSpec("MVN", (6, 16), _names(_MVN6), infer=_mvn6)),
-    "normalizel2": (OpSpec("NormalizeL2", (1, 16), _names(_NORMALIZE_L2), infer=_normalize_l2),),
-    "lrn": (OpSpec("LRN", (1, 16), _names(_LRN), infer=_lrn),),
-    "grn": (OpSpec("GRN", (1, 16), _names(_GRN), infer=_grn),),
+    "mvn": (OpSpec("MVN", (1, 5), fields=_MVN1, infer=_mvn1),
+            OpSpec("MVN", (6, 16), fields=_MVN6, infer=_mvn6)),
+    "normalizel2": (OpSpec("NormalizeL2", (1, 16), fields=_NORMALIZE_L2,
+                           value_inputs=(1,), infer=_normalize_l2),),
+    "lrn": (OpSpec("LRN", (1, 16), fields=_LRN, value_inputs=(1,), infer=_lrn),),
+    "grn": (OpSpec("GRN", (1, 16), fields=_GRN, infer=_grn),),
     "batchnorminference": (
-        OpSpec("BatchNormInference", (1, 4), _names(_BATCH_NORM), infer=_batch_norm(2)),
-        OpSpec("BatchNormInference", (5, 16), _names(_BATCH_NORM), infer=_batch_norm(0))),
+        OpSpec("BatchNormInference", (1, 4), fields=_BATCH_NORM, infer=_batch_norm(2)),
+        OpSpec("BatchNormInference", (5, 16), fields=_BATCH_NORM, infer=_batch_norm(0))),
 }

@@ -54,6 +54,6 @@ def _one_hot(fields):
     return infer
 
 
-SPECS = {"onehot": (OpSpec("OneHot", (1, 15), frozenset({"axis"}), infer=_one_hot(_V1)),
-                    OpSpec("OneHot", (16, 16), frozenset({"axis", "negative_indices_mode"}),
-                           infer=_one_hot(_V16)))}
+SPECS = {"onehot": (OpSpec("OneHot", (1, 15), fields=_V1, dim_inputs=(1,), infer=_one_hot(_V1)),
+                    OpSpec("OneHot", (16, 16), fields=_V16,
+                           dim_inputs=(1,), infer=_one_hot(_V16)))}

@@ -131,8 +131,9 @@ def _evaluate(node: Node) -> Tensor:
                              origin(node.layer, t, mode))
 
 
-_ATTRIBUTES = frozenset({"pad_mode"})
-SPECS = {"pad": (OpSpec("Pad", (1, 11), _ATTRIBUTES, infer=lambda node: _infer(node, True),
+SPECS = {"pad": (OpSpec("Pad", (1, 11), fields=_FIELDS,
+                        dim_inputs=(1, 2), infer=lambda node: _infer(node, True),
                         evaluate=_evaluate, arity=(3, 4)),
-                 OpSpec("Pad", (12, 16), _ATTRIBUTES, infer=lambda node: _infer(node, False),
+                 OpSpec("Pad", (12, 16), fields=_FIELDS,
+                        dim_inputs=(1, 2), infer=lambda node: _infer(node, False),
                         evaluate=_evaluate, arity=(3, 4)))}

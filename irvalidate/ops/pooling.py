@@ -113,15 +113,11 @@ def _avg_pool(node: Node, version: int) -> Result:
     return Result((out,), (node.inputs[0].element_type,))
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "maxpool": (OpSpec("MaxPool", (1, 7), _names(_COMMON), infer=lambda n: _max_pool(n, 1)),
-                OpSpec("MaxPool", (8, 13), _names(_MAX_V8), infer=lambda n: _max_pool(n, 8)),
-                OpSpec("MaxPool", (14, 16), _names(_MAX_V8), infer=lambda n: _max_pool(n, 14))),
-    "avgpool": (OpSpec("AvgPool", (1, 13), _names(_AVG), infer=lambda n: _avg_pool(n, 1)),
-                OpSpec("AvgPool", (14, 15), _names(_AVG), infer=lambda n: _avg_pool(n, 14)),
-                OpSpec("AvgPool", (16, 16), _names(_AVG_V16), infer=lambda n: _avg_pool(n, 16))),
+    "maxpool": (OpSpec("MaxPool", (1, 7), fields=_COMMON, infer=lambda n: _max_pool(n, 1)),
+                OpSpec("MaxPool", (8, 13), fields=_MAX_V8, infer=lambda n: _max_pool(n, 8)),
+                OpSpec("MaxPool", (14, 16), fields=_MAX_V8, infer=lambda n: _max_pool(n, 14))),
+    "avgpool": (OpSpec("AvgPool", (1, 13), fields=_AVG, infer=lambda n: _avg_pool(n, 1)),
+                OpSpec("AvgPool", (14, 15), fields=_AVG, infer=lambda n: _avg_pool(n, 14)),
+                OpSpec("AvgPool", (16, 16), fields=_AVG_V16, infer=lambda n: _avg_pool(n, 16))),
 }

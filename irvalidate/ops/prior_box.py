@@ -111,16 +111,15 @@ def _infer_clustered(node: Node) -> Result:
     return _boxes(node, len(width))
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
     "priorbox": (
-        OpSpec("PriorBox", (1, 7), _names(_COMMON), infer=_infer_prior_box("PriorBox", _COMMON)),
-        OpSpec("PriorBox", (8, 16), _names(_V8), infer=_infer_prior_box("PriorBox8", _V8)),
+        OpSpec("PriorBox", (1, 7), fields=_COMMON,
+               dim_inputs=(0,), infer=_infer_prior_box("PriorBox", _COMMON)),
+        OpSpec("PriorBox", (8, 16), fields=_V8,
+               dim_inputs=(0,), infer=_infer_prior_box("PriorBox8", _V8)),
     ),
     "priorboxclustered": (
-        OpSpec("PriorBoxClustered", (1, 16), _names(_CLUSTERED), infer=_infer_clustered),
+        OpSpec("PriorBoxClustered", (1, 16), fields=_CLUSTERED,
+               dim_inputs=(0,), infer=_infer_clustered),
     ),
 }

@@ -103,5 +103,5 @@ def _infer(node: Node) -> Result:
     return Result(shapes, (found, found))
 
 
-SPECS = {"convertpromotetypes": (OpSpec("ConvertPromoteTypes", (14, 16), frozenset(f.ir for f in _FIELDS),
+SPECS = {"convertpromotetypes": (OpSpec("ConvertPromoteTypes", (14, 16), fields=_FIELDS,
                                         infer=_infer),)}

@@ -64,6 +64,5 @@ def _infer_v4(node: Node) -> Result:
     return Result(((count, static(5)), (count,)), (et, et))
 
 
-_NAMES = frozenset(f.ir for f in _FIELDS)
-SPECS = {"proposal": (OpSpec("Proposal", (1, 3), _NAMES, infer=_infer_v1),
-                      OpSpec("Proposal", (4, 16), _NAMES, infer=_infer_v4))}
+SPECS = {"proposal": (OpSpec("Proposal", (1, 3), fields=_FIELDS, infer=_infer_v1),
+                      OpSpec("Proposal", (4, 16), fields=_FIELDS, infer=_infer_v4))}

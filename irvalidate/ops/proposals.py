@@ -78,5 +78,5 @@ def _infer(node: Node) -> Result:
     return Result(((count, static(4)), (count,), (batch,)), (et, et, roi_num))
 
 
-SPECS = {"generateproposals": (OpSpec("GenerateProposals", (9, 16), frozenset(f.ir for f in _FIELDS),
+SPECS = {"generateproposals": (OpSpec("GenerateProposals", (9, 16), fields=_FIELDS,
                                       infer=_infer, own_types=(2,)),)}

@@ -83,6 +83,8 @@ def _evaluate(node: Node) -> Tensor:
     return vals.arange(start, stop, step, et, Origin(label(node.layer, shown)))
 
 
-SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(), infer=_infer(False), evaluate=_evaluate),
-                   OpSpec("Range", (4, 16), frozenset({"output_type"}), infer=_infer(True), own_types=(0,),
+SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(),
+                          dim_inputs=(0, 1, 2), infer=_infer(False), evaluate=_evaluate),
+                   OpSpec("Range", (4, 16), fields=_TYPE,
+                          dim_inputs=(0, 1, 2), infer=_infer(True), own_types=(0,),
                           evaluate=_evaluate))}

@@ -1,4 +1,5 @@
-"""The Reduce family: ReduceMean/Max/Min/Sum/Prod-1, ReduceL1/L2-4, ReduceLogicalAnd/Or-1.
+"""The Reduce family: ReduceMean, ReduceMax, ReduceMin, ReduceSum, ReduceProd (opset 1),
+ReduceL1, ReduceL2 (opset 4), ReduceLogicalAnd, ReduceLogicalOr (opset 1).
 
 Shape (reduce_shape_inference, one rule for all nine): ``data`` reduced over the ``axes``
 (input 1, a scalar or 1-D integer tensor); ``keep_dims`` (false when missing) keeps each
@@ -116,7 +117,7 @@ _TYPES = {
 }
 
 SPECS: Dict[str, Tuple[OpSpec, ...]] = {
-    name.lower(): (OpSpec(name, versions, frozenset({"keep_dims"}), infer=_infer_with(name, logical),
-                          evaluate=evaluate, arity=(2,)),)
+    name.lower(): (OpSpec(name, versions, fields=_FIELDS, value_inputs=(1,),
+                          infer=_infer_with(name, logical), evaluate=evaluate, arity=(2,)),)
     for name, (versions, logical, evaluate) in _TYPES.items()
 }

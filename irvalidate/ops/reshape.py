@@ -183,5 +183,5 @@ def _evaluate(node: Node) -> Tensor:
     return vals.reshaped(t[0], shape, origin(node.layer, t[:1]))
 
 
-SPECS = {"reshape": (OpSpec("Reshape", (1, 16), frozenset({"special_zero"}), infer=_infer,
+SPECS = {"reshape": (OpSpec("Reshape", (1, 16), fields=_FIELDS, dim_inputs=(1,), infer=_infer,
                             evaluate=_evaluate),)}

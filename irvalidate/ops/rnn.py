@@ -217,12 +217,8 @@ def _infer_sequence(kind: str, fields):
     return infer
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 def _cell(name: str, versions, kind: str, version: int, fields) -> OpSpec:
-    return OpSpec(name, versions, _names(fields), infer=_infer_cell(kind, version, fields))
+    return OpSpec(name, versions, fields=fields, infer=_infer_cell(kind, version, fields))
 
 
 SPECS = {
@@ -230,10 +226,10 @@ SPECS = {
                  _cell("LSTMCell", (4, 16), "lstm", 4, _LSTM_CELL4)),
     "grucell": (_cell("GRUCell", (3, 16), "gru", 3, _GRU_CELL),),
     "rnncell": (_cell("RNNCell", (1, 16), "rnn", 0, _RNN_CELL),),
-    "lstmsequence": (OpSpec("LSTMSequence", (5, 16), _names(_LSTM_SEQ),
+    "lstmsequence": (OpSpec("LSTMSequence", (5, 16), fields=_LSTM_SEQ,
                             infer=_infer_sequence("lstm", _LSTM_SEQ)),),
-    "grusequence": (OpSpec("GRUSequence", (5, 16), _names(_GRU_SEQ),
+    "grusequence": (OpSpec("GRUSequence", (5, 16), fields=_GRU_SEQ,
                            infer=_infer_sequence("gru", _GRU_SEQ)),),
-    "rnnsequence": (OpSpec("RNNSequence", (5, 16), _names(_RNN_SEQ),
+    "rnnsequence": (OpSpec("RNNSequence", (5, 16), fields=_RNN_SEQ,
                            infer=_infer_sequence("rnn", _RNN_SEQ)),),
 }

@@ -166,15 +166,11 @@ def _infer_psroi(node: Node) -> Result:
     return Result((out,), (node.inputs[0].element_type,))
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "roipooling": (OpSpec("ROIPooling", (2, 16), _names(_ROI_POOLING), infer=_infer_roi_pooling),),
+    "roipooling": (OpSpec("ROIPooling", (2, 16), fields=_ROI_POOLING, infer=_infer_roi_pooling),),
     "roialign": (
-        OpSpec("ROIAlign", (3, 8), _names(_ROI_ALIGN), infer=_infer_roi_align(False)),
-        OpSpec("ROIAlign", (9, 16), _names(_ROI_ALIGN9), infer=_infer_roi_align(True)),
+        OpSpec("ROIAlign", (3, 8), fields=_ROI_ALIGN, infer=_infer_roi_align(False)),
+        OpSpec("ROIAlign", (9, 16), fields=_ROI_ALIGN9, infer=_infer_roi_align(True)),
     ),
-    "psroipooling": (OpSpec("PSROIPooling", (1, 16), _names(_PSROI), infer=_infer_psroi),),
+    "psroipooling": (OpSpec("PSROIPooling", (1, 16), fields=_PSROI, infer=_infer_psroi),),
 }

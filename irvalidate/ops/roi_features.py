@@ -77,8 +77,8 @@ def _deformable(node: Node) -> Result:
 
 
 SPECS = {
-    "roialignrotated": (OpSpec("ROIAlignRotated", (15, 16), frozenset(f.ir for f in _ROTATED),
+    "roialignrotated": (OpSpec("ROIAlignRotated", (15, 16), fields=_ROTATED,
                                infer=_rotated),),
-    "deformablepsroipooling": (OpSpec("DeformablePSROIPooling", (1, 16), frozenset(f.ir for f in _DEFORMABLE),
+    "deformablepsroipooling": (OpSpec("DeformablePSROIPooling", (1, 16), fields=_DEFORMABLE,
                                       infer=_deformable),),
 }

@@ -92,8 +92,8 @@ def _multinomial(node: Node) -> Result:
 
 
 SPECS = {
-    "randomuniform": (OpSpec("RandomUniform", (8, 16), frozenset(f.ir for f in _UNIFORM),
-                             infer=_uniform, own_types=(0,)),),
-    "multinomial": (OpSpec("Multinomial", (13, 16), frozenset(f.ir for f in _MULTINOMIAL),
-                           infer=_multinomial, own_types=(0,)),),
+    "randomuniform": (OpSpec("RandomUniform", (8, 16), fields=_UNIFORM,
+                             dim_inputs=(0,), value_inputs=(1, 2), infer=_uniform, own_types=(0,)),),
+    "multinomial": (OpSpec("Multinomial", (13, 16), fields=_MULTINOMIAL,
+                           dim_inputs=(1,), infer=_multinomial, own_types=(0,)),),
 }

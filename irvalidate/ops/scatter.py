@@ -160,14 +160,16 @@ def _elements_value(node: Node) -> Tensor:
 
 
 SPECS = {
-    "scatterupdate": (OpSpec("ScatterUpdate", (3, 16), frozenset(), infer=_scatter_update,
+    "scatterupdate": (OpSpec("ScatterUpdate", (3, 16), frozenset(),
+                             value_inputs=(3,), infer=_scatter_update,
                              evaluate=_update_value),),
     "scatterndupdate": (OpSpec("ScatterNDUpdate", (3, 14), frozenset(), infer=_scatter_nd(False)),
-                        OpSpec("ScatterNDUpdate", (15, 16), frozenset({"reduction"}),
+                        OpSpec("ScatterNDUpdate", (15, 16), fields=_ND15,
                                infer=_scatter_nd(True))),
     "scatterelementsupdate": (
-        OpSpec("ScatterElementsUpdate", (3, 11), frozenset(), infer=_scatter_elements(False),
+        OpSpec("ScatterElementsUpdate", (3, 11), frozenset(),
+               value_inputs=(3,), infer=_scatter_elements(False),
                evaluate=_elements_value),
-        OpSpec("ScatterElementsUpdate", (12, 16), frozenset({"reduction", "use_init_val"}),
-               infer=_scatter_elements(True), evaluate=_elements_value)),
+        OpSpec("ScatterElementsUpdate", (12, 16), fields=_ELEMENTS12,
+               value_inputs=(3,), infer=_scatter_elements(True), evaluate=_elements_value)),
 }

@@ -70,6 +70,6 @@ def _evaluate(node: Node, output_type: bool) -> Tensor:
 SPECS = {"shapeof": (
     OpSpec("ShapeOf", (1, 2), frozenset(), infer=_infer(False), own_types=(0,),
            evaluate=lambda node: _evaluate(node, False)),
-    OpSpec("ShapeOf", (3, 16), frozenset({"output_type"}), infer=_infer(True), own_types=(0,),
+    OpSpec("ShapeOf", (3, 16), fields=_TYPE, infer=_infer(True), own_types=(0,),
            evaluate=lambda node: _evaluate(node, True)),
 )}

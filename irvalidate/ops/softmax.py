@@ -43,9 +43,8 @@ def _infer_with(name: str, unsigned: bool) -> Callable[[Node], Result]:
     return infer
 
 
-_AXIS = frozenset({"axis"})
 SPECS = {
-    "softmax": (OpSpec("Softmax", (1, 7), _AXIS, infer=_infer_with("Softmax", True)),
-                OpSpec("Softmax", (8, 16), _AXIS, infer=_infer_with("Softmax", False))),
-    "logsoftmax": (OpSpec("LogSoftmax", (5, 16), _AXIS, infer=_infer_with("LogSoftmax", False)),),
+    "softmax": (OpSpec("Softmax", (1, 7), fields=_UNSIGNED, infer=_infer_with("Softmax", True)),
+                OpSpec("Softmax", (8, 16), fields=_SIGNED, infer=_infer_with("Softmax", False))),
+    "logsoftmax": (OpSpec("LogSoftmax", (5, 16), fields=_SIGNED, infer=_infer_with("LogSoftmax", False)),),
 }

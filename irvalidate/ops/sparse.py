@@ -134,7 +134,9 @@ def _sparse_fill(node: Node) -> Result:
 
 
 SPECS = {
-    "segmentmax": (OpSpec("SegmentMax", (16, 16), frozenset({"fill_mode"}), infer=_segment_max),),
-    "sparsefillemptyrows": (OpSpec("SparseFillEmptyRows", (16, 16), frozenset(), infer=_sparse_fill,
+    "segmentmax": (OpSpec("SegmentMax", (16, 16), fields=_SEGMENT_MAX,
+                          dim_inputs=(1, 2), infer=_segment_max),),
+    "sparsefillemptyrows": (OpSpec("SparseFillEmptyRows", (16, 16), frozenset(),
+                                   dim_inputs=(1, 2), infer=_sparse_fill,
                                    own_types=(2,)),),
 }

@@ -167,7 +167,8 @@ def _variadic_value(node: Node) -> Tuple[Tensor, ...]:
                  for i in range(len(lengths)))
 
 
-SPECS = {"split": (OpSpec("Split", (1, 16), frozenset({"num_splits"}), infer=_split,
+SPECS = {"split": (OpSpec("Split", (1, 16), fields=_SPLITS, value_inputs=(1,), infer=_split,
                           evaluate=_split_value),),  # type: ignore[arg-type]
-         "variadicsplit": (OpSpec("VariadicSplit", (1, 16), frozenset(), infer=_variadic,
+         "variadicsplit": (OpSpec("VariadicSplit", (1, 16), frozenset(),
+                                  dim_inputs=(2,), value_inputs=(1,), infer=_variadic,
                                   evaluate=_variadic_value),)}  # type: ignore[arg-type]

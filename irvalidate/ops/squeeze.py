@@ -128,9 +128,11 @@ def _unsqueeze_value(node: Node) -> Tensor:
     return vals.reshaped(t[0], shape, origin(node.layer, t[:1]))
 
 
-SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(), infer=_squeeze(False),
+SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(),
+                            value_inputs=(1,), infer=_squeeze(False),
                             evaluate=_squeeze_value),
-                     OpSpec("Squeeze", (15, 16), frozenset({"allow_axis_skip"}),
-                            infer=_squeeze(True), evaluate=_squeeze_value)),
-         "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(), infer=_unsqueeze,
+                     OpSpec("Squeeze", (15, 16), fields=_SKIP,
+                            value_inputs=(1,), infer=_squeeze(True), evaluate=_squeeze_value)),
+         "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(),
+                              value_inputs=(1,), infer=_unsqueeze,
                               evaluate=_unsqueeze_value),)}

@@ -146,6 +146,6 @@ def _istft(node: Node) -> Result:
 
 
 SPECS = {
-    "stft": (OpSpec("STFT", (15, 16), frozenset({"transpose_frames"}), infer=_stft),),
-    "istft": (OpSpec("ISTFT", (16, 16), frozenset({"center", "normalized"}), infer=_istft),),
+    "stft": (OpSpec("STFT", (15, 16), fields=_STFT, dim_inputs=(2, 3), infer=_stft),),
+    "istft": (OpSpec("ISTFT", (16, 16), fields=_ISTFT, dim_inputs=(2, 3, 4), infer=_istft),),
 }

@@ -44,5 +44,6 @@ def _evaluate(node: Node) -> Tensor:
     return layout.tile_values(t[0], t[1].static_values(), origin(node.layer, t))
 
 
-SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(), infer=_infer, evaluate=_evaluate,
+SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(),
+                         dim_inputs=(1,), infer=_infer, evaluate=_evaluate,
                          arity=(2,)),)}

@@ -66,6 +66,9 @@ def _topk(version: int):
     return infer
 
 
-SPECS = {"topk": (OpSpec("TopK", (1, 2), frozenset(f.ir for f in _COMMON), infer=_topk(1), own_types=(1,)),
-                  OpSpec("TopK", (3, 10), frozenset(f.ir for f in _COMMON), infer=_topk(3), own_types=(1,)),
-                  OpSpec("TopK", (11, 16), frozenset(f.ir for f in _V11), infer=_topk(11), own_types=(1,)))}
+SPECS = {"topk": (OpSpec("TopK", (1, 2), fields=_COMMON,
+                         dim_inputs=(1,), infer=_topk(1), own_types=(1,)),
+                  OpSpec("TopK", (3, 10), fields=_COMMON,
+                         dim_inputs=(1,), infer=_topk(3), own_types=(1,)),
+                  OpSpec("TopK", (11, 16), fields=_V11,
+                         dim_inputs=(1,), infer=_topk(11), own_types=(1,)))}

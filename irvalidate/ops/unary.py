@@ -1,5 +1,10 @@
 """Shape-preserving unary operations: the output has the shape of input 0.
 
+Holds Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, BitwiseNot, Ceiling, Clamp, ConvertLike, Cos,
+Cosh, Elu, Erf, ErfInv, Exp, Floor, Gelu, HSigmoid, HSwish, Identity, IsFinite, IsInf, IsNaN,
+Log, LogicalNot, Mish, Negative, PRelu, Relu, Round, Selu, Sigmoid, Sign, Sin, Sinh, SoftPlus,
+SoftSign, Sqrt, Swish, Tan and Tanh.
+
 Activations and elementwise math (Relu, Sigmoid, Sqrt, Clamp, Elu, Gelu, ...), Convert's kin
 ConvertLike (whose type is input 1's) and the IsFinite/IsInf/IsNaN tests (boolean).  Their
 extra inputs (PRelu's slope, Swish's beta) do not change the shape.  Identity-16 (any type)

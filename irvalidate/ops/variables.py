@@ -217,9 +217,9 @@ def _check_v3(node: Node, value, variable_id: str) -> None:
 
 
 SPECS = {
-    "readvalue": (OpSpec("ReadValue", (3, 5), frozenset({"variable_id"}), infer=_infer_read_value3),
-                  OpSpec("ReadValue", (6, 16), frozenset(f.ir for f in _V6),
+    "readvalue": (OpSpec("ReadValue", (3, 5), fields=_ID, infer=_infer_read_value3),
+                  OpSpec("ReadValue", (6, 16), fields=_V6,
                          infer=_infer_read_value6)),
-    "assign": (OpSpec("Assign", (3, 5), frozenset({"variable_id"}), infer=_infer_assign(False)),
-               OpSpec("Assign", (6, 16), frozenset({"variable_id"}), infer=_infer_assign(True))),
+    "assign": (OpSpec("Assign", (3, 5), fields=_ID, infer=_infer_assign(False)),
+               OpSpec("Assign", (6, 16), fields=_ID, infer=_infer_assign(True))),
 }

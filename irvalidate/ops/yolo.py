@@ -107,11 +107,7 @@ def _region(node: Node) -> Result:
     return Result((data[:first] + (flat,) + data[last + 1:],), (et,))
 
 
-def _names(fields) -> frozenset:
-    return frozenset(f.ir for f in fields)
-
-
 SPECS = {
-    "reorgyolo": (OpSpec("ReorgYolo", (1, 16), _names(_REORG), infer=_reorg),),
-    "regionyolo": (OpSpec("RegionYolo", (1, 16), _names(_REGION), infer=_region),),
+    "reorgyolo": (OpSpec("ReorgYolo", (1, 16), fields=_REORG, infer=_reorg),),
+    "regionyolo": (OpSpec("RegionYolo", (1, 16), fields=_REGION, infer=_region),),
 }

@@ -6,7 +6,8 @@ constant stop keeps the width at 256 lets the clash show two layers later, at an
 a refused layer, the Consts upstream of it that meet the new shapes (they feed a layer one
 of whose other inputs changed) are tried one at a time, nearest first: the layer's part of
 the graph is inferred again with that Const's *value* unknown (a Reshape target, Slice
-bounds, Interpolate sizes, a Broadcast target), then, for an operand, with its *shape*
+bounds, Interpolate sizes, a Broadcast target: the inputs the op's spec names in
+``dim_inputs``), then, for an operand, with its *shape*
 unknown (an Add of a constant of baked shape).  A Const whose relaxing lets the layer
 through is what pins it.  Only the layers between the Const and the refused one are
 inferred again, each from what the what-if analysis gave the rest.
@@ -18,6 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Set
 
 from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
+from ..ops.support.registry import lookup
 from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
 from ..analysis.propagation import Propagation
 from ..analysis.what_if import WhatIf
@@ -27,17 +29,7 @@ MAX_TRIALS = 16
 MAX_ANCESTORS = 20_000
 #: the most elements a Const tried by value may hold
 MAX_VALUES = 16
-#: the inputs whose values become dims (by op type), tried upstream by value
-SHAPE_INPUTS = {"reshape": (1,), "broadcast": (1,), "tile": (1,), "slice": (1, 2),
-                "stridedslice": (1, 2), "interpolate": (1,), "pad": (1, 2), "range": (0, 1, 2),
-                "convolutionbackpropdata": (2,), "groupconvolutionbackpropdata": (2,),
-                "onehot": (1,), "topk": (1,), "variadicsplit": (2,)}
 _REFUSALS = (INCOMPATIBLE, ARITY, ATTRIBUTE, TYPE)
-
-
-def _opset(layer: Layer) -> int:
-    digits = "".join(c for c in layer.version if c.isdigit())
-    return int(digits) if digits else 0
 
 
 class Pin(NamedTuple):
@@ -86,13 +78,13 @@ class PinFinder:
             return False
 
     def _shape_value(self, layer: Layer, index: int) -> bool:
-        """Whether input ``index`` of ``layer`` carries shape values: a target, bounds, sizes,
-        repeats, pads (not an order or axes, whose relaxing unknots everything), or any input
-        of a layer computing a shape (its output has a value)."""
-        if index in SHAPE_INPUTS.get(layer.type.lower(), ()):
+        """Whether input ``index`` of ``layer`` carries shape values: one of its op's
+        ``dim_inputs`` (a target, bounds, sizes, repeats, pads; not an order or axes, whose
+        relaxing unknots everything), or any input of a layer computing a shape (its output
+        has a value)."""
+        spec = lookup(layer.type, layer.version)
+        if spec is not None and index in spec.dim_inputs:
             return True
-        if layer.type.lower() == "interpolate" and index == 2 and _opset(layer) in range(4, 11):
-            return True  # Interpolate-4's scales (Interpolate-11's input 2 is its axes)
         value = self.before.propagation.outputs.get((layer.id, layer.outputs[0].id)) \
             if layer.outputs else None
         return value is not None and value.tensor is not None

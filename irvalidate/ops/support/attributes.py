@@ -1,7 +1,8 @@
 """Reading ``<data>`` attributes as OpenVINO's reader does, through pydantic validators built lazily.
 
 Enum values are matched case-insensitively but not whitespace-tolerantly; integers use
-OpenVINO's prefix parse (``"1.5"`` is 1, ``"0x1"`` is 0); bools accept true/false/1/0.
+OpenVINO's prefix parse (``"1.5"`` is 1, ``"0x1"`` is 0); bools accept true/false/1/0,
+anything else keeps the default.
 
 An op module declares its attribute model with :func:`lazy_model`: a pydantic-core validator
 built from a core schema when the first layer of that op is read.  pydantic-core alone, not
@@ -30,8 +31,10 @@ def parse_int_prefix(text: str) -> int:
 
 
 def parse_bool(text: str, default: bool) -> bool:
-    """true/1 and false/0, as the reader reads them; anything else keeps the default."""
-    lowered = text.strip().lower()
+    """true/1 and false/0 in any case, as the reader reads them; anything else (``yes``, or
+    `` true`` with a space: the reader does not strip) keeps the default (measured:
+    tests/ops/test_bool_attributes.py).  Inference and value evaluation both read so."""
+    lowered = text.lower()
     if lowered in ("true", "1"):
         return True
     return False if lowered in ("false", "0") else default

@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence
 
 from ...ir.records import Layer
 from ...shapes.values import FLOAT_TYPES, Origin, Tensor, Unresolved
-from .attributes import parse_float_prefix, parse_int_prefix
+from .attributes import parse_bool, parse_float_prefix, parse_int_prefix
 from .node import Node
 
 
@@ -36,8 +36,9 @@ def float_attr(layer: Layer, name: str) -> float:
 
 
 def bool_attr(layer: Layer, name: str, default: bool) -> bool:
+    """A bool attribute as inference reads it (``parse_bool``: ``yes`` keeps the default)."""
     text = layer.data.get(name)
-    return default if text is None else text.strip().lower() in ("true", "1")
+    return default if text is None else parse_bool(text, default)
 
 
 def mask(layer: Layer, name: str) -> List[int]:

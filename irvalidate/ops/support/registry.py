@@ -2,9 +2,13 @@
 
 Each op module holds ``SPECS``: for each type (lower case) it models, its
 :class:`~irvalidate.ops.support.spec.OpSpec` per range of opset versions.  Modules are imported the
-first time a layer of one of their types is met, so a small IR pays only for its own ops.
-Adding an op is one module and its lines here.  Types are matched case-insensitively, as the
-reader matches them; ``version`` picks the spec (``opset5`` names Broadcast-3's class).
+first time a layer of one of their types is met, so a small IR pays only for its own ops
+(which is why the routing is written here rather than found by importing every module).
+Adding an op is its module and its lines here, then the README catalogue regenerated
+(``python -m irvalidate.ops.support.registry``), its tests and a model for the every-op
+``--fix`` test: tests/ops/test_op_declarations.py lists them and checks that every module's
+specs are routed here.  Types are matched case-insensitively, as the reader matches them;
+``version`` picks the spec (``opset5`` names Broadcast-3's class).
 """
 from __future__ import annotations
 

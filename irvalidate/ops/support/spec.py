@@ -1,9 +1,11 @@
 """What an operation is to irvalidate: an :class:`OpSpec`, and what inferring one layer gives.
 
 An op module (``eltwise.py``, ``broadcast.py``, ...) holds, for each type it models, one
-``OpSpec`` per range of opset versions: its arity, the attributes the reader reads, the inputs
-whose *values* its shape inference needs, its shape inference (``infer``) and its value
-evaluation (``evaluate``), the way OpenVINO keeps one ``*_shape_inference.hpp`` per op.
+``OpSpec`` per range of opset versions: the attributes the reader reads (its attribute model's
+fields), the inputs whose *values* its shape inference reads, its shape inference (``infer``)
+and its value evaluation (``evaluate``), the way OpenVINO keeps one ``*_shape_inference.hpp``
+per op.  Nothing else declares an op: the registry routes its type to the module, and the
+pin search of ``--reshape`` (reshaping.pinning) reads ``dim_inputs``.
 ``infer`` works on a :class:`~irvalidate.ops.support.node.Node` and either returns the output shapes
 and types or raises :class:`OpError`; what it notes on the way (a type it refuses, a point
 where the specification and the runtime disagree) and what it read are frozen into an
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import (
     TYPE_CHECKING,
+    Any,
     Callable,
     FrozenSet,
     NamedTuple,
@@ -26,6 +29,7 @@ from ...shapes.dims import Shape
 from ...shapes.values import Origin, Tensor, describe
 
 if TYPE_CHECKING:
+    from .attributes import Field
     from .node import Node
 
 
@@ -135,15 +139,13 @@ Infer = Callable[["Node"], Result]
 Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
 
 
-class OpSpec(NamedTuple):
-    """One operation (one C++ class of OpenVINO) as irvalidate models it.  (A named tuple:
-    importing dataclasses costs ~10 ms of each start.)"""
+class _Declared(NamedTuple):
     #: the reader's spelling, for messages
     name: str
     #: the opset numbers whose ``version`` names this class: (first, last)
     versions: Tuple[int, int] = (1, 16)
-    #: the attribute names the reader reads (anything else it ignores: IRV108); None: not
-    #: listed yet (the attributes are not checked)
+    #: the attribute names the reader reads (anything else it ignores: IRV108), those of
+    #: ``fields`` included; None: not listed yet (the attributes are not checked)
     attributes: Optional[FrozenSet[str]] = None
     #: shape inference; None when only the values are evaluated
     infer: Optional[Infer] = None
@@ -157,4 +159,33 @@ class OpSpec(NamedTuple):
     #: the outputs whose element type is the op's own (an attribute, or always boolean),
     #: whatever its inputs' types: --fix trusts them even after a layer it does not infer
     own_types: Tuple[int, ...] = ()
+    #: the attribute model (``attributes.Field``s) the op reads its attributes with: their
+    #: names join ``attributes``
+    fields: Tuple["Field", ...] = ()
+    #: the inputs whose values shape inference reads (axes, an order, a target shape...),
+    #: those of ``dim_inputs`` included: tests/ops/test_value_inputs.py checks them against
+    #: what inference reads
+    value_inputs: Tuple[int, ...] = ()
+    #: the inputs whose values become output dims (a target, bounds, sizes, scales, repeats,
+    #: pads, counts), not axes or an order: the IRV301 pin search tries the Consts upstream
+    #: of them by value (relaxing axes would unknot every dim)
+    dim_inputs: Tuple[int, ...] = ()
+
+
+class OpSpec(_Declared):
+    """One operation (one C++ class of OpenVINO) as irvalidate models it.  (A named tuple:
+    importing dataclasses costs ~10 ms of each start.)  Each thing is written once: the
+    names of ``fields`` join ``attributes`` and ``dim_inputs`` join ``value_inputs`` here,
+    when the spec is made, so that IRV108 and the pin search read one set each."""
+    __slots__ = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "OpSpec":
+        spec = super().__new__(cls, *args, **kwargs)
+        if not spec.fields and not spec.dim_inputs:
+            return spec
+        named = frozenset(f.ir for f in spec.fields) | (spec.attributes or frozenset()) \
+            if spec.fields else spec.attributes
+        read = tuple(sorted(set(spec.value_inputs) | set(spec.dim_inputs)))
+        # (_replace makes the tuple directly: this runs once per spec)
+        return spec._replace(attributes=named, value_inputs=read)
 
