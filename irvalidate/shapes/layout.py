@@ -119,10 +119,6 @@ def scatter_rows(data: Tensor, indices: Sequence[int], updates: Tensor, axis: in
     return make_tensor(data.shape, bounds, data.et, origin)
 
 
-def flat_shape(shape: Tuple[int, ...]) -> int:
-    return prod(shape)
-
-
 def _fits(shape: Sequence[int]) -> Tuple[int, ...]:
     """A value shape within the caps, checked before any element is built."""
     if len(shape) > MAX_VALUE_RANK or any(d < 0 for d in shape) or prod(shape) > MAX_VALUE_ELEMENTS:

@@ -43,11 +43,6 @@ def dim(shape: Shape, index: int) -> Dim:
     return DYNAMIC if shape is None else shape[index]
 
 
-def has_rank(shape: Shape, rank: int) -> bool:
-    """Whether a shape's rank is compatible with ``rank`` (a dynamic rank always is)."""
-    return shape is None or len(shape) == rank
-
-
 def require_rank(shape: Shape, ranks: Sequence[int], message: str) -> None:
     """Stop (incompatible) unless the rank is dynamic or one of ``ranks``."""
     if shape is not None and len(shape) not in ranks:

@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 
 from ...ir import elements
 from ...shapes import arith
-from ...shapes.dims import DYNAMIC, Dim, Shape, format_shape
+from ...shapes.dims import Dim, format_shape
 from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 
@@ -39,20 +39,6 @@ def rank_at_most_one(node: Node, index: int, what: str) -> Optional[int]:
         raise OpError(INCOMPATIBLE, f"{what} (input {index}) must be a scalar or a 1-D tensor, "
                                     f"but has rank {len(shape)} ({format_shape(shape)})")
     return len(shape)
-
-
-def element_count(shape: Shape) -> Optional[int]:
-    """How many values an input holds when its shape is static, else None."""
-    if shape is None or any(not d.is_static for d in shape):
-        return None
-    total = 1
-    for d in shape:
-        total *= d.lo
-    return total
-
-
-def dynamic(rank: Optional[int]) -> Shape:
-    return None if rank is None else (DYNAMIC,) * rank
 
 
 def upper_only(d: Dim) -> Dim:
