@@ -25,10 +25,10 @@ from .support.axes import (
     check_in_range,
     normalize,
     require_1d,
-    require_integers,
     require_rank_at_most_one,
 )
 from .support.evaluating import short
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -36,7 +36,6 @@ _CUMSUM = (Field("exclusive", "bool", False), Field("reverse", "bool", False))
 _REVERSE = (Field("mode", "enum", "index", ("index", "mask")),)
 _REVERSE_SEQUENCE = (Field("batch_axis", "int", 0), Field("seq_axis", "int", 1))
 _SHUFFLE = (Field("axis", "int", 1), Field("group", "int", 1))
-_INDEX_TYPES = ("i32", "i64")
 
 
 def _start(node: Node, name: str, fields, labels) -> tuple:
@@ -54,17 +53,17 @@ def _result(node: Node, shape=None) -> Result:
 
 def _cumsum(node: Node) -> Result:
     _start(node, "CumSum", _CUMSUM, ("data", "axis"))
-    require_integers(node, 1, "axis (input 1)", _INDEX_TYPES)
+    require_type(node, 1, "axis", INDEX_TYPES)
     return _result(node)
 
 
 def _roll(node: Node) -> Result:
     _start(node, "Roll", (), ("data", "shift", "axes"))
     data, shift, axes = (v.shape for v in node.inputs)
-    require_integers(node, 1, "shift (input 1)", _INDEX_TYPES)
-    require_integers(node, 2, "axes (input 2)", _INDEX_TYPES)
-    require_rank_at_most_one(shift, "shift (input 1)")
-    require_rank_at_most_one(axes, "axes (input 2)")
+    require_type(node, 1, "shift", INDEX_TYPES)
+    require_type(node, 2, "axes", INDEX_TYPES)
+    require_rank_at_most_one(node, 1, "shift")
+    require_rank_at_most_one(node, 2, "axes")
     static_scalar = shift == ()
     if not static_scalar and shift is not None and axes is not None and (
             len(shift) != len(axes) or any(intersect(a, b) is None for a, b in zip(shift, axes))):

@@ -19,7 +19,8 @@ from __future__ import annotations
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, static
 from .support.attributes import Field, read
-from .support.infer_helpers import compatible, is_real, require_type, shapes_compatible, text
+from .support.infer_helpers import REAL, compatible, shapes_compatible, text
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -122,8 +123,8 @@ def _infer_version(v8: bool):
 
 
 def _types(node: Node, five: bool) -> None:
-    require_type(node, 0, is_real, "box_logits (input 0) must be floating point, not {et}")
-    require_type(node, 2, is_real, "proposals (input 2) must be floating point, not {et}")
+    require_type(node, 0, "box_logits", REAL, "floating point")
+    require_type(node, 2, "proposals", REAL, "floating point")
     pairs = [(1, 0)] + ([(3, 1), (4, 0)] if five else [])
     for index, like in pairs:
         et, want = node.inputs[index].element_type, node.inputs[like].element_type

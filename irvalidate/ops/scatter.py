@@ -20,10 +20,10 @@ from ..shapes.dims import Shape, compatible, format_shape
 from ..shapes.layout import scatter_rows
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.evaluating import origin, scalar, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ND15 = (Field("reduction", "enum", "none", ("none", "sum", "sub", "prod", "min", "max")),)
@@ -45,9 +45,7 @@ def _axis(node: Node, index: int, rank: Optional[int]) -> Optional[int]:
     found = node.exact_values(index)
     if found is None or len(found) != 1 or rank is None:
         return None
-    if rank == 0 and found[0] in (0, -1):
-        return 0
-    return norm_axis(found[0], rank)
+    return normalize(found[0], rank)
 
 
 def _fits(updates: Shape, expected: tuple, what: str) -> None:
@@ -64,8 +62,8 @@ def _with_axis(node: Node) -> tuple:
     and updates, their types checked."""
     node.show(["data", "indices", "updates", "axis"])
     node.how = "scatter update (the data's shape)"
-    integral(node, 1, "indices")
-    integral(node, 3, "axis")
+    require_type(node, 1, "indices")
+    require_type(node, 3, "axis")
     _same_type(node)
     return tuple(v.shape for v in node.inputs[:3])
 
