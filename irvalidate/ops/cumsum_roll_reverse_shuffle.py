@@ -18,7 +18,6 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
 """
 from __future__ import annotations
 
-from ..ir import elements
 from ..shapes.dims import format_dim, format_shape, intersect
 from .support.attributes import Field, read
 from .support.axes import (
@@ -85,8 +84,7 @@ def _reverse(node: Node) -> Result:
             raise OpError(INCOMPATIBLE, f"reversed_axes holds {axes[0].lo} flags but data "
                                         f"{format_shape(data)} has {len(data)} dims (mask mode)")
         return _result(node)
-    if elements.is_known(et) and et not in elements.INTEGRAL:
-        node.note(TYPE, f"reversed_axes (input 1) must be an integer tensor in index mode, not {et}")
+    require_type(node, 1, "reversed_axes", words="an integer tensor in index mode")
     values = node.exact_values(1)
     if data is not None and values is not None:
         rank = len(data)

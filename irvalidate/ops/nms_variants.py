@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from ..ir import elements
 from ..shapes import arith
 from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
@@ -176,9 +175,7 @@ def _rotated(node: Node) -> Result:
             selected = _rotated_count(node, boxes[1], scores)
         fits(boxes[2], 5, f"boxes {format_shape(boxes)} must have 5 values per box")
     for index in (0, 1, 3, 4):
-        et = node.inputs[index].element_type
-        if elements.is_known(et) and et not in REAL:
-            node.note(TYPE, f"{labels[index]} (input {index}) must be a floating type, not {et}")
+        require_type(node, index, labels[index], REAL, "a floating type")
     et = node.inputs[2].element_type
     if et in REAL or et == "boolean":
         node.note(TYPE, f"max_output_boxes_per_class (input 2) must be an integer, not {et}")
