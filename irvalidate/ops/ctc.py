@@ -11,9 +11,9 @@ must be compatible with T.  A dynamic-rank input takes no part.
 """
 from __future__ import annotations
 
-from ..shapes.dims import ONE
+from ..shapes.dims import ONE, compatible
 from .support.attributes import Field, read
-from .support.infer_helpers import REAL, compatible, dim, merge, require_rank, text
+from .support.infer_helpers import REAL, dim, merge, require_rank, text
 from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result

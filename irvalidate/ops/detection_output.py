@@ -17,9 +17,9 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, static
+from ..shapes.dims import DYNAMIC, Dim, compatible, static
 from .support.attributes import Field, read
-from .support.infer_helpers import REAL, compatible, shapes_compatible, text
+from .support.infer_helpers import REAL, text
 from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -201,7 +201,7 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
                             f"priors give {priors * 2}")
             if aux_classes[1].is_static:
                 priors = aux_classes[1].lo // 2
-        if not shapes_compatible(aux_boxes, logits):
+        if not arith.compatible_shapes(aux_boxes, logits):
             raise _fail(f"aux_box_preds {text(aux_boxes)} must have the shape of box_logits "
                         f"{text(logits)}")
     return batch, priors

@@ -10,9 +10,9 @@ which as a dim is ``?``.  Only class_probs must be floating point.
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, static
+from ..shapes.dims import DYNAMIC, compatible, static
 from .support.attributes import Field, read
-from .support.infer_helpers import REAL, compatible, merge, require_rank, text
+from .support.infer_helpers import REAL, merge, require_rank, text
 from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result

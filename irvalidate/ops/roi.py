@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes import arith
+from ..shapes.dims import compatible
 from .support.attributes import Field, read
 from .support.infer_helpers import (
     REAL,
-    compatible,
     dim,
     is_real,
     merge,

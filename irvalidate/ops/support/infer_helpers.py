@@ -43,17 +43,6 @@ def merge(a: Dim, b: Dim, message: str) -> Dim:
     return found
 
 
-def compatible(a: Dim, b: Dim) -> bool:
-    return arith.merge(a, b) is not None
-
-
-def shapes_compatible(a: Shape, b: Shape) -> bool:
-    """``PartialShape::compatible``: same rank (or one dynamic) and every dim compatible."""
-    if a is None or b is None:
-        return True
-    return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
-
-
 def text(value: object) -> str:
     """A dim or shape as OpenVINO prints it."""
     if isinstance(value, Dim):
