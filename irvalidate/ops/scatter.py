@@ -20,7 +20,7 @@ from ..shapes.dims import Shape, compatible, format_shape
 from ..shapes.layout import scatter_rows
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
-from .support.axes import normalize
+from .support.axes import normalize, require_rank_at_most_one
 from .support.evaluating import origin, scalar, tensors
 from .support.input_types import require_type
 from .support.node import Node
@@ -38,10 +38,7 @@ def _same_type(node: Node) -> None:
 
 
 def _axis(node: Node, index: int, rank: Optional[int]) -> Optional[int]:
-    shape = node.inputs[index].shape
-    if shape is not None and len(shape) > 1:
-        raise OpError(INCOMPATIBLE, f"axis (input {index}) must be a scalar or a 1-D tensor, "
-                                    f"not {format_shape(shape)}")
+    require_rank_at_most_one(node, index, "axis")
     found = node.exact_values(index)
     if found is None or len(found) != 1 or rank is None:
         return None
