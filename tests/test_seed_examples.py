@@ -76,7 +76,6 @@ def test_parse_shape_special_forms():
     assert parse_shape("...") is None
     assert parse_shape("") == ()
     assert parse_shape("1,1..8,?") == (Dim(1, 1), Dim(1, 8), dims.DYNAMIC)
-    assert dims.shape_from_ints(2, -1) == (dims.static(2), dims.DYNAMIC)
 
 
 # ============================================================================================

@@ -14,11 +14,14 @@ from irvalidate.settings.config import Config, Defaults
 
 PROBE = """
 import json, sys
+from pathlib import Path
 import irvalidate, irvalidate.settings.config
 from irvalidate.cli.main import main
 code = main(sys.argv[1:])
+here = Path.cwd().resolve()
 print(json.dumps({"code": code, "modules": sorted(sys.modules),
-                  "config_file": irvalidate.settings.config.discover() is not None,
+                  "config_file": any(irvalidate.settings.config.config_file_in(folder) is not None
+                                     for folder in (here, *here.parents)),
                   "config_model": "Config" in vars(irvalidate.settings.config),
                   "version": "__version__" in vars(irvalidate)}))
 """

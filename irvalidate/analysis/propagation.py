@@ -81,7 +81,6 @@ class Propagation:
         self.unread_const: Optional[Layer] = None
         self._const_tensors: Dict[str, Optional[Tensor]] = {}
         self._order = order
-        self._by_type: Optional[Dict[str, List[Layer]]] = None
         self._memo: Dict[str, Any] = {}
         for layer in order:
             self._visit(layer)
@@ -105,15 +104,6 @@ class Propagation:
                               rests_on=layer)
             values.append(value)
         return values
-
-    def layers_of_type(self, kind: str) -> List[Layer]:
-        """The graph's layers of one type (lower case), in propagation order; indexed the
-        first time an op asks (ReadValue and Assign find their variable's other layers)."""
-        if self._by_type is None:
-            self._by_type = {}
-            for layer in self._order:
-                self._by_type.setdefault(layer.type.lower(), []).append(layer)
-        return self._by_type.get(kind, [])
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """What ``build()`` gives, computed once per graph (an op's graph-wide table)."""

@@ -63,9 +63,6 @@ class _Propagation(Propagation):
             raise Decline(f"an op reads what reaches {layer.describe()}")
         return super().input_values(layer)
 
-    def layers_of_type(self, kind: str) -> List[Layer]:
-        raise Decline(f"an op asks for every {kind} layer")
-
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         raise Decline(f"an op asks for a graph-wide table ({key})")
 

@@ -154,7 +154,6 @@ class _SpanScan(_Scan):
         super().__init__(wanted)
         self.data = data
         self.spans: Dict[Key, Tuple[int, int]] = {}
-        self.found_lines = self.found
         self.found = {}  # lines are not wanted here: only spans decide when to stop
 
     def start(self, tag: str, attrs: dict) -> None:

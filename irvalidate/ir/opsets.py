@@ -55,11 +55,6 @@ def contains(version: str, layer_type: str) -> Optional[bool]:
     return canonical_type(layer_type).lower() in _lowered()[opset]
 
 
-def looks_standard(version: str) -> bool:
-    """An opsetN-like or experimental version (anything else names a custom extension's opset)."""
-    return bool(_OPSET_NAME.fullmatch(version)) or version in _table()["experimental_versions"]
-
-
 @lru_cache(maxsize=4096)  # asked for every layer; a file has few (version, type) pairs
 def is_extension(version: str, layer_type: str) -> bool:
     """Whether a runtime extension, not OpenVINO itself, supplies the op.

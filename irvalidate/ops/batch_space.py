@@ -22,9 +22,9 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
+from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .support.value_inputs import integer_input
 
 
 def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:
@@ -62,7 +62,7 @@ def _values(node: Node, index: int, count: int, label: str) -> Optional[List[int
 def _types(node: Node, labels: Sequence[str], same: bool) -> None:
     types = [node.inputs[i].element_type for i in (1, 2, 3)]
     for index in (1, 2, 3):
-        integer_input(node, index, labels[index])
+        require_type(node, index, labels[index], INTEGER_LIKE)
     if same and len({t for t in types if elements.is_known(t)}) > 1:
         node.note(TYPE, f"{', '.join(labels[1:])} must have the same element type "
                         f"({', '.join(map(str, types))})")

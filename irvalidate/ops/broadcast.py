@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
-from ..ir import elements
 from ..shapes import broadcasting as bc
 from ..shapes import layout
 from ..shapes.dims import DYNAMIC, Dim
@@ -30,12 +29,12 @@ from .support.attributes import (
 )
 from .support.autobroadcast import run
 from .support.evaluating import origin, tensors
+from .support.input_types import require_type
 from .support.node import MAX_RANK, Node
 from .support.spec import (
     ATTRIBUTE,
     DIVERGENCE,
     INCOMPATIBLE,
-    TYPE,
     Operand,
     OpError,
     OpSpec,
@@ -160,9 +159,7 @@ def _infer_mode(v3: bool):
             node.require_inputs((3,), " in pdpd mode (Broadcast-1)")
         for index, what in ((1, "target_shape"), (2, "axes_mapping")):
             if index < len(node.inputs) and (index == 1 or spec.mode == "none"):
-                et = node.inputs[index].element_type
-                if elements.is_known(et) and et not in elements.INTEGRAL:
-                    node.note(TYPE, f"{what} (input {index}) must be an integer tensor, not {et}")
+                require_type(node, index, what)
         try:
             target, length = _target(node, label)
         except OpError as err:

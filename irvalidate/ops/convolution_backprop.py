@@ -35,9 +35,10 @@ from .convolution import (
     tail,
     window,
 )
+from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
-from .support.value_inputs import integer_input, refuse_bufferless
+from .support.value_inputs import refuse_bufferless
 
 _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"
@@ -48,7 +49,7 @@ def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
     whether its values are known)."""
     if len(node.inputs) < 3:
         return False, (), False
-    integer_input(node, 2, "output_shape")
+    require_type(node, 2, "output_shape", INTEGER_LIKE)
     length = node.one_d_length(2, _OUTPUT_SHAPE)
     refuse_bufferless(node, 2)
     numbers = node.const_numbers(2)

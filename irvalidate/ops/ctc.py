@@ -11,9 +11,10 @@ must be compatible with T.  A dynamic-rank input takes no part.
 """
 from __future__ import annotations
 
-from ..shapes.dims import ONE
+from ..shapes.dims import ONE, compatible
 from .support.attributes import Field, read
-from .support.infer_helpers import compatible, dim, is_integral, is_real, merge, require_rank, require_type, text
+from .support.infer_helpers import REAL, dim, merge, require_rank, text
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -49,7 +50,7 @@ def _infer_seq_len(node: Node) -> Result:
         if blank is not None and all(d.is_static for d in blank) and blank not in ((), (ONE,)):
             raise OpError(INCOMPATIBLE, f"blank_index (input 2) must be a scalar or hold one "
                                         f"value, not {text(blank)}")
-        require_type(node, 2, is_integral, "blank_index (input 2) must be an integer, not {et}")
+        require_type(node, 2, "blank_index", words="an integer")
     logits, lengths = node.inputs[0].shape, node.inputs[1].shape
     require_rank(logits, (3,), f"logits (input 0) must be 3-D [N, T, C], not {text(logits)}")
     batch, time = dim(logits, 0), dim(logits, 1)
@@ -69,10 +70,9 @@ def _infer_loss(node: Node) -> Result:
     node.require_inputs((4, 5))
     names = [name for name, _ in _LOSS_INPUTS[:len(node.inputs)]]
     node.show(names)
-    require_type(node, 0, is_real, "logits (input 0) must be floating point, not {et}")
+    require_type(node, 0, "logits", REAL, "floating point")
     for index in range(1, len(node.inputs)):
-        require_type(node, index, is_integral, f"{names[index]} (input {index}) must be an "
-                                               f"integer tensor, not {{et}}")
+        require_type(node, index, names[index])
     shapes = [v.shape for v in node.inputs]
     for index, (name, rank) in enumerate(_LOSS_INPUTS[:len(node.inputs)]):
         require_rank(shapes[index], (rank,), f"{name} (input {index}) must have rank {rank}, "

@@ -18,17 +18,16 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
 """
 from __future__ import annotations
 
-from ..ir import elements
 from ..shapes.dims import format_dim, format_shape, intersect
 from .support.attributes import Field, read
 from .support.axes import (
     check_in_range,
     normalize,
     require_1d,
-    require_integers,
     require_rank_at_most_one,
 )
 from .support.evaluating import short
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -36,7 +35,6 @@ _CUMSUM = (Field("exclusive", "bool", False), Field("reverse", "bool", False))
 _REVERSE = (Field("mode", "enum", "index", ("index", "mask")),)
 _REVERSE_SEQUENCE = (Field("batch_axis", "int", 0), Field("seq_axis", "int", 1))
 _SHUFFLE = (Field("axis", "int", 1), Field("group", "int", 1))
-_INDEX_TYPES = ("i32", "i64")
 
 
 def _start(node: Node, name: str, fields, labels) -> tuple:
@@ -54,17 +52,17 @@ def _result(node: Node, shape=None) -> Result:
 
 def _cumsum(node: Node) -> Result:
     _start(node, "CumSum", _CUMSUM, ("data", "axis"))
-    require_integers(node, 1, "axis (input 1)", _INDEX_TYPES)
+    require_type(node, 1, "axis", INDEX_TYPES)
     return _result(node)
 
 
 def _roll(node: Node) -> Result:
     _start(node, "Roll", (), ("data", "shift", "axes"))
     data, shift, axes = (v.shape for v in node.inputs)
-    require_integers(node, 1, "shift (input 1)", _INDEX_TYPES)
-    require_integers(node, 2, "axes (input 2)", _INDEX_TYPES)
-    require_rank_at_most_one(shift, "shift (input 1)")
-    require_rank_at_most_one(axes, "axes (input 2)")
+    require_type(node, 1, "shift", INDEX_TYPES)
+    require_type(node, 2, "axes", INDEX_TYPES)
+    require_rank_at_most_one(node, 1, "shift")
+    require_rank_at_most_one(node, 2, "axes")
     static_scalar = shift == ()
     if not static_scalar and shift is not None and axes is not None and (
             len(shift) != len(axes) or any(intersect(a, b) is None for a, b in zip(shift, axes))):
@@ -86,8 +84,7 @@ def _reverse(node: Node) -> Result:
             raise OpError(INCOMPATIBLE, f"reversed_axes holds {axes[0].lo} flags but data "
                                         f"{format_shape(data)} has {len(data)} dims (mask mode)")
         return _result(node)
-    if elements.is_known(et) and et not in elements.INTEGRAL:
-        node.note(TYPE, f"reversed_axes (input 1) must be an integer tensor in index mode, not {et}")
+    require_type(node, 1, "reversed_axes", words="an integer tensor in index mode")
     values = node.exact_values(1)
     if data is not None and values is not None:
         rank = len(data)

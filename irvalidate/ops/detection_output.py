@@ -17,9 +17,10 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, static
+from ..shapes.dims import DYNAMIC, Dim, compatible, static
 from .support.attributes import Field, read
-from .support.infer_helpers import compatible, is_real, require_type, shapes_compatible, text
+from .support.infer_helpers import REAL, text
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -122,8 +123,8 @@ def _infer_version(v8: bool):
 
 
 def _types(node: Node, five: bool) -> None:
-    require_type(node, 0, is_real, "box_logits (input 0) must be floating point, not {et}")
-    require_type(node, 2, is_real, "proposals (input 2) must be floating point, not {et}")
+    require_type(node, 0, "box_logits", REAL, "floating point")
+    require_type(node, 2, "proposals", REAL, "floating point")
     pairs = [(1, 0)] + ([(3, 1), (4, 0)] if five else [])
     for index, like in pairs:
         et, want = node.inputs[index].element_type, node.inputs[like].element_type
@@ -200,7 +201,7 @@ def _check(shapes, five, priors, classes, share_location, box_size, variance_in_
                             f"priors give {priors * 2}")
             if aux_classes[1].is_static:
                 priors = aux_classes[1].lo // 2
-        if not shapes_compatible(aux_boxes, logits):
+        if not arith.compatible_shapes(aux_boxes, logits):
             raise _fail(f"aux_box_preds {text(aux_boxes)} must have the shape of box_logits "
                         f"{text(logits)}")
     return batch, priors

@@ -16,7 +16,8 @@ from __future__ import annotations
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, format_shape
 from .support.attributes import Field, read
-from .support.checking import index_type, ranked, same_shape, same_type
+from .support.checking import ranked, same_shape, same_type
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import ARITY, INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -42,7 +43,7 @@ def _optional(node: Node, default: int) -> None:
     """default_index (a scalar of the indices' type) and per_sample_weights (one per index,
     of the table's type) at ``default`` and after it, when connected."""
     if default < len(node.inputs):
-        index_type(node, default, "default_index")
+        require_type(node, default, "default_index", INDEX_TYPES)
         same_type(node, default, "default_index", 1, "indices")
         ranked(node, default, "default_index", 0)
     weights = default + 1
@@ -66,8 +67,8 @@ def _offsets(v15: bool):
         labels = ["emb_table", "indices", "offsets", "default_index", "per_sample_weights"]
         node.show(labels[:len(node.inputs)])
         node.how = "one row per bag, bags given by offsets"
-        index_type(node, 2, "offsets")
-        index_type(node, 1, "indices")
+        require_type(node, 2, "offsets", INDEX_TYPES)
+        require_type(node, 1, "indices", INDEX_TYPES)
         same_type(node, 2, "offsets", 1, "indices")
         ranked(node, 1, "indices", 1)
         offsets = ranked(node, 2, "offsets", 1)
@@ -83,7 +84,7 @@ def _packed(v15: bool):
         _mean_without_weights(node, 2, reduction)
         node.show(["emb_table", "indices", "per_sample_weights"][:len(node.inputs)])
         node.how = "one row per bag, a bag per row of indices"
-        index_type(node, 1, "indices")
+        require_type(node, 1, "indices", INDEX_TYPES)
         _weights_type(node, 2)
         indices = ranked(node, 1, "indices", 2)
         if len(node.inputs) == 3:
@@ -105,7 +106,7 @@ def _segments(node: Node) -> Result:
     node.show(labels[:len(node.inputs)])
     node.how = "one row per segment, num_segments of them"
     for index in (2, 1, 3):
-        index_type(node, index, labels[index])
+        require_type(node, index, labels[index], INDEX_TYPES)
     same_type(node, 2, "segment_ids", 1, "indices")
     same_type(node, 3, "num_segments", 2, "segment_ids")
     ranked(node, 1, "indices", 1)

@@ -17,22 +17,20 @@ from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, format_dim, format_shape
 from ..shapes.values import NegativeTarget, Unresolved, as_target, describe
 from .support.attributes import Field, read
-from .support.axes import require_integers
+from .support.axes import require_rank_at_most_one
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("output_type", "type", "dynamic"),)
 _LABELS = ("num_rows", "num_columns", "diagonal_index", "batch_shape")
-_INDEX_TYPES = ("i32", "i64")
 
 
 def _one_value(node: Node, index: int) -> None:
     shape = node.inputs[index].shape
     what = f"{_LABELS[index]} (input {index})"
-    if shape is None:
+    if require_rank_at_most_one(node, index, _LABELS[index]) is None:
         return
-    if len(shape) > 1:
-        raise OpError(INCOMPATIBLE, f"{what} must be a scalar or 1-D, but has shape {format_shape(shape)}")
     if shape and shape[0].is_static and shape[0].lo != 1:
         raise OpError(INCOMPATIBLE, f"{what} must hold one element, but has shape {format_shape(shape)}")
 
@@ -80,7 +78,7 @@ def _infer(node: Node) -> Result:
     node.show(_LABELS[:len(node.inputs)])
     node.how = "batch_shape + [num_rows, num_columns]"
     for index in range(len(node.inputs)):
-        require_integers(node, index, f"{_LABELS[index]} (input {index})", _INDEX_TYPES)
+        require_type(node, index, _LABELS[index], INDEX_TYPES)
     for index in (0, 1, 2):
         _one_value(node, index)
     batch: Optional[Tuple[Dim, ...]] = ()

@@ -24,13 +24,13 @@ from typing import List, Optional, Tuple
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, format_dim, format_shape
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.shaping import ints_text
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _NAMES = ("data", "axes", "signal_size")
 _DATA_TYPES = ("f32", "f16", "bf16")
-_INDEX_TYPES = ("i32", "i64")
 TWO = Dim(2, 2)
 
 
@@ -39,9 +39,7 @@ def _types(node: Node) -> None:
     if elements.is_known(et) and et not in _DATA_TYPES:
         node.note(TYPE, f"data (input 0) must be f32, f16 or bf16, not {et}")
     for index in range(1, len(node.inputs)):
-        found = node.inputs[index].element_type
-        if elements.is_known(found) and found not in _INDEX_TYPES:
-            node.note(TYPE, f"{_NAMES[index]} (input {index}) must be i32 or i64, not {found}")
+        require_type(node, index, _NAMES[index], INDEX_TYPES)
 
 
 def _size_dim(lo: int, hi: int) -> Dim:

@@ -21,10 +21,10 @@ from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.layout import gather_values
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.evaluating import int_attr, origin, scalar, short, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _BATCH = (Field("batch_dims", "int", 0),)
@@ -49,8 +49,8 @@ def _gather(v7: bool):
         data, indices, axis_in = (v.shape for v in node.inputs)
         et = node.inputs[0].element_type
         if v7:
-            integral(node, 1, "indices")
-            integral(node, 2, "axis")
+            require_type(node, 1, "indices")
+            require_type(node, 2, "axis")
         if axis_in is not None and axis_in not in ((), (Dim(1, 1),)):
             raise OpError(INCOMPATIBLE, f"axis (input 2) must be a scalar or hold one element, "
                                         f"but has shape {format_shape(axis_in)}")
@@ -63,7 +63,7 @@ def _gather(v7: bool):
         if b < 0 and indices is not None:
             b += len(indices)
         if axis is not None and data is not None:
-            axis = norm_axis(axis, len(data))
+            axis = normalize(axis, len(data))
         if axis is not None and not (b <= axis or b < 0 or axis < 0):
             raise OpError(INCOMPATIBLE, f"batch_dims {batch} must not exceed the axis {axis}")
         if indices is not None and b >= 0 and b > len(indices):
@@ -97,7 +97,7 @@ def _gather_nd(v8: bool):
         node.how = "gather of index tuples"
         data, indices = (v.shape for v in node.inputs)
         et = node.inputs[0].element_type
-        integral(node, 1, "indices")
+        require_type(node, 1, "indices")
         for shape, what in ((data, "data"), (indices, "indices")):
             if shape is not None and not shape:
                 raise OpError(INCOMPATIBLE, f"{what} must have rank 1 or more, not be a scalar")
@@ -133,9 +133,9 @@ def _gather_elements(node: Node) -> Result:
     if data is None and indices is None:
         return Result((None,), (et,))
     if data is None:
-        norm_axis(axis, len(indices))
+        normalize(axis, len(indices))
         return Result((indices,), (et,))
-    a = norm_axis(axis, len(data))
+    a = normalize(axis, len(data))
     if indices is None:
         return Result((data[:a] + (DYNAMIC,) + data[a + 1:],), (et,))
     if len(data) != len(indices):

@@ -15,16 +15,17 @@ when unknown.  A later repeat of an axis wins.
 from __future__ import annotations
 
 import math
-import struct
 from typing import List, Optional, Sequence, Tuple
 
 from ..ir import elements
 from ..shapes import windows as win
+from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .support.attributes import Field, read
+from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .support.value_inputs import integer_input, refuse_bufferless
+from .support.value_inputs import refuse_bufferless
 
 _V0_FIELDS = (Field("axes", "uints", ()), Field("mode", "str", ""),
               Field("align_corners", "bool", False), Field("antialias", "bool", False),
@@ -42,24 +43,19 @@ _FIELDS = (Field("mode", "enum", "nearest", _MODES),
 _DATA_TYPES = ("f32", "f16", "bf16", "i8", "u8", "i32", "i64", "f64")
 _SIZE_TYPES = ("i32", "i64", "u32", "u64")
 _SCALE_TYPES = ("f32", "f16", "bf16")
-_EPSILON = struct.unpack("<f", struct.pack("<f", 1e-6))[0]
-
-
-def _f32(value: float) -> float:
-    """``value`` rounded to a float32, as C++ stores it."""
-    return struct.unpack("<f", struct.pack("<f", value))[0]
+_EPSILON = f32(1e-6)
 
 
 def scale_dim(d: Dim, scale: float) -> Dim:
     """``dim::scale``: each bound times ``scale + 1e-6`` in float32, truncated; a scale of
     exactly 1 changes nothing."""
-    scale = _f32(scale)
+    scale = f32(scale)
     if scale == 1.0:
         return d
-    scale = _f32(scale + _EPSILON)
+    scale = f32(scale + _EPSILON)
 
     def times(bound: int) -> int:
-        product = _f32(_f32(float(bound)) * scale)
+        product = f32(f32(float(bound)) * scale)
         return int(product) if math.isfinite(product) and abs(product) < 2.0 ** 63 else -1
     hi = -1 if d.hi >= INF else times(d.hi)
     return win.dimension(hi, hi) if d.is_static else win.dimension(times(d.lo), hi)
@@ -96,7 +92,7 @@ def _infer_v0(node: Node) -> Result:
     node.how = "interpolation"
     axes = sorted(set(read(node, "Interpolate", _V0_FIELDS)[0]))
     _unsigned_pads(node)
-    integer_input(node, 1, "target_spatial_shape")
+    require_type(node, 1, "target_spatial_shape", INTEGER_LIKE)
     data, et = node.inputs[0].shape, node.inputs[0].element_type
     if data is None:
         return Result((None,), (et,))

@@ -15,6 +15,7 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import format_dim, format_shape
 from .support.attributes import Field, read
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -27,8 +28,7 @@ def _inverse(node: Node) -> Result:
     (adjoint,) = read(node, "Inverse", _INVERSE)
     node.how = "matrix inverse" + (" (adjoint)" if adjoint else "") + ": the shape is kept"
     data, et = node.inputs[0].shape, node.inputs[0].element_type
-    if elements.is_known(et) and et not in elements.REAL:
-        node.note(TYPE, f"data (input 0) must be floating-point, not {et}")
+    require_type(node, 0, "data", elements.REAL, "floating-point")
     if data is not None:
         if len(data) < 2:
             raise OpError(INCOMPATIBLE, f"data {format_shape(data)} must be at least a 2-D matrix")
@@ -58,9 +58,7 @@ def _grouped(node: Node) -> Result:
         node.note(TYPE, f"mat_a is {node.inputs[0].element_type} and mat_b "
                         f"{node.inputs[1].element_type}: they must be one type")
     if len(node.inputs) == 3:
-        found = node.inputs[2].element_type
-        if elements.is_known(found) and found not in ("i32", "i64"):
-            node.note(TYPE, f"offsets (input 2) must be i32 or i64, not {found}")
+        require_type(node, 2, "offsets", INDEX_TYPES)
     a, b = node.inputs[0].shape, node.inputs[1].shape
     if a is None or b is None:
         return Result((None,), (et,))

@@ -16,9 +16,9 @@ boxes, scores and thresholds.  ``output_type`` (v3 and later) must be i32 or i64
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, INF, Dim, Shape, static
+from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, static
 from .support.attributes import Field, read
-from .support.infer_helpers import compatible, require_rank, text
+from .support.infer_helpers import require_rank, text
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from ..ir import elements
 from ..shapes import arith
+from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
 from .support.attributes import Field, read
-from .support.checking import REAL, fits, float32, index_type, ranked, same_type
+from .support.checking import REAL, fits, ranked, same_type
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -66,10 +67,10 @@ def _limits(top: int, keep: int, background: int) -> None:
 def _box_types(node: Node, inputs: int) -> None:
     """boxes and scores: f32, f16 or bf16, one of them (and roisnum i32 or i64)."""
     for index, what in ((0, "boxes"), (1, "scores")):
-        index_type(node, index, what, _BOX_TYPES)
+        require_type(node, index, what, _BOX_TYPES)
     same_type(node, 1, "scores", 0, "boxes")
     if inputs == 3:
-        index_type(node, 2, "roisnum")
+        require_type(node, 2, "roisnum", INDEX_TYPES)
 
 
 def _start(node: Node, labels) -> None:
@@ -121,7 +122,7 @@ def _multiclass(version: int):
         out_et = _output_type(output)
         _box_types(node, len(node.inputs))
         _limits(top, keep, background)
-        if not 0.0 <= float32(eta) <= 1.0:
+        if not 0.0 <= f32(eta) <= 1.0:
             raise OpError(ATTRIBUTE, f"attribute nms_eta is {eta}: it must be within [0, 1]")
         boxes = ranked(node, 0, "boxes", 3)
         scores = ranked(node, 1, "scores", 2 if rois else 3)
@@ -174,9 +175,7 @@ def _rotated(node: Node) -> Result:
             selected = _rotated_count(node, boxes[1], scores)
         fits(boxes[2], 5, f"boxes {format_shape(boxes)} must have 5 values per box")
     for index in (0, 1, 3, 4):
-        et = node.inputs[index].element_type
-        if elements.is_known(et) and et not in REAL:
-            node.note(TYPE, f"{labels[index]} (input {index}) must be a floating type, not {et}")
+        require_type(node, index, labels[index], REAL, "a floating type")
     et = node.inputs[2].element_type
     if et in REAL or et == "boolean":
         node.note(TYPE, f"max_output_boxes_per_class (input 2) must be an integer, not {et}")

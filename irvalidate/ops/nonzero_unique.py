@@ -18,8 +18,8 @@ from ..ir.weights import REAL_TYPES
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.node import Node, is_const
-from .support.shaping import axis as norm_axis
 from .support.shaping import refuse_unless
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -109,7 +109,7 @@ def _unique(node: Node) -> Result:
         return Result((out0, (DYNAMIC,), (DYNAMIC,), (DYNAMIC,)), types)
     refuse_unless(len(shape) > 0, "data is a scalar: it has no axis (the runtime reads out of "
                                   "range)")
-    a = norm_axis(axis, len(shape))
+    a = normalize(axis, len(shape))
     d = shape[a]
     if d == static(0):
         along, some = static(0), static(0)
@@ -123,7 +123,7 @@ def _evaluated(values: List[int], shape, axis: Optional[int]):
         n = len(set(values))
         return (static(n),), (static(n),), (static(len(values)),), (static(n),)
     dims = [d.lo for d in shape]
-    a = norm_axis(axis, len(dims))
+    a = normalize(axis, len(dims), scalar_as_1d=False)
     inner = 1
     for d in dims[a + 1:]:
         inner *= d

@@ -28,10 +28,10 @@ from .support.axes import (
     check_in_range,
     require_1d,
     require_count_within,
-    require_integers,
     require_rank_at_most_one,
 )
 from .support.evaluating import short
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -79,7 +79,7 @@ def _mvn6(node: Node) -> Result:
 
 def _normalize_l2(node: Node) -> Result:
     data = _same_shape(node, "NormalizeL2", _NORMALIZE_L2, ("data", "axes"))
-    require_rank_at_most_one(node.inputs[1].shape, "axes (input 1)")
+    require_rank_at_most_one(node, 1, "axes")
     values = node.exact_values(1)
     check_in_range(values, data)
     if data == () and values:
@@ -91,7 +91,7 @@ def _normalize_l2(node: Node) -> Result:
 def _lrn(node: Node) -> Result:
     data = _same_shape(node, "LRN", _LRN, ("data", "axes"))
     axes = node.inputs[1].shape
-    require_integers(node, 1, "axes (input 1)")
+    require_type(node, 1, "axes")
     if axes is not None and all(d.is_static for d in axes):  # only a static shape is checked
         require_1d(axes, "axes (input 1)")
         require_count_within(axes[0].lo, data, "axes (input 1)")

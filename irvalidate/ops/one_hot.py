@@ -10,9 +10,10 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .support.attributes import Field, read
+from .support.axes import normalize
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral, refuse_unless
+from .support.shaping import refuse_unless
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _V1 = (Field("axis", "int", 0),)
@@ -27,8 +28,8 @@ def _one_hot(fields):
         axis = read(node, "OneHot", fields)[0]
         node.show(list(_NAMES))
         node.how = f"one-hot along axis {axis}"
-        integral(node, 0, "indices")
-        integral(node, 1, "depth")
+        require_type(node, 0, "indices")
+        require_type(node, 1, "depth")
         for i in (1, 2, 3):
             shape = node.inputs[i].shape
             refuse_unless(shape is None or shape == (), f"{_NAMES[i]} (input {i}) must be a "
@@ -49,7 +50,7 @@ def _one_hot(fields):
         indices = node.inputs[0].shape
         if indices is None:
             return Result((None,), (et,))
-        a = norm_axis(axis, len(indices) + 1)
+        a = normalize(axis, len(indices) + 1)
         return Result((indices[:a] + (depth,) + indices[a:],), (et,))
     return infer
 

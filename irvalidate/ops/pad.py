@@ -22,9 +22,9 @@ from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
 from .support.evaluating import origin, tensors
+from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
-from .support.value_inputs import integer_input
 
 _FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect", "symmetric")),)
 _LABELS = ("data", "pads_begin", "pads_end", "pad_value")
@@ -46,7 +46,7 @@ def _types(node: Node, mode: str) -> None:
             node.note(TYPE, f"pad_value (input 3) must have the data's element type {data}, "
                             f"not {value}")
     for index in (1, 2):
-        integer_input(node, index, _LABELS[index])
+        require_type(node, index, _LABELS[index], INTEGER_LIKE)
 
 
 def _infer(node: Node, v1: bool) -> Result:

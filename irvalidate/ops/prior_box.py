@@ -20,9 +20,11 @@ import math
 from typing import Tuple
 
 from ..shapes import arith
+from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, static
 from .support.attributes import Field, read
-from .support.infer_helpers import f32, is_integral, require_type, text
+from .support.infer_helpers import text
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -76,8 +78,8 @@ def _priors(node: Node, name: str, fields) -> int:
 def _boxes(node: Node, priors: int) -> Result:
     """The rule both ops share, given their prior count."""
     node.show(("output_size", "image_size"))
-    require_type(node, 0, is_integral, "output_size (input 0) must be an integer tensor, not {et}")
-    require_type(node, 1, is_integral, "image_size (input 1) must be an integer tensor, not {et}")
+    require_type(node, 0, "output_size")
+    require_type(node, 1, "image_size")
     out_size, image = node.inputs[0].shape, node.inputs[1].shape
     if (out_size is not None and len(out_size) != 1) or (
             out_size is not None and image is not None and len(image) != len(out_size)):

@@ -10,9 +10,10 @@ which as a dim is ``?``.  Only class_probs must be floating point.
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, static
+from ..shapes.dims import DYNAMIC, compatible, static
 from .support.attributes import Field, read
-from .support.infer_helpers import compatible, is_real, merge, require_rank, require_type, text
+from .support.infer_helpers import REAL, merge, require_rank, text
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -28,7 +29,7 @@ _FIELDS = (Field("base_size", "uint", 0), Field("pre_nms_topn", "uint", 0),
 def _boxes(node: Node):
     node.require_inputs((3,))
     node.show(("class_probs", "bbox_deltas", "image_shape"))
-    require_type(node, 0, is_real, "class_probs (input 0) must be floating point, not {et}")
+    require_type(node, 0, "class_probs", REAL, "floating point")
     probs, deltas, image = (v.shape for v in node.inputs)
     require_rank(probs, (4,), f"class_probs (input 0) must be 4-D, not {text(probs)}")
     require_rank(deltas, (4,), f"bbox_deltas (input 1) must be 4-D, not {text(deltas)}")

@@ -13,9 +13,10 @@ input element types are not compared: rois and scores take input 0's.
 from __future__ import annotations
 
 from ..shapes import arith
+from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape, static
 from .support.attributes import Field, read
-from .support.checking import fits, float32, ranked
+from .support.checking import fits, ranked
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -31,7 +32,7 @@ def _attributes(node: Node):
         if value <= 0:
             raise OpError(ATTRIBUTE, f"attribute {name} is {value}: it must be above 0 (0 when "
                                      f"missing)")
-    if float32(eta) != 1.0:
+    if f32(eta) != 1.0:
         raise OpError(ATTRIBUTE, f"attribute nms_eta is {eta}: the runtime takes only 1")
     if roi_num not in ("i32", "i64"):
         raise OpError(ATTRIBUTE, f"attribute roi_num_type is {roi_num}: it must be i32 or i64")

@@ -23,8 +23,9 @@ from ..shapes import bounds
 from ..shapes.dims import DYNAMIC, ONE, Shape
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
-from .support.axes import normalize, require_integers, require_rank_at_most_one
+from .support.axes import normalize, require_rank_at_most_one
 from .support.evaluating import bool_attr, origin, short, tensors
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -38,7 +39,7 @@ def _check_types(node: Node, logical: bool) -> None:
         node.note(TYPE, f"data (input 0) of a logical reduction must be boolean, not {et}")
     if not logical and et == "boolean":
         node.note(TYPE, "data (input 0) must be numeric, not boolean")
-    require_integers(node, 1, "axes (input 1)")
+    require_type(node, 1, "axes")
 
 
 def _unknown_axes(data: Shape, axes: Shape, keep_dims: bool) -> Shape:
@@ -60,7 +61,7 @@ def _infer_with(name: str, logical: bool) -> Callable[[Node], Result]:
         node.show(_LABELS)
         data, axes = node.inputs[0].shape, node.inputs[1].shape
         _check_types(node, logical)
-        require_rank_at_most_one(axes, "axes (input 1)")
+        require_rank_at_most_one(node, 1, "axes")
         values = node.exact_values(1)
         kept = " (keep_dims)" if keep_dims else ""
         if data is None or values is None:

@@ -21,8 +21,8 @@ from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
 from .support.evaluating import bool_attr, origin, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import integral
 from .support.spec import DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("special_zero", "bool", False),)
@@ -99,7 +99,7 @@ def _infer(node: Node) -> Result:
     node.show(["data", "pattern"])
     node.how = "reshape to the pattern"
     data, pattern = node.inputs
-    integral(node, 1, "pattern")
+    require_type(node, 1, "pattern")
     if pattern.shape is not None and len(pattern.shape) != 1:
         raise OpError(INCOMPATIBLE, f"the pattern (input 1) must be a 1-D tensor, but has shape "
                                     f"{format_shape(pattern.shape)}")

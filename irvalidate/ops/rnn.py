@@ -24,10 +24,10 @@ import math
 from typing import Optional
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, format_dim, intersect, static
+from ..shapes.dims import DYNAMIC, Dim, compatible, format_dim, intersect, static
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
-from .support.infer_helpers import compatible, dim, merge, text
+from .support.infer_helpers import dim, merge, text
 from .support.node import Node
 from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 

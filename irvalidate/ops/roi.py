@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from ..ir import elements
 from ..shapes import arith
+from ..shapes.dims import compatible
 from .support.attributes import Field, read
 from .support.infer_helpers import (
-    compatible,
+    REAL,
     dim,
-    is_integral,
     is_real,
     merge,
     positive_normal,
     require_rank,
-    require_type,
     text,
 )
+from .support.input_types import require_type
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -120,8 +120,7 @@ def _infer_roi_align(v9: bool):
         except ValueError:
             node.note(TYPE, f"data and rois must have one floating-point element type, not "
                             f"{ets[0]} and {ets[1]}")
-        require_type(node, 2, is_integral, "batch_indices (input 2) must be an integer tensor, "
-                                           "not {et}")
+        require_type(node, 2, "batch_indices")
         require_rank(data, (4,), f"data (input 0) must be 4-D, not {text(data)}")
         require_rank(rois, (2,), f"rois (input 1) must be 2-D, not {text(rois)}")
         require_rank(indices, (1,), f"batch_indices (input 2) must be 1-D, not {text(indices)}")
@@ -148,8 +147,8 @@ def _infer_psroi(node: Node) -> Result:
         raise OpError(ATTRIBUTE, f"attributes spatial_bins_x and spatial_bins_y must be positive "
                                  f"in bilinear mode, not {bins_x} and {bins_y}")
     _check_scale(scale)
-    require_type(node, 0, is_real, "feature maps (input 0) must be floating point, not {et}")
-    require_type(node, 1, is_real, "rois (input 1) must be floating point, not {et}")
+    require_type(node, 0, "feature maps", REAL, "floating point")
+    require_type(node, 1, "rois", REAL, "floating point")
     _features(node)
     feat = node.inputs[0].shape
     if feat is not None:

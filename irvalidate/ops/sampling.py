@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, format_shape, static
 from .support.attributes import Field, read
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import MAX_RANK, Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -39,8 +40,7 @@ def _uniform(node: Node) -> Result:
     node.how = "the values of input 0 (shape)"
     out_type = read(node, "RandomUniform", _UNIFORM)[0]
     shape_et, low, high = (v.element_type for v in node.inputs)
-    if elements.is_known(shape_et) and shape_et not in ("i32", "i64"):
-        node.note(TYPE, f"shape (input 0) must be i32 or i64, not {shape_et}")
+    require_type(node, 0, "shape", INDEX_TYPES)
     if low is not None and high is not None and low != high:
         node.note(TYPE, f"min (input 1) is {low} and max (input 2) {high}: they must be one type")
     elif out_type == "dynamic" and "output_type" not in node.layer.data:
@@ -75,9 +75,8 @@ def _multinomial(node: Node) -> Result:
     node.show(("probs", "num_samples"))
     node.how = "[probs dim 0, the value of num_samples]"
     out_type = read(node, "Multinomial", _MULTINOMIAL)[0]
-    probs_et, count_et = node.inputs[0].element_type, node.inputs[1].element_type
-    if elements.is_known(probs_et) and probs_et not in elements.REAL:
-        node.note(TYPE, f"probs (input 0) must be floating-point, not {probs_et}")
+    count_et = node.inputs[1].element_type
+    require_type(node, 0, "probs", elements.REAL, "floating-point")
     if elements.is_known(count_et) and (count_et == "boolean" or count_et in elements.REAL):
         node.note(TYPE, f"num_samples (input 1) must be an integer, not {count_et}")
     probs = node.inputs[0].shape

@@ -20,10 +20,10 @@ from ..shapes.dims import Shape, compatible, format_shape
 from ..shapes.layout import scatter_rows
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
+from .support.axes import normalize, require_rank_at_most_one
 from .support.evaluating import origin, scalar, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _ND15 = (Field("reduction", "enum", "none", ("none", "sum", "sub", "prod", "min", "max")),)
@@ -38,16 +38,11 @@ def _same_type(node: Node) -> None:
 
 
 def _axis(node: Node, index: int, rank: Optional[int]) -> Optional[int]:
-    shape = node.inputs[index].shape
-    if shape is not None and len(shape) > 1:
-        raise OpError(INCOMPATIBLE, f"axis (input {index}) must be a scalar or a 1-D tensor, "
-                                    f"not {format_shape(shape)}")
+    require_rank_at_most_one(node, index, "axis")
     found = node.exact_values(index)
     if found is None or len(found) != 1 or rank is None:
         return None
-    if rank == 0 and found[0] in (0, -1):
-        return 0
-    return norm_axis(found[0], rank)
+    return normalize(found[0], rank)
 
 
 def _fits(updates: Shape, expected: tuple, what: str) -> None:
@@ -64,8 +59,8 @@ def _with_axis(node: Node) -> tuple:
     and updates, their types checked."""
     node.show(["data", "indices", "updates", "axis"])
     node.how = "scatter update (the data's shape)"
-    integral(node, 1, "indices")
-    integral(node, 3, "axis")
+    require_type(node, 1, "indices")
+    require_type(node, 3, "axis")
     _same_type(node)
     return tuple(v.shape for v in node.inputs[:3])
 

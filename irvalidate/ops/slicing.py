@@ -26,10 +26,11 @@ from ..shapes.dims import DYNAMIC, ONE, Dim, compatible, format_shape
 from ..shapes.slicing import make_dim, slice_dim
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.evaluating import mask, origin, scalar, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral, ints_text, upper_only
+from .support.shaping import ints_text, upper_only
 from .support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
@@ -65,7 +66,7 @@ def _slice(node: Node) -> Result:
     data = node.inputs[0].shape
     et = node.inputs[0].element_type
     for i in range(1, len(node.inputs)):
-        integral(node, i, names[i])
+        require_type(node, i, names[i])
     if data is None:
         return Result((None,), (et,))
     rank = len(data)
@@ -88,7 +89,7 @@ def _slice(node: Node) -> Result:
     if len(node.inputs) == 5:
         found = node.exact_values(4)
         if found is not None:
-            axes = [norm_axis(a, rank) for a in found]
+            axes = [normalize(a, rank, scalar_as_1d=False) for a in found]
             if len(set(axes)) != len(axes):
                 raise OpError(INCOMPATIBLE, f"axes {ints_text(found)} repeat an axis")
     elif start is not None:
@@ -123,7 +124,7 @@ def _slice_scatter(node: Node) -> Result:
     if out is not None and not out:
         raise OpError(INCOMPATIBLE, "data and updates must not be scalars")
     for i in range(2, len(node.inputs)):
-        integral(node, i, names[i])
+        require_type(node, i, names[i])
         n = _one_d(node, i, names[i])
         if n is not None and out is not None and n.lo > len(out):
             raise OpError(INCOMPATIBLE, f"{names[i]} holds {n} values, more than the rank {len(out)} "
@@ -140,7 +141,7 @@ def _slice_scatter(node: Node) -> Result:
             raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
         found = node.exact_values(5)
         if found is not None and data is not None:
-            axes = [norm_axis(a, len(data)) for a in found]
+            axes = [normalize(a, len(data), scalar_as_1d=False) for a in found]
             if len(set(axes)) != len(axes):
                 raise OpError(INCOMPATIBLE, f"axes {ints_text(found)} repeat an axis")
     elif start is not None:
@@ -202,8 +203,8 @@ def _strided_slice(node: Node) -> Result:
     begin_mask, end_mask, new_axis, shrink, ellipsis = _masks(node)
     data = node.inputs[0].shape
     et = node.inputs[0].element_type
-    integral(node, 1, "begin")
-    integral(node, 2, "end")
+    require_type(node, 1, "begin")
+    require_type(node, 2, "end")
     lengths = [_one_d(node, i, names[i]) for i in range(1, len(node.inputs))]
     if data is None:
         return Result((None,), (et,))

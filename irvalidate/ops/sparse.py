@@ -20,6 +20,7 @@ from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_shape, static
 from .support.attributes import Field, read
+from .support.input_types import INDEX_TYPES, require_type
 from .support.node import Node
 from .support.shaping import ints_text
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
@@ -32,20 +33,14 @@ def _refuse(message: str) -> None:
     raise OpError(INCOMPATIBLE, message)
 
 
-def _index_type(node: Node, index: int, what: str) -> None:
-    et = node.inputs[index].element_type
-    if elements.is_known(et) and et not in _INDEX_TYPES:
-        node.note(TYPE, f"{what} (input {index}) must be i32 or i64, not {et}")
-
-
 def _segment_max(node: Node) -> Result:
     node.require_inputs((2, 3))
     node.show(("data", "segment_ids", "num_segments")[:len(node.inputs)])
     (mode,) = read(node, "SegmentMax", _SEGMENT_MAX)
     node.how = f"the data's shape, dim 0 the segment count (empty segments {mode})"
-    _index_type(node, 1, "segment_ids")
+    require_type(node, 1, "segment_ids", INDEX_TYPES)
     if len(node.inputs) == 3:
-        _index_type(node, 2, "num_segments")
+        require_type(node, 2, "num_segments", INDEX_TYPES)
     data, ids_shape = node.inputs[0].shape, node.inputs[1].shape
     if data is not None and not data:
         _refuse("data must not be a scalar")

@@ -12,31 +12,26 @@ Values: evaluated along the axis of a shape value, each output its own piece.
 """
 from __future__ import annotations
 
-import struct
 from typing import List, Optional, Tuple
 
-from ..shapes.arith import from_int
+from ..shapes.arith import f32, from_int
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_dim, format_shape, static
 from ..shapes.layout import split_values
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.evaluating import origin, scalar, short, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import axis as norm_axis
-from .support.shaping import integral, ints_text
+from .support.shaping import ints_text
 from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _SPLITS = (Field("num_splits", "uint", 0),)
 
 
-def _f32(x: float) -> float:
-    """``x`` rounded to a C++ float."""
-    return struct.unpack("f", struct.pack("f", x))[0]
-
-
 def _f32_part(bound: int, n: int) -> int:
     """``(int)(float(bound) * (1.0f / n))``, as the runtime splits an interval bound."""
-    return int(_f32(_f32(float(bound)) * _f32(1.0 / _f32(float(n)))))
+    return int(f32(f32(float(bound)) * f32(1.0 / f32(float(n)))))
 
 
 def _piece(d: Dim, n: int) -> Dim:
@@ -68,7 +63,7 @@ def _split(node: Node) -> Result:
         raise OpError(ATTRIBUTE, f"num_splits {n} is not a plausible number of outputs")
     data, axis_shape = node.inputs[0].shape, node.inputs[1].shape
     et = node.inputs[0].element_type
-    integral(node, 1, "axis")
+    require_type(node, 1, "axis")
     if axis_shape is not None and axis_shape != ():
         raise OpError(INCOMPATIBLE, f"axis (input 1) must be a scalar, not "
                                     f"{format_shape(axis_shape)}")
@@ -78,7 +73,7 @@ def _split(node: Node) -> Result:
     if data is None or axis is None:
         out: Shape = None if data is None else (DYNAMIC,) * len(data)
         return Result((out,) * n, (et,) * n)
-    a = norm_axis(axis, len(data))
+    a = normalize(axis, len(data))
     piece = data[:a] + (_piece(data[a], n),) + data[a + 1:]
     return Result((piece,) * n, (et,) * n)
 
@@ -105,7 +100,7 @@ def _variadic(node: Node) -> Result:
     if data is None or axis is None:
         out: Shape = None if data is None else (DYNAMIC,) * len(data)
         return Result((out,) * n, (et,) * n)
-    a = norm_axis(axis, len(data))
+    a = normalize(axis, len(data), scalar_as_1d=False)
     lengths = node.exact_values(2)
     if lengths is None or len(lengths) != n:
         unknown = data[:a] + (DYNAMIC,) + data[a + 1:]

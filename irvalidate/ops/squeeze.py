@@ -20,9 +20,9 @@ from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, ONE, Shape, compatible
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
+from .support.axes import normalize, require_rank_at_most_one
 from .support.evaluating import origin, tensors
 from .support.node import Node, is_const
-from .support.shaping import axis, rank_at_most_one
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 _SKIP = (Field("allow_axis_skip", "bool", False),)
@@ -48,7 +48,7 @@ def _squeeze(v15: bool):
         data = node.inputs[0]
         et = data.element_type
         if len(node.inputs) == 2:
-            rank_at_most_one(node, 1, "axes")
+            require_rank_at_most_one(node, 1, "axes")
         shape = data.shape
         if shape is None:
             return Result((None,), (et,))
@@ -67,7 +67,7 @@ def _squeeze(v15: bool):
                     raise OpError(INCOMPATIBLE, f"axis {a} is out of the range [-1, 0] of a "
                                                 f"scalar input")
                 continue
-            where.add(axis(a, rank))
+            where.add(normalize(a, rank))
         if not where:
             if _may_be_one(shape):
                 node.how = "squeeze of every 1 (a dim that may be 1 makes the rank dynamic)"
@@ -98,7 +98,7 @@ def _unsqueeze(node: Node) -> Result:
     _axes_type(node)
     data = node.inputs[0]
     et = data.element_type
-    rank_at_most_one(node, 1, "axes")
+    require_rank_at_most_one(node, 1, "axes")
     axes = node.exact_values(1)
     if axes is None or data.shape is None:
         return Result((None,), (et,))
@@ -106,7 +106,7 @@ def _unsqueeze(node: Node) -> Result:
         raise OpError(INCOMPATIBLE, "axes (input 1) is empty: Unsqueeze needs at least one axis")
     unique = set(axes)
     rank = len(data.shape) + len(unique)
-    where = sorted({axis(a, rank) for a in unique})
+    where = sorted({normalize(a, rank) for a in unique})
     out: List = list(data.shape)
     for a in where:
         if a <= len(out):

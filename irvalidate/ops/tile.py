@@ -12,16 +12,17 @@ from ..shapes import arith, layout
 from ..shapes.dims import DYNAMIC, ONE, Dim
 from ..shapes.values import Tensor
 from .support.evaluating import origin, tensors
+from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import OpSpec, Result
-from .support.value_inputs import integer_input, refuse_bufferless
+from .support.value_inputs import refuse_bufferless
 
 
 def _infer(node: Node) -> Result:
     node.require_inputs((2,))
     node.show(("data", "repeats"))
     node.how = "tiling"
-    integer_input(node, 1, "repeats", boolean=True)  # is_integral: booleans pass
+    require_type(node, 1, "repeats", INTEGER_LIKE | {"boolean"})  # is_integral: booleans pass
     length = node.one_d_length(1, "repeats (input 1)")
     refuse_bufferless(node, 1)
     numbers = node.const_numbers(1)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from ..ir import elements
 from ..shapes.dims import INF, Dim, format_dim, format_shape, static
 from .support.attributes import Field, read
+from .support.axes import normalize
 from .support.node import Node
-from .support.shaping import axis as norm_axis
 from .support.shaping import refuse_unless
 from .support.spec import ATTRIBUTE, DIVERGENCE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -49,7 +49,7 @@ def _topk(version: int):
             raise OpError(INCOMPATIBLE, f"k is {k.lo}: it must not be negative")
         if data is None:
             return Result((None, None), (et, index_et))
-        a = norm_axis(axis, len(data))
+        a = normalize(axis, len(data))
         d = data[a]
         if k is None:
             dim = Dim(0, d.hi)

@@ -13,8 +13,9 @@ from ..shapes.dims import DYNAMIC, compatible, format_shape, static
 from ..shapes.layout import transpose_values
 from ..shapes.values import Tensor, Unresolved
 from .support.evaluating import origin, short, tensors
+from .support.input_types import require_type
 from .support.node import Node
-from .support.shaping import integral, ints_text
+from .support.shaping import ints_text
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
 
 
@@ -24,7 +25,7 @@ def _infer(node: Node) -> Result:
     node.how = "transpose"
     arg, order_in = (v.shape for v in node.inputs)
     et = node.inputs[0].element_type
-    integral(node, 1, "input_order")
+    require_type(node, 1, "input_order")
     if order_in is not None:
         if len(order_in) != 1:
             raise OpError(INCOMPATIBLE, f"input_order (input 1) must be a 1-D tensor, but has "

@@ -26,9 +26,10 @@ from typing import Optional, Tuple
 
 from ..ir import elements
 from ..ir.records import Layer
+from ..shapes.arith import compatible_shapes
 from ..shapes.dims import Shape, parse_shape
 from .support.attributes import Field, read
-from .support.infer_helpers import shapes_compatible, text
+from .support.infer_helpers import text
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -111,7 +112,7 @@ def _cannot_relax(variable: Shape, init: Shape) -> bool:
     runtime knows is refused here: another rank, or a dim the variable's cannot overlap."""
     if variable is None or init is None:
         return False
-    return len(variable) != len(init) or not shapes_compatible(variable, init)
+    return len(variable) != len(init) or not compatible_shapes(variable, init)
 
 
 def _infer_read_value3(node: Node) -> Result:
@@ -184,7 +185,7 @@ def _check_v6(value, variable_id: str, variable) -> None:
     if variable is _UNKNOWN:
         return
     et, shape = variable
-    if not shapes_compatible(shape, value.shape):
+    if not compatible_shapes(shape, value.shape):
         raise OpError(INCOMPATIBLE, f"the new value {text(value.shape)} does not fit variable "
                                     f"{variable_id!r}, of shape {text(shape)} when the reader "
                                     f"creates the Assign")

@@ -12,7 +12,6 @@ nothing on the command line gets :class:`Defaults`, which holds what ``Config()`
 """
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
@@ -279,16 +278,6 @@ def config_file_in(folder: Path) -> Optional[Path]:
         candidate = folder / name
         if candidate.is_file() and (name != "pyproject.toml" or _table_of(candidate) is not None):
             return candidate
-    return None
-
-
-def discover(start: Optional[Path] = None) -> Optional[Path]:
-    """The nearest configuration file from ``start`` (the working directory) upward."""
-    here = (start or Path(os.getcwd())).resolve()
-    for folder in (here, *here.parents):
-        found = config_file_in(folder)
-        if found is not None:
-            return found
     return None
 
 

@@ -14,6 +14,7 @@ below 0.  What the runtime does, measured on 2026.4.1 (ops notes, ``_common.md``
 from __future__ import annotations
 
 import math
+import struct
 from typing import Optional, Sequence, Tuple
 
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
@@ -126,6 +127,16 @@ def compatible_shapes(a: Shape, b: Shape) -> bool:
     pair of dims able to be equal."""
     return a is None or b is None or (
         len(a) == len(b) and all(intersect(x, y) is not None for x, y in zip(a, b)))
+
+
+def f32(x: float) -> float:
+    """``x`` rounded to float32, as the runtime stores a float attribute and rounds every
+    step of float arithmetic; what rounds past the largest float32 is infinite, as in C++
+    (struct refuses it)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def normalize_axis(axis: int, rank: int) -> Optional[int]:

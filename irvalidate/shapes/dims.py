@@ -50,10 +50,6 @@ def from_declared(value: Optional[int]) -> Dim:
     return DYNAMIC if value is None or value == -1 else static(value)
 
 
-def shape_from_ints(*values: int) -> Tuple[Dim, ...]:
-    return tuple(from_declared(v) for v in values)
-
-
 def format_dim(d: Dim) -> str:
     if d.lo == d.hi:
         return str(d.lo)

@@ -19,6 +19,7 @@ from .values import (
     Origin,
     Tensor,
     Unresolved,
+    axis_index,
     make_tensor,
 )
 
@@ -35,12 +36,6 @@ def _flat(index: Sequence[int], strides: Sequence[int]) -> int:
     return sum(i * s for i, s in zip(index, strides))
 
 
-def _norm(axis: int, rank: int) -> int:
-    if not -rank <= axis < rank:
-        raise Unresolved(f"axis {axis} is out of range for rank {rank}")
-    return axis % rank
-
-
 def gather_values(data: Tensor, indices: Tensor, axis: int, batch: int, origin: Origin) -> Tensor:
     """Gather along ``axis`` with ``batch`` leading batch dims; an index out of range reads 0
     (the runtime's bound evaluation; negative indices count from the end)."""
@@ -49,7 +44,7 @@ def gather_values(data: Tensor, indices: Tensor, axis: int, batch: int, origin: 
     if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
             indices.et not in INDEX_TYPES:
         raise Unresolved("Gather of types the runtime does not evaluate")
-    a = _norm(axis, data.rank)
+    a = axis_index(axis, data.rank)
     b = batch + indices.rank if batch < 0 else batch
     if not 0 <= b <= min(a, indices.rank) or data.shape[:b] != indices.shape[:b]:
         raise Unresolved("Gather batch_dims that do not fit")
@@ -86,7 +81,7 @@ def transpose_values(data: Tensor, order: Sequence[int], origin: Origin) -> Tens
 def split_values(data: Tensor, axis: int, lengths: Sequence[int], index: int,
                  origin: Origin) -> Tensor:
     """Output ``index`` of a split of ``data`` along ``axis`` into ``lengths``."""
-    a = _norm(axis, data.rank)
+    a = axis_index(axis, data.rank)
     if sum(lengths) != data.shape[a] or any(n < 0 for n in lengths):
         raise Unresolved("split lengths that do not fit")
     start = sum(lengths[:index])
@@ -102,7 +97,7 @@ def scatter_rows(data: Tensor, indices: Sequence[int], updates: Tensor, axis: in
                  origin: Origin) -> Tensor:
     """ScatterUpdate: the slices of ``data`` along ``axis`` at ``indices`` replaced by the
     matching slices of ``updates`` (shape ``data[:axis] + indices + data[axis+1:]``)."""
-    a = _norm(axis, data.rank)
+    a = axis_index(axis, data.rank)
     if data.et != updates.et:
         raise Unresolved("ScatterUpdate of different element types")
     n = data.shape[a]
@@ -117,10 +112,6 @@ def scatter_rows(data: Tensor, indices: Sequence[int], updates: Tensor, axis: in
             for i in range(inner):
                 bounds[(o * n + k) * inner + i] = updates.bounds[(o * len(indices) + j) * inner + i]
     return make_tensor(data.shape, bounds, data.et, origin)
-
-
-def flat_shape(shape: Tuple[int, ...]) -> int:
-    return prod(shape)
 
 
 def _fits(shape: Sequence[int]) -> Tuple[int, ...]:

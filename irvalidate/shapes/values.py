@@ -36,6 +36,7 @@ import struct
 from math import prod
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
+from .arith import normalize_axis
 from .dims import INF, Dim, Shape
 
 #: the most elements a value may have (shape tensors are short; this bounds the work)
@@ -266,14 +267,16 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
 
 
-def _axis(axis: int, rank: int) -> int:
-    if not -rank <= axis < rank:
+def axis_index(axis: int, rank: int) -> int:
+    """``axis`` of a value of ``rank`` counted from 0 (a negative one from the end)."""
+    found = normalize_axis(axis, rank)
+    if found is None:
         raise Unresolved(f"axis {axis} is out of range for rank {rank}")
-    return axis % rank
+    return found
 
 
 def concat(parts: Sequence[Tensor], axis: int, origin: Origin) -> Tensor:
-    if not parts or any(p.rank != 1 for p in parts) or _axis(axis, 1) != 0:
+    if not parts or any(p.rank != 1 for p in parts) or axis_index(axis, 1) != 0:
         raise Unresolved("Concat of values that are not 1-D")
     if len({p.et for p in parts}) != 1:
         raise Unresolved("Concat of different element types")
@@ -284,7 +287,7 @@ def concat(parts: Sequence[Tensor], axis: int, origin: Origin) -> Tensor:
 def gather(data: Tensor, indices: Tensor, axis: int, origin: Origin) -> Tensor:
     """Gather along axis 0 of a 1-D value; indices may be negative, and an index out of
     range reads 0 in bound evaluation (every Gather version)."""
-    if data.rank != 1 or _axis(axis, 1) != 0:
+    if data.rank != 1 or axis_index(axis, 1) != 0:
         raise Unresolved("Gather of a value that is not 1-D")
     if (data.et not in COMPUTED_TYPES and data.et not in COMPUTED_REALS) or \
             indices.et not in INDEX_TYPES:
@@ -323,7 +326,7 @@ def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> Lis
 
 def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
     rank = len(shape) + len(axes)
-    where = sorted({_axis(a, rank) for a in axes})
+    where = sorted({axis_index(a, rank) for a in axes})
     if len(where) != len(axes):
         raise Unresolved("repeated Unsqueeze axes")
     out, rest, inserted = [], iter(shape), set(where)
@@ -335,7 +338,7 @@ def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
 def squeeze_shape(shape: Tuple[int, ...], axes: Optional[Sequence[int]]) -> List[int]:
     if not axes:  # no axes (or an empty list): every 1 goes
         return [d for d in shape if d != 1]
-    where = {_axis(a, len(shape)) for a in axes} if shape else set()
+    where = {axis_index(a, len(shape)) for a in axes} if shape else set()
     if any(shape[a] != 1 for a in where):
         raise Unresolved("Squeeze of an axis that is not 1")
     return [d for i, d in enumerate(shape) if i not in where]

@@ -129,10 +129,6 @@ def _saved(tmp_path, built, stem="model"):
     return opcheck.save(ti_model(built), tmp_path, stem)
 
 
-def _body_params(tree):
-    return tree.findall(".//layer[@type='TensorIterator']/body//layer[@type='Parameter']")
-
-
 def test_body_types_are_not_replaced(tmp_path):
     """Body Parameters declared i32 stay i32 (TensorIterator sets only shapes): the outputs
     are i32, whatever the f32 inputs."""

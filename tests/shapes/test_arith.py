@@ -1,5 +1,6 @@
 """Interval arithmetic as OpenVINO's Dimension does it (the rules measured in the op notes),
 and the attribute reader every op uses."""
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
@@ -79,3 +80,15 @@ def test_bad_attributes_are_one_error_naming_each():
     assert err.value.problem.kind == "attribute"
     assert "attribute strides: cannot parse 'a' as an integer" in str(err.value)
     assert "attribute auto_pad: 'bogus' is not one of: explicit, same_upper" in str(err.value)
+
+
+@given(st.floats(allow_nan=False, width=64))
+def test_f32_rounds_as_a_cpp_float_does(x):
+    # numpy's float32 conversion is C's (round to nearest even, past the largest float32 inf)
+    with np.errstate(over="ignore"):
+        assert arith.f32(x) == float(np.float32(x))
+
+
+@pytest.mark.parametrize("x", [1e39, -1e39, 3.4028236e38])
+def test_f32_past_the_largest_float32_is_infinite_not_an_error(x):
+    assert arith.f32(x) == (float("inf") if x > 0 else float("-inf"))

@@ -48,10 +48,6 @@ def _rng() -> np.random.Generator:
     return _RNG[0]
 
 
-def reset_rng(seed: int = 0) -> None:
-    _RNG[0] = np.random.default_rng(seed)
-
-
 def named(node, name):
     node.set_friendly_name(name)
     return node

@@ -12,7 +12,6 @@ stale export would) and ``named`` says whether an error finding names a layer.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional
 
@@ -142,12 +141,3 @@ def named(path: Path, layer_name: str) -> bool:
     """Whether an error finding names the layer."""
     return any(f.level == "error" and f.layer is not None and f.layer.name == layer_name
                for f in validate_file(str(path)).findings)
-
-
-def static_output(row: dict, port: int) -> Optional[List[int]]:
-    """The declared dims of an output when all are static (a mutation target), else None."""
-    text = row["outputs"][port]["declared"]
-    dims = re.findall(r"-?\d+|\?", text.strip("[]")) if text not in (None, "[...]") else None
-    if not dims or any(d == "?" for d in dims):
-        return None
-    return [int(d) for d in dims]

@@ -10,51 +10,34 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ...ir import elements
+from ...shapes import arith
 from ...shapes.dims import Shape, format_shape
 from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError
+from .spec import INCOMPATIBLE, OpError
 
 
-def rank_range(rank: int) -> str:
-    r = max(rank, 1)
-    return f"[{-r}, {r - 1}]"
-
-
-def normalize(axis: int, rank: int, what: str) -> int:
+def normalize(axis: int, rank: int, what: str = "axis", scalar_as_1d: bool = True) -> int:
     """``axis`` of a tensor of ``rank`` counted from 0 (a negative one from the end); a value
-    out of range stops inference as the runtime refuses it."""
-    r = max(rank, 1)
-    if not -r <= axis < r:
-        raise OpError(INCOMPATIBLE, f"{what} {axis} is out of the range {rank_range(rank)} of "
+    out of range stops inference as the runtime refuses it.  ``scalar_as_1d=False`` refuses
+    every axis of a scalar, for an op that goes on to index the dims (a scalar has none)."""
+    r = max(rank, 1) if scalar_as_1d else rank
+    found = arith.normalize_axis(axis, r)
+    if found is None:
+        raise OpError(INCOMPATIBLE, f"{what} {axis} is out of the range [{-r}, {r - 1}] of "
                                     f"a tensor of rank {rank}")
-    return axis + r if axis < 0 else axis
+    return found
 
 
-
-
-def rank_at_most_one(shape: Shape) -> bool:
-    """Whether a shape can be a scalar or a 1-D tensor (a dynamic rank can)."""
-    return shape is None or len(shape) <= 1
-
-
-def require_integers(node: Node, index: int, what: str, allowed: Sequence[str] = ()) -> None:
-    """Note an element type the runtime refuses for an integer input (``allowed``: the only
-    types it takes, when it names them; any integer type otherwise; dynamic always passes)."""
-    et = node.inputs[index].element_type
-    if not elements.is_known(et):
-        return
-    if allowed and et not in allowed:
-        node.note(TYPE, f"{what} must be {' or '.join(allowed)}, not {et}")
-    elif not allowed and et not in elements.INTEGRAL:
-        node.note(TYPE, f"{what} must be an integer tensor, not {et}")
-
-
-def require_rank_at_most_one(shape: Shape, what: str) -> None:
-    """Stop unless a shape can be a scalar or 1-D (an axes input, a shift...)."""
-    if not rank_at_most_one(shape):
-        raise OpError(INCOMPATIBLE, f"{what} must be a scalar or 1-D, but has shape "
-                                    f"{format_shape(shape)}")
+def require_rank_at_most_one(node: Node, index: int, what: str) -> Optional[int]:
+    """The rank of an axes-like input (axes, a shift...), stopping unless it can be a scalar
+    or 1-D (None: a dynamic rank)."""
+    shape = node.inputs[index].shape
+    if shape is None:
+        return None
+    if len(shape) > 1:
+        raise OpError(INCOMPATIBLE, f"{what} (input {index}) must be a scalar or 1-D, but has "
+                                    f"rank {len(shape)} ({format_shape(shape)})")
+    return len(shape)
 
 
 def require_1d(shape: Shape, what: str) -> None:

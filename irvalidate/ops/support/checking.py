@@ -9,7 +9,6 @@ messages that name the input and its shape; an element type we do not know (None
 """
 from __future__ import annotations
 
-import struct
 from typing import Optional, Sequence, Union
 
 from ...ir import elements
@@ -18,8 +17,7 @@ from .node import Node
 from .spec import INCOMPATIBLE, TYPE, OpError
 
 #: the element types ``element::Type::is_real`` accepts (nf4 is not one of them)
-REAL = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
-INDEX_TYPES = ("i32", "i64")
+REAL = elements.REAL
 
 
 def ranked(node: Node, index: int, what: str, rank: int) -> Shape:
@@ -49,13 +47,6 @@ def same_shape(node: Node, index: int, what: str, other: int, other_what: str) -
                                     f"(input {other}) {format_shape(b)} must have the same shape")
 
 
-def index_type(node: Node, index: int, what: str, allowed: Sequence[str] = INDEX_TYPES) -> None:
-    """An index-like input the runtime takes only as one of ``allowed``."""
-    et = node.inputs[index].element_type
-    if elements.is_known(et) and et not in allowed:
-        node.note(TYPE, f"{what} (input {index}) must be {' or '.join(allowed)}, not {et}")
-
-
 def same_type(node: Node, index: int, what: str, other: int, other_what: str) -> None:
     a, b = node.inputs[index].element_type, node.inputs[other].element_type
     if elements.is_known(a) and elements.is_known(b) and a != b:
@@ -77,8 +68,3 @@ def one_floating_type(node: Node, labels: Sequence[str]) -> Optional[str]:
             return None
         merged = et
     return merged
-
-
-def float32(value: float) -> float:
-    """An attribute the runtime keeps as a C++ float, compared as one (``1.00000001`` is 1)."""
-    return struct.unpack("f", struct.pack("f", value))[0]

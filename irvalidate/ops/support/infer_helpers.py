@@ -5,47 +5,28 @@ families.  Value inputs are read by the node (``Node.as_shape``, ``Node.exact_va
 from __future__ import annotations
 
 import math
-import struct
 from typing import Optional, Sequence
 
-from ...ir import elements
 from ...shapes import arith
 from ...shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
-from .node import Node
-from .spec import INCOMPATIBLE, TYPE, OpError
+from .spec import INCOMPATIBLE, OpError
 
 #: floating-point element types (``element::Type::is_real``)
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1", "nf4"})
 
 
-_F32_MAX = 3.4028234663852886e38
 _F32_MIN_NORMAL = 1.1754943508222875e-38
-
-
-def f32(x: float) -> float:
-    """``x`` rounded to float32, as the runtime stores a float attribute and rounds every
-    step of float arithmetic."""
-    if math.isnan(x) or math.isinf(x):
-        return x
-    if abs(x) > _F32_MAX:  # past the largest float32 is infinite
-        return math.copysign(math.inf, x)
-    return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
 def positive_normal(x: float) -> bool:
     """``std::isnormal(x) && !std::signbit(x)`` for a float32 attribute."""
-    x = f32(x)
+    x = arith.f32(x)
     return math.isfinite(x) and x >= _F32_MIN_NORMAL
 
 
 def dim(shape: Shape, index: int) -> Dim:
     """``shape[index]``, or ``?`` when the rank is dynamic."""
     return DYNAMIC if shape is None else shape[index]
-
-
-def has_rank(shape: Shape, rank: int) -> bool:
-    """Whether a shape's rank is compatible with ``rank`` (a dynamic rank always is)."""
-    return shape is None or len(shape) == rank
 
 
 def require_rank(shape: Shape, ranks: Sequence[int], message: str) -> None:
@@ -62,17 +43,6 @@ def merge(a: Dim, b: Dim, message: str) -> Dim:
     return found
 
 
-def compatible(a: Dim, b: Dim) -> bool:
-    return arith.merge(a, b) is not None
-
-
-def shapes_compatible(a: Shape, b: Shape) -> bool:
-    """``PartialShape::compatible``: same rank (or one dynamic) and every dim compatible."""
-    if a is None or b is None:
-        return True
-    return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
-
-
 def text(value: object) -> str:
     """A dim or shape as OpenVINO prints it."""
     if isinstance(value, Dim):
@@ -82,15 +52,3 @@ def text(value: object) -> str:
 
 def is_real(et: Optional[str]) -> bool:
     return et in REAL
-
-
-def is_integral(et: Optional[str]) -> bool:
-    return et in elements.INTEGRAL
-
-
-def require_type(node: Node, index: int, test, message: str) -> None:
-    """Note (type) that an input's element type is refused, when it is known and fails."""
-    et = node.inputs[index].element_type
-    if elements.is_known(et) and not test(et):
-        node.note(TYPE, message.format(et=et))
-
