@@ -136,7 +136,6 @@ def _sample_seeds() -> List[Seed]:
 
 def _ovgen_seeds() -> List[Seed]:
     try:
-        sys.path.insert(0, str(HERE))
         from support import ovgen  # noqa: WPS433 - needs openvino; optional
     except Exception:  # noqa: BLE001 - no openvino: the sample models alone
         return []
