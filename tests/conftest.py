@@ -1,11 +1,6 @@
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from irvalidate.engine.validation import validate_file  # noqa: E402
+from irvalidate.engine.validation import validate_file
 
 
 @pytest.fixture

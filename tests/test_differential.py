@@ -23,15 +23,12 @@ from __future__ import annotations
 
 import collections
 import os
-import sys
-from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
 
 ov = pytest.importorskip("openvino")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from support import ovgen  # noqa: E402
 from support.jsonrun import errors as _errors, names_layer as _names_layer, run_validator, severity as _severity  # noqa: E402
 

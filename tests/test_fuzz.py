@@ -136,7 +136,6 @@ def _sample_seeds() -> List[Seed]:
 
 def _ovgen_seeds() -> List[Seed]:
     try:
-        sys.path.insert(0, str(HERE))
         from support import ovgen  # noqa: WPS433 - needs openvino; optional
     except Exception:  # noqa: BLE001 - no openvino: the sample models alone
         return []
@@ -1043,7 +1042,7 @@ def _schema_validators() -> Dict[str, Callable[[dict], None]]:
         return {}
     found = {}
     for name, path in (("json", ROOT / "schemas" / "report.schema.json"),
-                       ("sarif", HERE / "data" / "sarif-schema-2.1.0.json")):
+                       ("sarif", HERE / "reporting" / "data" / "sarif-schema-2.1.0.json")):
         if path.is_file():
             schema = json.loads(path.read_text(encoding="utf-8"))
             found[name] = validator_for(schema)(schema).validate

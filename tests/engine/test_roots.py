@@ -12,6 +12,7 @@ import json
 import pytest
 
 from support.irbuilder import IR
+from support.places import ROOT
 from irvalidate.cli import main as cli
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import validate_file
@@ -114,13 +115,16 @@ def test_one_consequence_is_counted_in_the_singular(tmp_path, capsys):
         capsys.readouterr().out.splitlines()
 
 
+def _schema(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def test_json_keeps_every_finding_and_names_each_consequences_root(tmp_path, capsys):
     import jsonschema
-    from test_formats import REPORT_SCHEMA
     path = str(chain(size=10).write(tmp_path))
     assert cli.main(["--format", "json", path]) == 1
     report = json.loads(capsys.readouterr().out)
-    jsonschema.validate(report, REPORT_SCHEMA)
+    jsonschema.validate(report, _schema(ROOT / "schemas" / "report.schema.json"))
     findings = report["files"][0]["findings"]
     assert len(findings) == 4 and report["summary"]["errors"] == 4
     [root] = [f for f in findings if "caused_by" not in f]
@@ -132,11 +136,11 @@ def test_json_keeps_every_finding_and_names_each_consequences_root(tmp_path, cap
 
 def test_sarif_gives_a_consequence_its_root_as_a_related_location(tmp_path, capsys):
     import jsonschema
-    from test_formats import SARIF_SCHEMA
     path = str(chain(size=10).write(tmp_path))
     cli.main(["--format", "sarif", path])
     log = json.loads(capsys.readouterr().out)
-    jsonschema.validate(log, SARIF_SCHEMA)
+    sarif = ROOT / "tests" / "reporting" / "data" / "sarif-schema-2.1.0.json"
+    jsonschema.validate(log, _schema(sarif))
     results = log["runs"][0]["results"]
     [root] = [r for r in results if "relatedLocations" not in r]
     root_line = root["locations"][0]["physicalLocation"]["region"]["startLine"]

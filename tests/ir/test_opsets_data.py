@@ -131,7 +131,7 @@ def test_reader_special_cases(data):
 @pytest.fixture(scope="module")
 def extractor():
     pytest.importorskip("openvino")
-    from support import extract_opsets  # tests/ is on sys.path (conftest.py)
+    from support import extract_opsets  # tests/ is on sys.path (pyproject.toml)
 
     return extract_opsets
 

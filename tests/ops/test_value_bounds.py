@@ -11,7 +11,8 @@ StridedSlice, with NonZero, Loop and TensorIterator layers (``valuegen``).
   looser one is a miss waiting to happen, a tighter one a false error (none is tolerated).
 
 ``IRVALIDATE_VALUEGEN_MODELS`` sets the number of models (300 by default, ~30 s); run this
-file as a script (``python tests/test_value_bounds.py N``) for the figures alone.
+file as a script (``PYTHONPATH=tests python tests/ops/test_value_bounds.py N``) for the
+figures alone.
 """
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ import pytest
 ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from support import opcheck  # noqa: E402
 from support import valuegen  # noqa: E402
 from support.valuecheck import parse_bounds as _dims  # noqa: E402

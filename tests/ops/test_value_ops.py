@@ -12,17 +12,19 @@ import random
 from typing import List, Optional, Tuple
 
 import numpy as np
-import openvino.opset1 as opset1
-import openvino.opset13 as op
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from support import valuecheck as vc
-from irvalidate.shapes import bounds, pointwise
-from irvalidate.shapes.dims import INF, Dim
-from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor
-from support.valuecheck import Case, i32, i64
+pytest.importorskip("openvino")
+import openvino.opset1 as opset1  # noqa: E402
+import openvino.opset13 as op  # noqa: E402
+
+from support import valuecheck as vc  # noqa: E402
+from irvalidate.shapes import bounds, pointwise  # noqa: E402
+from irvalidate.shapes.dims import INF, Dim  # noqa: E402
+from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor  # noqa: E402
+from support.valuecheck import Case, i32, i64  # noqa: E402
 
 #: shapes of x: static, an interval, ``?``, an unbounded interval, large and wrapping dims
 X_SHAPES = {

@@ -29,7 +29,6 @@ import os
 import random
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -38,7 +37,6 @@ import pytest
 ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from support import shapegen  # noqa: E402
 from support.jsonrun import errors as _errors, names_layer as _names_layer, severity as _severity  # noqa: E402
 from support.jsonrun import run_validator as _run  # noqa: E402

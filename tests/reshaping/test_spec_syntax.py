@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import openvino as ov
-import openvino.opset13 as ops
 import pytest
-from support.runtime_oracle import irv_cli, runtime_reshape, save
+
+ov = pytest.importorskip("openvino")
+import openvino.opset13 as ops  # noqa: E402
+from support.runtime_oracle import irv_cli, runtime_reshape, save  # noqa: E402
 
 USAGE = 2
 

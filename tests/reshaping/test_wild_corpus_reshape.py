@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
-from support.runtime_oracle import Request, describe, disagreement, read, runtime
+
+pytest.importorskip("openvino")  # the helpers below build and read models with it
+from support.runtime_oracle import Request, describe, disagreement, read, runtime  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS") or REPO.parent / "shared" / "wild-corpus")

@@ -1,4 +1,5 @@
-"""IRV104 invalid-attribute, IRV105 wrong-input-count, IRV106 element-type-mismatch."""
+"""IRV104 invalid-attribute, IRV105 wrong-input-count, IRV106 element-type-mismatch (Broadcast's
+in tests/ops/test_broadcast.py)."""
 import pytest
 
 from support.irbuilder import IR
@@ -37,38 +38,12 @@ def test_prefix_parse_of_axis_like_openvino(run):
     assert run(binary({"auto_broadcast": "pdpd", "auto_broadcast.auto_broadcast_axis": "-1abc"})) == []
 
 
-def test_bidirectional_is_illegal_for_broadcast1_but_legal_for_broadcast3(run):
-    for version, expected in (("opset1", ["IRV104"]), ("opset3", [])):
-        ir = IR()
-        x = ir.parameter("3,1")
-        ir.result(ir.op("Broadcast", [x, ir.const([2, 1, 4])], [[2, 3, 4]],
-                        {"mode": "bidirectional"}, version=version))
-        assert codes(run(ir)) == expected, version
-
-
 def test_wrong_input_count_counts_edges(run):
     ir = IR()
     c, t, e = ir.parameter("2", "boolean"), ir.parameter("2"), ir.parameter("2")
     ir.result(ir.op("Select", [c, t, e], [[2]], connect=[True, True, False]))
     [f] = [f for f in run(ir) if f.code != "IRV209"]  # the loose port is unconnected-input
     assert f.code == "IRV105" and "takes 3 inputs" in f.message and "2 are connected" in f.message
-
-
-@pytest.mark.parametrize("mode,count,ok", [("numpy", 3, False), ("explicit", 2, False),
-                                          ("bidirectional", 2, True)])
-def test_broadcast3_input_count_per_mode(run, mode, count, ok):
-    ir = IR()
-    x = ir.parameter("3")
-    inputs = [x, ir.const([2, 3])] + ([ir.const([1])] if count == 3 else [])
-    ir.result(ir.op("Broadcast", inputs, [[2, 3]], {"mode": mode}, version="opset3"))
-    assert codes(run(ir)) == ([] if ok else ["IRV105"])
-
-
-def test_broadcast1_explicit_with_two_inputs_becomes_numpy(run):
-    ir = IR()
-    x = ir.parameter("3")
-    ir.result(ir.op("Broadcast", [x, ir.const([2, 3])], [[2, 3]], {"mode": "explicit"}))
-    assert run(ir) == []
 
 
 @pytest.mark.parametrize("op,a,b,fragment", [
@@ -96,14 +71,6 @@ def test_select_condition_must_be_boolean(run):
     ir.result(ir.op("Select", [c, t, e], [[2]]))
     [f] = run(ir)
     assert f.code == "IRV106" and "condition" in f.message
-
-
-def test_broadcast_target_must_be_integer(run):
-    ir = IR()
-    x = ir.parameter("3")
-    target = ir.parameter("2", "f32")
-    ir.result(ir.op("Broadcast", [x, target], [[-1, -1]], {"mode": "numpy"}, version="opset3"))
-    assert codes(run(ir)) == ["IRV106"]
 
 
 def test_element_types_flow_through_shape_preserving_layers(run):

@@ -1,4 +1,5 @@
-"""IRV102 incompatible-inputs, across elementwise, Select, FakeQuantize and Broadcast."""
+"""IRV102 incompatible-inputs, across elementwise, Select and FakeQuantize (Broadcast's in
+tests/ops/test_broadcast.py)."""
 import pytest
 
 from support.irbuilder import IR
@@ -75,51 +76,3 @@ def test_fake_quantize_output_is_input_zero(run):
     x, lo = ir.parameter("1,3,1,1"), ir.parameter("1,3,4,5")
     ir.result(ir.op("FakeQuantize", [x, lo, lo, lo, lo], [[1, 3, 1, 1]], {"levels": "256"}))
     assert run(ir) == []
-
-
-def broadcast(data_shape, target, out, mode=None, axes=None, version="opset3", extra=None):
-    ir = IR()
-    x = ir.parameter(data_shape)
-    inputs = [x, ir.const(target)]
-    if axes is not None:
-        inputs.append(ir.const(axes))
-    data = dict(extra or {})
-    if mode:
-        data["mode"] = mode
-    ir.result(ir.op("Broadcast", inputs, [out], data, version=version))
-    return ir
-
-
-@pytest.mark.parametrize("version", ["opset1", "opset3"])
-def test_spec_broadcast1_examples_are_valid(run, version):
-    assert run(broadcast("16,1,1", [1, 16, 50, 50], [1, 16, 50, 50], "numpy", version=version)) == []
-    assert run(broadcast("16", [1, 16, 50, 50], [1, 16, 50, 50], "explicit", [1], version)) == []
-    assert run(broadcast("50,50", [1, 50, 50, 16], [1, 50, 50, 16], "explicit", [1, 2], version)) == []
-
-
-@pytest.mark.parametrize("data,target,mode,axes,fragment", [
-    ("3,4", [2, 5, 4], "numpy", None, "cannot be broadcast"),
-    ("2,3,4", [3, 4], "numpy", None, "smaller rank"),
-    ("3,2", [2, 3, 3], "explicit", [1, 2], "expected 2"),
-    ("3", [2, 3, 4], "explicit", [1, 2], "axes_mapping has 2 elements"),
-    ("3,4", [2, 3, 4], "explicit", [2, 1], "not sorted"),
-    ("3,4", [2, 3, 4], "explicit", [1, 3], "exceeds the target rank"),
-    ("4,3,2", [8, 6, 4], "bidirectional", None, "expecting 1 or 4"),
-    ("3", [2, 3, 4], "pdpd", None, "does not reach"),
-])
-def test_broadcast_failures(run, data, target, mode, axes, fragment):
-    extra = {"mode.mode.axis": "1"} if mode == "pdpd" else None
-    out = [1] * len(target)
-    f = only(run(broadcast(data, target, out, mode, axes, extra=extra)), "IRV102")
-    assert fragment in f.message and f.layer.type == "Broadcast"
-
-
-def test_broadcast_numpy_output_is_the_target(run):
-    # data [3,1] to target [2,3,6]: the output is the target, never refined by the data
-    ir = broadcast("3,1", [2, 3, 6], [2, 3, 7], "numpy")
-    f = only(run(ir), "IRV101")
-    assert f.expected == "[2,3,6]"
-
-
-def test_broadcast_target_minus_one_is_dynamic(run):
-    assert run(broadcast("3", [2, -1, 3], [2, -1, 3], "numpy")) == []

@@ -1,1 +1,1 @@
-"""Helpers the tests share: IR builders, runtime oracles, model generators (tests/ is on sys.path, conftest.py)."""
+"""Helpers the tests share: IR builders, runtime oracles, model generators (imported as ``support``: pytest puts tests/ on the path, pyproject.tomls ``pythonpath``)."""
