@@ -36,7 +36,6 @@ from .support.spec import (
     DIVERGENCE,
     INCOMPATIBLE,
     TYPE,
-    Operand,
     OpError,
     OpSpec,
     Result,
@@ -115,8 +114,8 @@ def _concat_fallback(node: Node, length: Optional[int]) -> Optional[Tuple[Dim, .
     on constant inputs), so constant values are used only where every input is known to
     hold one element, which keeps them at their positions; otherwise every dim is ``?``.
     """
-    producer = node.inputs[1].producer
-    if producer is None or producer.type.lower() != "concat" or node.inputs[1].tensor is not None:
+    producer_type = node.producer_type(1)
+    if producer_type is None or producer_type.lower() != "concat" or node.inputs[1].tensor is not None:
         return None
     parts = node.producer_inputs(1)
     node.unknown_value(1)  # the runtime may bound more of the Concat than irvalidate does
@@ -181,9 +180,8 @@ def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> R
     start = None
     if spec.mode == "pdpd" and target is not None and data.shape is not None:
         start = len(target) - len(data.shape) if spec.axis == -1 else spec.axis
-    node.operands = (Operand("data", data.shape, start, data.producer),
-                     Operand("target", target, 0 if spec.mode == "pdpd" else None,
-                             node.inputs[1].producer))
+    node.operands = (node.operand(0, "data", data.shape, start),
+                     node.operand(1, "target", target, 0 if spec.mode == "pdpd" else None))
     if spec.mode == "numpy":
         compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731
     elif spec.mode == "bidirectional":
