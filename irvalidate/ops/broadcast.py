@@ -30,6 +30,7 @@ from .support.attributes import (
 )
 from .support.autobroadcast import run
 from .support.evaluating import origin, tensors
+from .support.memo import keep
 from .support.node import MAX_RANK, Node
 from .support.spec import (
     ATTRIBUTE,
@@ -60,7 +61,8 @@ BroadcastMode = lazy_model(_build)
 
 
 #: (v3, three inputs, mode, axis) as written -> what they mean, validated once per file's
-#: few combinations (an OpError is not cached: it is raised again for each layer)
+#: few combinations (an OpError is not cached: it is raised again for each layer; bounded:
+#: memo.keep)
 _MODES: Dict[tuple, object] = {}
 
 
@@ -69,7 +71,7 @@ def _mode(node: Node, v3: bool):
     key = (v3, len(node.inputs) >= 3, data.get("mode"), data.get(_AXIS[v3]))
     found = _MODES.get(key)
     if found is None:
-        found = _MODES.setdefault(key, _read_mode(node, v3))
+        found = keep(_MODES, key, _read_mode(node, v3))
     return found
 
 

@@ -17,7 +17,7 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
@@ -133,3 +133,14 @@ def _rebuild(made: Optional[tuple], layer: Layer, inputs: Sequence[Value]) -> Op
 
 def clear() -> None:
     _MEMO.clear()
+
+
+def keep(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
+    """``cache[key] = value`` for a process-wide cache keyed on text from the file (what an
+    attribute's text means), forgetting it all first when it holds SIZE entries, as the memo
+    does: a hostile file must not grow it.  (Such a cache is not cleared per file: what a
+    text means is the same in every file, where the memo's keys name one file's objects.)"""
+    if len(cache) >= SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
