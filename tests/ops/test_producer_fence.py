@@ -54,6 +54,36 @@ def test_ops_reach_a_producer_only_through_the_node():
                         "Node.const_size or Node.producer_layer (which makes the layer not pure)"
 
 
+#: the trace an inference leaves (Node.pure, Node.read): recorded by the node's readers,
+#: read by the dispatch that hands it to the memo and the likeness, touched by nothing else
+TRACE = {OPS / "support" / "node.py", OPS / "support" / "registry.py"}
+
+
+def touches_trace(source: str) -> Iterator[int]:
+    """The lines of ``source`` reading or setting ``.pure``, or ``.read`` other than called
+    (``autobroadcast.read(node)`` is a reader of attributes)."""
+    tree = ast.parse(source)
+    called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
+    for found in ast.walk(tree):
+        if isinstance(found, ast.Attribute) and (found.attr == "pure" or (
+                found.attr == "read" and id(found) not in called)):
+            yield found.lineno
+
+
+def test_the_trace_scan_sees_the_trace():
+    source = "node.pure = False\nnode.read.append(1)\nab.read(node)\nx = node.read[0]\n"
+    assert sorted(touches_trace(source)) == [1, 2, 4]
+
+
+def test_only_the_node_and_the_dispatch_touch_the_trace():
+    # (the packages that infer: the readers of files have ``.read`` attributes of their own)
+    found = [f"{path.relative_to(OPS.parent)}:{line}"
+             for package in ("ops", "analysis", "reshaping", "fixing", "engine")
+             for path in sorted((OPS.parent / package).rglob("*.py")) if path not in TRACE
+             for line in touches_trace(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
 class _Graph:
     weights = None
 
