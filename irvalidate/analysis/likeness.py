@@ -105,6 +105,8 @@ class Likeness:
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
+        # (a named tuple's own __new__ is a Python function; every field is passed, in order:
+        # tests/test_fast_records.py counts them)
         new, lid, kinds = tuple.__new__, layer.id, self.kinds
         if computed:
             self._computed(spec, layer, inputs, key, outputs_made, rests, loose, outputs)

@@ -27,6 +27,8 @@ from .spec import Inferred, Operand, Value
 _MEMO: Dict[tuple, Tuple[dict, "Traces"]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
+#: a remembered result is rebuilt for each layer alike, and a named tuple's own __new__ is a
+#: Python function: every field is passed, in order (tests/test_fast_records.py counts them)
 _new = tuple.__new__
 
 
