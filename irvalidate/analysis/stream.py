@@ -117,12 +117,11 @@ class StreamAnalysis:
         if kinds_of is None:
             kinds_of = self._type(layer)
         spec, whole, end = kinds_of
-        waiting = self._waiting
+        waiting, kind_at = self._waiting, self.likeness.kinds.get
         if whole or layer.bodies or layer.port_maps or not (end or waiting[number]):
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
         table, live, outputs, done = self.table, self._live, self.propagation.outputs, self._done
-        kind_of = self.likeness.kinds.get
         from_layer, from_port, to_port, order = table.from_layer, table.from_port, table.to_port, table.order
         entering: Dict[str, tuple] = {}
         for position in range(table.starts[number], table.starts[number + 1]):
@@ -134,11 +133,10 @@ class StreamAnalysis:
             source, target = from_port[index], to_port[index]
             source = _PORT_IDS[source] if source < 256 else str(source)
             target = _PORT_IDS[target] if target < 256 else str(target)
-            out = (producer.id, source)
-            value = outputs.get(out)
+            value = outputs.get(out := (producer.id, source))
             if value is None or target in entering:
                 raise Decline("an edge from no output port, or a second edge into a port")
-            entering[target] = (producer, source, index, value, kind_of(out, 0))
+            entering[target] = (producer, source, index, value, kind_at(out, 0))
             waiting[source_layer] -= 1
             if not waiting[source_layer]:
                 done.append(source_layer)  # (forgotten once the batch is checked)
