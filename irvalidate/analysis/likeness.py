@@ -6,7 +6,8 @@ been inferred and every rule has found nothing in it, a layer alike in all that 
 and the inference read gives the same outputs and the same (no) findings; the streaming
 check then only writes its output values.
 
-"Alike" is exact.  Every value a layer produces gets a *kind*: a number for all that a
+"Alike" is exact.  Every value a layer produces gets a *kind* (kept here, by output port,
+beside the stream's values): a number for all that a
 consumer's inference and rules read of it (shape, element type, whether it is typed, loose
 and rests on a declaration, the producer's type, the dims and precision its port declares,
 and the bounds of the value it carries, if computed: a shape subgraph's).  A layer is then
@@ -53,6 +54,8 @@ class Likeness:
         self._graph = graph
         self._bin_size = bin_size
         self._kinds: Dict[tuple, int] = {}
+        #: (layer id, port id) -> the kind of the value the stream holds there (0: none)
+        self.kinds: Dict[Tuple[str, str], int] = {}
         self._next = 1
         #: likeness key -> [kept objects, [(Const inputs read, {their payloads: template})],
         #: the template when no Const value was read]
@@ -102,13 +105,17 @@ class Likeness:
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
-        new, lid = tuple.__new__, layer.id
+        # (a named tuple's own __new__ is a Python function; every field is passed, in order:
+        # tests/test_fast_records.py counts them)
+        new, lid, kinds = tuple.__new__, layer.id, self.kinds
         if computed:
             self._computed(spec, layer, inputs, key, outputs_made, rests, loose, outputs)
             return None
         for pid, shape, et, typed, own, kind in outputs_made:
-            outputs[(lid, pid)] = new(Value, (shape, et, layer, None, layer if own else rests,
-                                              typed, loose, kind))
+            out = (lid, pid)
+            outputs[out] = new(Value, (shape, et, layer, None, layer if own else rests, typed,
+                                       loose))
+            kinds[out] = kind
         return None
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
@@ -136,8 +143,16 @@ class Likeness:
                 zip(layer.outputs, outputs_made)):
             tensor = tensors[index] if index < len(tensors) else None
             value = Value(shape, et, layer, tensor, layer if own else rests, typed, loose)
-            outputs[(layer.id, pid)] = value._replace(kind=self.kind(layer, port, value)) \
-                if tensor is not None or not kind else value._replace(kind=kind)
+            outputs[(layer.id, pid)] = value
+            self.kinds[(layer.id, pid)] = self.kind(layer, port, value) \
+                if tensor is not None or not kind else kind
+
+    def mark(self, layer: Layer, outputs: Dict[Tuple[str, str], Value]) -> None:
+        """The kinds of the values an inferred layer wrote on its output ports."""
+        kinds, kind, lid = self.kinds, self.kind, layer.id
+        for port in layer.outputs:
+            out = (lid, port.id)
+            kinds[out] = kind(layer, port, outputs[out])
 
     def _source(self, layer: Layer, parts: object) -> Optional[tuple]:
         data = layer.data
@@ -192,7 +207,8 @@ class Likeness:
             if value.tensor is not None:
                 computed = True
             found.append((port.id, value.shape, value.element_type, value.typed,
-                          value.rests_on is layer, 0 if value.tensor is not None else value.kind))
+                          value.rests_on is layer,
+                          0 if value.tensor is not None else self.kinds.get(key, 0)))
         return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
 
 

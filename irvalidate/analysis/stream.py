@@ -114,7 +114,7 @@ class StreamAnalysis:
         if kinds_of is None:
             kinds_of = self._type(layer)
         spec, whole, end = kinds_of
-        waiting = self._waiting
+        waiting, kind_at = self._waiting, self.likeness.kinds.get
         if whole or layer.bodies or layer.port_maps or not (end or waiting[number]):
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
@@ -130,10 +130,10 @@ class StreamAnalysis:
             source, target = from_port[index], to_port[index]
             source = _PORT_IDS[source] if source < 256 else str(source)
             target = _PORT_IDS[target] if target < 256 else str(target)
-            value = outputs.get((producer.id, source))
+            value = outputs.get(out := (producer.id, source))
             if value is None or target in entering:
                 raise Decline("an edge from no output port, or a second edge into a port")
-            entering[target] = (producer, source, index, value)
+            entering[target] = (producer, source, index, value, kind_at(out, 0))
             waiting[source_layer] -= 1
             if not waiting[source_layer]:
                 done.append(source_layer)  # (forgotten once the batch is checked)
@@ -145,7 +145,7 @@ class StreamAnalysis:
                 kinds.append(None)
             else:
                 values.append(found[3])
-                kinds.append(found[3].kind)
+                kinds.append(found[4])
         if len(values) != len(entering):
             raise Decline("an edge into no input port")
         self._read += len(entering)
@@ -177,7 +177,7 @@ class StreamAnalysis:
                      entering: Dict[str, tuple], values: List[Value]) -> None:
         """A layer unlike any found clean: inferred, and checked with its batch."""
         incoming = self._edges.incoming
-        for to_port, (producer, from_port, index, _) in entering.items():
+        for to_port, (producer, from_port, index, _, _) in entering.items():
             # the line counted from <edges>, which the scanner reaches only at the end: the
             # engine adds it to the lines of the findings (streaming.exact_lines)
             edge = Edge(producer.id, from_port, layer.id, to_port, index + 1)
@@ -190,11 +190,7 @@ class StreamAnalysis:
         self._novel.append((layer, spec, parts, key, values, entering, trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
-        outputs, kind = propagation.outputs, self.likeness.kind
-        for port in layer.outputs:
-            out = (layer.id, port.id)
-            value = outputs[out]
-            outputs[out] = value._replace(kind=kind(layer, port, value))
+        self.likeness.mark(layer, propagation.outputs)
 
     def __len__(self) -> int:
         """The layers read since the last batch (those the rules read, and the others)."""
@@ -207,7 +203,7 @@ class StreamAnalysis:
         self._problems_seen = len(doc_problems)
         layers = {layer.id: layer for layer in self._layers}
         for _, _, _, _, _, entering, _ in self._novel:  # (their producers)
-            for producer, _, _, _ in entering.values():
+            for producer, _, _, _, _ in entering.values():
                 layers[producer.id] = producer
         found = Batch(graph, problems[:], self.weights, self.propagation,
                       dict(self.propagation.inferences), layers)
@@ -241,9 +237,10 @@ class StreamAnalysis:
 
     def _forget(self, layer: Layer) -> None:
         propagation, lid = self.propagation, layer.id
-        pop = propagation.outputs.pop
+        pop, forget_kind = propagation.outputs.pop, self.likeness.kinds.pop
         for port in layer.outputs:
             pop((lid, port.id), None)
+            forget_kind((lid, port.id), None)
         if propagation._consts:
             propagation._consts.pop(lid, None)
         if propagation._const_tensors:

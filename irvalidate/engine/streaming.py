@@ -6,13 +6,14 @@ holds the edge table and the frontier.  It gives the same findings or none at al
 stream declines (``analysis.stream.Decline``), or the scanner does, the engine checks the
 file the whole-graph way (``tests/test_streaming.py`` compares the two on every file).
 
-Each rule says how it may run (its ``STREAMING``): ``"batch"``, on each batch, since what it
-finds of a layer depends only on the layer, its inference and the edges entering it;
-``"clean"``, on each batch, as long as it finds nothing (else the file goes the whole way:
-its findings gather over the graph, such as invalid-constant's one finding for many
-Consts past the end of the .bin); unset, once at the end, on an empty graph: such a rule
-reads the document (the version, the schema problems) or the whole graph, and the stream
-has declined every file in which the whole graph would give it something to say.
+How each rule may run is this module's knowledge, kept in ``HOW`` by rule code: ``"batch"``,
+on each batch, since what it finds of a layer depends only on the layer, its inference and
+the edges entering it; ``"clean"``, on each batch, as long as it finds nothing (else the file
+goes the whole way: its findings gather over the graph, such as invalid-constant's one
+finding for many Consts past the end of the .bin); a rule not there (``AT_END``) runs once
+at the end, on an empty graph: such a rule reads the document (the version, the schema
+problems) or the whole graph, and the stream has declined every file in which the whole
+graph would give it something to say.
 """
 from __future__ import annotations
 
@@ -38,6 +39,41 @@ BATCH = 2048
 FIRST_BATCH = 64
 
 Planned = Sequence[Tuple[object, str]]
+
+#: rule code -> how the stream may run it (see the module), with what the rule reads
+HOW: Dict[str, str] = {
+    "IRV004": "batch",  # malformed-ir: what the parser and inference could not read, per layer
+    "IRV101": "batch",  # output-shape-mismatch: declared outputs against inference
+    "IRV102": "batch",  # incompatible-inputs: a layer's inference
+    "IRV103": "batch",  # dynamic-dim-declared: declared outputs against inference
+    "IRV104": "batch",  # invalid-attribute: a layer's inference
+    "IRV105": "batch",  # wrong-input-count: a layer's inference
+    "IRV106": "batch",  # element-type-mismatch: a layer's inference
+    "IRV107": "batch",  # spec-runtime-divergence: a layer's inference
+    "IRV108": "batch",  # unknown-attribute: a layer's own attributes
+    "IRV109": "batch",  # static-dim-declared: declared outputs against inference
+    "IRV201": "batch",  # edge-shape-mismatch: an edge and the two ports it joins
+    "IRV206": "batch",  # duplicate-port-id: a layer's own ports
+    "IRV209": "batch",  # unconnected-input: a layer's ports and the edges entering them
+    "IRV212": "batch",  # unknown-op-type: a layer's own type and version
+    "IRV213": "batch",  # precision-mismatch: an edge and the two ports it joins
+    "IRV214": "batch",  # parameter-port-mismatch: a Parameter's own attributes and port
+    "IRV215": "batch",  # const-port-mismatch: a Const's own attributes and port
+    "IRV216": "batch",  # body-port-map: a layer's own port maps and bodies
+    # its findings gather over the graph (one for many Consts past the end, one per Const
+    # read by many layers)
+    "IRV203": "clean",  # invalid-constant
+    # a finding makes the file checked whole, where the evidence is counted over the file
+    # and the engine leaves out what it masks
+    "IRV218": "clean",  # weights-mismatch
+}
+#: the rules left to the default, once at the end: they read the document (IRV000-IRV005),
+#: the whole graph's edges, ids and order (IRV202, IRV205, IRV207, IRV208, IRV210, IRV211),
+#: speak once for the file (IRV204 of its .bin, IRV217 of its extension ops), or read a
+#: what-if run (IRV301, IRV302)
+AT_END = frozenset({"IRV000", "IRV001", "IRV002", "IRV003", "IRV005", "IRV202", "IRV204",
+                    "IRV205", "IRV207", "IRV208", "IRV210", "IRV211", "IRV217", "IRV301",
+                    "IRV302"})
 
 
 class Streamed(NamedTuple):
@@ -70,8 +106,8 @@ def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
 
 def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
     doc = Document(path=path, version=None, graph=Graph())
-    by_batch = [(r, lvl) for r, lvl in planned if getattr(r, "STREAMING", None)]
-    at_end = [(r, lvl) for r, lvl in planned if not getattr(r, "STREAMING", None)]
+    by_batch = [(r, lvl) for r, lvl in planned if r.CODE in HOW]  # type: ignore[attr-defined]
+    at_end = [(r, lvl) for r, lvl in planned if r.CODE not in HOW]  # type: ignore[attr-defined]
     problems: List[Tuple[object, str, Problem]] = []
     places: Dict[int, int] = {}
     # (a second process, when one reads the layers, starts first: it reads them while this
@@ -125,7 +161,7 @@ def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
     first = len(problems)
     for rule, level in rules:
         found = list(rule.check(ctx))  # type: ignore[attr-defined]
-        if found and rule.STREAMING == "clean":  # type: ignore[attr-defined]
+        if found and HOW[rule.CODE] == "clean":  # type: ignore[attr-defined]
             raise Decline(f"{rule.CODE} found something")  # type: ignore[attr-defined]
         problems.extend((rule, level, p) for p in found)
     made = [p for _, _, p in problems[first:]]

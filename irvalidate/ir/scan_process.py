@@ -116,6 +116,8 @@ class ScanProcess(Scanner):
         raise NotPlain("the reading process stopped")
 
     def layers(self, complex_layer) -> Iterator[Layer]:
+        # (a named tuple's own __new__ is a Python function; every field is passed, in order:
+        # tests/test_fast_records.py counts them)
         new, shared = tuple.__new__, self._shared
         while True:
             message = self._message()

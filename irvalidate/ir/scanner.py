@@ -171,7 +171,9 @@ class Scanner:
         if len(plain.SHARED) >= plain.MAX_SHARED:
             plain.SHARED.clear()  # (bounded chunk by chunk: the loop adds without counting)
         shared = plain.SHARED.setdefault  # (types and versions, one string each)
-        new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
+        # (a named tuple's own __new__ is a Python function; every field is passed, in order:
+        # tests/test_fast_records.py counts them)
+        new = tuple.__new__
         try:
             for piece in pieces:
                 match = head(piece)

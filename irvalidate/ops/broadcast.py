@@ -30,12 +30,12 @@ from .support.attributes import (
 from .support.autobroadcast import run
 from .support.evaluating import origin, tensors
 from .support.input_types import require_type
+from .support.memo import keep
 from .support.node import MAX_RANK, Node
 from .support.spec import (
     ATTRIBUTE,
     DIVERGENCE,
     INCOMPATIBLE,
-    Operand,
     OpError,
     OpSpec,
     Result,
@@ -60,7 +60,8 @@ BroadcastMode = lazy_model(_build)
 
 
 #: (v3, three inputs, mode, axis) as written -> what they mean, validated once per file's
-#: few combinations (an OpError is not cached: it is raised again for each layer)
+#: few combinations (an OpError is not cached: it is raised again for each layer; bounded:
+#: memo.keep)
 _MODES: Dict[tuple, object] = {}
 
 
@@ -69,7 +70,7 @@ def _mode(node: Node, v3: bool):
     key = (v3, len(node.inputs) >= 3, data.get("mode"), data.get(_AXIS[v3]))
     found = _MODES.get(key)
     if found is None:
-        found = _MODES.setdefault(key, _read_mode(node, v3))
+        found = keep(_MODES, key, _read_mode(node, v3))
     return found
 
 
@@ -114,8 +115,8 @@ def _concat_fallback(node: Node, length: Optional[int]) -> Optional[Tuple[Dim, .
     on constant inputs), so constant values are used only where every input is known to
     hold one element, which keeps them at their positions; otherwise every dim is ``?``.
     """
-    producer = node.inputs[1].producer
-    if producer is None or producer.type.lower() != "concat" or node.inputs[1].tensor is not None:
+    producer_type = node.producer_type(1)
+    if producer_type is None or producer_type.lower() != "concat" or node.inputs[1].tensor is not None:
         return None
     parts = node.producer_inputs(1)
     node.unknown_value(1)  # the runtime may bound more of the Concat than irvalidate does
@@ -178,9 +179,8 @@ def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> R
     start = None
     if spec.mode == "pdpd" and target is not None and data.shape is not None:
         start = len(target) - len(data.shape) if spec.axis == -1 else spec.axis
-    node.operands = (Operand("data", data.shape, start, data.producer),
-                     Operand("target", target, 0 if spec.mode == "pdpd" else None,
-                             node.inputs[1].producer))
+    node.operands = (node.operand(0, "data", data.shape, start),
+                     node.operand(1, "target", target, 0 if spec.mode == "pdpd" else None))
     if spec.mode == "numpy":
         compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731
     elif spec.mode == "bidirectional":

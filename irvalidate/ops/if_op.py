@@ -144,7 +144,7 @@ _SEARCH = 256
 
 def _from_parameters(node: Node) -> bool:
     """Whether the condition depends on a Parameter (then no one can fold it)."""
-    seen, stack = set(), [node.inputs[0].producer]
+    seen, stack = set(), [node.producer_layer(0)]
     while stack and len(seen) < _SEARCH:
         layer = stack.pop()
         if layer is None or layer.id in seen:
@@ -152,7 +152,7 @@ def _from_parameters(node: Node) -> bool:
         seen.add(layer.id)
         if layer.type.lower() == "parameter":
             return True
-        stack.extend(v.producer for v in node.graph.input_values(layer))
+        stack.extend(map(node.producer_layer, node.graph.input_values(layer)))
     return False
 
 

@@ -150,10 +150,10 @@ def _iterations(node: Node, outcome, condition: str, described) -> int:
     always = False
     iterations: Optional[int] = None
     flag = _one(folded_in_body(node, value), "the body's execution condition") if value else None
-    if flag is None and value is not None and value.producer is not None and \
-            value.producer.type.lower() == "parameter":
+    producer = node.producer_layer(value) if flag is None and value is not None else None
+    if producer is not None and producer.type.lower() == "parameter":
         for entry, _ in described:
-            if entry.internal == value.producer.id:
+            if entry.internal == producer.id:
                 outer = _one(folded(node, entry.external), "the body's execution condition")
                 flag = outer if outer is not None else flag
     if flag is not None:

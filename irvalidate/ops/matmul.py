@@ -18,7 +18,7 @@ from ..shapes.dims import DYNAMIC, ONE, Dim, broadcast_merge, format_dim, format
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
 from .support.node import Node
-from .support.spec import DIVERGENCE, INCOMPATIBLE, Operand, OpError, OpSpec, Result
+from .support.spec import DIVERGENCE, INCOMPATIBLE, OpError, OpSpec, Result
 
 _FIELDS = (Field("transpose_a", "bool", False), Field("transpose_b", "bool", False))
 _LABELS = ("A", "B")
@@ -64,8 +64,7 @@ def _infer(node: Node) -> Result:
     a = [ONE] * (rank - len(a)) + a
     b = [ONE] * (rank - len(b)) + b
     # the table: both inputs right-aligned (after the 1-D ones became matrices)
-    node.operands = (Operand("A", tuple(a), None, node.inputs[0].producer),
-                     Operand("B", tuple(b), None, node.inputs[1].producer))
+    node.operands = (node.operand(0, "A", tuple(a)), node.operand(1, "B", tuple(b)))
     out = []
     for i in range(rank - 2):
         merged = broadcast_merge(a[i], b[i])

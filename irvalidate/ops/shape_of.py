@@ -7,8 +7,6 @@ Its value is the source of every computed shape: each dim becomes one element, a
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..ir import elements
 from ..ir.records import CONST_TYPES, Layer
 from ..shapes import values as vals
@@ -58,7 +56,7 @@ def _evaluate(node: Node, output_type: bool) -> Tensor:
     et = "i64"
     if output_type:  # ShapeOf-3 chooses; ShapeOf-1 is always i64
         et = elements.from_element_type(node.layer.data.get("output_type", "i64")) or "?"
-    producer: Optional[Layer] = value.producer
+    producer = node.producer_layer(0)  # (its name, for the origin; its version, for the rank)
     if value.shape == () and producer is not None and not _exact_rank(producer):
         # a port without <dim> is a scalar or a dynamic rank: only a layer whose rank we
         # know (modelled, or a Parameter/Const shape attribute) tells which

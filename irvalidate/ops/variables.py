@@ -148,14 +148,15 @@ def _infer_read_value6(node: Node) -> Result:
 
 def _ancestors(node: Node):
     """The layers upstream of the node's input, nearest first (no recursion)."""
-    seen, pending = set(), [v.producer for v in node.inputs if v.producer is not None]
+    seen, pending = set(), [p for p in map(node.producer_layer, node.inputs) if p is not None]
     while pending:
         layer = pending.pop(0)
         if layer.id in seen:
             continue
         seen.add(layer.id)
         yield layer
-        pending.extend(v.producer for v in node.graph.input_values(layer) if v.producer is not None)
+        pending.extend(p for p in map(node.producer_layer, node.graph.input_values(layer))
+                       if p is not None)
 
 
 def _infer_assign(v6: bool):

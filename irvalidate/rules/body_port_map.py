@@ -27,8 +27,6 @@ CODE = "IRV216"
 SLUG = "body-port-map"
 LEVEL = "error"
 SUMMARY = "A TensorIterator/Loop/If port map or back edge names a missing layer or port."
-#: streaming.py may run it on each batch of layers: it reads a layer's own port maps and bodies
-STREAMING = "batch"
 
 _BODY_OF = {"port_map": "body", "then_port_map": "then_body", "else_port_map": "else_body"}
 _INNER = {"input": "parameter", "output": "result"}

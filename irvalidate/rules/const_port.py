@@ -27,8 +27,6 @@ CODE = "IRV215"
 SLUG = "const-port-mismatch"
 LEVEL = "error"
 SUMMARY = "A Const's shape or element_type attribute disagrees with its port."
-#: streaming.py may run it on each batch of layers: it reads a Const's own attributes and port
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

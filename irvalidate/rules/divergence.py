@@ -31,8 +31,6 @@ CODE = "IRV107"
 SLUG = "spec-runtime-divergence"
 LEVEL = "warning"
 SUMMARY = "The model relies on a point where the specification and the runtime disagree."
-#: streaming.py may run it on each batch of layers: it reads a layer's inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

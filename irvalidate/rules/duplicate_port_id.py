@@ -22,8 +22,6 @@ CODE = "IRV206"
 SLUG = "duplicate-port-id"
 LEVEL = "error"
 SUMMARY = "Two ports of one layer share an id, so edges to it are ambiguous."
-#: streaming.py may run it on each batch of layers: it reads a layer's own ports
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

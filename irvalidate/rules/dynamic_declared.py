@@ -25,8 +25,6 @@ CODE = "IRV103"
 SLUG = "dynamic-dim-declared"
 LEVEL = "warning"
 SUMMARY = "A declared -1 where inference gives a static dimension."
-#: streaming.py may run it on each batch of layers: it reads a layer's declared outputs against its inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

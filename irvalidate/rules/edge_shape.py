@@ -27,8 +27,6 @@ CODE = "IRV201"
 SLUG = "edge-shape-mismatch"
 LEVEL = "error"
 SUMMARY = "The producer's output dims differ from the consumer's input dims across an edge."
-#: streaming.py may run it on each batch of layers: it reads an edge and the two ports it joins
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

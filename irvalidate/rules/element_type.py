@@ -29,8 +29,6 @@ CODE = "IRV106"
 SLUG = "element-type-mismatch"
 LEVEL = "error"
 SUMMARY = "An input or declared output element type breaks the layer's type rules."
-#: streaming.py may run it on each batch of layers: it reads a layer's inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

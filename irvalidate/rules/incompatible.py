@@ -32,8 +32,6 @@ CODE = "IRV102"
 SLUG = "incompatible-inputs"
 LEVEL = "error"
 SUMMARY = "The layer's input shapes are incompatible: OpenVINO refuses the model."
-#: streaming.py may run it on each batch of layers: it reads a layer's inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -25,8 +25,6 @@ CODE = "IRV105"
 SLUG = "wrong-input-count"
 LEVEL = "error"
 SUMMARY = "A layer has the wrong number of inputs for its type and mode."
-#: streaming.py may run it on each batch of layers: it reads a layer's inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -25,8 +25,6 @@ CODE = "IRV104"
 SLUG = "invalid-attribute"
 LEVEL = "error"
 SUMMARY = "An illegal attribute value (the message lists the legal ones)."
-#: streaming.py may run it on each batch of layers: it reads a layer's inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -32,9 +32,6 @@ CODE = "IRV203"
 SLUG = "invalid-constant"
 LEVEL = "error"
 SUMMARY = "A Const's offset, size, type and shape disagree with each other or the .bin length."
-#: streaming.py may run it on each batch as long as it finds nothing: its findings gather
-#: over the graph (one for many Consts past the end, one per Const read by many layers)
-STREAMING = "clean"
 
 #: more Consts past the end than this are one finding about the .bin
 _ONE_BY_ONE = 3  # (weights_mismatch.PAST_END_MANY)

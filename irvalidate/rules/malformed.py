@@ -23,8 +23,6 @@ CODE = "IRV004"
 SLUG = "malformed-ir"
 LEVEL = "error"
 SUMMARY = "A part of the IR cannot be read as OpenVINO reads it (bad dim, missing attribute...)."
-#: streaming.py may run it on each batch of layers: it reads what the parser and a layer's inference could not read, layer by layer
-STREAMING = "batch"
 #: the file cannot be read as an IR at all: selected whatever ``select`` says
 ALWAYS_SELECTED = True
 

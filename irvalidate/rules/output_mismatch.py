@@ -34,8 +34,6 @@ CODE = "IRV101"
 SLUG = "output-shape-mismatch"
 LEVEL = "error"
 SUMMARY = "A declared output rank or dim contradicts the shape the runtime infers."
-#: streaming.py may run it on each batch of layers: it reads a layer's declared outputs against its inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -28,8 +28,6 @@ CODE = "IRV214"
 SLUG = "parameter-port-mismatch"
 LEVEL = "error"
 SUMMARY = "A Parameter's shape or element_type attribute disagrees with its port."
-#: streaming.py may run it on each batch of layers: it reads a Parameter's own attributes and port
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

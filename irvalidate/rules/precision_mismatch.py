@@ -25,8 +25,6 @@ CODE = "IRV213"
 SLUG = "precision-mismatch"
 LEVEL = "error"
 SUMMARY = "The two ports of an edge declare different precisions."
-#: streaming.py may run it on each batch of layers: it reads an edge and the two ports it joins
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -27,8 +27,6 @@ CODE = "IRV109"
 SLUG = "static-dim-declared"
 LEVEL = "warning"
 SUMMARY = "A declared static dim where the runtime infers a dynamic or interval dimension."
-#: streaming.py may run it on each batch of layers: it reads a layer's declared outputs against its inference
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

@@ -23,8 +23,6 @@ CODE = "IRV209"
 SLUG = "unconnected-input"
 LEVEL = "error"
 SUMMARY = "An input port has no edge, so the layer gets fewer inputs than it declares."
-#: streaming.py may run it on each batch of layers: it reads a layer's ports and the edges entering them
-STREAMING = "batch"
 
 
 def check(ctx: Context) -> Iterator[Problem]:

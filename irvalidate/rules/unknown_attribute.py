@@ -29,8 +29,6 @@ CODE = "IRV108"
 SLUG = "unknown-attribute"
 LEVEL = "warning"
 SUMMARY = "A <data> attribute the op does not have: OpenVINO ignores it silently."
-#: streaming.py may run it on each batch of layers: it reads a layer's own attributes
-STREAMING = "batch"
 
 #: (type, attribute) pairs converters wrote that the reader ignores, seen in real files:
 #: Model Optimizer 2020-2022 (IR v10) and its Caffe/TensorFlow object-detection front ends

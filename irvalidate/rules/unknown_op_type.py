@@ -29,8 +29,6 @@ CODE = "IRV212"
 SLUG = "unknown-op-type"
 LEVEL = "error"
 SUMMARY = "The layer type does not exist in the opset its version attribute names."
-#: streaming.py may run it on each batch of layers: it reads a layer's own type and version
-STREAMING = "batch"
 
 
 def _where(layer_type: str) -> str:

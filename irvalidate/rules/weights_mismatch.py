@@ -39,9 +39,6 @@ CODE = "IRV218"
 SLUG = "weights-mismatch"
 LEVEL = "error"
 SUMMARY = "The .bin does not hold this model's weights (another model's, or cut short)."
-#: per batch while it finds nothing: a finding makes the file checked whole, where the
-#: evidence is counted over the file and the engine leaves out what it masks
-STREAMING = "clean"
 #: the rules whose findings rest on Const values: left out of a file this rule speaks of
 MASKS = ("IRV101", "IRV102", "IRV103", "IRV104", "IRV109", "IRV301")
 

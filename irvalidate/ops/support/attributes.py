@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
+from .memo import keep
 from .spec import ATTRIBUTE, OpError
 
 _INT_PREFIX = re.compile(r"\s*[+-]?[0-9]+", re.ASCII)
@@ -177,6 +178,7 @@ def _build_model(fields: Tuple[Field, ...]) -> Any:
 
 
 _MODELS: Dict[Tuple[str, Tuple[Field, ...]], Callable[[], Any]] = {}
+#: (fields, attribute texts) -> their values (bounded: memo.keep)
 _READ: Dict[Tuple[Tuple[Field, ...], Tuple[Optional[str], ...]], Tuple[Any, ...]] = {}
 
 
@@ -191,7 +193,7 @@ def read(node_or_data: Any, name: str, fields: Tuple[Field, ...]) -> Tuple[Any, 
         found = direct(fields, raw)
         if found is None:
             found = _validated(name, fields, raw)
-        _READ[key] = found
+        keep(_READ, key, found)
     return found
 
 

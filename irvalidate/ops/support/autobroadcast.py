@@ -13,6 +13,7 @@ from ...ir import elements
 from ...shapes import broadcasting as bc
 from ...shapes.dims import ONE, Shape, format_dim, format_shape
 from .attributes import enum_value, field, lazy_model, parse_int_prefix, typed_dict, validate
+from .memo import keep
 from .node import Node
 from .spec import DIVERGENCE, INCOMPATIBLE, TYPE, OpError
 
@@ -42,7 +43,7 @@ class Spec(NamedTuple):
 
 
 #: (auto_broadcast, axis) as written -> what they mean: a file repeats a few combinations on
-#: thousands of layers, and each is validated once
+#: thousands of layers, and each is validated once (bounded: memo.keep)
 _READ: Dict[Tuple[Optional[str], Optional[str]], Spec] = {}
 
 
@@ -55,7 +56,7 @@ def read(node: Node) -> Spec:
         found = direct(key)
         if found is None:
             found = _validated(key)
-        _READ[key] = found
+        keep(_READ, key, found)
     return found
 
 

@@ -137,7 +137,7 @@ def folded_in_body(node: Node, value: Value) -> Optional[List[float]]:
 
 
 def _fold(node: Node, value: Value, depth: int) -> Optional[List[float]]:
-    producer = value.producer
+    producer = node.producer_layer(value)
     if producer is not None and producer.type.lower() in ("const", "constant"):
         return node.graph.read_numbers(producer)
     if value.tensor is not None:

@@ -17,7 +17,7 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
@@ -27,6 +27,8 @@ from .spec import Inferred, Operand, Value
 _MEMO: Dict[tuple, Tuple[dict, "Traces"]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
+#: a remembered result is rebuilt for each layer alike, and a named tuple's own __new__ is a
+#: Python function: every field is passed, in order (tests/test_fast_records.py counts them)
 _new = tuple.__new__
 
 
@@ -133,3 +135,14 @@ def _rebuild(made: Optional[tuple], layer: Layer, inputs: Sequence[Value]) -> Op
 
 def clear() -> None:
     _MEMO.clear()
+
+
+def keep(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
+    """``cache[key] = value`` for a process-wide cache keyed on text from the file (what an
+    attribute's text means), forgetting it all first when it holds SIZE entries, as the memo
+    does: a hostile file must not grow it.  (Such a cache is not cleared per file: what a
+    text means is the same in every file, where the memo's keys name one file's objects.)"""
+    if len(cache) >= SIZE:
+        cache.clear()
+    cache[key] = value
+    return value

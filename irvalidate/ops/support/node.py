@@ -305,9 +305,40 @@ class Node:
         self.source, self.source_input = tensor.origin, f"input {index}"
         return list(tensor.bounds)
 
+    # ---------------------------------------------------------------- producers, fenced
+    # An op sees a producer through its type alone (ops.memo keys on it) and what the trace
+    # names; all else of it goes through ``producer_layer``, which makes the inference not pure.
+
+    def producer_type(self, index: int) -> Optional[str]:
+        """The type of the layer producing input ``index`` (None: no layer does)."""
+        producer = self.inputs[index].producer
+        return None if producer is None else producer.type
+
+    def producer_layer(self, of: Union[int, Value]) -> Optional[Layer]:
+        """The whole layer producing input ``of`` (an index), or a value the graph gave: its
+        id, name, version, attributes.  No likeness accounts for those, so the inference
+        that asks is not pure: nothing alike is given its result (ops.memo, analysis.likeness)."""
+        self.pure = False
+        return (self.inputs[of] if isinstance(of, int) else of).producer
+
+    def operand(self, index: int, label: str, shape: Shape,
+                offset: Optional[int] = None) -> Operand:
+        """A row of the shape table for input ``index`` (naming its producer, which ops.memo
+        maps to the input it reaches)."""
+        return Operand(label, shape, offset, self.inputs[index].producer)
+
+    def const_size(self, index: int) -> Optional[str]:
+        """A Const input's ``size`` attribute (its bytes in the .bin), or None for anything
+        else; in the trace, as its payload names it (ops.memo.payload)."""
+        value = self.inputs[index]
+        if not is_const(value):
+            return None
+        self.read.append(index)
+        return value.producer.data.get("size", "")  # type: ignore[union-attr]
+
     def producer_inputs(self, index: int) -> List[Value]:
         """What reaches the inputs of the layer that produces input ``index``."""
-        producer = self.inputs[index].producer
+        producer = self.producer_layer(index)
         return [] if producer is None else self.graph.input_values(producer)
 
     def first_const_value(self, value: Value) -> Optional[int]:

@@ -49,9 +49,6 @@ class Value(NamedTuple):
     #: a layer whose *values* irvalidate could not evaluate where the runtime may have: a
     #: ``?`` or interval here may be wider than the runtime's (see Node.loose)
     loose: Optional[Layer] = None
-    #: the streaming check's number for all that consumers read of this value (see
-    #: analysis.likeness); 0: none given
-    kind: int = 0
 
 
 class Operand(NamedTuple):

@@ -4,7 +4,7 @@ The values themselves are read by the node (``Node.as_shape``, ``Node.exact_valu
 """
 from __future__ import annotations
 
-from .node import Node, is_const
+from .node import Node
 from .spec import INCOMPATIBLE, OpError
 
 
@@ -12,10 +12,9 @@ def refuse_bufferless(node: Node, index: int) -> None:
     """An empty Const written with no bytes (size 0) gets no buffer from the reader; the ops
     that read a Const's buffer directly then fail ("ptr is Null": measured on Tile and
     ConvolutionBackpropData), while those that bound-evaluate it (Pad) do not."""
-    value = node.inputs[index]
-    if is_const(value):
-        node.read.append(index)  # (a Const's own attribute is read: its data names it)
-    if is_const(value) and value.producer.data.get("size", "").strip() == "0" and \
-            value.shape is not None and any(d.hi == 0 for d in value.shape):
+    size = node.const_size(index)
+    shape = node.inputs[index].shape
+    if size is not None and size.strip() == "0" and \
+            shape is not None and any(d.hi == 0 for d in shape):
         raise OpError(INCOMPATIBLE, f"input {index} is an empty Const with no bytes (size 0): "
                                     f"the runtime fails reading its values (\"ptr is Null\")")

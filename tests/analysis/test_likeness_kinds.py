@@ -1,0 +1,39 @@
+"""The kinds of the stream's values (analysis.likeness's concept, kept there by output port,
+not in ``Value``) are forgotten with the values: a long file does not grow them."""
+from __future__ import annotations
+
+from support.irbuilder import IR
+
+from irvalidate.analysis import stream as stream_module
+from irvalidate.engine import streaming
+from irvalidate.engine.validation import _weights
+from irvalidate.ops.support.spec import Value
+from irvalidate.rules import RULES
+
+LAYERS = 300
+
+
+def test_kinds_are_forgotten_with_the_values(tmp_path, monkeypatch):
+    ir = IR()
+    x = ir.parameter("2,3")
+    for number in range(LAYERS):
+        x = ir.op("Relu", [x], [[2, 3]], name=f"relu{number}")
+    ir.result(x)
+    path = str(ir.write(tmp_path))
+    monkeypatch.setattr(streaming, "BATCH", 8)
+    seen = []
+    finish = stream_module.StreamAnalysis.finish
+
+    def watched(self):
+        seen.append((dict(self.likeness.kinds), dict(self.propagation.outputs),
+                     len(self.likeness._clean)))
+        return finish(self)
+    monkeypatch.setattr(stream_module.StreamAnalysis, "finish", watched)
+    assert streaming.check(path, _weights(path, None), [(r, r.LEVEL) for r in RULES]) is not None
+    (kinds, outputs, clean), = seen
+    assert clean >= 1  # (the Relus after the first are alike it: kinds were compared)
+    assert set(kinds) <= set(outputs) and len(kinds) <= 4, (len(kinds), len(outputs))
+
+
+def test_a_value_carries_no_kind():
+    assert "kind" not in Value._fields
