@@ -36,7 +36,7 @@ def discover_files(path: str, skip_non_ir: bool = False,
     return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
 
-def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
+def validate_files(paths: List[str], config: Union[Config, List[Config], Tuple[Config, ...]],
                    bin_path: Optional[str] = None, jobs: Optional[int] = None,
                    work: Optional[Callable[..., FileResult]] = None) -> List[FileResult]:
     """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
@@ -44,8 +44,11 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     file (each file's nearest configuration).  ``work(path, bin_path, config)`` is what is
     done to each file (--fix passes fixing.fix_file)."""
     work = work or validate_file  # looked up now: tests replace it
-    configs = list(config) if isinstance(config, (list, tuple)) else [config] * len(paths)
-    wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
+    if isinstance(config, (list, tuple)):
+        configs, default_jobs = list(config), 1
+    else:
+        configs, default_jobs = [config] * len(paths), config.jobs
+    wanted = jobs if jobs is not None else default_jobs
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
         return _without_cycle_collector(lambda: _in_turn(paths, configs, bin_path, work))

@@ -114,10 +114,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     global _program
     _program = True
     # the program's own handler: an in-process caller keeps its own
-    try:
-        import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
-    except ImportError:
-        import signal  # type: ignore[no-redef]
+    if TYPE_CHECKING:  # _signal has no stub; it holds what signal.py declares
+        import signal
+    else:
+        try:
+            import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
+        except ImportError:
+            import signal
     signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _unraisable
     try:

@@ -15,16 +15,33 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Union
 
 from ..reporting import FORMAT_NAMES
 
+Level = Literal["error", "warning", "info"]
+FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]  # the names, spelled once in reporting
+
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
-    Config = BaseModel  # the model is built by _build() on first use (see __getattr__)
 
-Level = Literal["error", "warning", "info"]
-FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]
+    class Config(BaseModel):
+        """What the checker sees of the model _build() makes on first use (__getattr__)."""
+        select: List[str] = []
+        ignore: List[str] = []
+        extend_ignore: List[str] = []
+        per_file_ignores: Dict[str, List[str]] = {}
+        severity: Dict[str, Level] = {}
+        format: Optional[FormatName] = None
+        exit_zero: bool = False
+        jobs: int = 1
+        exclude: List[str] = []  # (the real default: DEFAULT_EXCLUDE)
+        extend_exclude: List[str] = []
+        force_exclude: bool = False
+        respect_gitignore: bool = True
+        root: Optional[str] = None
+
+        def merged(self, **overrides: object) -> Config: ...
 
 
 def _tomllib() -> Any:
@@ -67,13 +84,13 @@ def _pattern(text: str) -> str:
     return text
 
 
-def _model() -> type:
+def _model() -> type[Config]:
     """The pydantic model, built on first use; then also the module attribute ``Config``."""
     # setdefault: threads racing through the first use all get the one class that is kept
     return globals().get("Config") or globals().setdefault("Config", _build())
 
 
-def _build() -> type:
+def _build() -> type[Config]:
     from pydantic import BaseModel, ConfigDict, Field, field_validator
 
     class Config(BaseModel):
@@ -146,10 +163,10 @@ def _build() -> type:
             return Config(root=self.root, **data)
 
     Config.__qualname__ = "Config"  # pickled by name for the -j workers, like a top-level class
-    return Config
+    return Config  # type: ignore[return-value]  # this is the class the TYPE_CHECKING one describes
 
 
-def __getattr__(name: str) -> type:
+def __getattr__(name: str) -> type[Config]:
     if name == "Config":
         return _model()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -183,7 +200,7 @@ class Defaults:
     def __eq__(self, other: object):
         return self.as_dict() == other.as_dict() if isinstance(other, Defaults) else NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a mutable record should be
 
     def __repr__(self) -> str:
         return "Defaults(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
@@ -192,7 +209,7 @@ class Defaults:
         """As :meth:`Config.merged`; command-line values are validated by the model, but
         for values the parser gives in their final type and range (``plain``): ``-j 2``
         alone need not build the model (~80 ms, more than a medium IR takes a worker)."""
-        given = {k: v for k, v in overrides.items() if v is not None}
+        given: Dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         if not plain(given):
             return _model()(**given)
         copy = Defaults()
@@ -200,6 +217,9 @@ class Defaults:
             setattr(copy, name, value)
         return copy
 
+
+#: what the engine checks a file with: the model, or what it holds by default without pydantic
+Settings = Union["Config", Defaults]
 
 #: options whose values argparse already gives as the model would hold them (--format by
 #: its choices, the flags as booleans, -j as an int: it alone can be out of range)
