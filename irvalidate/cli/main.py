@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
 
 if TYPE_CHECKING:  # the arguments are read, never made here: paths alone need no argparse
-    import argparse
+    from .options import Arguments
 
 
 def __getattr__(name: str) -> str:
@@ -38,7 +38,7 @@ def _use_color(choice: str, to_file: bool) -> bool:
     return not to_file and terminal and not os.environ.get("NO_COLOR")
 
 
-def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
+def _render(fmt: str, results, args: Arguments, to_file: bool) -> str:
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     if fmt == "text":
@@ -65,7 +65,7 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     return run(argv)
 
 
-def _usage_problem(args: argparse.Namespace) -> Optional[str]:
+def _usage_problem(args: Arguments) -> Optional[str]:
     """What makes the command line unusable before anything is read, in one line."""
     if args.exit_non_zero_on_fix and not args.fix:
         return "--exit-non-zero-on-fix goes with --fix"
@@ -179,7 +179,7 @@ def _main(argv: list) -> int:
     if handled is not None:
         return handled
     from .options import only_paths, parser
-    args = only_paths(argv)
+    args: Optional[Arguments] = only_paths(argv)
     if args is None:
         options = parser(_version)
         try:
@@ -202,7 +202,7 @@ def _main(argv: list) -> int:
         return 2
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: Arguments) -> int:
     with _loading():
         from ..files.discovery import DiscoveryError, find
         from ..files.hierarchy import Resolver
@@ -281,7 +281,7 @@ def _run(args: argparse.Namespace) -> int:
         fmt = run.format or "text"
         if fixing and fmt in ("text", "auto") and args.diff:
             from ..fixing.report import diff_text
-            report = diff_text(results)
+            report: Union[str, bytes] = diff_text(results)
         else:
             report = _render(fmt, results, args, to_file)
         if to_file:
@@ -327,7 +327,7 @@ def _checked(validate_files, files, configs, bin_path, jobs, work) -> tuple:
         return err.results, str(err)
 
 
-def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:
+def _show_settings(args: Arguments, resolver, overrides) -> int:
     if len(args.paths) > 1:
         print("irvalidate: error: --show-settings takes one PATH at most", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable, Dict, List, NoReturn, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Union
 
 from ..reporting import FORMAT_NAMES
 
@@ -37,6 +37,10 @@ DEFAULTS = {
 }
 
 
+#: the parsed command line: argparse's, or only_paths' for a command line of paths alone
+Arguments = Union["argparse.Namespace", SimpleNamespace]
+
+
 def only_paths(argv: Sequence[str]) -> Optional[SimpleNamespace]:
     """The command line parsed as the parser parses it, when every argument is a path
     (``irvalidate FILE...``, as pre-commit runs it); else None.  Importing argparse and
@@ -61,7 +65,7 @@ def _suggestion(message: str, options: Sequence[str]) -> str:
     return ""
 
 
-def one_line_parser(**kwargs: object) -> argparse.ArgumentParser:
+def one_line_parser(**kwargs: Any) -> argparse.ArgumentParser:
     """An argparse parser whose mistakes are one line (the README's promise), not the usage
     block first; an unknown option gets the nearest known one as a suggestion."""
     import argparse
@@ -80,10 +84,11 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     class VersionAction(argparse.Action):
         """argparse's version action, with the version read only when asked for."""
 
-        def __init__(self, option_strings, version: Callable[[], str], dest=argparse.SUPPRESS,
-                     default=argparse.SUPPRESS, help="show the version and exit"):
+        def __init__(self, option_strings, read_version: Callable[[], str],
+                     dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                     help="show the version and exit"):
             super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-            self.version = version
+            self.version = read_version
 
         def __call__(self, parser, namespace, values, option_string=None):
             sys.stdout.write(f"irvalidate {self.version()}\n")
@@ -152,7 +157,7 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "the constant that pins a dim; repeatable")
     add("--no-smart-reshape", action="store_true", help="with --reshape: plain re-inference, "
         "without the graph rewrites Model.reshape makes first (SmartReshape)")
-    add("-V", "--version", action=VersionAction, version=version)
+    add("-V", "--version", action=VersionAction, read_version=version)
     return parser
 
 
@@ -183,16 +188,16 @@ class Overrides:
     """What the command line sets, checked once (ConfigError names the option) and applied
     on top of each configuration file's settings."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: Arguments):
         per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
-        #: replace the configured value
-        self.values = {k: v for k, v in dict(
+        #: replace the configured value (of the types the model's fields have)
+        self.values: Dict[str, Any] = {k: v for k, v in dict(
             select=_split(args.select), ignore=_split(args.ignore), format=args.format,
             exit_zero=args.exit_zero, jobs=args.jobs, exclude=_split(args.exclude),
             force_exclude=args.force_exclude,
             respect_gitignore=args.respect_gitignore).items() if v is not None}
         #: added to the configured value
-        self.extend = {k: v for k, v in dict(
+        self.extend: Dict[str, Any] = {k: v for k, v in dict(
             extend_ignore=_split(args.extend_ignore),
             severity=_pairs(args.severity, "=", "--severity"),
             extend_exclude=_split(args.extend_exclude),

@@ -28,6 +28,7 @@ from ..ops.support import memo
 from ..settings.selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
+    from ..reshaping.run import ReshapeOutcome
     from ..settings.config import Config
 
 
@@ -40,7 +41,7 @@ class FileResult(NamedTuple):
     #: with --diff or --fix: what was (or would be) edited
     fix: Optional[FileFix] = None
     #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
-    reshape: Optional[object] = None
+    reshape: Optional[ReshapeOutcome] = None
 
 
 #: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order

@@ -8,14 +8,15 @@ the old one written out, as it does in the runtime).
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Tuple, TypeGuard
 
 from ...ir.records import Layer
 from ...ops.support.spec import Value
+from ...shapes.dims import Dim, Shape
 from .graph import GraphView, exact, is_type
 
 
-def _static(shape) -> bool:
+def _static(shape: Shape) -> TypeGuard[Tuple[Dim, ...]]:
     return shape is not None and all(d.is_static for d in shape)
 
 
