@@ -7,7 +7,7 @@ turned into a compact record, so memory follows the graph, not the XML text.
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from lxml import etree
 
@@ -84,7 +84,7 @@ BAD_DIM = None
 
 #: a layer's unreadable <dim>s: (line, port id or its Port record, axis, what is wrong); the
 #: record replaces the id once the port is built, and the layer reports them once it is
-BadDims = List[Tuple[int, object, int, str]]
+BadDims = List[Tuple[int, Any, int, str]]
 
 
 def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]:
@@ -93,8 +93,9 @@ def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]
         if child.tag != "dim":
             continue
         text = (child.text or "").strip()
+        value: Optional[int]
         try:
-            value: Optional[int] = parse_decimal(text)
+            value = parse_decimal(text)
         except ValueError:
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
@@ -285,7 +286,7 @@ def _stream(path: str, doc: Document) -> None:
 
 
 def _stream_from(handle, doc: Document, encoding: Optional[str] = None) -> None:
-    events: Iterable = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
+    events = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
                                        encoding=encoding, **parser_options())
     graph = doc.graph
     root = None

@@ -45,10 +45,10 @@ class ConstSpec:
         self.size = size
 
     def __eq__(self, other: object):
-        if other.__class__ is not ConstSpec:
+        if type(other) is not ConstSpec:
             return NotImplemented
         return (self.element_type, self.shape, self.offset, self.size) == \
-            (other.element_type, other.shape, other.offset, other.size)  # type: ignore[attr-defined]
+            (other.element_type, other.shape, other.offset, other.size)
 
     def __hash__(self) -> int:
         return hash((self.element_type, self.shape, self.offset, self.size))
@@ -273,7 +273,7 @@ class BinFile:
             self._error = f"{os.path.basename(path)} is not a regular file"
         elif confine_to is not None and self._leaves(path, confine_to):
             self._error = (f"{os.path.basename(path)} is a link that leaves the git work tree "
-                           f"the model is in ({os.path.basename(self.left_tree) or self.left_tree}"
+                           f"the model is in ({os.path.basename(self.left_tree or '') or self.left_tree}"
                            f"), which irvalidate does not follow: a pull request must not make "
                            f"CI read files outside the repository")
         else:
@@ -285,7 +285,7 @@ class BinFile:
 
     @property
     def lfs_pointer(self) -> bool:
-        return bool(self._error) and "Git LFS pointer" in self._error
+        return self._error is not None and "Git LFS pointer" in self._error
 
     @property
     def error(self) -> Optional[str]:

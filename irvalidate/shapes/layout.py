@@ -222,5 +222,5 @@ def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str
         if any(w is None for w in where):
             out.append(zero)
         else:
-            out.append(data.bounds[sum(w * st for w, st in zip(where, strides))])  # type: ignore[operator]
+            out.append(data.bounds[sum(w * st for w, st in zip(where, strides))])  # type: ignore[operator, misc]  # no None in where here
     return make_tensor(shape, out, data.et, origin)

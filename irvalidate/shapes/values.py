@@ -203,7 +203,8 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
-    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)
+    # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
+    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -223,8 +224,8 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
     A real past the integer type's range is not followed (C++ leaves it undefined)."""
     if et in FLOAT_TYPES:
-        return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
-                                     for b in t.bounds], et, origin)  # type: ignore[arg-type]
+        return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
+                                     for b in t.bounds], et, origin)
     if et not in RANGES:
         raise Unresolved(f"Convert of reals to {et}")
     low, high = RANGES[et]
