@@ -34,11 +34,12 @@ from ..ops.support import memo, registry
 from ..ops.support.memo import payload
 from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
+from ..shapes.dims import Shape
 from ..shapes.values import Deferred, Origin, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
-Output = Tuple[str, object, Optional[str], bool, bool, int]
+Output = Tuple[str, Shape, Optional[str], bool, bool, int]
 #: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
 #: carry computed values
 Template = Tuple[Tuple[Output, ...], bool, bool]
@@ -62,7 +63,7 @@ class Likeness:
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
         """The kind of a value a layer produces on a port."""
-        key = (value.shape, value.element_type, value.typed, value.loose is None,
+        key: tuple = (value.shape, value.element_type, value.typed, value.loose is None,
                value.rests_on is None, layer.type, port.dims, port.precision)
         tensor = value.tensor
         if tensor is not None:  # (its origin only names layers, for messages)
@@ -122,15 +123,16 @@ class Likeness:
         bounds = self._values.get(content)
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
-            tensors = made if isinstance(made, tuple) else (made,)
+            tensors: Tuple[Optional[Tensor], ...] = made if isinstance(made, tuple) else (made,)
             if len(self._values) >= SIZE:
                 self._values.clear()
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
                                            for t in tensors])
         else:
             graph = self._graph
-            tensors = tuple([None if b is None else Tensor(*b, Deferred(
-                lambda index=index: _origin(spec, layer, inputs, graph, index)))
+            # b: the (shape, bounds, et) kept above; a Deferred stands in for the Origin
+            tensors = tuple([None if b is None else Tensor(*b, Deferred(  # type: ignore[call-arg]
+                lambda index=index: _origin(spec, layer, inputs, graph, index)))  # type: ignore[misc]
                              for index, b in enumerate(bounds)])
         for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
                 zip(layer.outputs, outputs_made)):

@@ -246,7 +246,7 @@ class Propagation:
                         self._payload_tensors.clear()
                     self._payload_tensors[key] = (made, producer)
                 elif made is not None:
-                    made = renamed(made, made_for, producer)
+                    made = renamed(made, made_for, producer)  # type: ignore[arg-type]  # a hit: (tensor, its Const)
                 tensor = made
             self._const_tensors[producer.id] = tensor
         return self._const_tensors[producer.id]
@@ -358,7 +358,8 @@ class Propagation:
         """
         if layer.bodies or any(v.shape is None for v in inputs):
             return True
-        return any(len(v.shape) == 1 and not v.shape[0].is_static for v in inputs)
+        return any(v.shape is not None and len(v.shape) == 1 and not v.shape[0].is_static
+                   for v in inputs)
 
 
 def _set_from_outside(layer: Layer, replaced: ParameterValue,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Tuple, Union
 
-from ..ir.records import Layer
+from ..ir.records import Layer, Port
 from ..shapes.dims import Shape, format_dim
 
 class FrozenInstanceError(AttributeError):
@@ -110,11 +110,11 @@ class SetDims(_Frozen):
     """Write these dims on a port (static dims as numbers, every other dim as -1); ``layer``
     is the layer the port belongs to, and whether it is an input port (for messages)."""
     __slots__ = ("port", "dims", "layer")
-    port: object
+    port: Port
     dims: Tuple[int, ...]
     layer: Optional[Layer]
 
-    def __init__(self, port: object, dims: Tuple[int, ...], layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, dims: Tuple[int, ...], layer: Optional[Layer] = None) -> None:
         _set(self, "port", port)
         _set(self, "dims", dims)
         _set(self, "layer", layer)
@@ -124,11 +124,11 @@ class SetPrecision(_Frozen):
     """Write this element type (canonical name) as the port's precision, in the spelling the
     file already uses."""
     __slots__ = ("port", "element_type", "layer")
-    port: object
+    port: Port
     element_type: str
     layer: Optional[Layer]
 
-    def __init__(self, port: object, element_type: str, layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, element_type: str, layer: Optional[Layer] = None) -> None:
         _set(self, "port", port)
         _set(self, "element_type", element_type)
         _set(self, "layer", layer)
