@@ -12,7 +12,7 @@ runtime's default evaluators on each bound).
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..ir import elements
 from ..shapes import broadcasting as bc
@@ -87,7 +87,7 @@ def _read_mode(node: Node, v3: bool):
             raise OpError(ATTRIBUTE, f"attribute mode: {err}") from None
     if not v3 and mode == "none" and count < 3:
         mode = "numpy"  # Broadcast-1 silently turns explicit into numpy without axes
-    raw = {"mode": mode}
+    raw: Dict[str, Any] = {"mode": mode}  # (the texts, and whether the axis is given)
     axis = data.get(_AXIS[v3])
     if axis is not None:
         raw.update(axis=axis, axis_given=True)

@@ -17,7 +17,9 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, static
+from typing import Tuple, TypeGuard
+
+from ..shapes.dims import DYNAMIC, Dim, Shape, static
 from .support.attributes import Field, read
 from .support.infer_helpers import compatible, is_real, require_type, shapes_compatible, text
 from .support.node import Node
@@ -40,7 +42,7 @@ def _fail(message: str) -> OpError:
     return OpError(INCOMPATIBLE, message)
 
 
-def _static(shape, index: int) -> bool:
+def _static(shape: Shape, index: int) -> TypeGuard[Tuple[Dim, ...]]:
     return shape is not None and shape[index].is_static
 
 

@@ -133,7 +133,7 @@ def _gather_elements(node: Node) -> Result:
     if data is None and indices is None:
         return Result((None,), (et,))
     if data is None:
-        norm_axis(axis, len(indices))
+        norm_axis(axis, len(indices))  # type: ignore[arg-type]  # not both None (above)
         return Result((indices,), (et,))
     a = norm_axis(axis, len(data))
     if indices is None:

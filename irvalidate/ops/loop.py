@@ -91,7 +91,7 @@ def _infer(node: Node) -> Optional[Result]:
                                     f"{len(node.inputs) - 2} are connected")
     parameters: Dict[str, ParameterValue] = {}
     back: Dict[str, str] = {}  # back edge Result -> Parameter
-    fed = {}
+    fed: Dict[str, str] = {}
     for edge in node.layer.back_edges:
         fed.setdefault(edge.to_layer, edge.from_layer)
     for entry, kind in described:

@@ -156,9 +156,9 @@ def _slice_scatter(node: Node) -> Result:
         raise OpError(INCOMPATIBLE, f"the slice of data {format_shape(data)} along axis {k} is an "
                                     f"empty interval in the runtime's arithmetic (no length fits "
                                     f"it, though it prints as ?): no updates fit it")
-    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]
+    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]  # no None: above
         raise OpError(INCOMPATIBLE, f"updates {format_shape(updates)} do not fit the slice "
-                                    f"{format_shape(tuple(expected))} of data {format_shape(data)}")
+                                    f"{format_shape(tuple(expected))} of data {format_shape(data)}")  # type: ignore[arg-type]  # (as above)
     return Result((out,), (node.inputs[0].element_type,))
 
 
@@ -235,7 +235,7 @@ def _strided_slice(node: Node) -> Result:
     def dim_at(k: int) -> Dim:
         if k >= rank:
             raise OpError(INCOMPATIBLE, f"the masks address dim {k} of a rank-{rank} input")
-        return data[k]  # type: ignore[index]
+        return data[k]
 
     for i in range(count):
         if bit(ellipsis, i):

@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 from ..ir import elements
 from ..shapes import arith
@@ -28,7 +28,7 @@ _SEGMENT_MAX = (Field("fill_mode", "enum", "zero", ("zero", "lowest")),)
 _INDEX_TYPES = ("i32", "i64")
 
 
-def _refuse(message: str) -> None:
+def _refuse(message: str) -> NoReturn:
     raise OpError(INCOMPATIBLE, message)
 
 

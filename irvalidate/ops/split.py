@@ -168,6 +168,6 @@ def _variadic_value(node: Node) -> Tuple[Tensor, ...]:
 
 
 SPECS = {"split": (OpSpec("Split", (1, 16), frozenset({"num_splits"}), infer=_split,
-                          evaluate=_split_value),),  # type: ignore[arg-type]
+                          evaluate=_split_value),),
          "variadicsplit": (OpSpec("VariadicSplit", (1, 16), frozenset(), infer=_variadic,
-                                  evaluate=_variadic_value),)}  # type: ignore[arg-type]
+                                  evaluate=_variadic_value),)}

@@ -137,4 +137,4 @@ def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterato
         yield Problem(f"{layer.describe()}: element_type={layer.data['element_type']!r} but the "
                       f"port declares precision {port.precision}", at=port, layer=layer,
                       port=port.id, expected=et, declared=precision, scope=ctx.graph.scope,
-                      fix=source_type_fix(ctx, layer, port, et, precision))  # type: ignore[arg-type]
+                      fix=source_type_fix(ctx, layer, port, et, precision))

@@ -17,14 +17,14 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
 #: {their payloads: the result})
-_MEMO: Dict[tuple, Tuple[dict, "Traces"]] = {}
+_MEMO: Dict[tuple, Tuple[Mapping[str, str], "Traces"]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
 _new = tuple.__new__

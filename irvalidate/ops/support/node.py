@@ -16,7 +16,8 @@ from ...ir.records import Graph as Body
 from ...ir.weights import REAL_TYPES, ConstError
 from ...shapes.arith import from_int
 from ...shapes.dims import Dim, Shape, format_dim, format_shape
-from ...shapes.values import FLOAT_TYPES, NegativeTarget, Tensor, Unresolved, as_target, describe
+from ...shapes.values import (FLOAT_TYPES, NegativeTarget, Origin, Tensor, Unresolved, as_target,
+                              describe)
 from .spec import (
     ARITY,
     CONSTANT,
@@ -102,7 +103,7 @@ class Node:
         self.operands: Tuple[Operand, ...] = ()
         #: how the outputs follow from the inputs, for messages
         self.how = ""
-        self.source = None
+        self.source: Union[Origin, str, None] = None
         self.source_input = ""
         self.problems: Tuple[OpProblem, ...] = ()
         #: the producer of a value input that irvalidate could not evaluate, where the

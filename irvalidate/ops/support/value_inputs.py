@@ -27,8 +27,8 @@ def refuse_bufferless(node: Node, index: int) -> None:
     value = node.inputs[index]
     if is_const(value):
         node.read.append(index)  # (a Const's own attribute is read: its data names it)
-    if is_const(value) and value.producer.data.get("size", "").strip() == "0" and \
-            value.shape is not None and any(d.hi == 0 for d in value.shape):
+    if (is_const(value) and value.producer.data.get("size", "").strip() == "0"  # type: ignore[union-attr]  # a Const's producer
+            and value.shape is not None and any(d.hi == 0 for d in value.shape)):
         raise OpError(INCOMPATIBLE, f"input {index} is an empty Const with no bytes (size 0): "
                                     f"the runtime fails reading its values (\"ptr is Null\")")
 
