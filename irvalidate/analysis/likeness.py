@@ -119,7 +119,7 @@ class Likeness:
         kinds.  The values' bounds follow from all the evaluation reads (the likeness key,
         and the payloads of the Const inputs): the first layer of such a content is evaluated,
         the others get its bounds and an origin made if a message ever shows it."""
-        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]
+        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]  # Const inputs have producers
         bounds = self._values.get(content)
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
@@ -131,8 +131,8 @@ class Likeness:
         else:
             graph = self._graph
             # b: the (shape, bounds, et) kept above; a Deferred stands in for the Origin
-            tensors = tuple([None if b is None else Tensor(*b, Deferred(  # type: ignore[call-arg]
-                lambda index=index: _origin(spec, layer, inputs, graph, index)))  # type: ignore[misc]
+            tensors = tuple([None if b is None else Tensor(*b, Deferred(  # type: ignore[call-arg]  # b: (shape, bounds, et)
+                lambda index=index: _origin(spec, layer, inputs, graph, index)))  # type: ignore[misc]  # defaults bind the loop's index
                              for index, b in enumerate(bounds)])
         for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
                 zip(layer.outputs, outputs_made)):
@@ -148,7 +148,7 @@ class Likeness:
             return (0, layer.type, id(data), id(parts))
         size = data.get("size", "")
         try:
-            fits = int(offset) + int(size) <= self._bin_size  # type: ignore[operator]
+            fits = int(offset) + int(size) <= self._bin_size  # type: ignore[operator]  # a size when the bin is read
         except (TypeError, ValueError):
             return None
         if not fits or not (offset.isdigit() and offset.isascii() and size.isdigit()

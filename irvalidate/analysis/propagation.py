@@ -199,7 +199,7 @@ class Propagation:
             self._consts[layer.id] = cached
         if isinstance(cached, ConstError):
             raise cached
-        return cached  # type: ignore[return-value]
+        return cached  # type: ignore[return-value]  # not a ConstError (above)
 
     def read_floats(self, layer: Layer) -> List[float]:
         """A Const's values as floats (real or integer types); ConstError when it cannot."""
@@ -304,7 +304,7 @@ class Propagation:
                 # what the runtime infers goes on, a dynamic rank included: dims a file
                 # writes where the runtime has none would make consumers look wrong
                 shape = shapes[index]
-                types = inferred.output_types  # type: ignore[union-attr]
+                types = inferred.output_types  # type: ignore[union-attr]  # shapes come with their inference
                 et = types[index] if index < len(types) else None
             else:
                 # not modelled: the declared dims are the best estimate (but they describe

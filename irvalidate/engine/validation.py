@@ -136,7 +136,7 @@ def columns(path: str, problems: Sequence[Problem],
         elif problem.axis is not None and isinstance(problem.at, Port):
             asks.append((problem.at.line, mark, problem.axis, line))
         else:
-            asks.append((line, mark, None, None))  # type: ignore[arg-type]
+            asks.append((line, mark, None, None))  # type: ignore[arg-type]  # no axis: its line is not read
     found = find_columns(path, asks)
     return [column if column is not None else _said_column(problem, line)
             for problem, line, column in zip(problems, lines, found)]
@@ -296,7 +296,7 @@ def _validate(path: str, bin_path: Optional[str], config: Settings, rules: Seque
         for rule, rule_level in planned:
             try:
                 problems.extend(cap.take(rule, rule_level, rule.check(ctx)))
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:  # noqa: BLE001 - a rule that fails is an IRV000 finding
                 findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
     masked = _masked(problems)
     problems = _unmasked(problems)

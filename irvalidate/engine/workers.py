@@ -167,7 +167,7 @@ class _Collector:
                         worker.join()
                         self.ended.append(worker.exitcode)
                     continue
-                except Exception as err:  # a message that does not unpickle fails the run
+                except Exception as err:  # noqa: BLE001 - a message that does not unpickle fails the run
                     receiver.close()  # (the worker's next send fails, and it ends)
                     finished.add(pending.pop(receiver))
                     self.error = self.error or err
@@ -240,13 +240,13 @@ def _worker(sender, counter, work, paths, bin_path, configs, parent: Optional[in
         drain(work, paths, bin_path, configs, sent=lambda index, result: sender.send(
             ("result", (index, result))))
         message: tuple = ("done", [])
-    except Exception as err:  # an internal error: the parent raises it, as -j 1 would
+    except Exception as err:  # noqa: BLE001 - an internal error: the parent raises it, as -j 1 would
         message = ("error", err)
     try:
         sender.send(message)
     except OSError:
         pass  # nobody reads this pipe any more: the parent is gone, or stopped reading it
-    except Exception as err:  # what cannot be pickled travels as words
+    except Exception as err:  # noqa: BLE001 - what cannot be pickled travels as words
         what = message[1] if message[0] == "error" else err
         sender.send(("error", RuntimeError(f"in a worker: {type(what).__name__}: {what}")))
     sender.close()

@@ -76,7 +76,7 @@ def _owner() -> str:
 
 
 def _random() -> str:
-    return next(tempfile._get_candidate_names())  # type: ignore[attr-defined]
+    return next(tempfile._get_candidate_names())  # type: ignore[attr-defined]  # private in the stub, as tempfile names
 
 
 def create_beside(target: str) -> Tuple[int, str]:

@@ -174,7 +174,7 @@ class _SpanScan(_Scan):
             at = self.parser.CurrentByteIndex
             if self.data.startswith(b"</", at):  # an end tag: the element ends after its '>'
                 at = self.data.index(b">", at) + 1
-            self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]
+            self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]  # frames in spans have keys
 
     def spans_of(self) -> Dict[Key, Tuple[int, int]]:
         try:

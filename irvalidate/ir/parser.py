@@ -76,7 +76,7 @@ def _shared_data(elem: etree._Element) -> dict:
     found = _shared.get(key)
     if found is None:
         found = _shared[key] = dict(elem.attrib)
-    return found  # type: ignore[return-value]
+    return found  # type: ignore[return-value]  # lxml's attrib: str to str
 
 
 #: a <dim> this parser could not read; the port is skipped by the shape rules (see ir.Port)

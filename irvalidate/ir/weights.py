@@ -293,7 +293,7 @@ class BinFile:
 
     def size(self) -> int:
         if self._size is None:
-            self._size = os.path.getsize(self.path)  # type: ignore[arg-type]
+            self._size = os.path.getsize(self.path)  # type: ignore[arg-type]  # read only with a path
         return self._size
 
     def read(self, offset: int, size: int) -> bytes:
@@ -304,7 +304,7 @@ class BinFile:
                              f"({self.size()} bytes)")
         key = (offset, size)
         if key not in self._cache:
-            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]  # read only with a path
                 handle.seek(offset)
                 self._cache[key] = handle.read(size)
         return self._cache[key]

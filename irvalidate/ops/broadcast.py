@@ -185,18 +185,18 @@ def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> R
                      Operand("target", target, 0 if spec.mode == "pdpd" else None,
                              node.inputs[1].producer))
     if spec.mode == "numpy":
-        compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731
+        compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731 - run once below
     elif spec.mode == "bidirectional":
-        compute = lambda: bc.broadcast_bidirectional(data.shape, target, length)  # noqa: E731
+        compute = lambda: bc.broadcast_bidirectional(data.shape, target, length)  # noqa: E731 - run once below
     elif spec.mode == "pdpd":
-        compute = lambda: bc.broadcast_pdpd(data.shape, target, length, spec.axis)  # noqa: E731
+        compute = lambda: bc.broadcast_pdpd(data.shape, target, length, spec.axis)  # noqa: E731 - run once below
     else:
         try:
             axes_len = node.one_d_length(2, "axes_mapping (input 2)")
         except OpError as err:
             raise _labelled(err, label) from None
         axes = node.exact_values(2)
-        compute = lambda: bc.broadcast_explicit(data.shape, target, length, axes, axes_len)  # noqa: E731
+        compute = lambda: bc.broadcast_explicit(data.shape, target, length, axes, axes_len)  # noqa: E731 - run once below
     outcome = None
     try:
         outcome = run(node, compute, label)

@@ -97,11 +97,11 @@ def _slice(node: Node) -> Result:
         return Result((tuple(upper_only(d) for d in data),), (et,))
     values = start is not None and stop is not None and step is not None and \
         len(start) == len(stop) == len(step) == len(axes)
-    if values and 0 in step:  # type: ignore[operator]
+    if values and 0 in step:  # type: ignore[operator]  # values: step is known
         raise OpError(INCOMPATIBLE, "a step of 0")
     out = list(data)
     for i, k in enumerate(axes):
-        out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]
+        out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]  # values: all known
     return Result((tuple(out),), (et,))
 
 
@@ -150,7 +150,7 @@ def _slice_scatter(node: Node) -> Result:
     expected: List[Optional[Dim]] = [d if axes is not None else upper_only(d) for d in out]
     values = start is not None and stop is not None and step is not None
     for i, k in sorted(((i, k) for i, k in enumerate(axes or ()) if k < len(out)), key=lambda p: p[1]):
-        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]
+        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]  # values: all known
     if None in expected and updates is not None:
         k = expected.index(None)
         raise OpError(INCOMPATIBLE, f"the slice of data {format_shape(data)} along axis {k} is an "
@@ -256,8 +256,8 @@ def _strided_slice(node: Node) -> Result:
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
-            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]
-            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]
+            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]  # begin given (above)
+            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]  # end given (above)
             out.append(_sliced(dim_at(k), start, stop, step, begin is None or end is None))
             k += 1
         else:

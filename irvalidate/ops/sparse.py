@@ -129,7 +129,7 @@ def _sparse_fill(node: Node) -> Result:
         _refuse("values has a dynamic rank: with known dense_shape and indices the runtime "
                 "reads its first dim, which it does not have (\"Accessing out-of-range dimension\")")
     empty = static(rows - len(set(pairs[0::2])))
-    return Result(((arith.add(indices[0], empty), static(2)),  # type: ignore[index]
+    return Result(((arith.add(indices[0], empty), static(2)),  # type: ignore[index]  # indices ranked (above)
                    (arith.add(values[0], empty),), (static(rows),)), types)
 
 

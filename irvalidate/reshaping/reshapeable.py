@@ -63,7 +63,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []  # the same for every trial
-    trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731
+    trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731 - one trial, as a name
                                        {layer.id: new}, smart, planned)
     rows: List[dict] = []
     trials = dims = 0

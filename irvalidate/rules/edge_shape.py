@@ -60,7 +60,7 @@ def _advice(ctx: Context, producer: Layer, source: Port,
         return (f"the runtime uses the producer's, so make the input port say "
                 f"{format_shape(declared_shape(source))}, or fix the producer"), target, None
     inferred = value.shape
-    proven = "[" + ",".join(port_dim(d) for d in inferred) + "]"  # type: ignore[union-attr]
+    proven = "[" + ",".join(port_dim(d) for d in inferred) + "]"  # type: ignore[union-attr]  # proven: a shape
     producer_right, consumer_right = _agrees(source, inferred), _agrees(target, inferred)
     if consumer_right and not producer_right:
         return (f"inference proves the input port's, so the producer's output port is stale: "

@@ -103,7 +103,7 @@ class Deferred:
 
     def _origin(self) -> Origin:
         if self._made is None:
-            self._made = self._make()  # type: ignore[misc]
+            self._made = self._make()  # type: ignore[misc]  # _make is set until made
             self._make = None
         return self._made
 
@@ -171,7 +171,7 @@ def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
         if lo == INF:
             raise Unresolved("a lower bound is unbounded")
         upper = INF if hi == INF else real(hi, et)
-        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]
+        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]  # reals ride in Dims
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
@@ -204,7 +204,7 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
     # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
-    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]
+    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]  # (above)
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -378,7 +378,7 @@ def arange(start: float, stop: float, step: float, et: str, origin: Origin) -> T
     if integral:
         first, stride = math.trunc(start), math.trunc(step)
         return constant([first + i * stride for i in range(count)], (count,), et, origin)
-    return make_tensor((count,), [Dim(start + i * step, start + i * step)  # type: ignore[arg-type]
+    return make_tensor((count,), [Dim(start + i * step, start + i * step)  # type: ignore[arg-type]  # reals ride in Dims
                                   for i in range(count)], et, origin)
 
 

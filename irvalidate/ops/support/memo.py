@@ -65,7 +65,7 @@ def find_trace(traces: Traces, inputs: Sequence[Value]) -> Optional[tuple]:
     """(the Const inputs read, what was made) for the trace whose payloads are those of
     ``inputs``, or None."""
     for read, results in traces:
-        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
+        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]  # read: Const inputs
         if made is not None:
             return read, made
     return None
@@ -75,14 +75,14 @@ def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], ma
               limit: int) -> None:
     """Keep ``made`` for the payloads ``inputs`` hold at ``read`` (at most ``limit`` a trace:
     a hostile file must not grow it)."""
-    for known, results in traces:
+    for known, results in traces:  # noqa: B007 - results: the found trace's, after the loop
         if known == read:
             break
     else:
         results = {}
         traces.append((read, results))
     if len(results) < limit:
-        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
+        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]  # read: Const inputs
 
 
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:

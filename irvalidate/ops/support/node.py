@@ -179,7 +179,7 @@ class Node:
             return None
         self.read.append(index)
         try:
-            return self._graph.first_number(value.producer)  # type: ignore[arg-type]
+            return self._graph.first_number(value.producer)  # type: ignore[arg-type]  # a Const has a producer
         except ConstError:
             return None
 
@@ -212,7 +212,7 @@ class Node:
         try:
             dims = as_target(tensor)
         except NegativeTarget as neg:
-            raise OpError(INCOMPATIBLE, f"{what} element {neg.index} evaluates to "
+            raise OpError(INCOMPATIBLE, f"{what} element {neg.index} evaluates to "  # noqa: B904 - the message says it all
                                         f"{format_dim(neg.dim)}{neg.why}, computed as "
                                         f"{describe(tensor.origin)}; "
                                         f"OpenVINO refuses a value that can be negative (\"Value for "
@@ -326,4 +326,4 @@ class Node:
         if not self.inputs or any(v.tensor is None and not is_const(v) for v in self.inputs):
             return None
         found = [self.graph.tensor_of(v) for v in self.inputs]
-        return None if any(t is None for t in found) else found  # type: ignore[return-value]
+        return None if any(t is None for t in found) else found  # type: ignore[return-value]  # no None left
