@@ -102,7 +102,18 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "each has its own --help.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
     add = parser.add_argument
-    # format and colour names are not case-sensitive: --format JSON is --format json
+    _report_options(add)
+    _walk_options(add)
+    _rule_options(add)
+    _output_options(add)
+    _edit_options(add)
+    add("-V", "--version", action=VersionAction, read_version=version)
+    return parser
+
+
+def _report_options(add: Callable[..., object]) -> None:
+    """The report's format and destination, the configuration read, and what to list."""
+    # format names are not case-sensitive (nor are colour names): --format JSON is json
     add("--format", choices=FORMAT_NAMES, type=str.lower, help="report format; auto is "
         "github under GitHub Actions, else text (default: text)")
     add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
@@ -113,6 +124,10 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "directory (or the one PATH given) and where each comes from, then exit")
     add("--show-files", action="store_true", help="list the files that would be checked, "
         "then exit")
+
+def _walk_options(add: Callable[..., object]) -> None:
+    """Which files directory walks skip."""
+    import argparse
     add("--exclude", metavar="GLOBS", help="comma-separated path patterns directory walks skip "
         "(replaces the configured list and the default: hidden folders, venv, node_modules, "
         "__pycache__)")
@@ -122,6 +137,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
         help="in a git work tree, skip what .gitignore and .git/info/exclude exclude "
         "(default: on)")
+
+def _rule_options(add: Callable[..., object]) -> None:
+    """Which rules run, at which levels, and whether findings fail the run."""
     add("--select", metavar="RULES", help="comma-separated codes, code prefixes or slugs to run")
     add("--ignore", metavar="RULES", help="rules not to run (replaces the configured list)")
     add("--extend-ignore", metavar="RULES", help="rules not to run, added to the configured list")
@@ -132,6 +150,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "last setting of a rule wins, and the command line wins over configuration files)")
     add("--exit-zero", action="store_true", default=None,
         help="exit 0 even when there are error findings")
+
+def _output_options(add: Callable[..., object]) -> None:
+    """What the text report shows, and how the files are checked."""
     add("-q", "--quiet", action="count", default=0,
         help="text: -q prints only the names of files with findings, -qq nothing")
     add("--statistics", action="store_true", help="text: count the findings of each rule")
@@ -144,6 +165,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "is not beside it with the same stem")
     add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
         "not <net> (for hooks that pass every staged XML file)")
+
+def _edit_options(add: Callable[..., object]) -> None:
+    """--diff and --fix, and the what-if of --reshape."""
     add("--diff", action="store_true", help="print a unified diff of the edits that make each "
         "file's declared dims and precisions agree with inference; write nothing (exit 1 "
         "when there is something to fix)")
@@ -157,8 +181,6 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "the constant that pins a dim; repeatable")
     add("--no-smart-reshape", action="store_true", help="with --reshape: plain re-inference, "
         "without the graph rewrites Model.reshape makes first (SmartReshape)")
-    add("-V", "--version", action=VersionAction, read_version=version)
-    return parser
 
 
 def _split(value: Optional[str]) -> Optional[List[str]]:
