@@ -94,27 +94,24 @@ def _build() -> type[Config]:
     from pydantic import BaseModel, ConfigDict, Field, field_validator
 
     class Config(BaseModel):
-        model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                                  alias_generator=lambda name: name.replace("_", "-"))
+        model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=_kebab)
 
-        select: List[str] = Field(
-            default_factory=list,
-            description="rule codes, code prefixes or slugs to run (empty: all)")
+        select: List[str] = Field(default_factory=list, description="rule codes, code "
+                                  "prefixes or slugs to run (empty: all)")
         ignore: List[str] = Field(default_factory=list, description="rules not to run")
         extend_ignore: List[str] = Field(default_factory=list,
                                          description="more rules not to run, added to ignore")
-        per_file_ignores: Dict[str, List[str]] = Field(
-            default_factory=dict,
-            description="path pattern (as in exclude) -> rules not to run on matching files")
+        per_file_ignores: Dict[str, List[str]] = Field(default_factory=dict, description=(
+            "path pattern (as in exclude) -> rules not to run on matching files"))
         severity: Dict[str, Level] = Field(default_factory=dict,
                                            description="rule code, prefix or slug -> level")
         format: Optional[FormatName] = None
         exit_zero: bool = Field(False, description="exit 0 even when there are error findings")
         jobs: int = Field(1, ge=0, description="files validated in parallel (0: one per CPU)")
         exclude: List[str] = Field(
-            default_factory=lambda: list(DEFAULT_EXCLUDE),
-            description="path patterns directory walks skip (replaces the default list); a "
-            "name matches at any depth, a pattern with '/' or './' is relative to this file")
+            default_factory=lambda: list(DEFAULT_EXCLUDE), description="path patterns directory "
+            "walks skip (replaces the default list); a name matches at any depth, a pattern with "
+            "'/' or './' is relative to this file")
         extend_exclude: List[str] = Field(default_factory=list,
                                           description="more patterns, added to exclude")
         force_exclude: bool = Field(False, description="apply exclude and .gitignore to files "
@@ -132,23 +129,16 @@ def _build() -> type[Config]:
         @field_validator("per_file_ignores")
         @classmethod
         def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
-            checked = {}
-            for glob, values in table.items():
-                try:  # the message names the pattern whose rules are wrong
-                    checked[_pattern(glob)] = [_known_selector(v) for v in values]
-                except ValueError as err:
-                    raise ValueError(f"{glob}: {err}") from None
-            return checked
+            return _checked_per_file(table)
 
         @field_validator("exclude", "extend_exclude")
         @classmethod
         def _patterns(cls, values: List[str]) -> List[str]:
             return [_pattern(v) for v in values]
 
-        @field_validator("format", mode="before")
+        @field_validator("format", mode="before")  # a name in any case ("JSON"), as on the CLI
         @classmethod
         def _format(cls, value: object) -> object:
-            # as on the command line, a format's name is not case-sensitive ("JSON")
             return value.lower() if isinstance(value, str) else value
 
         @field_validator("severity")
@@ -156,14 +146,34 @@ def _build() -> type[Config]:
         def _severity(cls, table: Dict[str, Level]) -> Dict[str, Level]:
             return {_known_selector(k): v for k, v in table.items()}
 
-        def merged(self, **overrides: object) -> "Config":
-            """This configuration with command-line values on top (None means not given)."""
-            data = self.model_dump(exclude={"root"})
-            data.update({k: v for k, v in overrides.items() if v is not None})
-            return Config(root=self.root, **data)
+        merged = _merged
 
     Config.__qualname__ = "Config"  # pickled by name for the -j workers, like a top-level class
     return Config  # type: ignore[return-value]  # this is the class the TYPE_CHECKING one describes
+
+
+def _kebab(name: str) -> str:
+    """A field's name as TOML spells it (``per-file-ignores``)."""
+    return name.replace("_", "-")
+
+
+def _checked_per_file(table: Dict[str, List[str]]) -> Dict[str, List[str]]:
+    """per-file-ignores with each pattern and rule checked."""
+    checked = {}
+    for glob, values in table.items():
+        try:  # the message names the pattern whose rules are wrong
+            checked[_pattern(glob)] = [_known_selector(v) for v in values]
+        except ValueError as err:
+            raise ValueError(f"{glob}: {err}") from None
+    return checked
+
+
+def _merged(self: Config, **overrides: object) -> Config:
+    """This configuration with command-line values on top (None means not given): the
+    model's ``merged``."""
+    data = self.model_dump(exclude={"root"})
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    return type(self)(root=self.root, **data)
 
 
 def __getattr__(name: str) -> type[Config]:
