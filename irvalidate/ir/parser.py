@@ -170,6 +170,15 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                                      at=port, axis=axis))
     if not (body_elems or port_maps or back_edges):
         return layer
+    return _with_bodies(layer, body_elems, port_maps, back_edges, problems, scope, depth,
+                        pending, path, index)
+
+
+def _with_bodies(layer: Layer, body_elems: List[etree._Element], port_maps: List[PortMapEntry],
+                 back_edges: List[BackEdge], problems: List[ParseProblem], scope: str,
+                 depth: int, pending: Pending, path: tuple, index: int) -> Layer:
+    """A layer with its bodies (each to be read later: ``pending``), port maps and back
+    edges; a body nested too deep is a problem and is left unread."""
     bodies = []
     seen: Dict[str, int] = {}
     for body in body_elems:  # document order, as irvalidate.ir.locate counts them
