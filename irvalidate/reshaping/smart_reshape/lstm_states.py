@@ -50,6 +50,24 @@ def lstm_cell(view: GraphView, cell: Layer) -> None:
 _MARK = 1_000_003
 
 
+def _marked(params: Dict[str, Layer]) -> Tuple[Dict[str, ParameterValue],
+                                               Dict[int, Tuple[str, int]]]:
+    """Each body Parameter with a mark for every dim (a static dim no model has), and the
+    Parameter and axis each mark stands for."""
+    marks: Dict[str, ParameterValue] = {}
+    owner: Dict[int, Tuple[str, int]] = {}
+    next_mark = _MARK
+    for pid, layer in params.items():
+        dims = tuple(int(d) for d in (layer.data.get("shape") or "").split(",") if d.strip())
+        marked = []
+        for axis in range(len(dims)):
+            owner[next_mark] = (pid, axis)
+            marked.append(Dim(next_mark, next_mark))
+            next_mark += 2
+        marks[pid] = (tuple(marked), None)
+    return marks, owner
+
+
 def tensor_iterator(view: GraphView, ti: Layer) -> None:
     """LSTMStatesBroadcast through a TensorIterator: an outer Const state of batch 1 feeding a
     body Parameter that is an LSTMCell-4's H0 or C0 is broadcast to the batch of the cell's
@@ -62,16 +80,7 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
     inputs = {e.internal_layer_id: e for e in ti.port_maps
               if e.direction == "input" and e.internal_layer_id in params}
     by_port = {port.id: i for i, port in enumerate(ti.inputs)}
-    marks: Dict[str, ParameterValue] = {}
-    owner, next_mark = {}, _MARK
-    for pid, layer in params.items():
-        dims = tuple(int(d) for d in (layer.data.get("shape") or "").split(",") if d.strip())
-        marked = []
-        for axis in range(len(dims)):
-            owner[next_mark] = (pid, axis)
-            marked.append(Dim(next_mark, next_mark))
-            next_mark += 2
-        marks[pid] = (tuple(marked), None)
+    marks, owner = _marked(params)
     try:
         inner = GraphAnalysis(body, view.analysis.weights, marks)
     except Exception:  # noqa: BLE001 - a body irvalidate cannot analyse is left as it is
