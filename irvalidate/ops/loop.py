@@ -26,7 +26,7 @@ Result marked ``purpose="execution_condition"``.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Shape, static
@@ -89,6 +89,33 @@ def _infer(node: Node) -> Optional[Result]:
     if offset < 0 or len(node.inputs) != len(described) + offset:
         raise OpError(INCOMPATIBLE, f"the port map describes {len(described)} body inputs, but "
                                     f"{len(node.inputs) - 2} are connected")
+    parameters, back = _body_parameters(node, described)
+    outcome = analyse(node, body, parameters, "body")
+    if outcome is None:
+        return None
+    iterations = _iterations(node, outcome, condition, described)
+    outputs = [e for e in port_map(node.layer, "port_map", "output") if e.external >= 0]
+    outcome = _settle(node, body, outcome, parameters, back, outputs, iterations)
+    if outcome is None:
+        return None
+    check_outputs(node, len(outputs), "the port map")
+    count = "0" if never else str(iterations) if iterations != -1 else "an unknown number of"
+    node.how = f"the body run {count} times"
+    shapes: List[Shape] = []
+    types = []
+    for index, entry in enumerate(outputs):
+        value = result_value(outcome, entry.internal)
+        if value is None:
+            return None
+        shapes.append(_output(entry, value.shape, iterations, never, index))
+        types.append(value.element_type)
+    return Result(tuple(shapes), tuple(types))
+
+
+def _body_parameters(node: Node, described: List[tuple]
+                     ) -> Tuple[Dict[str, ParameterValue], Dict[str, str]]:
+    """What each body Parameter starts with (a sliced input's part, a merged input grown),
+    and the back edges (Result -> the Parameter it feeds) of the merged inputs."""
     parameters: Dict[str, ParameterValue] = {}
     back: Dict[str, str] = {}  # back edge Result -> Parameter
     fed: Dict[str, str] = {}
@@ -111,26 +138,7 @@ def _infer(node: Node) -> Optional[Result]:
             back[fed[entry.internal]] = entry.internal
             shape = _grown(shape)
         parameters[entry.internal] = (shape, value.element_type)
-    outcome = analyse(node, body, parameters, "body")
-    if outcome is None:
-        return None
-    iterations = _iterations(node, outcome, condition, described)
-    outputs = [e for e in port_map(node.layer, "port_map", "output") if e.external >= 0]
-    outcome = _settle(node, body, outcome, parameters, back, outputs, iterations)
-    if outcome is None:
-        return None
-    check_outputs(node, len(outputs), "the port map")
-    count = "0" if never else str(iterations) if iterations != -1 else "an unknown number of"
-    node.how = f"the body run {count} times"
-    shapes: List[Shape] = []
-    types = []
-    for index, entry in enumerate(outputs):
-        value = result_value(outcome, entry.internal)
-        if value is None:
-            return None
-        shapes.append(_output(entry, value.shape, iterations, never, index))
-        types.append(value.element_type)
-    return Result(tuple(shapes), tuple(types))
+    return parameters, back
 
 
 def _grown(shape: Shape) -> Shape:

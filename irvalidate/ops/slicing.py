@@ -221,10 +221,20 @@ def _strided_slice(node: Node) -> Result:
         count = len(strides) if strides is not None else None
     if count is None:
         return Result((None,), (et,))
+    masks = (begin_mask, end_mask, new_axis, shrink, ellipsis)
+    return Result((_strided_dims(data, count, begin, end, strides, masks),), (et,))
 
-    def bit(m: Tuple[int, ...], i: int) -> bool:
-        return i < len(m) and m[i] == 1
 
+def _bit(m: Tuple[int, ...], i: int) -> bool:
+    return i < len(m) and m[i] == 1
+
+
+def _strided_dims(data: Tuple[Dim, ...], count: int, begin: Optional[List[Tuple[int, int]]],
+                  end: Optional[List[Tuple[int, int]]], strides: Optional[List[int]],
+                  masks: Tuple[Tuple[int, ...], ...]) -> Tuple[Dim, ...]:
+    """The output of StridedSlice: ``count`` begin/end/stride entries walked over the data's
+    dims with the masks (begin, end, new axis, shrink axis, ellipsis)."""
+    begin_mask, end_mask, new_axis, shrink, ellipsis = masks
     rank = len(data)
     if 1 not in ellipsis and rank + sum(new_axis) < count:
         raise OpError(INCOMPATIBLE, f"{count} begin/end values address more dims than the "
@@ -238,33 +248,33 @@ def _strided_slice(node: Node) -> Result:
         return data[k]
 
     for i in range(count):
-        if bit(ellipsis, i):
-            before = sum(1 for j in range(i) if not bit(new_axis, j))
+        if _bit(ellipsis, i):
+            before = sum(1 for j in range(i) if not _bit(new_axis, j))
             after = sum(1 for j in range(i + 1, len(begin) if begin is not None else 0)
-                        if bit(new_axis, j))
+                        if _bit(new_axis, j))
             hidden = rank - (count - i - 1 - after) - before
             for _ in range(hidden):
                 out.append(dim_at(k))
                 k += 1
-        elif bit(new_axis, i):
+        elif _bit(new_axis, i):
             out.append(ONE)
-        elif bit(shrink, i):
+        elif _bit(shrink, i):
             dim_at(k)
             k += 1
-        elif strides is not None and (begin is not None or bit(begin_mask, i)) and (
-                end is not None or bit(end_mask, i)):
+        elif strides is not None and (begin is not None or _bit(begin_mask, i)) and (
+                end is not None or _bit(end_mask, i)):
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
-            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]  # begin given (above)
-            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]  # end given (above)
+            start = None if _bit(begin_mask, i) else begin[i]  # type: ignore[index]  # begin given (above)
+            stop = None if _bit(end_mask, i) else end[i]  # type: ignore[index]  # end given (above)
             out.append(_sliced(dim_at(k), start, stop, step, begin is None or end is None))
             k += 1
         else:
             out.append(upper_only(dim_at(k)))
             k += 1
     out.extend(data[k:])
-    return Result((tuple(out),), (et,))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------- values
