@@ -14,15 +14,16 @@ if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (
     from .reporting.report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
-#: a dim as reshape() takes it: an int (-1 dynamic), '?', 'a..b', or a (lo, hi) pair
-ApiDim = Union[int, str, Tuple[int, int]]
-#: a shape as reshape() takes it: a list of dims, or a string such as "1,3..5,?"
-ApiShape = Union[str, Sequence[ApiDim]]
-#: reshape()'s shapes: {input name: shape}, or one shape for a model with one input
-Shapes = Union[ApiShape, Dict[str, ApiShape]]
-#: what validate(), fix() and reshape() take as a configuration
-ConfigLike = Union["Config", Mapping[str, object], None]
-_T = TypeVar("_T")
+if TYPE_CHECKING:  # types for the checker only: made at run time, they cost ~2 ms of a start
+    #: a dim as reshape() takes it: an int (-1 dynamic), '?', 'a..b', or a (lo, hi) pair
+    ApiDim = Union[int, str, Tuple[int, int]]
+    #: a shape as reshape() takes it: a list of dims, or a string such as "1,3..5,?"
+    ApiShape = Union[str, Sequence[ApiDim]]
+    #: reshape()'s shapes: {input name: shape}, or one shape for a model with one input
+    Shapes = Union[ApiShape, Dict[str, ApiShape]]
+    #: what validate(), fix() and reshape() take as a configuration
+    ConfigLike = Union[Config, Mapping[str, object], None]
+    _T = TypeVar("_T")
 
 
 def discover_files(path: str, skip_non_ir: bool = False,

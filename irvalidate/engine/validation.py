@@ -13,7 +13,7 @@ from ..analysis.what_if import UsageError
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
-from ..settings.config import Defaults, Settings
+from ..settings.config import Defaults
 from ..rules.findings import FileFix, Finding, FixInfo, LayerRef, Problem
 from ..ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
                         record_keys)
@@ -29,6 +29,7 @@ from ..settings.selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
     from ..reshaping.run import ReshapeOutcome
+    from ..settings.config import Settings
     from ..settings.config import Config
 
 
