@@ -17,7 +17,7 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 from __future__ import annotations
 
 from ..shapes import arith
-from typing import Tuple, TypeGuard
+from typing import List, Tuple, TypeGuard
 
 from ..shapes.dims import DYNAMIC, Dim, Shape, static
 from .support.attributes import Field, read
@@ -146,7 +146,8 @@ def _priors(priors: int, value: int, per: int, label: str, unit: str) -> int:
     return priors
 
 
-def _check(shapes, five, priors, classes, share_location, box_size, variance_in_target):
+def _check(shapes: List[Shape], five: bool, priors: int, classes: int, share_location: bool,
+           box_size: int, variance_in_target: bool) -> Tuple[Dim, int]:
     """The runtime's checks in its order; gives (N, P)."""
     logits, class_preds, proposals = shapes[:3]
     loc_classes = 1 if share_location else classes
