@@ -1,8 +1,17 @@
 """irvalidate: check OpenVINO IR files before they ship."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def __getattr__(name: str):
+if TYPE_CHECKING:  # for the annotations only: `import irvalidate` imports nothing else
+    from collections.abc import Sequence
+
+    from .api import ConfigLike, PathLike, Shapes
+    from .reporting.report import Report
+    from .rules.findings import Edit
+
+
+def __getattr__(name: str) -> object:
     if name == "__version__":  # read on demand (version.py)
         from .version import read
         value = globals()["__version__"] = read()
@@ -19,7 +28,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def validate(path, config=None):
+def validate(path: PathLike | Sequence[PathLike],
+             config: ConfigLike = None) -> Report:
     """Validate IR files and directories of them (one path or a list); returns a
     :class:`irvalidate.reporting.report.Report`.  FileNotFoundError for a path that does not
     exist, :class:`NoIRFilesError` when there is no IR file to check.
@@ -30,7 +40,8 @@ def validate(path, config=None):
     return _validate(path, config)
 
 
-def fix(path, write=False, config=None, bin_path=None):
+def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
+        bin_path: str | None = None) -> list[Edit]:
     """The edits ``irvalidate --fix`` makes to one IR file, written when ``write`` is true.
 
     See :func:`irvalidate.api.fix`.
@@ -39,7 +50,9 @@ def fix(path, write=False, config=None, bin_path=None):
     return _fix(path, write, config, bin_path)
 
 
-def reshape(path, shapes, smart_reshape=True, config=None, bin_path=None):
+def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
+            config: ConfigLike = None,
+            bin_path: str | None = None) -> Report:
     """Whether an IR file works with new input shapes, as ``Model.reshape`` decides; returns a
     :class:`irvalidate.reporting.report.Report` whose file has ``reshape`` (the verdict, the
     new output shapes).  See :func:`irvalidate.api.reshape`.

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, \
+    TypeVar, Union
 
 from .engine.validation import FileResult, validate_file
 
@@ -13,6 +14,16 @@ if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (
     from .reporting.report import Report
 
 PathLike = Union[str, "os.PathLike[str]"]
+if TYPE_CHECKING:  # types for the checker only: made at run time, they cost ~2 ms of a start
+    #: a dim as reshape() takes it: an int (-1 dynamic), '?', 'a..b', or a (lo, hi) pair
+    ApiDim = Union[int, str, Tuple[int, int]]
+    #: a shape as reshape() takes it: a list of dims, or a string such as "1,3..5,?"
+    ApiShape = Union[str, Sequence[ApiDim]]
+    #: reshape()'s shapes: {input name: shape}, or one shape for a model with one input
+    Shapes = Union[ApiShape, Dict[str, ApiShape]]
+    #: what validate(), fix() and reshape() take as a configuration
+    ConfigLike = Union[Config, Mapping[str, object], None]
+    _T = TypeVar("_T")
 
 
 def discover_files(path: str, skip_non_ir: bool = False,
@@ -26,7 +37,7 @@ def discover_files(path: str, skip_non_ir: bool = False,
     return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
 
-def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
+def validate_files(paths: List[str], config: Union[Config, List[Config], Tuple[Config, ...]],
                    bin_path: Optional[str] = None, jobs: Optional[int] = None,
                    work: Optional[Callable[..., FileResult]] = None) -> List[FileResult]:
     """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
@@ -34,8 +45,11 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     file (each file's nearest configuration).  ``work(path, bin_path, config)`` is what is
     done to each file (--fix passes fixing.fix_file)."""
     work = work or validate_file  # looked up now: tests replace it
-    configs = list(config) if isinstance(config, (list, tuple)) else [config] * len(paths)
-    wanted = jobs if jobs is not None else 1 if isinstance(config, (list, tuple)) else config.jobs
+    if isinstance(config, (list, tuple)):
+        configs, default_jobs = list(config), 1
+    else:
+        configs, default_jobs = [config] * len(paths), config.jobs
+    wanted = jobs if jobs is not None else default_jobs
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
         return _without_cycle_collector(lambda: _in_turn(paths, configs, bin_path, work))
@@ -43,7 +57,7 @@ def validate_files(paths: List[str], config: Union[Config, Sequence[Config]],
     return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
 
 
-def _without_cycle_collector(work):
+def _without_cycle_collector(work: Callable[[], _T]) -> _T:
     """Run ``work`` with the cyclic garbage collector paused: the records of a large IR hold
     no reference cycles, and collections triggered by their allocation cost 20-40% of the
     time on 100k-layer files (reference counting still frees everything)."""
@@ -61,7 +75,7 @@ def _without_cycle_collector(work):
 GARBAGE_OBJECTS = 100_000
 
 
-def _in_turn(paths: List[str], configs: List, bin_path: Optional[str],
+def _in_turn(paths: List[str], configs: List[Config], bin_path: Optional[str],
              work: Callable[..., FileResult]) -> List[FileResult]:
     """Each file in turn; before the next, the garbage the last left is collected when it is
     large: an analysis of dangling edges leaves two cycles an edge, and with the collector
@@ -92,7 +106,7 @@ def _paths(path: Union[PathLike, Sequence[PathLike]]) -> List[str]:
 
 
 def validate(path: Union[PathLike, Sequence[PathLike]],
-             config: Union[Config, Mapping, None] = None) -> Report:
+             config: ConfigLike = None) -> Report:
     """Validate IR files and every IR file under directories, and return the report.
 
     ``path`` is one path (a file or a directory) or a list of them, checked as the CLI checks
@@ -120,7 +134,7 @@ def validate(path: Union[PathLike, Sequence[PathLike]],
     return build(validate_files(files, config), read())
 
 
-def fix(path: PathLike, write: bool = False, config: Union[Config, Mapping, None] = None,
+def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
         bin_path: Optional[str] = None) -> List["Edit"]:
     """The edits ``--fix`` makes to one IR file (each with its line, column, old and new
     text, rule and layer id), written in place when ``write`` is true.
@@ -159,8 +173,8 @@ def _left_alone(result: FileResult) -> str:
     return f"not edited: no error can be fixed; {finding.code} at line {finding.line}: {why}{more}"
 
 
-def reshape(path: PathLike, shapes, smart_reshape: bool = True,
-            config: Union[Config, Mapping, None] = None, bin_path: Optional[str] = None) -> Report:
+def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
+            config: ConfigLike = None, bin_path: Optional[str] = None) -> Report:
     """What ``irvalidate --reshape`` says of one IR file with new input shapes:
     ``shapes`` is ``{input name: shape}`` (a Parameter's name or one of its tensor names; a
     shape is a list of ints, -1 for a dynamic dim, ``(lo, hi)`` pairs or ``"a..b"`` for

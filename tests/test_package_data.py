@@ -25,3 +25,22 @@ def test_the_published_ir_schema_is_the_one_the_package_checks_with():
     assert (PACKAGE / "data" / "ir.rng").read_bytes() == published.read_bytes(), (
         "schemas/ir.rng and irvalidate/data/ir.rng differ: the package's copy is the one "
         "checked with; copy it over schemas/ir.rng")
+
+
+def _pyproject() -> dict:
+    import pytest
+    path = ROOT / "pyproject.toml"
+    if not path.exists():
+        pytest.skip("an installed package: pyproject.toml is the repository's")
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_package_ships_its_py_typed_marker():
+    # PEP 561: without the marker in the wheel, users' type checkers ignore the annotations
+    assert (PACKAGE / "py.typed").is_file()
+    shipped = _pyproject()["tool"]["setuptools"]["package-data"].get("irvalidate", [])
+    assert "py.typed" in shipped

@@ -55,15 +55,15 @@ class BatchEdges:
             for edge in self._edges:
                 producer, consumer = layers[edge.from_layer], layers[edge.to_layer]
                 found.append((edge, producer,
-                              producer.outputs[producer.output_index(edge.from_port)],  # type: ignore[index]
-                              consumer, consumer.inputs[consumer.input_index(edge.to_port)]))  # type: ignore[index]
+                              producer.outputs[producer.output_index(edge.from_port)],  # type: ignore[index]  # the batch's edges have ports
+                              consumer, consumer.inputs[consumer.input_index(edge.to_port)]))  # type: ignore[index]  # (as above)
             self._ports = found
         return iter(self._ports)
 
     def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:
         """Only --fix asks (and --fix reads the whole graph): the batch's own."""
         return [(self.layers[e.to_layer], self.layers[e.to_layer].inputs[
-            self.layers[e.to_layer].input_index(e.to_port)])  # type: ignore[index]
+            self.layers[e.to_layer].input_index(e.to_port)])  # type: ignore[index]  # (as above)
             for e in self._edges if (e.from_layer, e.from_port) == key]
 
     def arcs(self) -> List[Tuple[str, str]]:

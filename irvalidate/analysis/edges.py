@@ -61,11 +61,11 @@ class EdgeIndex:
         """(edge, producer, its output port, consumer, its input port) of every valid edge."""
         for (to_layer, to_port), first in self.incoming.items():
             consumer = self.layers[to_layer]
-            target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]
+            target = consumer.inputs[consumer.input_index(to_port)]  # type: ignore[index]  # valid edges: the port exists
             edges = self.edges_into((to_layer, to_port)) if self.extra_edges else (first,)
             for edge in edges:
                 producer = self.layers[edge.from_layer]
-                source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]
+                source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]  # (as above)
                 yield edge, producer, source, consumer, target
 
     def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:

@@ -35,11 +35,12 @@ from ..ops.support import memo, registry
 from ..ops.support.memo import payload
 from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
+from ..shapes.dims import Shape
 from ..shapes.values import Deferred, Origin, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
-Output = Tuple[str, object, Optional[str], bool, bool, int]
+Output = Tuple[str, Shape, Optional[str], bool, bool, int]
 #: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
 #: carry computed values
 Template = Tuple[Tuple[Output, ...], bool, bool]
@@ -65,7 +66,7 @@ class Likeness:
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
         """The kind of a value a layer produces on a port."""
-        key = (value.shape, value.element_type, value.typed, value.loose is None,
+        key: tuple = (value.shape, value.element_type, value.typed, value.loose is None,
                value.rests_on is None, layer.type, port.dims, port.precision)
         tensor = value.tensor
         if tensor is not None:  # (its origin only names layers, for messages)
@@ -107,7 +108,7 @@ class Likeness:
             loose = next((v.loose for v in inputs if v.loose is not None), None)
         # (a named tuple's own __new__ is a Python function; every field is passed, in order:
         # tests/test_fast_records.py counts them)
-        new, lid, kinds = tuple.__new__, layer.id, self.kinds
+        new, lid, kind_of = tuple.__new__, layer.id, self.kinds
         if computed:
             self._computed(spec, layer, inputs, key, outputs_made, rests, loose, outputs)
             return None
@@ -115,7 +116,7 @@ class Likeness:
             out = (lid, pid)
             outputs[out] = new(Value, (shape, et, layer, None, layer if own else rests, typed,
                                        loose))
-            kinds[out] = kind
+            kind_of[out] = kind
         return None
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
@@ -125,19 +126,20 @@ class Likeness:
         kinds.  The values' bounds follow from all the evaluation reads (the likeness key,
         and the payloads of the Const inputs): the first layer of such a content is evaluated,
         the others get its bounds and an origin made if a message ever shows it."""
-        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]
+        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]  # Const inputs have producers
         bounds = self._values.get(content)
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
-            tensors = made if isinstance(made, tuple) else (made,)
+            tensors: Tuple[Optional[Tensor], ...] = made if isinstance(made, tuple) else (made,)
             if len(self._values) >= SIZE:
                 self._values.clear()
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
                                            for t in tensors])
         else:
             graph = self._graph
-            tensors = tuple([None if b is None else Tensor(*b, Deferred(
-                lambda index=index: _origin(spec, layer, inputs, graph, index)))
+            # b: the (shape, bounds, et) kept above; a Deferred stands in for the Origin
+            tensors = tuple([None if b is None else Tensor(*b, Deferred(  # type: ignore[call-arg]  # b: (shape, bounds, et)
+                lambda index=index: _origin(spec, layer, inputs, graph, index)))  # type: ignore[misc]  # defaults bind the loop's index
                              for index, b in enumerate(bounds)])
         for index, (port, (pid, shape, et, typed, own, kind)) in enumerate(
                 zip(layer.outputs, outputs_made)):
@@ -161,7 +163,7 @@ class Likeness:
             return (0, layer.type, id(data), id(parts))
         size = data.get("size", "")
         try:
-            fits = int(offset) + int(size) <= self._bin_size  # type: ignore[operator]
+            fits = int(offset) + int(size) <= self._bin_size  # type: ignore[operator]  # a size when the bin is read
         except (TypeError, ValueError):
             return None
         if not fits or not (offset.isdigit() and offset.isascii() and size.isdigit()

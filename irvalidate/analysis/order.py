@@ -47,7 +47,7 @@ def find_cycles(leftover: Sequence[str], arcs: Iterable[Tuple[str, str]], limit:
         while node in remaining and node not in index and predecessors[node]:
             index[node] = len(path)
             path.append(node)
-            node = next((p for p in predecessors[node] if p in remaining), None)  # type: ignore[assignment]
+            node = next((p for p in predecessors[node] if p in remaining), None)  # type: ignore[assignment]  # a leftover has one (docstring)
             if node is None:
                 break
         if node is not None and node in index:

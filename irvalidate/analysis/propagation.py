@@ -189,7 +189,7 @@ class Propagation:
             self._consts[layer.id] = cached
         if isinstance(cached, ConstError):
             raise cached
-        return cached  # type: ignore[return-value]
+        return cached  # type: ignore[return-value]  # not a ConstError (above)
 
     def read_floats(self, layer: Layer) -> List[float]:
         """A Const's values as floats (real or integer types); ConstError when it cannot."""
@@ -236,7 +236,7 @@ class Propagation:
                         self._payload_tensors.clear()
                     self._payload_tensors[key] = (made, producer)
                 elif made is not None:
-                    made = renamed(made, made_for, producer)
+                    made = renamed(made, made_for, producer)  # type: ignore[arg-type]  # a hit: (tensor, its Const)
                 tensor = made
             self._const_tensors[producer.id] = tensor
         return self._const_tensors[producer.id]
@@ -294,7 +294,7 @@ class Propagation:
                 # what the runtime infers goes on, a dynamic rank included: dims a file
                 # writes where the runtime has none would make consumers look wrong
                 shape = shapes[index]
-                types = inferred.output_types  # type: ignore[union-attr]
+                types = inferred.output_types  # type: ignore[union-attr]  # shapes come with their inference
                 et = types[index] if index < len(types) else None
             else:
                 # not modelled: the declared dims are the best estimate (but they describe
@@ -348,7 +348,8 @@ class Propagation:
         """
         if layer.bodies or any(v.shape is None for v in inputs):
             return True
-        return any(len(v.shape) == 1 and not v.shape[0].is_static for v in inputs)
+        return any(v.shape is not None and len(v.shape) == 1 and not v.shape[0].is_static
+                   for v in inputs)
 
 
 def _set_from_outside(layer: Layer, replaced: ParameterValue,

@@ -83,7 +83,7 @@ class StreamAnalysis:
         #: the frontier and the batch: layer id -> its record
         self._live: Dict[int, Layer] = {}
         self._edges = _Edges()
-        self.propagation = _Propagation(self._edges, weights, [])
+        self.propagation = _Propagation(self._edges, weights, [])  # type: ignore[arg-type]  # what it reads of an EdgeIndex
         self.likeness = likeness.Likeness(None if weights.error else weights.size(),
                                           self.propagation)
         self._types: Dict[Tuple[str, str], tuple] = {}
@@ -102,7 +102,8 @@ class StreamAnalysis:
 
     def add(self, layer: Layer, parts: object = None) -> None:
         """The next layer of the file; ``parts`` names its declared ports (the scanner's
-        object for their text), or is None.  (Tight: this runs once per layer.)"""
+        object for their text), or is None.  (Tight: this runs once per layer; _entering
+        reads the edges into it.)"""
         lid = layer.id
         if not (lid.isdigit() and lid.isascii() and (lid == "0" or lid[0] != "0")):
             raise Decline(f"layer id {lid[:20]!r} is not a plain number")
@@ -114,29 +115,11 @@ class StreamAnalysis:
         if kinds_of is None:
             kinds_of = self._type(layer)
         spec, whole, end = kinds_of
-        waiting, kind_at = self._waiting, self.likeness.kinds.get
+        waiting = self._waiting
         if whole or layer.bodies or layer.port_maps or not (end or waiting[number]):
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
-        table, live, outputs, done = self.table, self._live, self.propagation.outputs, self._done
-        from_layer, from_port, to_port, order = table.from_layer, table.from_port, table.to_port, table.order
-        entering: Dict[str, tuple] = {}
-        for position in range(table.starts[number], table.starts[number + 1]):
-            index = order[position]
-            source_layer = from_layer[index]
-            producer = live.get(source_layer)
-            if producer is None:
-                raise Decline("an edge from a layer not read yet, or from none")
-            source, target = from_port[index], to_port[index]
-            source = _PORT_IDS[source] if source < 256 else str(source)
-            target = _PORT_IDS[target] if target < 256 else str(target)
-            value = outputs.get(out := (producer.id, source))
-            if value is None or target in entering:
-                raise Decline("an edge from no output port, or a second edge into a port")
-            entering[target] = (producer, source, index, value, kind_at(out, 0))
-            waiting[source_layer] -= 1
-            if not waiting[source_layer]:
-                done.append(source_layer)  # (forgotten once the batch is checked)
+        entering = self._entering(number)
         values: List[Value] = []
         kinds: List[Optional[int]] = []
         for port in layer.inputs:
@@ -150,18 +133,45 @@ class StreamAnalysis:
             raise Decline("an edge into no input port")
         self._read += len(entering)
         self.count += 1
-        live[number] = layer
+        self._live[number] = layer
         self._size += 1
         if not waiting[number]:
-            done.append(number)
+            self._done.append(number)
         key = None
         if spec is not None and parts is not None:
-            key = self.likeness.apply(spec, layer, parts, tuple(kinds), values, outputs)
+            key = self.likeness.apply(spec, layer, parts, tuple(kinds), values,
+                                      self.propagation.outputs)
             if key is None:  # alike a layer found clean: its values are written
                 if self.propagation.unread_const is not None:  # (read to evaluate one)
                     raise Decline("a Const that cannot be read")
                 return
         self._novel_layer(layer, spec, parts, key or None, entering, values)
+
+    def _entering(self, number: int) -> Dict[str, tuple]:
+        """The edges into layer ``number`` by input port: (producer, its output port, the
+        edge's index, the value on it, its kind); each producer's edges still to be read counted down,
+        and a producer with none left done."""
+        table, live, outputs, done = self.table, self._live, self.propagation.outputs, self._done
+        from_layer, from_port, to_port, order = table.from_layer, table.from_port, table.to_port, table.order
+        waiting, kind_at = self._waiting, self.likeness.kinds.get
+        entering: Dict[str, tuple] = {}
+        for position in range(table.starts[number], table.starts[number + 1]):
+            index = order[position]
+            source_layer = from_layer[index]
+            producer = live.get(source_layer)
+            if producer is None:
+                raise Decline("an edge from a layer not read yet, or from none")
+            source_id, target_id = from_port[index], to_port[index]
+            source = _PORT_IDS[source_id] if source_id < 256 else str(source_id)
+            target = _PORT_IDS[target_id] if target_id < 256 else str(target_id)
+            value = outputs.get(out := (producer.id, source))
+            if value is None or target in entering:
+                raise Decline("an edge from no output port, or a second edge into a port")
+            entering[target] = (producer, source, index, value, kind_at(out, 0))
+            waiting[source_layer] -= 1
+            if not waiting[source_layer]:
+                done.append(source_layer)  # (forgotten once the batch is checked)
+        return entering
 
     def _type(self, layer: Layer) -> tuple:
         """(its spec, whether the whole graph is needed, whether it may end a path), per

@@ -9,7 +9,7 @@ attributes), never the records themselves, so findings keep their lines.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..ir.records import Graph, Layer
 from ..ops.parameter_const import outputs_of
@@ -17,7 +17,8 @@ from ..ops.support.spec import Value
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 
 #: (layer, what reaches its inputs, the propagation) -> the layer and inputs its op sees
-Apply = Callable[[Layer, List[Value], object], Tuple[Layer, List[Value]]]
+#: (no layer: the rewrite removes it)
+Apply = Callable[[Layer, List[Value], Any], Tuple[Optional[Layer], List[Value]]]
 
 
 class Rewrite(NamedTuple):
@@ -46,13 +47,15 @@ class WhatIf:
         self.relaxed = frozenset(relaxed)
         self.unshaped = frozenset(unshaped)
 
-    def rewrite(self, layer: Layer, inputs: List[Value], propagation) -> Tuple[Layer, List[Value]]:
+    def rewrite(self, layer: Layer, inputs: List[Value],
+                propagation: Any) -> Tuple[Optional[Layer], List[Value]]:
         found = self.rewrites.get(layer.id)
+        rewritten: Optional[Layer] = layer
         if found is not None:
-            layer, inputs = found.apply(layer, inputs, propagation)
+            rewritten, inputs = found.apply(layer, inputs, propagation)
         if self.relaxed or self.unshaped:
             inputs = [self._relax(v) for v in inputs]
-        return layer, inputs
+        return rewritten, inputs
 
     def _relax(self, value: Value) -> Value:
         producer = value.producer
@@ -84,8 +87,8 @@ def resolve(graph: Graph, names: Dict[str, List[str]],
     params = [layer for layer in graph.layers if layer.type.lower() == "parameter"]
     by_name: Dict[str, Layer] = {}
     for layer in params:
-        for name in [layer.name] + names.get(layer.id, []):
-            by_name.setdefault(name, layer)
+        for alias in [layer.name] + names.get(layer.id, []):
+            by_name.setdefault(alias, layer)
     found: Dict[str, Shape] = {}
     for name, shape in requests:
         if name is None:
@@ -94,9 +97,10 @@ def resolve(graph: Graph, names: Dict[str, List[str]],
                                  f"{len(params)}: name each\n" + inputs_listing(graph, names))
             layer = params[0]
         else:
-            layer = by_name.get(name)  # type: ignore[assignment]
-            if layer is None:
+            named = by_name.get(name)
+            if named is None:
                 raise UsageError(f"no input is named {name!r}\n" + inputs_listing(graph, names))
+            layer = named
         shapes, _, _ = outputs_of(layer)
         current = shapes[0] if shapes else None
         if current is not None and len(current) != len(shape):

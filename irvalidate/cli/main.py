@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
 
 if TYPE_CHECKING:  # the arguments are read, never made here: paths alone need no argparse
-    import argparse
+    from ..engine.validation import FileResult
+    from ..files.hierarchy import Resolver
+    from ..settings.config import Settings
+    from .options import Arguments
 
 
 def __getattr__(name: str) -> str:
@@ -38,7 +41,7 @@ def _use_color(choice: str, to_file: bool) -> bool:
     return not to_file and terminal and not os.environ.get("NO_COLOR")
 
 
-def _render(fmt: str, results, args: argparse.Namespace, to_file: bool) -> str:
+def _render(fmt: str, results, args: Arguments, to_file: bool) -> str:
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     if fmt == "text":
@@ -65,7 +68,7 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     return run(argv)
 
 
-def _usage_problem(args: argparse.Namespace) -> Optional[str]:
+def _usage_problem(args: Arguments) -> Optional[str]:
     """What makes the command line unusable before anything is read, in one line."""
     if args.exit_non_zero_on_fix and not args.fix:
         return "--exit-non-zero-on-fix goes with --fix"
@@ -114,10 +117,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     global _program
     _program = True
     # the program's own handler: an in-process caller keeps its own
-    try:
-        import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
-    except ImportError:
-        import signal  # type: ignore[no-redef]
+    if TYPE_CHECKING:  # _signal has no stub; it holds what signal.py declares
+        import signal
+    else:
+        try:
+            import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
+        except ImportError:
+            import signal
     signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _unraisable
     try:
@@ -176,7 +182,7 @@ def _main(argv: list) -> int:
     if handled is not None:
         return handled
     from .options import only_paths, parser
-    args = only_paths(argv)
+    args: Optional[Arguments] = only_paths(argv)
     if args is None:
         options = parser(_version)
         try:
@@ -199,17 +205,54 @@ def _main(argv: list) -> int:
         return 2
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: Arguments) -> int:
     with _loading():
-        from ..files.discovery import DiscoveryError, find
+        from ..files import discovery  # noqa: F401 - loaded in this pause (_files reads it)
         from ..files.hierarchy import Resolver
-        from ..reporting.names import printed, printed_lines, shown_path
+        from ..reporting.names import printed_lines, shown_path
         from .options import Overrides
     overrides = Overrides(args)
     resolver = Resolver(overrides.apply, args.config, args.isolated)
     if args.show_settings:
         return _show_settings(args, resolver, overrides)
     run = resolver.run_wide()
+    files = _files(args, resolver)
+    if isinstance(files, int):
+        return files
+    if args.show_files:
+        from .output import write_stdout
+        write_stdout("".join(f"{shown_path(f)}\n" for f in files))
+        return 0
+    from . import output
+    to_file = args.output not in (None, "-")
+    problem = _unusable(args, files, to_file)
+    if problem:
+        print(f"irvalidate: error: {problem}", file=sys.stderr)
+        return 2
+    configs = [resolver.settings_for(f) for f in files]
+    fixing = args.fix or args.diff
+    planned = _what_if_work(args, files, fixing)
+    if isinstance(planned, int):
+        return planned
+    work, usage_errors = planned
+    try:
+        results, incomplete = _report(args, files, configs, run, work, fixing, to_file)
+    except output.OutputError as err:
+        print(f"irvalidate: error: {err}", file=sys.stderr)
+        return 2
+    except usage_errors as err:
+        print(printed_lines(f"irvalidate: error: --reshape: {err}"), file=sys.stderr)
+        return 2
+    except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
+        print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 2
+    return _status(args, run, results, fixing, incomplete)
+
+
+def _files(args: Arguments, resolver: Resolver) -> Union[List[str], int]:
+    """The IR files the run checks, or exit status 2 (said on standard error)."""
+    from ..files.discovery import DiscoveryError, find
+    from ..reporting.names import printed, shown_path
     left_out: list = []
     try:
         files = find(args.paths, resolver, args.skip_non_ir, left_out)
@@ -224,78 +267,84 @@ def _run(args: argparse.Namespace) -> int:
                       for path, reason in left_out)
         print(f"irvalidate: no IR files found under {shown}{why}", file=sys.stderr)
         return 2
-    if args.show_files:
-        from .output import write_stdout
-        write_stdout("".join(f"{shown_path(f)}\n" for f in files))
-        return 0
+    return files
+
+
+def _unusable(args: Arguments, files: List[str], to_file: bool) -> Optional[str]:
+    """Why --bin or --output cannot be used with these files, or None."""
     if args.bin and len(files) != 1:
-        print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
-        return 2
-    from . import output
-    to_file = args.output not in (None, "-")
+        return "--bin needs exactly one IR file"
     if to_file:
+        from . import output
         inputs = files + args.paths + [os.path.splitext(f)[0] + ".bin" for f in files]
         problem = output.problem(args.output, inputs + ([args.bin] if args.bin else []))
         if problem:
-            print(f"irvalidate: error: --output {args.output}: {problem}", file=sys.stderr)
+            return f"--output {args.output}: {problem}"
+    return None
+
+
+def _what_if_work(args: Arguments, files: List[str],
+                  fixing: bool) -> Union[int, Tuple[Optional[Callable[..., FileResult]], tuple]]:
+    """With --reshape: what is done to each file, and the errors that are the user's
+    (requests that do not fit a file's inputs); (None, ()) without; or exit status 2."""
+    from ..reporting.names import printed, printed_lines, shown_path
+    if not args.reshape:
+        if args.no_smart_reshape:
+            print("irvalidate: error: --no-smart-reshape goes with --reshape", file=sys.stderr)
             return 2
-    configs = [resolver.settings_for(f) for f in files]
-    fixing = args.fix or args.diff
-    work = None
-    usage_errors: tuple = ()  # what-if requests that do not fit a file's inputs
-    if args.reshape:
-        if fixing:
-            print("irvalidate: error: --reshape does not go with --diff or --fix", file=sys.stderr)
-            return 2
-        from ..reshaping.spec import SpecError, parse_all
-        try:
-            requests = parse_all(args.reshape)
-        except SpecError as err:
-            from ..reshaping.run import inputs_of
-            print(printed_lines(f"irvalidate: error: --reshape {err}"), file=sys.stderr)
-            for path in files[:3]:
-                listing = inputs_of(path)
-                if listing:
-                    print(f"{shown_path(path)}: {printed(listing)}", file=sys.stderr)
-            return 2
+        return None, ()
+    if fixing:
+        print("irvalidate: error: --reshape does not go with --diff or --fix", file=sys.stderr)
+        return 2
+    from ..reshaping.spec import SpecError, parse_all
+    try:
+        requests = parse_all(args.reshape)
+    except SpecError as err:
+        from ..reshaping.run import inputs_of
+        print(printed_lines(f"irvalidate: error: --reshape {err}"), file=sys.stderr)
+        for path in files[:3]:
+            listing = inputs_of(path)
+            if listing:
+                print(f"{shown_path(path)}: {printed(listing)}", file=sys.stderr)
+        return 2
+    from functools import partial
+
+    from ..reshaping.run import UsageError, reshape_work
+    return partial(reshape_work, requests=requests, smart=not args.no_smart_reshape), (UsageError,)
+
+
+def _report(args: Arguments, files: List[str], configs: list, run: Settings,
+            work: Optional[Callable[..., FileResult]], fixing: bool,
+            to_file: bool) -> Tuple[List[FileResult], str]:
+    """Check the files and write the report (or --diff's patch); the results, and why some
+    files were not checked ("" when all were)."""
+    from . import output
+    with _loading():
+        from ..api import validate_files
+    if fixing:
         from functools import partial
 
-        from ..reshaping.run import UsageError, reshape_work
-        work = partial(reshape_work, requests=requests, smart=not args.no_smart_reshape)
-        usage_errors = (UsageError,)
-    elif args.no_smart_reshape:
-        print("irvalidate: error: --no-smart-reshape goes with --reshape", file=sys.stderr)
-        return 2
-    try:
-        with _loading():
-            from ..api import validate_files
-        if fixing:
-            from functools import partial
+        from ..fixing.run import fix_file
+        work = partial(fix_file, write=not args.diff)
+    results, incomplete = _checked(validate_files, files, configs, args.bin, run.jobs, work)
+    fmt = run.format or "text"
+    if fixing and fmt in ("text", "auto") and args.diff:
+        from ..fixing.report import diff_text
+        report: Union[str, bytes] = diff_text(results)
+    else:
+        report = _render(fmt, results, args, to_file)
+    if to_file:
+        output.write_file(args.output, report)
+    elif isinstance(report, bytes):
+        output.write_stdout_bytes(report)
+    else:
+        output.write_stdout(report, json_document=fmt in ("json", "sarif"))
+    return results, incomplete
 
-            from ..fixing.run import fix_file
-            work = partial(fix_file, write=not args.diff)
-        results, incomplete = _checked(validate_files, files, configs, args.bin, run.jobs, work)
-        fmt = run.format or "text"
-        if fixing and fmt in ("text", "auto") and args.diff:
-            from ..fixing.report import diff_text
-            report = diff_text(results)
-        else:
-            report = _render(fmt, results, args, to_file)
-        if to_file:
-            output.write_file(args.output, report)
-        elif isinstance(report, bytes):
-            output.write_stdout_bytes(report)
-        else:
-            output.write_stdout(report, json_document=fmt in ("json", "sarif"))
-    except output.OutputError as err:
-        print(f"irvalidate: error: {err}", file=sys.stderr)
-        return 2
-    except usage_errors as err:
-        print(printed_lines(f"irvalidate: error: --reshape: {err}"), file=sys.stderr)
-        return 2
-    except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
-        print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
-        return 2
+
+def _status(args: Arguments, run: Settings, results: List[FileResult], fixing: bool,
+            incomplete: str) -> int:
+    """The exit status of a run that checked its files (what --fix did said first)."""
     failed = any(f.level == "error" for r in results for f in r.findings)
     status = 1 if failed and not run.exit_zero else 0
     if fixing:
@@ -324,7 +373,7 @@ def _checked(validate_files, files, configs, bin_path, jobs, work) -> tuple:
         return err.results, str(err)
 
 
-def _show_settings(args: argparse.Namespace, resolver, overrides) -> int:
+def _show_settings(args: Arguments, resolver, overrides) -> int:
     if len(args.paths) > 1:
         print("irvalidate: error: --show-settings takes one PATH at most", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable, Dict, List, NoReturn, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Union
 
 from ..reporting import FORMAT_NAMES
 
@@ -37,6 +37,11 @@ DEFAULTS = {
 }
 
 
+if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a start)
+    #: the parsed command line: argparse's, or only_paths' for a command line of paths alone
+    Arguments = Union[argparse.Namespace, SimpleNamespace]
+
+
 def only_paths(argv: Sequence[str]) -> Optional[SimpleNamespace]:
     """The command line parsed as the parser parses it, when every argument is a path
     (``irvalidate FILE...``, as pre-commit runs it); else None.  Importing argparse and
@@ -61,7 +66,7 @@ def _suggestion(message: str, options: Sequence[str]) -> str:
     return ""
 
 
-def one_line_parser(**kwargs: object) -> argparse.ArgumentParser:
+def one_line_parser(**kwargs: Any) -> argparse.ArgumentParser:
     """An argparse parser whose mistakes are one line (the README's promise), not the usage
     block first; an unknown option gets the nearest known one as a suggestion."""
     import argparse
@@ -80,10 +85,11 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     class VersionAction(argparse.Action):
         """argparse's version action, with the version read only when asked for."""
 
-        def __init__(self, option_strings, version: Callable[[], str], dest=argparse.SUPPRESS,
-                     default=argparse.SUPPRESS, help="show the version and exit"):
+        def __init__(self, option_strings, read_version: Callable[[], str],
+                     dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                     help="show the version and exit"):
             super().__init__(option_strings, dest, nargs=0, default=default, help=help)
-            self.version = version
+            self.version = read_version
 
         def __call__(self, parser, namespace, values, option_string=None):
             sys.stdout.write(f"irvalidate {self.version()}\n")
@@ -97,7 +103,18 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "each has its own --help.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
     add = parser.add_argument
-    # format and colour names are not case-sensitive: --format JSON is --format json
+    _report_options(add)
+    _walk_options(add)
+    _rule_options(add)
+    _output_options(add)
+    _edit_options(add)
+    add("-V", "--version", action=VersionAction, read_version=version)
+    return parser
+
+
+def _report_options(add: Callable[..., object]) -> None:
+    """The report's format and destination, the configuration read, and what to list."""
+    # format names are not case-sensitive (nor are colour names): --format JSON is json
     add("--format", choices=FORMAT_NAMES, type=str.lower, help="report format; auto is "
         "github under GitHub Actions, else text (default: text)")
     add("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
@@ -108,6 +125,10 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "directory (or the one PATH given) and where each comes from, then exit")
     add("--show-files", action="store_true", help="list the files that would be checked, "
         "then exit")
+
+def _walk_options(add: Callable[..., object]) -> None:
+    """Which files directory walks skip."""
+    import argparse
     add("--exclude", metavar="GLOBS", help="comma-separated path patterns directory walks skip "
         "(replaces the configured list and the default: hidden folders, venv, node_modules, "
         "__pycache__)")
@@ -117,6 +138,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
     add("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
         help="in a git work tree, skip what .gitignore and .git/info/exclude exclude "
         "(default: on)")
+
+def _rule_options(add: Callable[..., object]) -> None:
+    """Which rules run, at which levels, and whether findings fail the run."""
     add("--select", metavar="RULES", help="comma-separated codes, code prefixes or slugs to run")
     add("--ignore", metavar="RULES", help="rules not to run (replaces the configured list)")
     add("--extend-ignore", metavar="RULES", help="rules not to run, added to the configured list")
@@ -127,6 +151,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "last setting of a rule wins, and the command line wins over configuration files)")
     add("--exit-zero", action="store_true", default=None,
         help="exit 0 even when there are error findings")
+
+def _output_options(add: Callable[..., object]) -> None:
+    """What the text report shows, and how the files are checked."""
     add("-q", "--quiet", action="count", default=0,
         help="text: -q prints only the names of files with findings, -qq nothing")
     add("--statistics", action="store_true", help="text: count the findings of each rule")
@@ -139,6 +166,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "is not beside it with the same stem")
     add("--skip-non-ir", action="store_true", help="quietly skip named .xml files whose root is "
         "not <net> (for hooks that pass every staged XML file)")
+
+def _edit_options(add: Callable[..., object]) -> None:
+    """--diff and --fix, and the what-if of --reshape."""
     add("--diff", action="store_true", help="print a unified diff of the edits that make each "
         "file's declared dims and precisions agree with inference; write nothing (exit 1 "
         "when there is something to fix)")
@@ -152,8 +182,6 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "the constant that pins a dim; repeatable")
     add("--no-smart-reshape", action="store_true", help="with --reshape: plain re-inference, "
         "without the graph rewrites Model.reshape makes first (SmartReshape)")
-    add("-V", "--version", action=VersionAction, version=version)
-    return parser
 
 
 def _split(value: Optional[str]) -> Optional[List[str]]:
@@ -183,16 +211,16 @@ class Overrides:
     """What the command line sets, checked once (ConfigError names the option) and applied
     on top of each configuration file's settings."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: Arguments):
         per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
-        #: replace the configured value
-        self.values = {k: v for k, v in dict(
+        #: replace the configured value (of the types the model's fields have)
+        self.values: Dict[str, Any] = {k: v for k, v in dict(
             select=_split(args.select), ignore=_split(args.ignore), format=args.format,
             exit_zero=args.exit_zero, jobs=args.jobs, exclude=_split(args.exclude),
             force_exclude=args.force_exclude,
             respect_gitignore=args.respect_gitignore).items() if v is not None}
         #: added to the configured value
-        self.extend = {k: v for k, v in dict(
+        self.extend: Dict[str, Any] = {k: v for k, v in dict(
             extend_ignore=_split(args.extend_ignore),
             severity=_pairs(args.severity, "=", "--severity"),
             extend_exclude=_split(args.extend_exclude),

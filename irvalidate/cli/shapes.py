@@ -53,7 +53,7 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
         weights = BinFile(bin_path) if bin_path else BinFile(
             default_bin(path), os.path.dirname(os.path.abspath(path)))
         graphs = doc.graphs()
-        analyses = analyse(graphs, weights)
+        analyses: Sequence[Optional[GraphAnalysis]] = analyse(graphs, weights)
     else:  # the what-if reads the file itself: it is parsed once
         from ..reshaping.run import reshape_file
         result = reshape_file(path, reshape, smart, bin_path=bin_path)
@@ -64,7 +64,7 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
         graphs = run.graphs or [run.after.graph]
         # a body no outer layer reached in the what-if (its outer layer not modelled) has
         # no analysis there: its layers are listed with nothing inferred
-        analyses = [run.after] + [run.bodies_after.get(id(g)) for g in graphs[1:]]
+        analyses = [run.after, *[run.bodies_after.get(id(g)) for g in graphs[1:]]]
     rows = []
     for graph, analysis in zip(graphs, analyses):
         rows += _rows(graph, analysis, reshape is None)

@@ -39,11 +39,15 @@ def _roots(parents: List[Optional[int]]) -> List[Optional[int]]:
         path: List[int] = []
         on_path = set()
         node = start
-        while not done[node] and parents[node] is not None and node not in on_path:
+        while not done[node] and node not in on_path:
+            parent = parents[node]
+            if parent is None:
+                break
             path.append(node)
             on_path.add(node)
-            node = parents[node]  # type: ignore[assignment]
-        top = roots[node] if done[node] and roots[node] is not None else node
+            node = parent
+        root = roots[node]
+        top = root if done[node] and root is not None else node
         for j in path:
             if j != top:
                 roots[j], done[j] = top, True

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from types import ModuleType
 from typing import (TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, NamedTuple,
                     Optional, Sequence, Tuple)
 
@@ -27,6 +28,8 @@ from ..ops.support import memo
 from ..settings.selection import enabled, ignores_for, level, plan
 
 if TYPE_CHECKING:
+    from ..reshaping.run import ReshapeOutcome
+    from ..settings.config import Settings
     from ..settings.config import Config
 
 
@@ -39,7 +42,7 @@ class FileResult(NamedTuple):
     #: with --diff or --fix: what was (or would be) edited
     fix: Optional[FileFix] = None
     #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
-    reshape: Optional[object] = None
+    reshape: Optional[ReshapeOutcome] = None
 
 
 #: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order
@@ -69,7 +72,7 @@ def clip_message(message: str) -> str:
 #: (1.86 GB, 8 min, a 152 MB report): 1,000 keeps a report readable and bounded
 MAX_PER_RULE = 1000
 
-Item = Tuple[object, str, Problem]  # (rule, level, problem)
+Item = Tuple[ModuleType, str, Problem]  # (rule, level, problem)
 
 
 class _Cap:
@@ -79,7 +82,7 @@ class _Cap:
 
     def __init__(self, keep_fixes: bool = False) -> None:
         self.kept: Counter = Counter()
-        self.omitted: Dict[object, List] = {}  # rule -> [level, count]
+        self.omitted: Dict[ModuleType, List] = {}  # rule -> [level, count]
         self.keep_fixes = keep_fixes
 
     def admits(self, rule, rule_level: str, fixable: bool = False) -> bool:
@@ -134,7 +137,7 @@ def columns(path: str, problems: Sequence[Problem],
         elif problem.axis is not None and isinstance(problem.at, Port):
             asks.append((problem.at.line, mark, problem.axis, line))
         else:
-            asks.append((line, mark, None, None))  # type: ignore[arg-type]
+            asks.append((line, mark, None, None))  # type: ignore[arg-type]  # no axis: its line is not read
     found = find_columns(path, asks)
     return [column if column is not None else _said_column(problem, line)
             for problem, line, column in zip(problems, lines, found)]
@@ -151,7 +154,7 @@ def _said_column(problem: Problem, line: Optional[int]) -> Optional[int]:
 _POSITION = re.compile(r"\bline (\d+), column (\d+)\)?$")
 
 
-def _located(path: str, read_from: str, problems: Sequence[Tuple[object, str, Problem]],
+def _located(path: str, read_from: str, problems: Sequence[Item],
              lines: Sequence[Optional[int]]) -> List[Finding]:
     """The findings of the problems, with their lines and columns."""
     try:
@@ -162,7 +165,7 @@ def _located(path: str, read_from: str, problems: Sequence[Tuple[object, str, Pr
             for (rule, level, p), line, column in zip(problems, lines, found)]
 
 
-def _internal(path: str, where: str, err: BaseException, config: "Config") -> List[Finding]:
+def _internal(path: str, where: str, err: BaseException, config: Settings) -> List[Finding]:
     code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
     if not enabled(config, INTERNAL_ERROR, ignores_for(config, path)):
         return []
@@ -213,7 +216,7 @@ def _masked(problems: List[Item]) -> set:
     return {code for rule, _, _ in problems for code in getattr(rule, "MASKS", ())}
 
 
-def _unmasked(problems: List[Tuple[object, str, Problem]]) -> List[Tuple[object, str, Problem]]:
+def _unmasked(problems: List[Item]) -> List[Item]:
     """The problems less those of the rules that a rule with findings masks (``MASKS``:
     IRV218 says the .bin is another model's, and what rests on its values is noise)."""
     masked = _masked(problems)
@@ -259,7 +262,7 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["C
                      contexts_of)
 
 
-def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Sequence,
+def _validate(path: str, bin_path: Optional[str], config: Settings, rules: Sequence,
               read_from: Optional[str] = None, planner: Optional[Planner] = None,
               extra_rules: Sequence = (), contexts_of: Optional[ContextMaker] = None) -> FileResult:
     memo.clear()  # (what one file's inferences remember is no use to the next)
@@ -288,13 +291,13 @@ def _validate(path: str, bin_path: Optional[str], config: "Config", rules: Seque
         raise
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
         return FileResult(path, _internal(path, "the parser", err, config))
-    problems: List[Tuple[object, str, Problem]] = []
+    problems: List[Item] = []
     cap = _Cap(keep_fixes=planner is not None)
     for ctx in contexts:
         for rule, rule_level in planned:
             try:
                 problems.extend(cap.take(rule, rule_level, rule.check(ctx)))
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:  # noqa: BLE001 - a rule that fails is an IRV000 finding
                 findings.extend(_internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config))
     masked = _masked(problems)
     problems = _unmasked(problems)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, cast
 
 if TYPE_CHECKING:
-    from ..settings.config import Config
+    from ..settings.config import Settings
     from .validation import FileResult
 
 #: objects a worker may leave uncollected (the cyclic garbage of the files it has checked)
@@ -46,7 +46,7 @@ class LostFiles(RuntimeError):
         self.results = results
 
 
-def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Config"],
+def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Settings"],
         work: Callable[..., "FileResult"], processes: int) -> List["FileResult"]:
     """``work(path, bin_path, config)`` on every file, by ``processes`` processes (at least
     2, this one included); the results in the order of ``paths``.  Plain multiprocessing
@@ -152,11 +152,12 @@ class _Collector:
         self.thread.start()
 
     def _receive(self) -> None:
-        from multiprocessing.connection import wait
+        from multiprocessing.connection import Connection, wait
         pending = {receiver: worker for worker, receiver in self.workers}
         finished = set()
         while pending:
-            for receiver in wait(list(pending)):
+            for ready in wait(list(pending)):
+                receiver = cast(Connection, ready)  # wait() gives back what it was given
                 try:
                     kind, value = receiver.recv()
                 except (EOFError, OSError):  # ended, or died mid-message
@@ -166,7 +167,7 @@ class _Collector:
                         worker.join()
                         self.ended.append(worker.exitcode)
                     continue
-                except Exception as err:  # a message that does not unpickle fails the run
+                except Exception as err:  # noqa: BLE001 - a message that does not unpickle fails the run
                     receiver.close()  # (the worker's next send fails, and it ends)
                     finished.add(pending.pop(receiver))
                     self.error = self.error or err
@@ -239,13 +240,13 @@ def _worker(sender, counter, work, paths, bin_path, configs, parent: Optional[in
         drain(work, paths, bin_path, configs, sent=lambda index, result: sender.send(
             ("result", (index, result))))
         message: tuple = ("done", [])
-    except Exception as err:  # an internal error: the parent raises it, as -j 1 would
+    except Exception as err:  # noqa: BLE001 - an internal error: the parent raises it, as -j 1 would
         message = ("error", err)
     try:
         sender.send(message)
     except OSError:
         pass  # nobody reads this pipe any more: the parent is gone, or stopped reading it
-    except Exception as err:  # what cannot be pickled travels as words
+    except Exception as err:  # noqa: BLE001 - what cannot be pickled travels as words
         what = message[1] if message[0] == "error" else err
         sender.send(("error", RuntimeError(f"in a worker: {type(what).__name__}: {what}")))
     sender.close()
@@ -273,7 +274,7 @@ def _end_with_parent(parent: Optional[int]) -> None:
 
 
 def drain(work: Callable[..., "FileResult"], paths: Sequence[str], bin_path: Optional[str],
-          configs: Sequence["Config"], counter=None,
+          configs: Sequence["Settings"], counter=None,
           sent: Optional[Callable[[int, "FileResult"], None]] = None
           ) -> List[Tuple[int, "FileResult"]]:
     """Check the files whose indices this process takes from ``counter`` (a worker's own:
@@ -286,7 +287,7 @@ def drain(work: Callable[..., "FileResult"], paths: Sequence[str], bin_path: Opt
     import gc
     in_worker = counter is None
     counter = _counter if in_worker else counter
-    done = []
+    done: List[Tuple[int, "FileResult"]] = []
     was_enabled = gc.isenabled()
     gc.disable()  # as a run without workers (api._without_cycle_collector)
     try:

@@ -16,7 +16,10 @@
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
+
+if TYPE_CHECKING:  # imported when a walk is inside a git work tree
+    from .gitignore import GitIgnore
 
 
 class DiscoveryError(ValueError):
@@ -29,7 +32,7 @@ class Finder:
         self.skip_non_ir = skip_non_ir
         self.found: List[str] = []
         self._seen: Set[object] = set()
-        self._git = None
+        self._git: Optional[GitIgnore] = None
         #: named paths --force-exclude left out, each with what excludes it
         self.force_excluded: List[Tuple[str, str]] = []
 

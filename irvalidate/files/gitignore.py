@@ -12,7 +12,10 @@ work tree.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+if TYPE_CHECKING:  # imported when a walk meets a .gitignore
+    from pathspec import GitIgnoreSpec
 
 
 def _read_lines(path: str) -> Optional[List[str]]:
@@ -41,8 +44,8 @@ class GitIgnore:
 
     def __init__(self) -> None:
         self._roots: Dict[str, Optional[str]] = {}
-        self._specs: Dict[Tuple[str, str], object] = {}
-        self._chains: Dict[str, List[Tuple[str, object]]] = {}
+        self._specs: Dict[Tuple[str, str], Optional[GitIgnoreSpec]] = {}
+        self._chains: Dict[str, List[Tuple[str, GitIgnoreSpec]]] = {}
 
     def work_tree(self, folder: str) -> Optional[str]:
         """The root of the git work tree ``folder`` is in, or None."""
@@ -55,7 +58,7 @@ class GitIgnore:
                 self._roots[folder] = None if parent == folder else self.work_tree(parent)
         return self._roots[folder]
 
-    def _spec(self, base: str, file: str):
+    def _spec(self, base: str, file: str) -> Optional[GitIgnoreSpec]:
         key = (base, file)
         if key not in self._specs:
             lines = _read_lines(file)
@@ -66,12 +69,13 @@ class GitIgnore:
                 self._specs[key] = None
         return self._specs[key]
 
-    def _chain(self, root: str, folder: str) -> List[Tuple[str, object]]:
+    def _chain(self, root: str, folder: str) -> List[Tuple[str, GitIgnoreSpec]]:
         """(base folder, spec) pairs in git's order of precedence, lowest first."""
         if folder not in self._chains:
             if folder == root:
                 exclude = os.path.join(_git_dir(root), "info", "exclude")
-                chain = [(root, self._spec(root, exclude))]
+                chain: List[Tuple[str, Optional[GitIgnoreSpec]]] = [
+                    (root, self._spec(root, exclude))]
             else:
                 chain = list(self._chain(root, os.path.dirname(folder)))
             chain.append((folder, self._spec(folder, os.path.join(folder, ".gitignore"))))

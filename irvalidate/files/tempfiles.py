@@ -13,7 +13,8 @@ import re
 import shutil
 import tempfile
 from contextlib import contextmanager
-from typing import Callable, Iterator, List, Set, Tuple
+from types import ModuleType
+from typing import TYPE_CHECKING, Callable, Iterator, List, Set, Tuple
 
 #: the suffix of a temporary file beside the file it replaces
 SUFFIX = ".irvalidate"
@@ -22,11 +23,14 @@ PRIVATE_PREFIX = "irvalidate-fix-"
 _OWNER = re.compile(r"(?P<host>[^/]*)-(?P<pid>\d+)-[a-z0-9_]{8}$")
 
 
-def _signal_module():
-    try:
-        import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
-    except ImportError:
-        import signal  # type: ignore[no-redef]
+def _signal_module() -> ModuleType:
+    if TYPE_CHECKING:  # _signal has no stub; it holds what signal.py declares
+        import signal
+    else:
+        try:
+            import _signal as signal  # the C module: signal.py's enums cost ~0.7 ms of a start
+        except ImportError:
+            import signal
     return signal
 
 
@@ -72,7 +76,7 @@ def _owner() -> str:
 
 
 def _random() -> str:
-    return next(tempfile._get_candidate_names())  # type: ignore[attr-defined]
+    return next(tempfile._get_candidate_names())  # type: ignore[attr-defined]  # private in the stub, as tempfile names
 
 
 def create_beside(target: str) -> Tuple[int, str]:

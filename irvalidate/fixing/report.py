@@ -6,10 +6,14 @@ notes of --fix, so a JSON or SARIF report on standard output stays one document.
 """
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Sequence, Tuple
 
 from ..reporting.names import printed, shown_path
 from ..reporting.common import plural
+
+if TYPE_CHECKING:
+    from ..engine.validation import FileResult
+    from ..rules.findings import FileFix, Finding
 
 #: the remaining errors listed with their reasons, at most, per run (the report has them all)
 MAX_LISTED = 50
@@ -65,7 +69,7 @@ def _remaining(results: Sequence) -> List[str]:
     return lines
 
 
-def unfixed(result) -> List[Tuple[object, str]]:
+def unfixed(result: FileResult) -> List[Tuple[Finding, str]]:
     """The errors a --diff or --fix result leaves (those its edits do not fix), each with
     why it is not fixed."""
     outcome = result.fix
@@ -74,7 +78,7 @@ def unfixed(result) -> List[Tuple[object, str]]:
     return [(finding, _why(finding, outcome)) for finding in outcome.remain]
 
 
-def _why(finding, outcome) -> str:
+def _why(finding: Finding, outcome: FileFix) -> str:
     if outcome.refused and not outcome.written:
         return "the file is not edited (the reason is above)"
     info = finding.fix

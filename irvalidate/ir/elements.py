@@ -1,7 +1,7 @@
 """Element types: the names IR files use for them, their bit widths and their families."""
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, TypeGuard
 
 #: canonical element_type name -> bit width (ov_semantics.md §4.6)
 BITS: Dict[str, int] = {
@@ -67,5 +67,5 @@ def merge(a: Optional[str], b: Optional[str]) -> Optional[str]:
     raise ValueError(f"{a} and {b}")
 
 
-def is_known(et: Optional[str]) -> bool:
+def is_known(et: Optional[str]) -> TypeGuard[str]:
     return et is not None and et != "dynamic"

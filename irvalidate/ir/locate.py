@@ -32,6 +32,8 @@ from .records import BackEdge, Document, Edge, Graph, Layer, Port, PortMapEntry
 MAX_EXACT_LINE = 65534
 
 Key = Tuple
+#: the key of a body's frame (a graph inside a layer), which no record has
+_BODY: Key = ("graph",)
 GraphPath = Tuple
 
 _BODY_TAGS = ("body", "then_body", "else_body")
@@ -93,17 +95,16 @@ class _Scan:
             return _Frame(tag, path=()) if tag == "net" else _Frame(tag)
         ptag = parent.tag
         if tag in ("layers", "edges") and (ptag == "net" and not self.stack[:-1] or
-                                           ptag in _BODY_TAGS and parent.key == "graph"):
+                                           ptag in _BODY_TAGS and parent.key == _BODY):
             # the model reads every section, a body only its first
             first = parent.next(tag) == 0
             return _Frame(tag, active=ptag == "net" or first, graph=parent)
         if ptag == "net" and len(self.stack) == 1:
             return _Frame(tag)
-        if tag == "layer" and ptag == "layers" and parent.active:
-            graph = parent.graph
+        graph = parent.graph  # (an active section's)
+        if tag == "layer" and ptag == "layers" and parent.active and graph is not None:
             return _Frame(tag, key=("layer", graph.path, graph.next("layer")), path=graph.path)
-        if tag == "edge" and ptag == "edges" and parent.active:
-            graph = parent.graph
+        if tag == "edge" and ptag == "edges" and parent.active and graph is not None:
             return _Frame(tag, key=("edge", graph.path, graph.next("edge")))
         if ptag == "layer" and parent.key is not None:
             return self._in_layer(tag, parent)
@@ -111,21 +112,23 @@ class _Scan:
             return _Frame(tag, key=("port",) + parent.key[1:] + (parent.next("port"),))
         if tag == "dim" and ptag == "port" and parent.key is not None:
             return _Frame(tag, key=("dim",) + parent.key[1:] + (parent.next("dim"),))
+        # a section's key holds its layer's path and index: ("section", path, index, tag)
         if ptag in _PORT_MAP_TAGS and tag in ("input", "output") and parent.key is not None:
             layer = self.stack[-2]
-            return _Frame(tag, key=("port_map",) + layer.key[1:] + (layer.next("port_map"),))
+            return _Frame(tag, key=("port_map",) + parent.key[1:3] + (layer.next("port_map"),))
         if ptag == "back_edges" and tag == "edge" and parent.key is not None:
             layer = self.stack[-2]
-            return _Frame(tag, key=("back_edge",) + layer.key[1:] + (layer.next("back_edge"),))
+            return _Frame(tag, key=("back_edge",) + parent.key[1:3] + (layer.next("back_edge"),))
         return _Frame(tag)
 
     @staticmethod
     def _in_layer(tag: str, layer: _Frame) -> _Frame:
+        assert layer.key is not None  # (the caller's test)
         _, path, index = layer.key
         if tag in ("input", "output"):
             return _Frame(tag, key=("section", path, index, tag))
         if tag in _BODY_TAGS:
-            return _Frame(tag, key="graph", path=path + ((index, tag, layer.next(tag)),))
+            return _Frame(tag, key=_BODY, path=path + ((index, tag, layer.next(tag)),))
         if tag in _PORT_MAP_TAGS or tag == "back_edges":
             return _Frame(tag, key=("section", path, index, tag))
         if tag == "data":  # the parser keeps the last one, as a later key here overwrites
@@ -170,7 +173,7 @@ class _SpanScan(_Scan):
             at = self.parser.CurrentByteIndex
             if self.data.startswith(b"</", at):  # an end tag: the element ends after its '>'
                 at = self.data.index(b">", at) + 1
-            self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]
+            self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]  # frames in spans have keys
 
     def spans_of(self) -> Dict[Key, Tuple[int, int]]:
         try:

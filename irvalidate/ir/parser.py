@@ -7,7 +7,7 @@ turned into a compact record, so memory follows the graph, not the XML text.
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from lxml import etree
 
@@ -76,7 +76,7 @@ def _shared_data(elem: etree._Element) -> dict:
     found = _shared.get(key)
     if found is None:
         found = _shared[key] = dict(elem.attrib)
-    return found  # type: ignore[return-value]
+    return found  # type: ignore[return-value]  # lxml's attrib: str to str
 
 
 #: a <dim> this parser could not read; the port is skipped by the shape rules (see ir.Port)
@@ -84,7 +84,7 @@ BAD_DIM = None
 
 #: a layer's unreadable <dim>s: (line, port id or its Port record, axis, what is wrong); the
 #: record replaces the id once the port is built, and the layer reports them once it is
-BadDims = List[Tuple[int, object, int, str]]
+BadDims = List[Tuple[int, Any, int, str]]
 
 
 def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]:
@@ -93,8 +93,9 @@ def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]
         if child.tag != "dim":
             continue
         text = (child.text or "").strip()
+        value: Optional[int]
         try:
-            value: Optional[int] = parse_decimal(text)
+            value = parse_decimal(text)
         except ValueError:
             hint = (": ports cannot hold intervals (write -1; the Parameter's shape attribute "
                     "keeps the interval), and OpenVINO would read only its first number"
@@ -169,6 +170,15 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                                      at=port, axis=axis))
     if not (body_elems or port_maps or back_edges):
         return layer
+    return _with_bodies(layer, body_elems, port_maps, back_edges, problems, scope, depth,
+                        pending, path, index)
+
+
+def _with_bodies(layer: Layer, body_elems: List[etree._Element], port_maps: List[PortMapEntry],
+                 back_edges: List[BackEdge], problems: List[ParseProblem], scope: str,
+                 depth: int, pending: Pending, path: tuple, index: int) -> Layer:
+    """A layer with its bodies (each to be read later: ``pending``), port maps and back
+    edges; a body nested too deep is a problem and is left unread."""
     bodies = []
     seen: Dict[str, int] = {}
     for body in body_elems:  # document order, as irvalidate.ir.locate counts them
@@ -285,7 +295,7 @@ def _stream(path: str, doc: Document) -> None:
 
 
 def _stream_from(handle, doc: Document, encoding: Optional[str] = None) -> None:
-    events: Iterable = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
+    events = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
                                        encoding=encoding, **parser_options())
     graph = doc.graph
     root = None

@@ -159,7 +159,8 @@ def plain_tail(text: str) -> bool:
     """Whether the end of a file (what follows ``</edges>``) is an optional ``<rt_info>`` of
     plain elements, ``</net>`` and whitespace: a well-formed end that the schema accepts,
     told without lxml (anything else is for lxml to judge)."""
-    pos, stack, info = 0, [], False
+    stack: List[str] = []
+    pos, info = 0, False
     while pos < len(text):
         token = _TAIL_TOKEN.match(text, pos)
         if token is None:

@@ -137,7 +137,7 @@ class ParseProblem(NamedTuple):
 class _Record:
     """A mutable record with ``__slots__`` for fields: compared and shown field by field.
     (Not a dataclass: importing dataclasses and making one cost ~10 ms of each start.)"""
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()
 
     def __eq__(self, other: object):
         if other.__class__ is not self.__class__:

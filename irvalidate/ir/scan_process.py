@@ -211,7 +211,7 @@ def _read(scanner: Scanner, out) -> None:
         if layer is None:  # (a complex layer, sent already)
             continue
         parts = scanner.parts
-        inputs, outputs, _ = parts
+        inputs, outputs, _ = parts  # type: ignore[misc]  # set for every plain layer
         base = (layer.inputs[0].line - inputs[0][3] if inputs else
                 layer.outputs[0].line - outputs[0][3] if outputs else 0)
         data = layer.data

@@ -63,7 +63,7 @@ class Scanner:
         self._last_line = 0
         #: the object the last layer's port sections were read into (shared by every layer
         #: whose port sections have the same text), or None
-        self.parts: object = None
+        self.parts: Optional[Rest] = None
         self._eof = False
         #: bytes read from the file, and whether all were ASCII (each then one character)
         self._bytes, self._ascii = 0, True
@@ -105,7 +105,7 @@ class Scanner:
         self.pos = end
 
     def _skip_space(self) -> None:
-        self._advance(SPACE.match(self.buf, self.pos).end())
+        self._advance(SPACE.match(self.buf, self.pos).end())  # type: ignore[union-attr]  # \s* matches
 
     def _line(self, index: int) -> int:
         return self.newlines + self.buf.count("\n", self.pos, index) + 1
@@ -164,7 +164,8 @@ class Scanner:
     def _plain_run(self, pieces: List[str]) -> Iterator[Layer]:
         """The layers of ``pieces`` (each the text up to a ``</layer>``) up to the first
         that is not plain; ``pos`` and ``newlines`` then stand before it.  (One loop with
-        local names: this runs once per layer of the file.)"""
+        local names: this runs once per layer of the file; the text of a <data> or of port
+        sections met for the first time is read by _new_data and _new_rest.)"""
         newlines, pos, last_line = self.newlines, self.pos, self._last_line
         head, rest_of = HEAD.match, self._rests.get
         data_of, const_data_of = self._data.get, self._const_data.get
@@ -185,33 +186,25 @@ class Scanner:
                 line = newlines + lines + 1
                 if line == last_line:
                     self.shared_lines = True
-                data = NO_DATA
+                data, base = NO_DATA, line
                 if data_text is not None:
-                    data = data_of(data_text)
-                    if data is None:
-                        data = const_data_of(data_text)
-                    if data is None:
-                        data = plain.data(data_text)
-                        if data is None:
+                    found = data_of(data_text)
+                    if found is None:
+                        found = const_data_of(data_text)
+                    if found is None:
+                        found = self._new_data(data_text)
+                        if found is None:
                             return
-                        # a Const's <data> is its own (its offset): kept apart, so that
-                        # the others (which ops.memo names by identity) stay shared
-                        if "offset" in data:
-                            self._remember(self._const_data, data_text, data, MAX_CONSTS)
-                        else:
-                            self._remember(self._data, data_text, data)
+                    data = found
                     data_lines = data_lead.count("\n")
                     lines += data_lines
-                    base = line + data_lines
-                else:
-                    base = line
+                    base += data_lines
                 rest = piece[match.end():]
                 parts = rest_of(rest)
                 if parts is None:
-                    parts = plain.rest(rest)
+                    parts = self._new_rest(rest)
                     if parts is None:
                         return
-                    self._remember(self._rests, rest, parts)
                 inputs, outputs, rest_lines = parts
                 self.parts = parts
                 newlines += lines + rest_lines  # (HEAD allows no newline in the start tag)
@@ -226,8 +219,28 @@ class Scanner:
         finally:
             self.newlines, self.pos, self._last_line = newlines, pos, last_line
 
+    def _new_data(self, text: str) -> Optional[Dict[str, str]]:
+        """A <data> met for the first time, read and remembered; None when it is not plain."""
+        data = plain.data(text)
+        if data is None:
+            return None
+        # a Const's <data> is its own (its offset): kept apart, so that the others (which
+        # ops.memo names by identity) stay shared
+        if "offset" in data:
+            self._remember(self._const_data, text, data, MAX_CONSTS)
+        else:
+            self._remember(self._data, text, data)
+        return data
+
+    def _new_rest(self, text: str) -> Optional[Rest]:
+        """Port sections met for the first time, read and remembered; None unless plain."""
+        parts = plain.rest(text)
+        if parts is not None:
+            self._remember(self._rests, text, parts)
+        return parts
+
     @staticmethod
-    def _remember(cache: dict, key: str, value, limit: int = MAX_CACHED) -> None:
+    def _remember(cache: dict, key: str, value: object, limit: int = MAX_CACHED) -> None:
         if len(cache) >= limit:
             cache.clear()
         cache[key] = value

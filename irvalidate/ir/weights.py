@@ -10,7 +10,7 @@ import os
 import struct
 from functools import lru_cache
 from math import prod
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from ..shapes.dims import parse_decimal, parse_shape
 from . import elements
@@ -45,10 +45,10 @@ class ConstSpec:
         self.size = size
 
     def __eq__(self, other: object):
-        if other.__class__ is not ConstSpec:
+        if type(other) is not ConstSpec:
             return NotImplemented
         return (self.element_type, self.shape, self.offset, self.size) == \
-            (other.element_type, other.shape, other.offset, other.size)  # type: ignore[attr-defined]
+            (other.element_type, other.shape, other.offset, other.size)
 
     def __hash__(self) -> int:
         return hash((self.element_type, self.shape, self.offset, self.size))
@@ -66,7 +66,7 @@ class ConstSpec:
         return (self.count * elements.BITS[self.element_type] + 7) // 8
 
 
-def const_spec(data: dict) -> ConstSpec:
+def const_spec(data: Mapping[str, str]) -> ConstSpec:
     """Validate a Const layer's ``<data>`` (element_type, shape, offset, size)."""
     get = data.get
     return _const_spec(get("element_type"), get("shape", ""), get("offset", ""), get("size", ""))
@@ -100,7 +100,7 @@ def _shape_text(shape: Tuple[int, ...]) -> str:
     return text
 
 
-def const_problems(data: dict) -> List[str]:
+def const_problems(data: Mapping[str, str]) -> List[str]:
     """What is wrong with a Const's offset, size, element type and shape together (the
     ``.bin`` itself aside: see :func:`bytes_past_end`)."""
     try:
@@ -273,7 +273,7 @@ class BinFile:
             self._error = f"{os.path.basename(path)} is not a regular file"
         elif confine_to is not None and self._leaves(path, confine_to):
             self._error = (f"{os.path.basename(path)} is a link that leaves the git work tree "
-                           f"the model is in ({os.path.basename(self.left_tree) or self.left_tree}"
+                           f"the model is in ({os.path.basename(self.left_tree or '') or self.left_tree}"
                            f"), which irvalidate does not follow: a pull request must not make "
                            f"CI read files outside the repository")
         else:
@@ -285,7 +285,7 @@ class BinFile:
 
     @property
     def lfs_pointer(self) -> bool:
-        return bool(self._error) and "Git LFS pointer" in self._error
+        return self._error is not None and "Git LFS pointer" in self._error
 
     @property
     def error(self) -> Optional[str]:
@@ -293,7 +293,7 @@ class BinFile:
 
     def size(self) -> int:
         if self._size is None:
-            self._size = os.path.getsize(self.path)  # type: ignore[arg-type]
+            self._size = os.path.getsize(self.path)  # type: ignore[arg-type]  # read only with a path
         return self._size
 
     def read(self, offset: int, size: int) -> bytes:
@@ -304,19 +304,19 @@ class BinFile:
                              f"({self.size()} bytes)")
         key = (offset, size)
         if key not in self._cache:
-            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]  # read only with a path
                 handle.seek(offset)
                 self._cache[key] = handle.read(size)
         return self._cache[key]
 
-    def integers(self, data: dict) -> List[int]:
+    def integers(self, data: Mapping[str, str]) -> List[int]:
         """Decode an integer Const from its ``<data>``; ConstError says what is wrong."""
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
         return decode_integers(spec, self._payload(spec))
 
-    def booleans(self, data: dict) -> List[int]:
+    def booleans(self, data: Mapping[str, str]) -> List[int]:
         """Decode a boolean Const (one byte each, as stored: 0 and 1, or another byte the
         caller decides about); ConstError says what is wrong."""
         spec = const_spec(data)
@@ -324,7 +324,7 @@ class BinFile:
             raise ConstError(f"element type {spec.element_type} is not boolean", "type")
         return list(self._payload(spec)[:spec.count])
 
-    def floats(self, data: dict) -> List[float]:
+    def floats(self, data: Mapping[str, str]) -> List[float]:
         """Decode a real (f16, bf16, f32, f64) or integer Const as floats."""
         spec = const_spec(data)
         if spec.element_type in elements.INTEGRAL:
@@ -353,7 +353,7 @@ class BinFile:
         raw = self.read(spec.offset, wanted)
         return raw + bytes(_group_bytes(spec) - len(raw))
 
-    def first_number(self, data: dict) -> Optional[float]:
+    def first_number(self, data: Mapping[str, str]) -> Optional[float]:
         """The first value of a Const of an integer or real type (None when it holds none),
         reading only its bytes: a min/max scalar compared as the runtime compares it."""
         spec = const_spec(data)

@@ -51,12 +51,12 @@ def _types(node: Node, causal: bool) -> Optional[str]:
     pairs = [(label, v.element_type) for i, (label, v) in enumerate(zip(labels, node.inputs))
              if i != 3]
     et = merge_types(node, [p[0] for p in pairs], [p[1] for p in pairs])
-    if elements.is_known(et) and not _floating(et):  # type: ignore[arg-type]
+    if elements.is_known(et) and not _floating(et):
         node.note(TYPE, f"query, key and value must be floating point, not {et}")
     if len(node.inputs) > 3 and not causal:
         mask = node.inputs[3].element_type
         if elements.is_known(mask) and mask != "boolean":
-            if not _floating(mask):  # type: ignore[arg-type]
+            if not _floating(mask):
                 node.note(TYPE, f"attention_mask (input 3) must be boolean or floating point, "
                                 f"not {mask}")
             elif elements.is_known(et) and mask != et:

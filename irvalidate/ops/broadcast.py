@@ -12,7 +12,7 @@ runtime's default evaluators on each bound).
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..shapes import broadcasting as bc
 from ..shapes import layout
@@ -87,7 +87,7 @@ def _read_mode(node: Node, v3: bool):
             raise OpError(ATTRIBUTE, f"attribute mode: {err}") from None
     if not v3 and mode == "none" and count < 3:
         mode = "numpy"  # Broadcast-1 silently turns explicit into numpy without axes
-    raw = {"mode": mode}
+    raw: Dict[str, Any] = {"mode": mode}  # (the texts, and whether the axis is given)
     axis = data.get(_AXIS[v3])
     if axis is not None:
         raw.update(axis=axis, axis_given=True)
@@ -182,18 +182,18 @@ def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> R
     node.operands = (node.operand(0, "data", data.shape, start),
                      node.operand(1, "target", target, 0 if spec.mode == "pdpd" else None))
     if spec.mode == "numpy":
-        compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731
+        compute = lambda: bc.broadcast_numpy(data.shape, target, length)  # noqa: E731 - run once below
     elif spec.mode == "bidirectional":
-        compute = lambda: bc.broadcast_bidirectional(data.shape, target, length)  # noqa: E731
+        compute = lambda: bc.broadcast_bidirectional(data.shape, target, length)  # noqa: E731 - run once below
     elif spec.mode == "pdpd":
-        compute = lambda: bc.broadcast_pdpd(data.shape, target, length, spec.axis)  # noqa: E731
+        compute = lambda: bc.broadcast_pdpd(data.shape, target, length, spec.axis)  # noqa: E731 - run once below
     else:
         try:
             axes_len = node.one_d_length(2, "axes_mapping (input 2)")
         except OpError as err:
             raise _labelled(err, label) from None
         axes = node.exact_values(2)
-        compute = lambda: bc.broadcast_explicit(data.shape, target, length, axes, axes_len)  # noqa: E731
+        compute = lambda: bc.broadcast_explicit(data.shape, target, length, axes, axes_len)  # noqa: E731 - run once below
     outcome = None
     try:
         outcome = run(node, compute, label)

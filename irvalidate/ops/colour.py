@@ -71,7 +71,7 @@ def _single_plane(out: List[Dim]) -> None:
     """One plane is 3/2 the image's height."""
     height = arith.divide(arith.mul(out[1], TWO), 3)
     _check(height is not None, f"the single plane's height {out[1]} is not divisible by 3")
-    out[1] = height  # type: ignore[assignment]
+    out[1] = height  # type: ignore[assignment]  # height checked not None
 
 
 def _doubled(chroma: Tuple[Dim, ...]) -> Tuple[Dim, ...]:
@@ -89,7 +89,7 @@ def _nv12_planes(node: Node, out: List[Dim]) -> List[Dim]:
     merged, ok = arith.merge_into(tuple(out), uv)
     _check(ok, f"Y {format_shape(node.inputs[0].shape)} and UV {format_shape(node.inputs[1].shape)} "
                f"do not match (UV must be half of Y's height and width)")
-    return list(merged)  # type: ignore[arg-type]
+    return list(merged)  # type: ignore[arg-type]  # ok: merged is known
 
 
 def _i420_planes(node: Node, out: List[Dim]) -> List[Dim]:
@@ -104,7 +104,7 @@ def _i420_planes(node: Node, out: List[Dim]) -> List[Dim]:
     _check(consistent and ok, f"Y {format_shape(node.inputs[0].shape)}, U {format_shape(u)} "
                               f"and V {format_shape(v)} do not match (U and V must be equal, "
                               f"half of Y's height and width)")
-    return list(merged)  # type: ignore[arg-type]
+    return list(merged)  # type: ignore[arg-type]  # ok: merged is known
 
 
 def _to_rgb(node: Node) -> Result:
@@ -142,9 +142,9 @@ def _to_nv12(node: Node) -> Result:
     if single:
         height = arith.divide(arith.mul(rgb[1], THREE), 2)
         _check(height is not None, f"the plane height {rgb[1]} * 3 / 2 is empty")
-        return Result(((rgb[0], height, rgb[2], ONE),), (et,))  # type: ignore[arg-type]
+        return Result(((rgb[0], height, rgb[2], ONE),), (et,))  # type: ignore[arg-type]  # height checked not None
     uv = (rgb[0], arith.divide(rgb[1], 2), arith.divide(rgb[2], 2), TWO)
-    return Result(((rgb[0], rgb[1], rgb[2], ONE), uv), (et, et))  # type: ignore[arg-type]
+    return Result(((rgb[0], rgb[1], rgb[2], ONE), uv), (et, et))  # type: ignore[arg-type]  # even dims: divide gives a Dim
 
 
 SPECS = {

@@ -9,7 +9,7 @@ computed target); a Broadcast reading a Concat it cannot evaluate has its own fa
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..shapes import arith
 from ..shapes import values as vals
@@ -49,14 +49,14 @@ def _infer(node: Node) -> Result:
         rest = shape[:a] + (DYNAMIC,) + shape[a + 1:]
         merged = arith.merge_shapes(out, rest)
         if merged is None:
-            raise OpError(INCOMPATIBLE, _mismatch(out, rest, label, a))
+            raise OpError(INCOMPATIBLE, _mismatch(out, rest, label, a))  # type: ignore[arg-type]  # only a known out fails
         out = merged
     if out is not None and where is not None:
         out = out[:where] + (joined,) + out[where + 1:]
     return Result((out,), (et,))
 
 
-def _mismatch(before: Shape, shape: Shape, label: str, axis: int) -> str:
+def _mismatch(before: Tuple[Dim, ...], shape: Tuple[Dim, ...], label: str, axis: int) -> str:
     detail = f"ranks {len(before)} and {len(shape)}" if len(before) != len(shape) else \
         "dim " + ", ".join(str(i) for i, (x, y) in enumerate(zip(before, shape))
                            if arith.merge(x, y) is None)

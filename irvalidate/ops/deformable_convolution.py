@@ -13,7 +13,7 @@ must be compatible with them but never refine them.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
@@ -133,7 +133,7 @@ def _spatial_count(data: Shape, filters: Shape, offsets: Shape) -> Optional[int]
     return 2 if offsets is not None else None
 
 
-def _offsets_checks(data: Shape, offsets: Shape, filters: Shape, dg: int) -> None:
+def _offsets_checks(data: Shape, offsets: Tuple[Dim, ...], filters: Shape, dg: int) -> None:
     if filters is not None:
         want = arith.mul(arith.mul(arith.mul(filters[2], filters[3]), Dim(2, 2)),
                          arith.from_int(dg))

@@ -17,7 +17,9 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 from __future__ import annotations
 
 from ..shapes import arith
-from ..shapes.dims import DYNAMIC, Dim, compatible, static
+from typing import List, Tuple, TypeGuard
+
+from ..shapes.dims import DYNAMIC, Dim, Shape, compatible, static
 from .support.attributes import Field, read
 from .support.infer_helpers import REAL, text
 from .support.input_types import require_type
@@ -41,7 +43,7 @@ def _fail(message: str) -> OpError:
     return OpError(INCOMPATIBLE, message)
 
 
-def _static(shape, index: int) -> bool:
+def _static(shape: Shape, index: int) -> TypeGuard[Tuple[Dim, ...]]:
     return shape is not None and shape[index].is_static
 
 
@@ -145,7 +147,8 @@ def _priors(priors: int, value: int, per: int, label: str, unit: str) -> int:
     return priors
 
 
-def _check(shapes, five, priors, classes, share_location, box_size, variance_in_target):
+def _check(shapes: List[Shape], five: bool, priors: int, classes: int, share_location: bool,
+           box_size: int, variance_in_target: bool) -> Tuple[Dim, int]:
     """The runtime's checks in its order; gives (N, P)."""
     logits, class_preds, proposals = shapes[:3]
     loc_classes = 1 if share_location else classes

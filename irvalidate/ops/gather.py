@@ -133,7 +133,7 @@ def _gather_elements(node: Node) -> Result:
     if data is None and indices is None:
         return Result((None,), (et,))
     if data is None:
-        normalize(axis, len(indices))
+        normalize(axis, len(indices))  # type: ignore[arg-type]  # not both None (above)
         return Result((indices,), (et,))
     a = normalize(axis, len(data))
     if indices is None:

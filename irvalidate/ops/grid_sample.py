@@ -27,7 +27,7 @@ def _infer(node: Node) -> Result:
     data, grid = node.inputs[0].shape, node.inputs[1].shape
     grid_type = node.inputs[1].element_type
     if elements.is_known(grid_type) and not (
-            grid_type in ("f16", "f32", "f64", "bf16") or grid_type.startswith("f8")):  # type: ignore[union-attr]
+            grid_type in ("f16", "f32", "f64", "bf16") or grid_type.startswith("f8")):
         node.note(TYPE, f"grid (input 1) must be floating point, not {grid_type}")
     for what, shape in (("data", data), ("grid", grid)):
         if shape is not None and len(shape) != 4:

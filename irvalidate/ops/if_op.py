@@ -16,7 +16,7 @@ not checked.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Set
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, Shape
@@ -118,7 +118,7 @@ def _infer(node: Node) -> Optional[Result]:
             _read_as_declared(node, kind)
     if branches[0] is None or branches[1] is None:
         return None
-    then, other = branches
+    then, other = branches[0], branches[1]  # (each narrowed by the test above)
     if len(then) != len(other):
         raise OpError(INCOMPATIBLE, f"then_port_map maps {len(then)} outputs and "
                                     f"else_port_map {len(other)}: each output needs both")
@@ -144,7 +144,8 @@ _SEARCH = 256
 
 def _from_parameters(node: Node) -> bool:
     """Whether the condition depends on a Parameter (then no one can fold it)."""
-    seen, stack = set(), [node.producer_layer(0)]
+    seen: Set[str] = set()
+    stack = [node.producer_layer(0)]
     while stack and len(seen) < _SEARCH:
         layer = stack.pop()
         if layer is None or layer.id in seen:

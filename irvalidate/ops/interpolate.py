@@ -145,11 +145,12 @@ def _infer(node: Node, v11: bool) -> Result:
     if data is None:
         return Result((None,), (et,))
     rank = len(data)
-    axes: Optional[List[int]] = list(range(rank))
+    axes = list(range(rank))
     if len(node.inputs) > axes_at:
-        axes = node.exact_values(axes_at)
-        if axes is None:
+        given = node.exact_values(axes_at)
+        if given is None:
             return Result(((DYNAMIC,) * rank,), (et,))
+        axes = given
         _check_axes(axes, data)
     pads = [(pads_begin[i] if i < len(pads_begin) else 0) + (pads_end[i] if i < len(pads_end) else 0)
             for i in range(rank)]

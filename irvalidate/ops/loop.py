@@ -26,7 +26,7 @@ Result marked ``purpose="execution_condition"``.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Shape, static
@@ -89,28 +89,7 @@ def _infer(node: Node) -> Optional[Result]:
     if offset < 0 or len(node.inputs) != len(described) + offset:
         raise OpError(INCOMPATIBLE, f"the port map describes {len(described)} body inputs, but "
                                     f"{len(node.inputs) - 2} are connected")
-    parameters: Dict[str, ParameterValue] = {}
-    back: Dict[str, str] = {}  # back edge Result -> Parameter
-    fed = {}
-    for edge in node.layer.back_edges:
-        fed.setdefault(edge.to_layer, edge.from_layer)
-    for entry, kind in described:
-        if not 0 <= entry.external < len(node.inputs):
-            raise OpError(INCOMPATIBLE, f"the port map names input {entry.external}, but the "
-                                        f"layer has {len(node.inputs)}")
-        value = node.inputs[entry.external]
-        shape = value.shape
-        if kind == "sliced" and shape is not None:
-            axis = slicing(entry, "axis", 0, unsigned=True)
-            at = arith.normalize_axis(axis, len(shape))
-            if at is None:
-                raise OpError(INCOMPATIBLE, f"input {entry.external} {text(shape)} has no axis "
-                                            f"{axis} to slice")
-            shape = shape[:at] + (arith.from_int(slicing(entry, "part_size", 1)),) + shape[at + 1:]
-        if kind == "merged":
-            back[fed[entry.internal]] = entry.internal
-            shape = _grown(shape)
-        parameters[entry.internal] = (shape, value.element_type)
+    parameters, back = _body_parameters(node, described)
     outcome = analyse(node, body, parameters, "body")
     if outcome is None:
         return None
@@ -131,6 +110,35 @@ def _infer(node: Node) -> Optional[Result]:
         shapes.append(_output(entry, value.shape, iterations, never, index))
         types.append(value.element_type)
     return Result(tuple(shapes), tuple(types))
+
+
+def _body_parameters(node: Node, described: List[tuple]
+                     ) -> Tuple[Dict[str, ParameterValue], Dict[str, str]]:
+    """What each body Parameter starts with (a sliced input's part, a merged input grown),
+    and the back edges (Result -> the Parameter it feeds) of the merged inputs."""
+    parameters: Dict[str, ParameterValue] = {}
+    back: Dict[str, str] = {}  # back edge Result -> Parameter
+    fed: Dict[str, str] = {}
+    for edge in node.layer.back_edges:
+        fed.setdefault(edge.to_layer, edge.from_layer)
+    for entry, kind in described:
+        if not 0 <= entry.external < len(node.inputs):
+            raise OpError(INCOMPATIBLE, f"the port map names input {entry.external}, but the "
+                                        f"layer has {len(node.inputs)}")
+        value = node.inputs[entry.external]
+        shape = value.shape
+        if kind == "sliced" and shape is not None:
+            axis = slicing(entry, "axis", 0, unsigned=True)
+            at = arith.normalize_axis(axis, len(shape))
+            if at is None:
+                raise OpError(INCOMPATIBLE, f"input {entry.external} {text(shape)} has no axis "
+                                            f"{axis} to slice")
+            shape = shape[:at] + (arith.from_int(slicing(entry, "part_size", 1)),) + shape[at + 1:]
+        if kind == "merged":
+            back[fed[entry.internal]] = entry.internal
+            shape = _grown(shape)
+        parameters[entry.internal] = (shape, value.element_type)
+    return parameters, back
 
 
 def _grown(shape: Shape) -> Shape:

@@ -99,7 +99,7 @@ def _unique(node: Node) -> Result:
                                     "(a segmentation fault)")
     values = node.const_ints(0) if is_const(data) else None
     if values is not None and len(values) == cap and (len(node.inputs) == 1 or axis is not None):
-        return Result(_evaluated(values, shape, axis), types)  # type: ignore[arg-type]
+        return Result(_evaluated(values, shape, axis), types)
     some = Dim(1, cap) if cap else DYNAMIC
     if len(node.inputs) == 1:
         # an empty input gives '?' everywhere, its static 0 included

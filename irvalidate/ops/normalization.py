@@ -143,7 +143,7 @@ def _batch_norm(data_index: int) -> Callable[[Node], Result]:
             channel = merged
         merged = channel if data is None else intersect(data[1], channel)
         if merged is None:
-            raise OpError(INCOMPATIBLE, f"data's channel dim {format_dim(data[1])} does not match "  # type: ignore[index]
+            raise OpError(INCOMPATIBLE, f"data's channel dim {format_dim(data[1])} does not match "  # type: ignore[index]  # merged None: data ranked
                                         f"the parameters' length {format_dim(channel)}", column=1)
         if merged == Dim(0, 0):  # (even when data has a dynamic rank)
             raise OpError(INCOMPATIBLE, "the channel count is 0: BatchNormInference needs 1 or more")

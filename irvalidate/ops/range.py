@@ -70,7 +70,7 @@ def _infer(v4: bool):
         if any(v is None or len(v) != 1 for v in values):
             return Result(((DYNAMIC,),), (et,))
         integral = (et if v4 else types[0]) in elements.INTEGRAL
-        count = vals.range_length(*(v[0] for v in values), integral)  # type: ignore[index]
+        count = vals.range_length(*(v[0] for v in values), integral)  # type: ignore[index, call-arg, arg-type]  # three, each one number
         return Result(((DYNAMIC if count is None else static(count),),), (et,))
     return infer
 

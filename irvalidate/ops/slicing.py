@@ -98,11 +98,11 @@ def _slice(node: Node) -> Result:
         return Result((tuple(upper_only(d) for d in data),), (et,))
     values = start is not None and stop is not None and step is not None and \
         len(start) == len(stop) == len(step) == len(axes)
-    if values and 0 in step:  # type: ignore[operator]
+    if values and 0 in step:  # type: ignore[operator]  # values: step is known
         raise OpError(INCOMPATIBLE, "a step of 0")
     out = list(data)
     for i, k in enumerate(axes):
-        out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]
+        out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]  # values: all known
     return Result((tuple(out),), (et,))
 
 
@@ -151,15 +151,15 @@ def _slice_scatter(node: Node) -> Result:
     expected: List[Optional[Dim]] = [d if axes is not None else upper_only(d) for d in out]
     values = start is not None and stop is not None and step is not None
     for i, k in sorted(((i, k) for i, k in enumerate(axes or ()) if k < len(out)), key=lambda p: p[1]):
-        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]
+        expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]  # values: all known
     if None in expected and updates is not None:
         k = expected.index(None)
         raise OpError(INCOMPATIBLE, f"the slice of data {format_shape(data)} along axis {k} is an "
                                     f"empty interval in the runtime's arithmetic (no length fits "
                                     f"it, though it prints as ?): no updates fit it")
-    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]
+    if not compatible_shapes(updates, tuple(expected)):  # type: ignore[arg-type]  # no None: above
         raise OpError(INCOMPATIBLE, f"updates {format_shape(updates)} do not fit the slice "
-                                    f"{format_shape(tuple(expected))} of data {format_shape(data)}")
+                                    f"{format_shape(tuple(expected))} of data {format_shape(data)}")  # type: ignore[arg-type]  # (as above)
     return Result((out,), (node.inputs[0].element_type,))
 
 
@@ -222,10 +222,20 @@ def _strided_slice(node: Node) -> Result:
         count = len(strides) if strides is not None else None
     if count is None:
         return Result((None,), (et,))
+    masks = (begin_mask, end_mask, new_axis, shrink, ellipsis)
+    return Result((_strided_dims(data, count, begin, end, strides, masks),), (et,))
 
-    def bit(m: Tuple[int, ...], i: int) -> bool:
-        return i < len(m) and m[i] == 1
 
+def _bit(m: Tuple[int, ...], i: int) -> bool:
+    return i < len(m) and m[i] == 1
+
+
+def _strided_dims(data: Tuple[Dim, ...], count: int, begin: Optional[List[Tuple[int, int]]],
+                  end: Optional[List[Tuple[int, int]]], strides: Optional[List[int]],
+                  masks: Tuple[Tuple[int, ...], ...]) -> Tuple[Dim, ...]:
+    """The output of StridedSlice: ``count`` begin/end/stride entries walked over the data's
+    dims with the masks (begin, end, new axis, shrink axis, ellipsis)."""
+    begin_mask, end_mask, new_axis, shrink, ellipsis = masks
     rank = len(data)
     if 1 not in ellipsis and rank + sum(new_axis) < count:
         raise OpError(INCOMPATIBLE, f"{count} begin/end values address more dims than the "
@@ -236,36 +246,36 @@ def _strided_slice(node: Node) -> Result:
     def dim_at(k: int) -> Dim:
         if k >= rank:
             raise OpError(INCOMPATIBLE, f"the masks address dim {k} of a rank-{rank} input")
-        return data[k]  # type: ignore[index]
+        return data[k]
 
     for i in range(count):
-        if bit(ellipsis, i):
-            before = sum(1 for j in range(i) if not bit(new_axis, j))
+        if _bit(ellipsis, i):
+            before = sum(1 for j in range(i) if not _bit(new_axis, j))
             after = sum(1 for j in range(i + 1, len(begin) if begin is not None else 0)
-                        if bit(new_axis, j))
+                        if _bit(new_axis, j))
             hidden = rank - (count - i - 1 - after) - before
             for _ in range(hidden):
                 out.append(dim_at(k))
                 k += 1
-        elif bit(new_axis, i):
+        elif _bit(new_axis, i):
             out.append(ONE)
-        elif bit(shrink, i):
+        elif _bit(shrink, i):
             dim_at(k)
             k += 1
-        elif strides is not None and (begin is not None or bit(begin_mask, i)) and (
-                end is not None or bit(end_mask, i)):
+        elif strides is not None and (begin is not None or _bit(begin_mask, i)) and (
+                end is not None or _bit(end_mask, i)):
             step = strides[i] if i < len(strides) else 1
             if step == 0:
                 raise OpError(INCOMPATIBLE, f"stride {i} is 0")
-            start = None if bit(begin_mask, i) else begin[i]  # type: ignore[index]
-            stop = None if bit(end_mask, i) else end[i]  # type: ignore[index]
+            start = None if _bit(begin_mask, i) else begin[i]  # type: ignore[index]  # begin given (above)
+            stop = None if _bit(end_mask, i) else end[i]  # type: ignore[index]  # end given (above)
             out.append(_sliced(dim_at(k), start, stop, step, begin is None or end is None))
             k += 1
         else:
             out.append(upper_only(dim_at(k)))
             k += 1
     out.extend(data[k:])
-    return Result((tuple(out),), (et,))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------- values

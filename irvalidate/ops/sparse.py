@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 from ..ir import elements
 from ..shapes import arith
@@ -29,7 +29,7 @@ _SEGMENT_MAX = (Field("fill_mode", "enum", "zero", ("zero", "lowest")),)
 _INDEX_TYPES = ("i32", "i64")
 
 
-def _refuse(message: str) -> None:
+def _refuse(message: str) -> NoReturn:
     raise OpError(INCOMPATIBLE, message)
 
 
@@ -124,7 +124,7 @@ def _sparse_fill(node: Node) -> Result:
         _refuse("values has a dynamic rank: with known dense_shape and indices the runtime "
                 "reads its first dim, which it does not have (\"Accessing out-of-range dimension\")")
     empty = static(rows - len(set(pairs[0::2])))
-    return Result(((arith.add(indices[0], empty), static(2)),  # type: ignore[index]
+    return Result(((arith.add(indices[0], empty), static(2)),  # type: ignore[index]  # indices ranked (above)
                    (arith.add(values[0], empty),), (static(rows),)), types)
 
 

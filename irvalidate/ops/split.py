@@ -163,7 +163,7 @@ def _variadic_value(node: Node) -> Tuple[Tensor, ...]:
 
 
 SPECS = {"split": (OpSpec("Split", (1, 16), fields=_SPLITS, value_inputs=(1,), infer=_split,
-                          evaluate=_split_value),),  # type: ignore[arg-type]
+                          evaluate=_split_value),),
          "variadicsplit": (OpSpec("VariadicSplit", (1, 16), frozenset(),
                                   dim_inputs=(2,), value_inputs=(1,), infer=_variadic,
-                                  evaluate=_variadic_value),)}  # type: ignore[arg-type]
+                                  evaluate=_variadic_value),)}

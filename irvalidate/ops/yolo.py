@@ -43,10 +43,10 @@ def dimension_divide(d: Dim, s: int) -> Dim:
 
 def _require_rank_4(node: Node) -> tuple:
     data = node.inputs[0].shape
-    if len(data) != 4:  # type: ignore[arg-type]
+    if len(data) != 4:  # type: ignore[arg-type]  # callers pass a ranked input
         raise OpError(INCOMPATIBLE, f"data {format_shape(data)} must be [N, C, H, W] (rank 4), "
-                                    f"not rank {len(data)}")  # type: ignore[arg-type]
-    return data  # type: ignore[return-value]
+                                    f"not rank {len(data)}")  # type: ignore[arg-type]  # (as above)
+    return data  # type: ignore[return-value]  # (as above)
 
 
 def _reorg(node: Node) -> Result:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 
 def blocks(body: str) -> List[Tuple[str, List[str]]]:
@@ -17,7 +17,7 @@ def blocks(body: str) -> List[Tuple[str, List[str]]]:
     paragraph's closing ``::`` becomes ``:`` (``text ::`` loses it, as in reST)."""
     out: List[Tuple[str, List[str]]] = []
     paragraph: List[str] = []
-    literal = None
+    literal: Optional[List[str]] = None
 
     def flush() -> None:
         if paragraph:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Dict, List, Literal, Optional, Sequence
+from typing import Any, Dict, List, Literal, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
@@ -111,7 +111,7 @@ class FindingModel(_Model):
             table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset, source=r.source,
                                                    dims=None if r.dims is None else list(r.dims))
                                      for r in f.table.rows], marks=list(f.table.marks))
-        return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,
+        return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,  # type: ignore[arg-type]  # a level is one of the three
                    column=f.column, layer=_layer(f.layer), port=f.port, scope=f.scope,
                    expected=f.expected,
                    declared=f.declared, table=table,
@@ -222,7 +222,7 @@ def _findings_left_out(f: FileModel) -> Optional[Dict[object, object]]:
 def dumps(report: Report) -> str:
     """The report as JSON; ``path_bytes`` is written only where it is set (names that are not
     UTF-8), so the documents of ordinary runs do not change."""
-    unset: Dict[int, object] = {}
+    unset: Dict[int, Any] = {}  # (pydantic's exclude: fields by name, or items by index)
     for i, f in enumerate(report.files):
         # fix fields exist only in --diff/--fix runs, caused_by only on consequences: ordinary
         # documents stay as they were
@@ -242,7 +242,7 @@ def dumps(report: Report) -> str:
 
 
 class _WithDialect(GenerateJsonSchema):
-    def generate(self, schema, mode="validation"):  # type: ignore[override]
+    def generate(self, schema, mode="validation"):
         result = super().generate(schema, mode=mode)
         return {"$schema": self.schema_dialect, "$id": SCHEMA_ID, **result}
 

@@ -69,7 +69,7 @@ def reshape_lines(result) -> List[str]:
     """--reshape: the verdict, and the new shapes of the model's inputs and outputs."""
     from ..shapes.dims import format_shape
     outcome = result.reshape
-    shown = lambda pairs: ", ".join(f"{printed(n)}{format_shape(s, False)}"  # noqa: E731
+    shown = lambda pairs: ", ".join(f"{printed(n)}{format_shape(s, False)}"  # noqa: E731 - a one-line helper
                                     for n, s in pairs)
     if not outcome.changed:
         verdict = "nothing to do: every input asked for already has that shape"

@@ -149,7 +149,7 @@ class PinFinder:
 
     def _passes(self, target: Layer, pin: Pin, ancestors: Set[str], by_value: bool) -> bool:
         order = self._descendants(pin.const, ancestors | {target.id})
-        trial = WhatIf(self.what_if.rewrites.values(), relaxed=[pin.const.id] if by_value else (),
+        trial = WhatIf(list(self.what_if.rewrites.values()), relaxed=[pin.const.id] if by_value else (),
                        unshaped=() if by_value else [pin.const.id])
         prop = Propagation(self.edges, self.after.weights, order, what_if=trial,
                            seed=self.after.propagation.outputs)

@@ -61,7 +61,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []  # the same for every trial
-    trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731
+    trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731 - one trial, as a name
                                        {layer.id: new}, smart, planned)
     rows: List[dict] = []
     trials = dims = 0
@@ -70,7 +70,9 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
             continue
         shapes, _, _ = outputs_of(layer)
         shape = shapes[0] if shapes else None
-        for axis, dim in enumerate(shape or ()):
+        if shape is None:  # no input, or no rank: nothing to try
+            continue
+        for axis, dim in enumerate(shape):
             cost = 1 + len(_values(dim))
             if trials + cost > MAX_TRIALS or dims + cost * len(shape) > MAX_TRIAL_DIMS:
                 return rows + [_untried(layer.name, axis, len(shape) - axis)]

@@ -3,7 +3,7 @@ input shapes, the SmartReshape rewrites applied, and the pins found on demand.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
@@ -12,12 +12,15 @@ from .pinning import Pin, PinFinder, refused
 from .smart_reshape import plan
 from ..analysis.what_if import Rewrite, WhatIf, changes_anything
 
+if TYPE_CHECKING:
+    from ..analysis import GraphAnalysis
+
 
 @dataclass
 class ReshapeRun:
     #: the model graph's analysis as the file declares it, and with the new input shapes
-    before: object
-    after: object
+    before: GraphAnalysis
+    after: GraphAnalysis
     what_if: WhatIf
     #: the new shape of each Parameter asked for, by layer id
     inputs: Dict[str, Shape]
@@ -27,8 +30,8 @@ class ReshapeRun:
     smart: bool = True
     #: the bodies' analyses: as read, and with the new shapes (the last one each outer
     #: layer asked for), by id() of the body's Graph
-    bodies_before: Dict[int, object] = field(default_factory=dict)
-    bodies_after: Dict[int, object] = field(default_factory=dict)
+    bodies_before: Dict[int, GraphAnalysis] = field(default_factory=dict)
+    bodies_after: Dict[int, GraphAnalysis] = field(default_factory=dict)
     #: the file's graphs, the model first, then its bodies outermost first
     graphs: List[Graph] = field(default_factory=list)
     _pins: Dict[str, List[Pin]] = field(default_factory=dict)
@@ -45,7 +48,7 @@ class ReshapeRun:
             self._pins[layer.id] = PinFinder(self.before, self.after, self.what_if).find(layer)
         return self._pins[layer.id]
 
-    def _analyses(self) -> list:
+    def _analyses(self) -> List[GraphAnalysis]:
         return [self.after] + [a for k, a in self.bodies_after.items() if a is not self.after]
 
     @property

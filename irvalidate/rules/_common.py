@@ -1,7 +1,7 @@
 """What several rules share: the context they read and the shape tables they draw."""
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from ..analysis import GraphAnalysis
 from .findings import Problem, ShapeTable, Site, TableRow
@@ -9,8 +9,11 @@ from ..ir import elements
 from ..ir.locate import MAX_EXACT_LINE
 from ..ir.records import Document, Graph, Layer, Port
 from ..ops.support.spec import Inferred, Operand
-from ..shapes.dims import Shape
+from ..shapes.dims import Dim, Shape
 from ._fixes import source_type_fix
+
+if TYPE_CHECKING:  # the type only: the run is made above the rules, and handed down
+    from ..reshaping.reshaped import ReshapeRun
 
 
 class Context(NamedTuple):
@@ -21,7 +24,7 @@ class Context(NamedTuple):
     is_model: bool
     #: --reshape: the what-if run (analysis.reshaped.ReshapeRun); ``analysis`` is then its
     #: re-inferred graph
-    reshape: Optional[object] = None
+    reshape: Optional[ReshapeRun] = None
 
     def inferences(self) -> Iterator[Inferred]:
         return iter(self.analysis.inferences.values())
@@ -88,7 +91,7 @@ def port_dim(dim) -> str:
     return str(dim.lo) if dim.is_static else "-1"
 
 
-def fix_dims(inferred: Shape, marks: Tuple[int, ...]) -> Tuple[str, Optional[int]]:
+def fix_dims(inferred: Tuple[Dim, ...], marks: Tuple[int, ...]) -> Tuple[str, Optional[int]]:
     """What to write instead, and the axis to point at when one dim is wrong."""
     if len(marks) == 1:
         return f"set this <dim> to {port_dim(inferred[marks[0]])}", marks[0]
@@ -103,7 +106,8 @@ def fatal_problems(ctx: Context, kind: str) -> Iterator[Problem]:
                 yield Problem(problem.message, line=problem.line)
 
 
-def attribute_vs_port(shape: Shape, dims: Tuple[int, ...]) -> Tuple[Optional[str], Optional[int]]:
+def attribute_vs_port(shape: Shape,
+                      dims: Tuple[Optional[int], ...]) -> Tuple[Optional[str], Optional[int]]:
     """Why port dims cannot be how the serializer writes a shape attribute (or None), and the
     axis to point at when one dim differs.
 
@@ -133,4 +137,4 @@ def element_type_vs_precision(ctx: Context, layer: Layer, port: Port) -> Iterato
         yield Problem(f"{layer.describe()}: element_type={layer.data['element_type']!r} but the "
                       f"port declares precision {port.precision}", at=port, layer=layer,
                       port=port.id, expected=et, declared=precision, scope=ctx.graph.scope,
-                      fix=source_type_fix(ctx, layer, port, et, precision))  # type: ignore[arg-type]
+                      fix=source_type_fix(ctx, layer, port, et, precision))

@@ -15,13 +15,13 @@ from .findings import Change, Fix, SetAttribute, SetDims, SetPrecision
 from ..ir import elements
 from ..ir.records import Layer, Port
 from ..ops.support.spec import Value
-from ..shapes.dims import Shape, format_dim
+from ..shapes.dims import Dim, Shape, format_dim
 
 if TYPE_CHECKING:  # _common imports this module
     from ._common import Context
 
 
-def port_dims(shape: Shape) -> Tuple[int, ...]:
+def port_dims(shape: Tuple[Dim, ...]) -> Tuple[int, ...]:
     """How OpenVINO's serializer writes a shape on a port: static dims as themselves, every
     other dim (``?``, intervals) as -1."""
     return tuple(d.lo if d.is_static else -1 for d in shape)
@@ -63,7 +63,7 @@ def dims_fix(ctx: Context, layer: Layer, port: Port) -> Fix:
     reason = why_unproven(ctx, value)
     if reason:
         return Fix(blocked=reason)
-    dims = port_dims(value.shape)  # type: ignore[union-attr]
+    dims = port_dims(value.shape)  # type: ignore[union-attr, arg-type]  # proven: value and shape
     changes: List[Change] = [SetDims(port, dims, layer)]
     changes += consumer_dims(ctx, layer, port, dims)
     return Fix(tuple(changes))
@@ -83,7 +83,7 @@ def input_dims_fix(ctx: Context, producer: Layer, source: Port, consumer: Layer,
     reason = why_unproven(ctx, value)
     if reason:
         return Fix(blocked=reason)
-    return Fix((SetDims(target, port_dims(value.shape), consumer),))  # type: ignore[union-attr]
+    return Fix((SetDims(target, port_dims(value.shape), consumer),))  # type: ignore[union-attr, arg-type]  # proven: value and shape
 
 
 def precision_fix(ctx: Context, layer: Layer, port: Port, element_type: str,
@@ -122,17 +122,17 @@ def source_shape_fix(ctx: Context, layer: Layer, port: Port, shape: Shape, text:
                         (SetAttribute(layer, "shape", shape_text(port.dims, shape, text, separator)),)))
 
 
-def shape_text(dims: Tuple[int, ...], shape: Shape, like: str, separator: str) -> str:
+def shape_text(dims: Tuple[Optional[int], ...], shape: Shape, like: str, separator: str) -> str:
     """A shape attribute that says what a port declares; a -1 keeps the attribute's own
     interval there, when it had one, and is ``?`` otherwise (as the serializer writes).
     Dims are separated as in ``like`` when it has two or more, else by ``separator``."""
-    same_rank = shape is not None and len(shape) == len(dims)
+    of_same_rank = shape if shape is not None and len(shape) == len(dims) else None
     parts = []
     for axis, dim in enumerate(dims):
         if dim != -1:
             parts.append(str(dim))
-        elif same_rank and not shape[axis].is_static:  # type: ignore[index]
-            parts.append(format_dim(shape[axis]))  # type: ignore[index]
+        elif of_same_rank is not None and not of_same_rank[axis].is_static:
+            parts.append(format_dim(of_same_rank[axis]))
         else:
             parts.append("?")
     if "," in like:

@@ -58,7 +58,7 @@ def _advice(ctx: Context, producer: Layer, source: Port,
         return (f"the runtime uses the producer's, so make the input port say "
                 f"{format_shape(declared_shape(source))}, or fix the producer"), target, None
     inferred = value.shape
-    proven = "[" + ",".join(port_dim(d) for d in inferred) + "]"  # type: ignore[union-attr]
+    proven = "[" + ",".join(port_dim(d) for d in inferred) + "]"  # type: ignore[union-attr]  # proven: a shape
     producer_right, consumer_right = _agrees(source, inferred), _agrees(target, inferred)
     if consumer_right and not producer_right:
         return (f"inference proves the input port's, so the producer's output port is stale: "
@@ -72,7 +72,7 @@ def _advice(ctx: Context, producer: Layer, source: Port,
 def _agrees(port: Port, inferred: Shape) -> bool:
     """Whether a port's declaration holds for the inferred shape (a -1 holds for any dim)."""
     return inferred is not None and len(port.dims) == len(inferred) and all(
-        d == -1 or dim.contains(d) for d, dim in zip(port.dims, inferred))  # type: ignore[operator]
+        d == -1 or dim.contains(d) for d, dim in zip(port.dims, inferred))  # type: ignore[arg-type]  # readable ports: no None dim
 
 
 def _one_wrong_axis(port: Port, inferred: Shape) -> Optional[int]:
@@ -80,5 +80,5 @@ def _one_wrong_axis(port: Port, inferred: Shape) -> Optional[int]:
     if inferred is None or len(port.dims) != len(inferred):
         return None
     wrong = [i for i, (d, dim) in enumerate(zip(port.dims, inferred))
-             if d != -1 and not dim.contains(d)]  # type: ignore[operator]
+             if d != -1 and not dim.contains(d)]  # type: ignore[arg-type]  # readable ports: no None dim
     return wrong[0] if len(wrong) == 1 else None

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             if elements.is_known(produced) and elements.is_known(declared) and declared != produced:
                 reason = type_unproven(ctx, output_value(ctx, layer, port))
                 fix = Fix(blocked=reason) if reason else \
-                    precision_fix(ctx, layer, port, produced, output=True)  # type: ignore[arg-type]
+                    precision_fix(ctx, layer, port, produced, output=True)
                 yield Problem(f"{layer.describe()}: output port {port.id} declares precision "
                               f"{port.precision} but the layer produces {produced}",
                               at=port, layer=layer, port=port.id, expected=produced,

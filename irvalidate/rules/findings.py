@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Tuple, Union
 
-from ..ir.records import Layer
+from ..ir.records import Layer, Port
 from ..shapes.dims import Shape, format_dim
 
 class FrozenInstanceError(AttributeError):
@@ -25,17 +25,17 @@ _set = object.__setattr__  # how __init__ writes a field past the frozen __setat
 class _Frozen:
     """An immutable record whose fields are the subclass's ``__slots__``, in order; the
     subclass writes ``__init__``."""
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()
 
     def __init_subclass__(cls) -> None:
-        cls.__match_args__ = cls.__slots__
+        type.__setattr__(cls, "__match_args__", cls.__slots__)  # mypy refuses an assignment
 
     def _values(self) -> tuple:
         return tuple([getattr(self, name) for name in self.__slots__])
 
-    def __eq__(self, other: object):
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()  # type: ignore[attr-defined]
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Frozen) and other.__class__ is self.__class__:
+            return self._values() == other._values()
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -57,6 +57,9 @@ class _Frozen:
 
 class LayerRef(_Frozen):
     __slots__ = ("id", "name", "type")
+    id: str
+    name: str
+    type: str
 
     def __init__(self, id: str, name: str, type: str) -> None:
         _set(self, "id", id)
@@ -72,6 +75,10 @@ class TableRow(_Frozen):
     #: label; formatted dims, or None for a dynamic rank; first column, None meaning
     #: right-aligned; the layer the operand comes from: ``'x' (id 0)``
     __slots__ = ("label", "dims", "offset", "source")
+    label: str
+    dims: Optional[Tuple[str, ...]]
+    offset: Optional[int]
+    source: Optional[str]
 
     def __init__(self, label: str, dims: Optional[Tuple[str, ...]],
                  offset: Optional[int] = None, source: Optional[str] = None) -> None:
@@ -91,6 +98,8 @@ class ShapeTable(_Frozen):
     """The seeds' right-aligned table: operands, inferred result, declared; failing axes marked
     (``marks``: columns counted from the left of the widest row)."""
     __slots__ = ("rows", "marks")
+    rows: Tuple[TableRow, ...]
+    marks: Tuple[int, ...]
 
     def __init__(self, rows: Tuple[TableRow, ...], marks: Tuple[int, ...] = ()) -> None:
         _set(self, "rows", rows)
@@ -101,8 +110,11 @@ class SetDims(_Frozen):
     """Write these dims on a port (static dims as numbers, every other dim as -1); ``layer``
     is the layer the port belongs to, and whether it is an input port (for messages)."""
     __slots__ = ("port", "dims", "layer")
+    port: Port
+    dims: Tuple[int, ...]
+    layer: Optional[Layer]
 
-    def __init__(self, port: object, dims: Tuple[int, ...], layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, dims: Tuple[int, ...], layer: Optional[Layer] = None) -> None:
         _set(self, "port", port)
         _set(self, "dims", dims)
         _set(self, "layer", layer)
@@ -112,8 +124,11 @@ class SetPrecision(_Frozen):
     """Write this element type (canonical name) as the port's precision, in the spelling the
     file already uses."""
     __slots__ = ("port", "element_type", "layer")
+    port: Port
+    element_type: str
+    layer: Optional[Layer]
 
-    def __init__(self, port: object, element_type: str, layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, element_type: str, layer: Optional[Layer] = None) -> None:
         _set(self, "port", port)
         _set(self, "element_type", element_type)
         _set(self, "layer", layer)
@@ -122,6 +137,9 @@ class SetPrecision(_Frozen):
 class SetAttribute(_Frozen):
     """Write this text as the value of one attribute of a layer's ``<data>``."""
     __slots__ = ("layer", "name", "text")
+    layer: Layer
+    name: str
+    text: str
 
     def __init__(self, layer: Layer, name: str, text: str) -> None:
         _set(self, "layer", layer)
@@ -141,6 +159,9 @@ class Fix(_Frozen):
     be written (the value rests on declarations irvalidate does not infer, ...).
     """
     __slots__ = ("changes", "choices", "blocked")
+    changes: Tuple[Change, ...]
+    choices: Tuple[Tuple[Change, ...], ...]
+    blocked: Optional[str]
 
     def __init__(self, changes: Tuple[Change, ...] = (),
                  choices: Tuple[Tuple[Change, ...], ...] = (),
@@ -164,6 +185,19 @@ class Problem(_Frozen):
     """
     __slots__ = ("message", "line", "layer", "port", "expected", "declared", "table", "scope",
                  "at", "axis", "fix", "site", "after")
+    message: str
+    line: Optional[int]
+    layer: Optional[Layer]
+    port: Optional[str]
+    expected: Optional[str]
+    declared: Optional[str]
+    table: Optional[ShapeTable]
+    scope: str
+    at: object
+    axis: Optional[int]
+    fix: Optional[Fix]
+    site: Optional["Site"]
+    after: Tuple["Site", ...]
 
     def __init__(self, message: str, line: Optional[int] = None, layer: Optional[Layer] = None,
                  port: Optional[str] = None, expected: Optional[str] = None,
@@ -194,6 +228,10 @@ class Cause(_Frozen):
     """The root finding a consequence follows from: its rule's code, its layer, its port and
     its line (irvalidate.engine.linking)."""
     __slots__ = ("code", "layer", "port", "line")
+    code: str
+    layer: Optional[LayerRef]
+    port: Optional[str]
+    line: Optional[int]
 
     def __init__(self, code: str, layer: Optional[LayerRef], port: Optional[str],
                  line: Optional[int]) -> None:
@@ -209,6 +247,16 @@ class Edit(_Frozen):
     ``layer`` are the rule whose finding the edit fixes, and the layer's id."""
     __slots__ = ("start", "end", "old", "new", "line", "column", "end_line", "end_column",
                  "rule", "layer")
+    start: int
+    end: int
+    old: str
+    new: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    rule: str
+    layer: Optional[str]
 
     def __init__(self, start: int, end: int, old: str, new: str, line: int, column: int,
                  end_line: int, end_column: int, rule: str = "",
@@ -228,6 +276,8 @@ class Edit(_Frozen):
 class FixInfo(_Frozen):
     """What a finding's fix writes (edits), or why it writes nothing (blocked)."""
     __slots__ = ("edits", "blocked")
+    edits: Tuple[Edit, ...]
+    blocked: Optional[str]
 
     def __init__(self, edits: Tuple[Edit, ...] = (), blocked: Optional[str] = None) -> None:
         _set(self, "edits", edits)
@@ -270,6 +320,13 @@ class FileFix(_Frozen):
     errors that ``remain`` once the edits are made (or, refused, that the file keeps), each
     with its own FixInfo saying why it is not fixed."""
     __slots__ = ("edits", "written", "refused", "failed", "fixed", "diff", "remain")
+    edits: Tuple[Edit, ...]
+    written: bool
+    refused: Optional[str]
+    failed: bool
+    fixed: int
+    diff: bytes
+    remain: Tuple[Finding, ...]
 
     def __init__(self, edits: Tuple[Edit, ...] = (), written: bool = False,
                  refused: Optional[str] = None, failed: bool = False, fixed: int = 0,

@@ -34,7 +34,7 @@ def check(ctx: Context) -> Iterator[Problem]:
             value = output_value(ctx, producer, source)
             reason = type_unproven(ctx, value)
             fix = Fix(blocked=reason) if reason else \
-                Fix((SetPrecision(target, value.element_type, consumer),))  # type: ignore[union-attr,arg-type]
+                Fix((SetPrecision(target, value.element_type, consumer),))  # type: ignore[union-attr,arg-type]  # proven: a value with a type
             yield Problem(f"{consumer.describe()}: input port {edge.to_port} declares precision "
                           f"{target.precision} but its producer {producer.describe()} declares "
                           f"{source.precision} on output port {edge.from_port}; the runtime uses the "

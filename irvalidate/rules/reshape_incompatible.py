@@ -37,7 +37,7 @@ SUMMARY = "With the new input shapes (--reshape), OpenVINO refuses this layer."
 
 def _values(ctx: Context, const) -> str:
     try:
-        values = ctx.reshape.before.propagation.read_const(const)  # type: ignore[union-attr]
+        values = ctx.reshape.before.propagation.read_const(const)  # type: ignore[union-attr]  # a --reshape rule: the run is set
     except Exception:  # noqa: BLE001 - a Const irvalidate cannot read is named without values
         return ""
     if len(values) > 16:
@@ -47,9 +47,9 @@ def _values(ctx: Context, const) -> str:
 
 def _cause(ctx: Context, layer) -> str:
     run = ctx.reshape
-    if not run.newly_refused(layer, ctx.graph):  # type: ignore[union-attr]
+    if not run.newly_refused(layer, ctx.graph):  # type: ignore[union-attr]  # (as above)
         return " (the runtime refuses it as the file is, before any reshape)"
-    pins = run.pins(layer) if ctx.is_model else []  # type: ignore[union-attr]
+    pins = run.pins(layer) if ctx.is_model else []  # type: ignore[union-attr]  # (as above)
     if not pins:
         return ""
     consumer = pins[0].consumer

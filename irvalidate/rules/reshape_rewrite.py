@@ -31,7 +31,7 @@ SUMMARY = "Model.reshape rewrites this layer first (SmartReshape); irvalidate fo
 def check(ctx: Context) -> Iterator[Problem]:
     if ctx.reshape is None or not ctx.is_model:
         return
-    for rewrite in ctx.reshape.rewrites:  # type: ignore[attr-defined]
+    for rewrite in ctx.reshape.rewrites:
         if not rewrite.shown:
             continue
         layer = rewrite.layer

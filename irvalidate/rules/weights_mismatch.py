@@ -27,7 +27,7 @@ as Gather's axis)::
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.batch import Batch
 from .findings import Problem
@@ -49,7 +49,7 @@ PAST_END_MANY = 3
 ABSURD_MANY = 2
 AXIS, SIZE = 1024, 2 ** 40
 #: (layer type, input index) -> (what the input is, the largest magnitude it can hold)
-ROLES: Dict[Tuple[str, int], Tuple[str, int]] = {
+ROLES: Dict[Tuple[str, Optional[int]], Tuple[str, int]] = {
     ("reshape", 1): ("target shape", SIZE), ("broadcast", 1): ("target shape", SIZE),
     ("broadcast", 2): ("axes mapping", AXIS), ("tile", 1): ("repeats", SIZE),
     ("gather", 1): ("indices", SIZE), ("gather", 2): ("axis", AXIS),

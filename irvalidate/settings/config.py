@@ -14,16 +14,33 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Union
 
 from ..reporting import FORMAT_NAMES
 
+Level = Literal["error", "warning", "info"]
+FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]  # the names, spelled once in reporting
+
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
-    Config = BaseModel  # the model is built by _build() on first use (see __getattr__)
 
-Level = Literal["error", "warning", "info"]
-FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]
+    class Config(BaseModel):
+        """What the checker sees of the model _build() makes on first use (__getattr__)."""
+        select: List[str] = []
+        ignore: List[str] = []
+        extend_ignore: List[str] = []
+        per_file_ignores: Dict[str, List[str]] = {}
+        severity: Dict[str, Level] = {}
+        format: Optional[FormatName] = None
+        exit_zero: bool = False
+        jobs: int = 1
+        exclude: List[str] = []  # (the real default: DEFAULT_EXCLUDE)
+        extend_exclude: List[str] = []
+        force_exclude: bool = False
+        respect_gitignore: bool = True
+        root: Optional[str] = None
+
+        def merged(self, **overrides: object) -> Config: ...
 
 
 def _tomllib() -> Any:
@@ -66,37 +83,34 @@ def _pattern(text: str) -> str:
     return text
 
 
-def _model() -> type:
+def _model() -> type[Config]:
     """The pydantic model, built on first use; then also the module attribute ``Config``."""
     # setdefault: threads racing through the first use all get the one class that is kept
     return globals().get("Config") or globals().setdefault("Config", _build())
 
 
-def _build() -> type:
+def _build() -> type[Config]:
     from pydantic import BaseModel, ConfigDict, Field, field_validator
 
     class Config(BaseModel):
-        model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                                  alias_generator=lambda name: name.replace("_", "-"))
+        model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=_kebab)
 
-        select: List[str] = Field(
-            default_factory=list,
-            description="rule codes, code prefixes or slugs to run (empty: all)")
+        select: List[str] = Field(default_factory=list, description="rule codes, code "
+                                  "prefixes or slugs to run (empty: all)")
         ignore: List[str] = Field(default_factory=list, description="rules not to run")
         extend_ignore: List[str] = Field(default_factory=list,
                                          description="more rules not to run, added to ignore")
-        per_file_ignores: Dict[str, List[str]] = Field(
-            default_factory=dict,
-            description="path pattern (as in exclude) -> rules not to run on matching files")
+        per_file_ignores: Dict[str, List[str]] = Field(default_factory=dict, description=(
+            "path pattern (as in exclude) -> rules not to run on matching files"))
         severity: Dict[str, Level] = Field(default_factory=dict,
                                            description="rule code, prefix or slug -> level")
         format: Optional[FormatName] = None
         exit_zero: bool = Field(False, description="exit 0 even when there are error findings")
         jobs: int = Field(1, ge=0, description="files validated in parallel (0: one per CPU)")
         exclude: List[str] = Field(
-            default_factory=lambda: list(DEFAULT_EXCLUDE),
-            description="path patterns directory walks skip (replaces the default list); a "
-            "name matches at any depth, a pattern with '/' or './' is relative to this file")
+            default_factory=lambda: list(DEFAULT_EXCLUDE), description="path patterns directory "
+            "walks skip (replaces the default list); a name matches at any depth, a pattern with "
+            "'/' or './' is relative to this file")
         extend_exclude: List[str] = Field(default_factory=list,
                                           description="more patterns, added to exclude")
         force_exclude: bool = Field(False, description="apply exclude and .gitignore to files "
@@ -114,23 +128,16 @@ def _build() -> type:
         @field_validator("per_file_ignores")
         @classmethod
         def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
-            checked = {}
-            for glob, values in table.items():
-                try:  # the message names the pattern whose rules are wrong
-                    checked[_pattern(glob)] = [_known_selector(v) for v in values]
-                except ValueError as err:
-                    raise ValueError(f"{glob}: {err}") from None
-            return checked
+            return _checked_per_file(table)
 
         @field_validator("exclude", "extend_exclude")
         @classmethod
         def _patterns(cls, values: List[str]) -> List[str]:
             return [_pattern(v) for v in values]
 
-        @field_validator("format", mode="before")
+        @field_validator("format", mode="before")  # a name in any case ("JSON"), as on the CLI
         @classmethod
         def _format(cls, value: object) -> object:
-            # as on the command line, a format's name is not case-sensitive ("JSON")
             return value.lower() if isinstance(value, str) else value
 
         @field_validator("severity")
@@ -138,17 +145,37 @@ def _build() -> type:
         def _severity(cls, table: Dict[str, Level]) -> Dict[str, Level]:
             return {_known_selector(k): v for k, v in table.items()}
 
-        def merged(self, **overrides: object) -> "Config":
-            """This configuration with command-line values on top (None means not given)."""
-            data = self.model_dump(exclude={"root"})
-            data.update({k: v for k, v in overrides.items() if v is not None})
-            return Config(root=self.root, **data)
+        merged = _merged
 
     Config.__qualname__ = "Config"  # pickled by name for the -j workers, like a top-level class
-    return Config
+    return Config  # type: ignore[return-value]  # this is the class the TYPE_CHECKING one describes
 
 
-def __getattr__(name: str) -> type:
+def _kebab(name: str) -> str:
+    """A field's name as TOML spells it (``per-file-ignores``)."""
+    return name.replace("_", "-")
+
+
+def _checked_per_file(table: Dict[str, List[str]]) -> Dict[str, List[str]]:
+    """per-file-ignores with each pattern and rule checked."""
+    checked = {}
+    for glob, values in table.items():
+        try:  # the message names the pattern whose rules are wrong
+            checked[_pattern(glob)] = [_known_selector(v) for v in values]
+        except ValueError as err:
+            raise ValueError(f"{glob}: {err}") from None
+    return checked
+
+
+def _merged(self: Config, **overrides: object) -> Config:
+    """This configuration with command-line values on top (None means not given): the
+    model's ``merged``."""
+    data = self.model_dump(exclude={"root"})
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    return type(self)(root=self.root, **data)
+
+
+def __getattr__(name: str) -> type[Config]:
     if name == "Config":
         return _model()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -182,7 +209,7 @@ class Defaults:
     def __eq__(self, other: object):
         return self.as_dict() == other.as_dict() if isinstance(other, Defaults) else NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a mutable record should be
 
     def __repr__(self) -> str:
         return "Defaults(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
@@ -191,7 +218,7 @@ class Defaults:
         """As :meth:`Config.merged`; command-line values are validated by the model, but
         for values the parser gives in their final type and range (``plain``): ``-j 2``
         alone need not build the model (~80 ms, more than a medium IR takes a worker)."""
-        given = {k: v for k, v in overrides.items() if v is not None}
+        given: Dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         if not plain(given):
             return _model()(**given)
         copy = Defaults()
@@ -199,6 +226,10 @@ class Defaults:
             setattr(copy, name, value)
         return copy
 
+
+if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a start)
+    #: what the engine checks a file with: the model, or its defaults without pydantic
+    Settings = Union[Config, Defaults]
 
 #: options whose values argparse already gives as the model would hold them (--format by
 #: its choices, the flags as booleans, -j as an int: it alone can be out of range)

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Tuple
 
 if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
-    from .config import Config
+    from .config import Settings
 
 
 def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
@@ -25,7 +25,7 @@ def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
     return best
 
 
-def ignores_for(config: Config, path: str) -> List[str]:
+def ignores_for(config: Settings, path: str) -> List[str]:
     """ignore + extend-ignore + every per-file-ignores entry whose pattern matches ``path``
     (globs.py: ruff's patterns, anchored at the configuration file's folder)."""
     found = list(config.ignore) + list(config.extend_ignore)
@@ -36,7 +36,7 @@ def ignores_for(config: Config, path: str) -> List[str]:
     return found
 
 
-def enabled(config: Config, rule: ModuleType, ignores: List[str]) -> bool:
+def enabled(config: Settings, rule: ModuleType, ignores: List[str]) -> bool:
     """Whether a rule runs.  internal-error and the rules that say a file cannot be read as
     an IR at all (``ALWAYS_SELECTED``) run whatever ``select`` says: a ``select`` that left
     them out would pass a truncated or garbage model (an ``ignore`` naming them still wins)."""
@@ -47,7 +47,7 @@ def enabled(config: Config, rule: ModuleType, ignores: List[str]) -> bool:
     return chosen >= 0 and chosen > _specificity(ignores, code, slug)
 
 
-def level(config: Config, code: str, slug: str, default: str) -> str:
+def level(config: Settings, code: str, slug: str, default: str) -> str:
     """The level of the most specific ``severity`` entry that names the rule; between
     entries as specific (a code and the rule's slug), the last one set."""
     best, chosen = -1, default
@@ -76,7 +76,7 @@ def severity_over(files: Mapping[str, str], command_line: Mapping[str, str]) -> 
     return {**kept, **command_line}
 
 
-def plan(config: Config, path: str, rules: Iterable[ModuleType]) -> List[Tuple[ModuleType, str]]:
+def plan(config: Settings, path: str, rules: Iterable[ModuleType]) -> List[Tuple[ModuleType, str]]:
     """The rules to run on ``path``, each with the level its findings get."""
     ignores = ignores_for(config, path)
     return [(rule, level(config, rule.CODE, rule.SLUG, rule.LEVEL)) for rule in rules

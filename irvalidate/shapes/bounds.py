@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from math import prod
-from typing import List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from .dims import INF, Dim
 from .values import (
@@ -110,7 +110,7 @@ def _power(x: int, y: int) -> int:
     return result
 
 
-_CORNER = {
+_CORNER: Dict[str, Callable[[int, int], int]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
@@ -121,7 +121,7 @@ _CORNER = {
 }
 
 
-_REAL_CORNER = {
+_REAL_CORNER: Dict[str, Callable[[float, float], float]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
@@ -147,7 +147,7 @@ def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
             bounds.append(DYNAMIC)
             continue
         corners = [_REAL_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
-        bounds.append(Dim(min(corners), max(corners)))
+        bounds.append(Dim(min(corners), max(corners)))  # type: ignore[arg-type]  # reals ride in Dims
     return make_tensor(shape, bounds, a.et, origin)
 
 
@@ -316,6 +316,7 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
             if any(b.lo != b.hi or b.hi == INF for b in items):
                 raise Unresolved("the runtime reduces only constant values here")
             numbers = [b.lo for b in items]
+            total: float
             if kind == "l1":
                 total = sum(abs(n) for n in numbers)
             else:
@@ -324,5 +325,5 @@ def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origi
                 total = total / len(numbers)
             elif kind == "mean":
                 total = abs(total) // len(numbers) * (1 if total >= 0 else -1)  # C++ truncates
-            bounds.append(Dim(total, total))
+            bounds.append(Dim(total, total))  # type: ignore[arg-type]  # a float mean rides in a Dim
     return make_tensor(shape, bounds, t.et, origin)

@@ -243,7 +243,7 @@ def broadcast_bidirectional(data: Shape, target: Shape, target_len: Optional[int
         return numpy_merge(data, target)
     except BroadcastError as err:
         rank = max(len(data), len(target))
-        d, t = _pad(data, rank)[err.column], _pad(target, rank)[err.column]
+        d, t = _pad(data, rank)[err.column], _pad(target, rank)[err.column]  # type: ignore[index]  # numpy_merge names the column
         raise BroadcastError(f"incorrect target shape at axis {err.column}: expecting 1 or "
                              f"{format_dim(d)}, got {format_dim(t)}", err.column) from None
 

@@ -203,8 +203,8 @@ def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str
             return c if 0 <= c < n else None
         if mode == "edge":
             return min(max(c, 0), n - 1)
-        front = c if c >= 0 else -c - mirror  # type: ignore[operator]
-        return front if front < n else 2 * n - 2 - front + mirror  # type: ignore[operator]
+        front = c if c >= 0 else -c - mirror  # type: ignore[operator]  # mirror given for these modes
+        return front if front < n else 2 * n - 2 - front + mirror  # type: ignore[operator]  # (as above)
     strides = _strides(data.shape)
     zero = Dim(0, 0) if fill is None else fill
     out = []
@@ -213,5 +213,5 @@ def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str
         if any(w is None for w in where):
             out.append(zero)
         else:
-            out.append(data.bounds[sum(w * st for w, st in zip(where, strides))])  # type: ignore[operator]
+            out.append(data.bounds[sum(w * st for w, st in zip(where, strides))])  # type: ignore[operator, misc]  # no None in where here
     return make_tensor(shape, out, data.et, origin)

@@ -104,7 +104,7 @@ class Deferred:
 
     def _origin(self) -> Origin:
         if self._made is None:
-            self._made = self._make()  # type: ignore[misc]
+            self._made = self._make()  # type: ignore[misc]  # _make is set until made
             self._make = None
         return self._made
 
@@ -172,7 +172,7 @@ def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
         if lo == INF:
             raise Unresolved("a lower bound is unbounded")
         upper = INF if hi == INF else real(hi, et)
-        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]
+        fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]  # reals ride in Dims
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
@@ -204,7 +204,8 @@ def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
-    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)
+    # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
+    return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]  # (above)
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -224,8 +225,8 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
     A real past the integer type's range is not followed (C++ leaves it undefined)."""
     if et in FLOAT_TYPES:
-        return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
-                                     for b in t.bounds], et, origin)  # type: ignore[arg-type]
+        return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
+                                     for b in t.bounds], et, origin)
     if et not in RANGES:
         raise Unresolved(f"Convert of reals to {et}")
     low, high = RANGES[et]
@@ -380,7 +381,7 @@ def arange(start: float, stop: float, step: float, et: str, origin: Origin) -> T
     if integral:
         first, stride = math.trunc(start), math.trunc(step)
         return constant([first + i * stride for i in range(count)], (count,), et, origin)
-    return make_tensor((count,), [Dim(start + i * step, start + i * step)  # type: ignore[arg-type]
+    return make_tensor((count,), [Dim(start + i * step, start + i * step)  # type: ignore[arg-type]  # reals ride in Dims
                                   for i in range(count)], et, origin)
 
 

@@ -135,8 +135,8 @@ def test_edits_report_line_column_old_and_new(tmp_path):
 def test_a_comment_or_instruction_inside_an_edited_dim_is_kept(tmp_path):
     """Only the number's text changes: markup beside it in the ``<dim>`` stays."""
     def with_markup(dims):
-        return port(1, dims).replace("<dim>%d</dim>" % dims[1],
-                                     "<dim><!-- width -->%d<?pi keep?></dim>" % dims[1])
+        return port(1, dims).replace(f"<dim>{dims[1]}</dim>",
+                                     f"<dim><!-- width -->{dims[1]}<?pi keep?></dim>")
     bad = GOOD[:2] + [with_markup([2, 4]), port(0, [2, 3])]
     assert fixed(tmp_path, relu_chain(*bad)) == relu_chain(*GOOD[:2], with_markup([2, 3]),
                                                           GOOD[3])

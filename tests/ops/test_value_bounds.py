@@ -68,7 +68,7 @@ def mutation(model: valuegen.ValueModel) -> Optional[Tuple[Path, str, str]]:
     places = []
     for name in model.consumers:
         for port, text in enumerate(model.runtime[name]):
-            for axis, (lo, hi) in enumerate(_dims(text) or []):
+            for axis, (_, hi) in enumerate(_dims(text) or []):
                 if hi is not None:
                     places.append((name, port, axis, hi))
     if not places:

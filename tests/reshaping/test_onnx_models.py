@@ -310,7 +310,7 @@ def _build(folder: Path) -> Corpus:
         try:
             xml = _convert(src, folder)
             requests = requests_for(xml)
-        except Exception as err:  # the converter (or read_model) refuses it
+        except Exception as err:  # noqa: BLE001 - the converter (or read_model) refuses it
             corpus.refused.append(f"{src.name}: {_last_line(err)}")
             continue
         corpus.models.append(Converted(src, xml, requests))
@@ -352,7 +352,7 @@ def compare(model: Converted, tally: Tally) -> List[str]:
             verdicts.append((theirs.works, theirs.outputs))
             try:
                 problem = disagreement(model.xml, request, smart, theirs=theirs)
-            except Exception as err:  # irvalidate crashing is a mismatch too
+            except Exception as err:  # noqa: BLE001 - irvalidate crashing is a mismatch too
                 problem = f"{describe(request)}: {type(err).__name__}: {err}"
             tally.compared[smart] += 1
             tally.refused[smart] += not theirs.works

@@ -140,7 +140,7 @@ def test_reshape_matches_the_runtime_on_real_files():
                 try:
                     problem = disagreement(path, request, smart,
                                            theirs=theirs if smart else None)
-                except Exception as err:  # irvalidate crashing is a mismatch too
+                except Exception as err:  # noqa: BLE001 - irvalidate crashing is a mismatch too
                     problem = f"{describe(request)}: {type(err).__name__}: {err}"
                 if problem:
                     mismatches.append(f"{path.parent.name}/{path.name}: {problem}")

@@ -1139,9 +1139,9 @@ def _replace_dim_line(lines: List[str], dim_el, new_value: Optional[int],
     if new_value is None:
         del lines[idx]
     elif duplicate:
-        lines.insert(idx, re.sub(r"<dim>-?\d+</dim>", f"<dim>{new_value}</dim>", line, 1))
+        lines.insert(idx, re.sub(r"<dim>-?\d+</dim>", f"<dim>{new_value}</dim>", line, count=1))
     else:
-        lines[idx] = re.sub(r"<dim>-?\d+</dim>", f"<dim>{new_value}</dim>", line, 1)
+        lines[idx] = re.sub(r"<dim>-?\d+</dim>", f"<dim>{new_value}</dim>", line, count=1)
     return lines
 
 
@@ -1380,9 +1380,9 @@ def mutate_parameter_shape(gm: GeneratedModel, out_dir: Path,
                 edits[port.findall("dim")[i].sourceline - 1] = ("dim", port_value)
     for idx, (what, value) in edits.items():
         if what == "shape":
-            lines[idx] = re.sub(r'shape="[^"]*"', f'shape="{value}"', lines[idx], 1)
+            lines[idx] = re.sub(r'shape="[^"]*"', f'shape="{value}"', lines[idx], count=1)
         else:
-            lines[idx] = re.sub(r"<dim>-?\d+</dim>", f"<dim>{value}</dim>", lines[idx], 1)
+            lines[idx] = re.sub(r"<dim>-?\d+</dim>", f"<dim>{value}</dim>", lines[idx], count=1)
     xml, binp = _copy_model(gm, out_dir, "".join(lines))
     names = tuple(by_id[t].get("name") for t in affected)
     return Mutation("parameter_shape", xml, binp, l.get("id"), l.get("name"), "Parameter",

@@ -166,7 +166,7 @@ def _bodies(op) -> list:
     if hasattr(op, "get_function"):
         try:
             body = op.get_function()
-        except Exception:
+        except Exception:  # noqa: BLE001 - an op with no body function: none to walk
             return []
         return [body] if body is not None else []
     return []

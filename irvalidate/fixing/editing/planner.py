@@ -33,7 +33,7 @@ class Round:
         #: the ports and layers whose declarations the accepted fixes change
         self.changed: Dict[int, object] = {}
         chosen: Dict[int, Tuple[Change, ...]] = {}
-        for i, (code, problem) in enumerate(problems):
+        for i, (_, problem) in enumerate(problems):
             fix = problem.fix
             if fix is None or not fix.choices or fix.blocked:
                 continue
@@ -46,7 +46,7 @@ class Round:
         # a decision made changes what the layers after it infer: the rest waits a round (a
         # choice left undecided keeps the attribute, which is what the runtime reads)
         deciding = bool(chosen)
-        for i, (code, problem) in enumerate(problems):
+        for i, (_, problem) in enumerate(problems):
             fix = problem.fix
             if fix is None or fix.choices and not fix.blocked:
                 continue

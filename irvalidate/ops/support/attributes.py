@@ -12,7 +12,7 @@ more than validating a small IR, while a validator takes 0.1 ms once pydantic-co
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .memo import keep
 from .spec import ATTRIBUTE, OpError
@@ -72,7 +72,10 @@ def lazy_model(build: Callable[[], Any]) -> Callable[[], Any]:
 
 class Attributes(dict):
     """The validated attributes, read as ``attrs.mode`` or ``attrs["mode"]``."""
-    __getattr__ = dict.__getitem__
+    if TYPE_CHECKING:  # (what the assignment below makes, as the checker can read it)
+        def __getattr__(self, name: str) -> Any: ...
+    else:
+        __getattr__ = dict.__getitem__
 
 
 def validate(model: Callable[[], Any], raw: Dict[str, Any], names: Mapping[str, str]) -> Attributes:

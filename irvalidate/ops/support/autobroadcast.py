@@ -7,7 +7,7 @@ missing (the specification says -1).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ...ir import elements
 from ...shapes import broadcasting as bc
@@ -75,7 +75,7 @@ def direct(key: Tuple[Optional[str], Optional[str]]) -> Optional[Spec]:
 
 def _validated(key: Tuple[Optional[str], Optional[str]]) -> Spec:
     """The attribute through the model (an attribute OpError listing legal values)."""
-    raw = {"mode": "numpy" if key[0] is None else key[0]}
+    raw: Dict[str, object] = {"mode": "numpy" if key[0] is None else key[0]}
     if key[1] is not None:
         raw.update(axis=key[1], axis_given=True)
     model = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
@@ -109,10 +109,10 @@ def pdpd_divergence(node: Node, spec: Spec, later: Sequence[Shape],
                     fold: Callable[[Callable[[Shape, Shape], bc.Outcome]], bc.Outcome]) -> None:
     """Compare the runtime's pdpd with the specification's where the two can disagree."""
     spec_axis = spec.axis if spec.axis_given else -1
-    outcomes = []
+    outcomes: List[Union[bc.Outcome, bc.BroadcastError]] = []
     for axis, merge in ((spec.axis, bc.pdpd_merge), (spec_axis, bc.pdpd_spec_merge)):
         try:
-            outcomes.append(fold(lambda a, b, axis=axis, merge=merge: merge(a, b, axis)))
+            outcomes.append(fold(lambda a, b, axis=axis, merge=merge: merge(a, b, axis)))  # type: ignore[misc]  # defaults bind the loop's values
         except bc.BroadcastError as err:
             outcomes.append(err)
     runtime, document = outcomes
@@ -125,9 +125,9 @@ def pdpd_divergence(node: Node, spec: Spec, later: Sequence[Shape],
     if any(s and s[-1] == ONE for s in later):
         reasons.append("the specification ignores trailing 1s of B, the runtime does not")
 
-    def verdict(o: object) -> str:
+    def verdict(o: Union[bc.Outcome, bc.BroadcastError]) -> str:
         return f"rejects it ({o.message})" if isinstance(o, bc.BroadcastError) else \
-            f"accepts it, giving {format_shape(o.shape)}"  # type: ignore[union-attr]
+            f"accepts it, giving {format_shape(o.shape)}"
     node.note(DIVERGENCE, f"pdpd: {'; '.join(reasons) or 'the readings differ'}. OpenVINO 2026.4 "
                           f"{verdict(runtime)}; the specification {verdict(document)}")
 

@@ -57,7 +57,7 @@ def described_inputs(node: Node) -> List[tuple]:
     """(entry, kind) of every input description of a TensorIterator or Loop, in the
     reader's order: sliced (it has an axis), merged (a back edge feeds its Parameter; the
     first such edge counts) or invariant (any other with external_port_id >= 0)."""
-    fed = {}
+    fed: Dict[str, str] = {}
     for edge in node.layer.back_edges:
         fed.setdefault(edge.to_layer, edge.from_layer)
     found = []
@@ -146,7 +146,7 @@ def _fold(node: Node, value: Value, depth: int) -> Optional[List[float]]:
             return [float(b.lo) for b in bounds]
         return None
     compare = _COMPARISONS.get(producer.type.lower()) if producer is not None else None
-    if compare is None or depth == 0:
+    if producer is None or compare is None or depth == 0:
         return None
     sides = node.graph.input_values(producer)
     if len(sides) != 2:

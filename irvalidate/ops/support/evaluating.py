@@ -49,7 +49,7 @@ def mask(layer: Layer, name: str) -> List[int]:
         raise Unresolved(str(err)) from None
 
 
-def short(numbers: Sequence[int]) -> str:
+def short(numbers: Sequence[float]) -> str:
     shown = ",".join(str(n) for n in numbers[:8])
     return f"[{shown}{',...' if len(numbers) > 8 else ''}]"
 

@@ -47,7 +47,7 @@ def text(value: object) -> str:
     """A dim or shape as OpenVINO prints it."""
     if isinstance(value, Dim):
         return format_dim(value)
-    return format_shape(value)  # type: ignore[arg-type]
+    return format_shape(value)  # type: ignore[arg-type]  # a shape, not a Dim
 
 
 def is_real(et: Optional[str]) -> bool:

@@ -17,14 +17,14 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
 #: {their payloads: the result})
-_MEMO: Dict[tuple, Tuple[dict, "Traces"]] = {}
+_MEMO: Dict[tuple, Tuple[Mapping[str, str], "Traces"]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
 #: a remembered result is rebuilt for each layer alike, and a named tuple's own __new__ is a
@@ -67,7 +67,7 @@ def find_trace(traces: Traces, inputs: Sequence[Value]) -> Optional[tuple]:
     """(the Const inputs read, what was made) for the trace whose payloads are those of
     ``inputs``, or None."""
     for read, results in traces:
-        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]
+        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]  # read: Const inputs
         if made is not None:
             return read, made
     return None
@@ -77,14 +77,14 @@ def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], ma
               limit: int) -> None:
     """Keep ``made`` for the payloads ``inputs`` hold at ``read`` (at most ``limit`` a trace:
     a hostile file must not grow it)."""
-    for known, results in traces:
+    for known, results in traces:  # noqa: B007 - results: the found trace's, after the loop
         if known == read:
             break
     else:
         results = {}
         traces.append((read, results))
     if len(results) < limit:
-        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]
+        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]  # read: Const inputs
 
 
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:

@@ -16,7 +16,8 @@ from ...ir.records import Graph as Body
 from ...ir.weights import REAL_TYPES, ConstError
 from ...shapes.arith import from_int
 from ...shapes.dims import Dim, Shape, format_dim, format_shape
-from ...shapes.values import FLOAT_TYPES, NegativeTarget, Tensor, Unresolved, as_target, describe
+from ...shapes.values import (FLOAT_TYPES, NegativeTarget, Origin, Tensor, Unresolved, as_target,
+                              describe)
 from .spec import (
     ARITY,
     CONSTANT,
@@ -100,7 +101,7 @@ class Node:
         self.operands: Tuple[Operand, ...] = ()
         #: how the outputs follow from the inputs, for messages
         self.how = ""
-        self.source = None
+        self.source: Union[Origin, str, None] = None
         self.source_input = ""
         self.problems: Tuple[OpProblem, ...] = ()
         #: the producer of a value input that irvalidate could not evaluate, where the
@@ -176,7 +177,7 @@ class Node:
             return None
         self.read.append(index)
         try:
-            return self._graph.first_number(value.producer)  # type: ignore[arg-type]
+            return self._graph.first_number(value.producer)  # type: ignore[arg-type]  # a Const has a producer
         except ConstError:
             return None
 
@@ -209,7 +210,7 @@ class Node:
         try:
             dims = as_target(tensor)
         except NegativeTarget as neg:
-            raise OpError(INCOMPATIBLE, f"{what} element {neg.index} evaluates to "
+            raise OpError(INCOMPATIBLE, f"{what} element {neg.index} evaluates to "  # noqa: B904 - the message says it all
                                         f"{format_dim(neg.dim)}{neg.why}, computed as "
                                         f"{describe(tensor.origin)}; "
                                         f"OpenVINO refuses a value that can be negative (\"Value for "
@@ -354,4 +355,4 @@ class Node:
         if not self.inputs or any(v.tensor is None and not is_const(v) for v in self.inputs):
             return None
         found = [self.graph.tensor_of(v) for v in self.inputs]
-        return None if any(t is None for t in found) else found  # type: ignore[return-value]
+        return None if any(t is None for t in found) else found  # type: ignore[return-value]  # no None left

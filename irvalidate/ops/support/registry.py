@@ -136,7 +136,7 @@ def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
     found = _FOUND.get(key, _MISSING)
     if found is _MISSING:  # once per (type, version) of a file: this runs for every layer
         found = _FOUND[key] = _lookup(layer_type.lower(), version)
-    return found  # type: ignore[return-value]
+    return found  # type: ignore[return-value]  # the sentinel is replaced above
 
 
 _FOUND: Dict[Tuple[str, str], Optional[OpSpec]] = {}
@@ -169,7 +169,7 @@ def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union
     node = Node(layer, inputs, graph)
     inferred, tensor, trace = run(spec, node)
     if base is not None and node.pure and tensor is None:  # (nor did its evaluation read more)
-        memo.remember(base, layer, inputs, trace, inferred)  # type: ignore[arg-type]
+        memo.remember(base, layer, inputs, trace, inferred)  # type: ignore[arg-type]  # a pure node has an inference
     return inferred, tensor, trace
 
 

@@ -131,7 +131,7 @@ class Inferred(NamedTuple):
         return "" if self.source is None else f"{self.source_input} computed as {self.chain}"
 
 
-Infer = Callable[["Node"], Result]
+Infer = Callable[["Node"], Optional[Result]]
 #: one value, of output 0, or (Split) a tuple of one value per output
 Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
 

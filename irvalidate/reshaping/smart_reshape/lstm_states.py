@@ -7,12 +7,15 @@ distinct marker value, and the marker that reaches X's batch names it.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ...ir.records import Layer
 from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim
 from .graph import GraphView, is_type
+
+if TYPE_CHECKING:
+    from ...ops.support.node import ParameterValue
 
 
 def lstm_cell(view: GraphView, cell: Layer) -> None:
@@ -33,8 +36,9 @@ def lstm_cell(view: GraphView, cell: Layer) -> None:
         x = inputs[0].shape if inputs else None
         batch = x[0] if x else DYNAMIC
         for index in states:
-            if index < len(new) and new[index].shape:
-                new[index] = Value((batch,) + tuple(new[index].shape[1:]), new[index].element_type)
+            shape = new[index].shape if index < len(new) else None
+            if shape:
+                new[index] = Value((batch,) + tuple(shape[1:]), new[index].element_type)
         return lay, new
     names = " and ".join(("H0", "C0")[i - 1] for i in states)
     view.add(cell, "LSTMStatesBroadcast", f"the constant {names} of batch 1 are broadcast to "
@@ -44,6 +48,24 @@ def lstm_cell(view: GraphView, cell: Layer) -> None:
 #: distinct values no real dim takes, given to a body's Parameter dims to find which of them
 #: reaches a cell's batch (the runtime tracks symbols through the body the same way)
 _MARK = 1_000_003
+
+
+def _marked(params: Dict[str, Layer]) -> Tuple[Dict[str, ParameterValue],
+                                               Dict[int, Tuple[str, int]]]:
+    """Each body Parameter with a mark for every dim (a static dim no model has), and the
+    Parameter and axis each mark stands for."""
+    marks: Dict[str, ParameterValue] = {}
+    owner: Dict[int, Tuple[str, int]] = {}
+    next_mark = _MARK
+    for pid, layer in params.items():
+        dims = tuple(int(d) for d in (layer.data.get("shape") or "").split(",") if d.strip())
+        marked = []
+        for axis in range(len(dims)):
+            owner[next_mark] = (pid, axis)
+            marked.append(Dim(next_mark, next_mark))
+            next_mark += 2
+        marks[pid] = (tuple(marked), None)
+    return marks, owner
 
 
 def tensor_iterator(view: GraphView, ti: Layer) -> None:
@@ -58,15 +80,7 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
     inputs = {e.internal_layer_id: e for e in ti.port_maps
               if e.direction == "input" and e.internal_layer_id in params}
     by_port = {port.id: i for i, port in enumerate(ti.inputs)}
-    marks, owner, next_mark = {}, {}, _MARK
-    for pid, layer in params.items():
-        dims = tuple(int(d) for d in (layer.data.get("shape") or "").split(",") if d.strip())
-        marked = []
-        for axis in range(len(dims)):
-            owner[next_mark] = (pid, axis)
-            marked.append(Dim(next_mark, next_mark))
-            next_mark += 2
-        marks[pid] = (tuple(marked), None)
+    marks, owner = _marked(params)
     try:
         inner = GraphAnalysis(body, view.analysis.weights, marks)
     except Exception:  # noqa: BLE001 - a body irvalidate cannot analyse is left as it is
@@ -90,7 +104,8 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
             outer = by_port.get(entry.external_port_id) if entry is not None else None
             found = view.producer(ti, outer) if outer is not None else None
             shape = view.shape_out(found[0]) if found else None
-            if found and x_outer is not None and found[0].type.lower() in ("const", "constant") \
+            if found and outer is not None and x_outer is not None \
+                    and found[0].type.lower() in ("const", "constant") \
                     and shape and shape[0].is_static and shape[0].lo == 1:
                 states[outer], batch_at[outer] = x_outer, source[1]
     if not states:
@@ -101,8 +116,9 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
         for outer, x_outer in states.items():
             x = new[x_outer].shape if x_outer < len(new) else None
             batch = x[batch_at[outer]] if x and batch_at[outer] < len(x) else DYNAMIC
-            if outer < len(new) and new[outer].shape:
-                new[outer] = Value((batch,) + tuple(new[outer].shape[1:]), new[outer].element_type)
+            shape = new[outer].shape if outer < len(new) else None
+            if shape:
+                new[outer] = Value((batch,) + tuple(shape[1:]), new[outer].element_type)
         return lay, new
     view.add(ti, "LSTMStatesBroadcast", "the constant initial states of batch 1 of its LSTMCell "
                                         "are broadcast to the batch of the cell's X", apply)

@@ -8,14 +8,16 @@ the old one written out, as it does in the runtime).
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Tuple, TypeGuard
 
 from ...ir.records import Layer
+from ...analysis.what_if import Apply
 from ...ops.support.spec import Value
+from ...shapes.dims import Dim, Shape
 from .graph import GraphView, exact, is_type
 
 
-def _static(shape) -> bool:
+def _static(shape: Shape) -> TypeGuard[Tuple[Dim, ...]]:
     return shape is not None and all(d.is_static for d in shape)
 
 
@@ -68,17 +70,21 @@ def sink(view: GraphView, last: Layer) -> None:
             any(not data[i].is_static or data[i].lo != pattern[i] for i in range(1, n - 1)):
         return
     first_target, last_target = [0] * (n - 1) + [k], [0] + pattern[1:]
-
-    def rewrite(values: List[int]):
-        def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
-            data_attrs = dict(lay.data, special_zero="true")
-            return lay._replace(data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
-        return apply
-    def text(values: List[int]) -> str:
-        return "[" + ",".join(map(str, values)) + "]"
-    view.add(reshape, "ReshapeSinkingMatMul", f"the target [-1,{k}] becomes {text(first_target)} "
+    view.add(reshape, "ReshapeSinkingMatMul", f"the target [-1,{k}] becomes {_text(first_target)} "
                                               f"(special_zero): the MatMul {mm.name} runs on "
-                                              f"rank-{n} data", rewrite(first_target))
-    view.add(last, "ReshapeSinkingMatMul", f"the target {text(pattern)} becomes {text(last_target)} "
+                                              f"rank-{n} data", _rewrite(first_target))
+    view.add(last, "ReshapeSinkingMatMul", f"the target {_text(pattern)} becomes {_text(last_target)} "
                                            f"(special_zero): the batch follows the input",
-             rewrite(last_target))
+             _rewrite(last_target))
+
+
+def _rewrite(values: List[int]) -> Apply:
+    """A Reshape given ``values`` as its target, with special_zero."""
+    def apply(lay: Layer, inputs: List[Value], _prop: object) -> Tuple[Layer, List[Value]]:
+        data_attrs = dict(lay.data, special_zero="true")
+        return lay._replace(data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
+    return apply
+
+
+def _text(values: List[int]) -> str:
+    return "[" + ",".join(map(str, values)) + "]"

@@ -31,8 +31,8 @@ class _Slice:
         masks = {m: _ints(layer.data.get(m)) for m in _MASKS}
         if any(v is None for v in vectors) or any(m is None for m in masks.values()):
             return
-        self.begin, self.end, self.strides = (list(v) for v in vectors)  # type: ignore[arg-type]
-        self.masks: Dict[str, List[int]] = masks  # type: ignore[assignment]
+        self.begin, self.end, self.strides = (list(v) for v in vectors)  # type: ignore[arg-type]  # no None (above)
+        self.masks: Dict[str, List[int]] = masks  # type: ignore[assignment]  # no None (above)
         size = len(self.masks["begin_mask"])
         for name in ("new_axis_mask", "shrink_axis_mask", "ellipsis_mask"):
             self.masks[name] = self.masks[name] or [0] * size
@@ -109,7 +109,7 @@ def slice_then_squeeze(view: GraphView, squeeze: Layer) -> None:
     info = _Slice(view, slice_)
     if axes is None or not info.ok:
         return
-    rank = len(shape)  # type: ignore[arg-type]
+    rank = len(shape)  # type: ignore[arg-type]  # ranked (the caller's)
     # every vector and mask resized to the rank, as the runtime does (appended axes whole)
     info.begin, info.end = _resize(info.begin, rank, 0), _resize(info.end, rank, 0)
     info.strides = _resize(info.strides, rank, 1)
