@@ -96,8 +96,9 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
             parser.exit()
 
     parser = one_line_parser(
-        prog="irvalidate", description="Check OpenVINO IR files: declared shapes against "
-        "broadcast inference, graph integrity, constants.  Also: `irvalidate rules`, "
+        prog="irvalidate", description="Check OpenVINO IR files: declared shapes and types "
+        "against the inference of every op of opsets 1-16, graph integrity, constants and "
+        "weights; --fix repairs stale dims, --reshape tries new input shapes.  Also: `irvalidate rules`, "
         "`irvalidate explain CODE...`, `irvalidate shapes PATH...` (each layer's inferred "
         "shapes), `irvalidate reshapeable PATH...` (which input axes Model.reshape can change); "
         "each has its own --help.")

@@ -61,3 +61,16 @@ def test_the_table_is_the_runtimes(tmp_path, text):
     got = (_runtime_reads(ov, tmp_path, "Divide", "m_pythondiv", text),
            _runtime_reads(ov, tmp_path, "ReduceSum", "keep_dims", text))
     assert got == RUNTIME[text]
+
+
+def test_no_module_reads_a_bool_attribute_its_own_way():
+    """Every bool attribute goes through attributes.parse_bool: a private ``== "true"`` reads
+    "1" as false, where the runtime reads it as true (SmartReshape's MatMul flags did)."""
+    import re
+    from pathlib import Path
+    package = Path(__file__).resolve().parents[2] / "irvalidate"
+    own = re.compile(r"""\.lower\(\)\s*(==|!=|in)\s*\(?["'](true|false)""")
+    found = [f"{p.relative_to(package)}:{n}" for p in sorted(package.rglob("*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if own.search(line)]
+    assert found == []

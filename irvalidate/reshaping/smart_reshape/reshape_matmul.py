@@ -14,6 +14,7 @@ from typing import List, Optional, Tuple
 
 from ...ir.records import Layer
 from ...ops.support.spec import Value
+from ...ops.support.attributes import parse_bool
 from ...shapes.dims import DYNAMIC, Dim, format_shape
 from .graph import GraphView, exact, is_type, shape_value
 
@@ -45,7 +46,7 @@ def _swap_transpose(view: GraphView, matmul: Layer, index: int) -> Optional[Laye
 def matmul(view: GraphView, layer: Layer) -> None:
     if len(layer.inputs) != 2:
         return
-    flags = [layer.data.get(k, "false").strip().lower() == "true"
+    flags = [parse_bool(layer.data.get(k, "false"), False)
              for k in ("transpose_a", "transpose_b")]
     folded = [_swap_transpose(view, layer, i) for i in (0, 1)]
     for i, transpose in enumerate(folded):

@@ -13,6 +13,7 @@ from typing import List, Tuple, TypeGuard
 from ...ir.records import Layer
 from ...analysis.what_if import Apply
 from ...ops.support.spec import Value
+from ...ops.support.attributes import parse_bool
 from ...shapes.dims import Dim, Shape
 from .graph import GraphView, exact, is_type
 
@@ -36,7 +37,7 @@ def sink(view: GraphView, last: Layer) -> None:
         if middle is None:
             return
     mm = middle[0]
-    if not is_type(mm, "matmul") or mm.data.get("transpose_a", "false").strip().lower() == "true":
+    if not is_type(mm, "matmul") or parse_bool(mm.data.get("transpose_a", "false"), False):
         return
     first = view.producer(mm, 0)
     weights = view.producer(mm, 1)
@@ -56,7 +57,7 @@ def sink(view: GraphView, last: Layer) -> None:
         shape = view.shape_out(layer)
         if shape is None or len(shape) != 2:
             return
-    transpose_b = mm.data.get("transpose_b", "false").strip().lower() == "true"
+    transpose_b = parse_bool(mm.data.get("transpose_b", "false"), False)
     if w_shape[1 if transpose_b else 0].lo != k:
         return
     o = w_shape[0 if transpose_b else 1].lo
