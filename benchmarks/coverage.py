@@ -23,20 +23,19 @@ import random
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from irvalidate.analysis import analyse  # noqa: E402
-from irvalidate.engine.validation import default_bin, validate_file  # noqa: E402
-from irvalidate.ir.parser import parse  # noqa: E402
-from irvalidate.ir.records import CONST_TYPES  # noqa: E402
-from irvalidate.ir.weights import BinFile  # noqa: E402
+from irvalidate.analysis import analyse
+from irvalidate.engine.validation import default_bin, validate_file
+from irvalidate.ir.parser import parse
+from irvalidate.ir.records import CONST_TYPES
+from irvalidate.ir.weights import BinFile
 
-Mutant = Tuple[str, str, str, int, int, bool]   # layer id, name, type, port index, axis, caught
+Mutant = tuple[str, str, str, int, int, bool]   # layer id, name, type, port index, axis, caught
 
 
-def mutants(path: str) -> List[Mutant]:
+def mutants(path: str) -> list[Mutant]:
     """One mutant per output port with a static dim, top-level graph, with its verdict."""
     doc = parse(path)
     if doc.fatal:
@@ -108,7 +107,7 @@ def mutant_bytes(path: str, mutant: Mutant) -> bytes:
     return data
 
 
-def fix_back(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
+def fix_back(path: str, found: list[Mutant], count: int, rng: random.Random) -> tuple[int, int]:
     """(restored, tried): caught mutants that ``--fix`` turns back into the original file,
     byte for byte (the originals are loadable files on which irvalidate finds nothing)."""
     from irvalidate.fixing.run import fix_file
@@ -126,7 +125,7 @@ def fix_back(path: str, found: List[Mutant], count: int, rng: random.Random) -> 
     return restored, tried
 
 
-def verify(path: str, found: List[Mutant], count: int, rng: random.Random) -> Tuple[int, int]:
+def verify(path: str, found: list[Mutant], count: int, rng: random.Random) -> tuple[int, int]:
     """(agreeing, checked) for ``count`` random mutants written out and validated."""
     agree = checked = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -149,7 +148,7 @@ def main(argv=None) -> int:
                         "the original, byte for byte")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    by_type: Dict[str, List[int]] = collections.defaultdict(lambda: [0, 0, set()])  # type: ignore
+    by_type: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, set()])  # type: ignore
     agree = checked = restored = tried = 0
     rng = random.Random(0)
     for path in args.models:

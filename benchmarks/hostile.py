@@ -23,15 +23,16 @@ import gc
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests")]
 
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from test_hostile import WIDE, _wide, _write, add_chain  # noqa: E402
+
+from irvalidate.engine.validation import validate_file  # noqa: E402
 
 #: the largest ratio of CPU times a 4x step may show (linear: 4x; quadratic: 16x)
 MAX_GROWTH = 6.0
@@ -80,7 +81,7 @@ def growth_cells(small: Timing, large: Timing) -> str:
             f"{verdict(judged < MAX_GROWTH)}")
 
 
-def chain_rows(folder: Path, rounds: int) -> List[str]:
+def chain_rows(folder: Path, rounds: int) -> list[str]:
     """Add chains of 2k, 8k and 32k layers: the growth of each 4x step."""
     paths = [add_chain(n).write(folder, f"chain{n}") for n in CHAIN_SIZES]
     times = [timed(path, rounds, collect=False) for path in paths]

@@ -35,8 +35,8 @@ regenerated when they exist (``--force`` does).
 from __future__ import annotations
 
 import argparse
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 

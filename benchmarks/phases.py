@@ -19,12 +19,12 @@ import os
 import sys
 import time
 from collections import defaultdict
-from typing import Callable, Dict
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-SPENT: Dict[str, float] = defaultdict(float)
-COUNT: Dict[str, int] = defaultdict(int)
+SPENT: dict[str, float] = defaultdict(float)
+COUNT: dict[str, int] = defaultdict(int)
 
 
 def timed(owner, name: str, label: str) -> None:
@@ -56,8 +56,8 @@ def rules_timed(rules) -> None:
 
 
 def streamed(path: str) -> None:
-    from irvalidate.engine import streaming
     from irvalidate.analysis import stream
+    from irvalidate.engine import streaming
     from irvalidate.engine.validation import _weights
     from irvalidate.ir import edge_table
     from irvalidate.rules import RULES

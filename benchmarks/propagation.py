@@ -19,15 +19,15 @@ import collections
 import os
 import sys
 import time
-from typing import Counter
+from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from irvalidate.analysis import GraphAnalysis  # noqa: E402
-from irvalidate.ir.records import CONST_TYPES  # noqa: E402
-from irvalidate.ir.weights import BinFile  # noqa: E402
-from irvalidate.engine.validation import default_bin  # noqa: E402
-from irvalidate.ir.parser import parse  # noqa: E402
+from irvalidate.analysis import GraphAnalysis
+from irvalidate.engine.validation import default_bin
+from irvalidate.ir.parser import parse
+from irvalidate.ir.records import CONST_TYPES
+from irvalidate.ir.weights import BinFile
 
 
 def classify(path: str) -> Counter[str]:

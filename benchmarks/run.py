@@ -254,7 +254,7 @@ def code_state() -> str:
 
 
 def env_note() -> str:
-    from importlib import metadata   # late: importing it grows the runner (see runner_rss)
+    from importlib import metadata  # late: importing it grows the runner (see runner_rss)
     versions = {p: metadata.version(p) for p in ("openvino", "irvalidate", "lxml")}
     return (f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} cores "
             f"({platform.processor() or platform.machine()}), python {platform.python_version()}, "

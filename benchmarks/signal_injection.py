@@ -36,7 +36,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "sample_models" / "broken" / "IRV101-output-shape-mismatch"
@@ -44,7 +43,7 @@ SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGKILL)
 LIMIT = 120  # seconds; reached only by a hang
 
 
-def make_models(folder: Path) -> Dict[str, bytes]:
+def make_models(folder: Path) -> dict[str, bytes]:
     """Six small fixable models and one padded to ~2 MB (a long write): name -> bytes."""
     folder.mkdir(parents=True)
     text = SAMPLE.with_suffix(".xml").read_bytes()
@@ -82,7 +81,7 @@ class Bench:
         self.previous = b"the previous report\n"
         self.scenario = "fix"
 
-    def command(self, jobs: int) -> List[str]:
+    def command(self, jobs: int) -> list[str]:
         if self.scenario == "report":  # -o alone, a large report
             return [sys.executable, "-m", "irvalidate", "--format", "json", "-o",
                     str(self.report), str(self.chain)]
@@ -102,7 +101,7 @@ class Bench:
             (self.models / name).write_bytes(data)
         self.report.write_bytes(self.previous)
 
-    def clean_run(self) -> Tuple[float, Dict[str, bytes], bytes]:
+    def clean_run(self) -> tuple[float, dict[str, bytes], bytes]:
         """A run of the scenario without a signal: its duration, the fixed models, the
         report."""
         self.reset()
@@ -115,7 +114,7 @@ class Bench:
             assert all(fixed[n] != self.original[n] for n in fixed), "a model was not fixed"
         return took, fixed, self.report.read_bytes()
 
-    def leftovers(self) -> List[str]:
+    def leftovers(self) -> list[str]:
         left = [p.name for folder in (self.models, self.reports) for p in folder.iterdir()
                 if p.name.endswith(".irvalidate")]
         return left + [f"$TMPDIR/{p.name}" for p in self.private.iterdir()]
@@ -164,7 +163,7 @@ def _ours(err: bytes) -> bool:
         b"/irvalidate/" in line for line in err.splitlines() if line.startswith(b"  File "))
 
 
-def judge(bench: Bench, fixed: Dict[str, bytes], report: bytes) -> Tuple[int, int, int, int]:
+def judge(bench: Bench, fixed: dict[str, bytes], report: bytes) -> tuple[int, int, int, int]:
     """(models new, models neither old nor new, report new, report neither)."""
     new = broken = 0
     for name, data in bench.original.items():
@@ -192,7 +191,7 @@ def main() -> int:
             clean[scenario] = bench.clean_run()
             took, fixed, report = clean[scenario]
             print(f"clean {scenario} run: {took:.2f} s; report {len(report)} bytes")
-        counts: Dict[str, collections.Counter] = {}
+        counts: dict[str, collections.Counter] = {}
         for number in range(args.trials):
             sig = SIGNALS[number % len(SIGNALS)]
             bench.scenario = ("fix", "report")[number // len(SIGNALS) % 2]

@@ -3,43 +3,47 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, \
-    TypeVar, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import (
+    TYPE_CHECKING,
+    TypeVar,
+    Union,
+)
 
 from .engine.validation import FileResult, validate_file
 
 if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
-    from .settings.config import Config
-    from .rules.findings import Edit
     from .reporting.report import Report
+    from .rules.findings import Edit
+    from .settings.config import Config
 
 PathLike = Union[str, "os.PathLike[str]"]
 if TYPE_CHECKING:  # types for the checker only: made at run time, they cost ~2 ms of a start
     #: a dim as reshape() takes it: an int (-1 dynamic), '?', 'a..b', or a (lo, hi) pair
-    ApiDim = Union[int, str, Tuple[int, int]]
+    ApiDim = int | str | tuple[int, int]
     #: a shape as reshape() takes it: a list of dims, or a string such as "1,3..5,?"
-    ApiShape = Union[str, Sequence[ApiDim]]
+    ApiShape = str | Sequence[ApiDim]
     #: reshape()'s shapes: {input name: shape}, or one shape for a model with one input
-    Shapes = Union[ApiShape, Dict[str, ApiShape]]
+    Shapes = ApiShape | dict[str, ApiShape]
     #: what validate(), fix() and reshape() take as a configuration
-    ConfigLike = Union[Config, Mapping[str, object], None]
+    ConfigLike = Config | Mapping[str, object] | None
     _T = TypeVar("_T")
 
 
 def discover_files(path: str, skip_non_ir: bool = False,
-                   config: Optional[Config] = None) -> List[str]:
+                   config: Config | None = None) -> list[str]:
     """The IR files a run over ``path`` checks with ``config`` (its ``exclude`` and
     ``respect-gitignore``; see discovery.py), reading no configuration file."""
-    from .settings.config import Defaults
     from .files.discovery import find
     from .files.hierarchy import Resolver
+    from .settings.config import Defaults
     settings = Defaults() if config is None else config
     return find([path], Resolver(lambda _: settings, isolated=True), skip_non_ir)
 
 
-def validate_files(paths: List[str], config: Union[Config, List[Config], Tuple[Config, ...]],
-                   bin_path: Optional[str] = None, jobs: Optional[int] = None,
-                   work: Optional[Callable[..., FileResult]] = None) -> List[FileResult]:
+def validate_files(paths: list[str], config: Config | list[Config] | tuple[Config, ...],
+                   bin_path: str | None = None, jobs: int | None = None,
+                   work: Callable[..., FileResult] | None = None) -> list[FileResult]:
     """Validate files, ``jobs`` (default: ``config.jobs``; 0: one per CPU) at a time; results
     come back in the order given.  ``config`` is one for every file, or a list with one per
     file (each file's nearest configuration).  ``work(path, bin_path, config)`` is what is
@@ -75,14 +79,14 @@ def _without_cycle_collector(work: Callable[[], _T]) -> _T:
 GARBAGE_OBJECTS = 100_000
 
 
-def _in_turn(paths: List[str], configs: List[Config], bin_path: Optional[str],
-             work: Callable[..., FileResult]) -> List[FileResult]:
+def _in_turn(paths: list[str], configs: list[Config], bin_path: str | None,
+             work: Callable[..., FileResult]) -> list[FileResult]:
     """Each file in turn; before the next, the garbage the last left is collected when it is
     large: an analysis of dangling edges leaves two cycles an edge, and with the collector
     paused two files of 10^6 held both (0.87 GB; 0.45 GB one).  Cheap: only after files
     that made many objects, and not after the last."""
     import gc
-    results: List[FileResult] = []
+    results: list[FileResult] = []
     for path, config in zip(paths, configs):
         if results and gc.get_count()[0] > GARBAGE_OBJECTS:
             gc.collect()
@@ -95,7 +99,7 @@ class NoIRFilesError(ValueError):
     must not pass)."""
 
 
-def _paths(path: Union[PathLike, Sequence[PathLike]]) -> List[str]:
+def _paths(path: PathLike | Sequence[PathLike]) -> list[str]:
     """One path or a list of them, as strings; FileNotFoundError for one that does not exist."""
     given = [path] if isinstance(path, (str, bytes, os.PathLike)) else list(path)
     paths = [os.fsdecode(p) for p in given]
@@ -105,7 +109,7 @@ def _paths(path: Union[PathLike, Sequence[PathLike]]) -> List[str]:
     return paths
 
 
-def validate(path: Union[PathLike, Sequence[PathLike]],
+def validate(path: PathLike | Sequence[PathLike],
              config: ConfigLike = None) -> Report:
     """Validate IR files and every IR file under directories, and return the report.
 
@@ -117,11 +121,10 @@ def validate(path: Union[PathLike, Sequence[PathLike]],
     that hold no IR file at all (an empty directory), :class:`irvalidate.NoIRFilesError`,
     where the CLI exits 2; a ``.bin`` with no ``.xml`` beside it, ValueError.
     """
-    from .settings.config import Config
-    from .settings.config import build as build_config
     from .files.discovery import find
     from .files.hierarchy import Resolver
     from .reporting.report import build
+    from .settings.config import Config, build as build_config
     paths = _paths(path)
     if config is None:
         config = Config()
@@ -135,7 +138,7 @@ def validate(path: Union[PathLike, Sequence[PathLike]],
 
 
 def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
-        bin_path: Optional[str] = None) -> List["Edit"]:
+        bin_path: str | None = None) -> list[Edit]:
     """The edits ``--fix`` makes to one IR file (each with its line, column, old and new
     text, rule and layer id), written in place when ``write`` is true.
 
@@ -145,9 +148,8 @@ def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
     cannot be written: a full $TMPDIR), and ValueError for a path that is not a file.  A file with
     nothing to fix gives ``[]``.
     """
-    from .settings.config import Config
-    from .settings.config import build as build_config
     from .fixing.run import FixError, fix_file
+    from .settings.config import Config, build as build_config
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"not a file: {path}")
@@ -174,7 +176,7 @@ def _left_alone(result: FileResult) -> str:
 
 
 def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
-            config: ConfigLike = None, bin_path: Optional[str] = None) -> Report:
+            config: ConfigLike = None, bin_path: str | None = None) -> Report:
     """What ``irvalidate --reshape`` says of one IR file with new input shapes:
     ``shapes`` is ``{input name: shape}`` (a Parameter's name or one of its tensor names; a
     shape is a list of ints, -1 for a dynamic dim, ``(lo, hi)`` pairs or ``"a..b"`` for
@@ -182,11 +184,10 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
     The report's file has ``reshape`` (works, the new input and output shapes, the rewrites)
     and the findings (IRV301 names the constant that pins a dim).  ValueError for shapes
     that do not parse or do not fit the model's inputs (the message lists them)."""
-    from .settings.config import Config
-    from .settings.config import build as build_config
     from .reporting.report import build
-    from .reshaping.spec import from_api
     from .reshaping.run import reshape_file
+    from .reshaping.spec import from_api
+    from .settings.config import Config, build as build_config
     from .version import read
     if config is None:
         config = Config()

@@ -3,10 +3,10 @@
 never on import."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def read() -> str:
     from importlib.metadata import PackageNotFoundError, version
     try:

@@ -12,8 +12,6 @@ body whose outer layer no op models is analysed as declared.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ..ir.records import Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
 from ..ops.support.node import BodyOutcome, ParameterValue
@@ -31,15 +29,15 @@ class GraphAnalysis:
     """What the rules read of one graph (the model, or a nested body)."""
 
     def __init__(self, graph: Graph, weights: BinFile,
-                 parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional["Bodies"] = None, what_if: Optional[WhatIf] = None,
-                 loose: Optional[Dict[str, Layer]] = None,
-                 outer: Optional[Value] = None, index: Optional[EdgeIndex] = None) -> None:
+                 parameters: dict[str, ParameterValue] | None = None,
+                 bodies: Bodies | None = None, what_if: WhatIf | None = None,
+                 loose: dict[str, Layer] | None = None,
+                 outer: Value | None = None, index: EdgeIndex | None = None) -> None:
         """``index``: the graph's edges as another analysis of it indexed them (a what-if
         reads the same edges: 10^6 dangling ones cost ~170 MB an index)."""
         self.graph = graph
         self.weights = weights
-        self.layers: Dict[str, Layer] = graph.layers_by_id() if index is None else index.layers
+        self.layers: dict[str, Layer] = graph.layers_by_id() if index is None else index.layers
         self.edges = EdgeIndex(graph, self.layers) if index is None else index
         order, self.leftover = topological_order(list(self.layers), self.edges.arcs())
         # layers on or behind a cycle go last, seeing whatever reached them
@@ -49,11 +47,11 @@ class GraphAnalysis:
             outer=outer)
 
     @property
-    def inferences(self) -> Dict[str, Inferred]:
+    def inferences(self) -> dict[str, Inferred]:
         return self.propagation.inferences
 
     @property
-    def problems(self) -> List[ParseProblem]:
+    def problems(self) -> list[ParseProblem]:
         return self.propagation.problems
 
     def outcome(self) -> BodyOutcome:
@@ -80,14 +78,14 @@ class Bodies:
 
     def __init__(self, weights: BinFile) -> None:
         self.weights = weights
-        self.latest: Dict[int, GraphAnalysis] = {}
+        self.latest: dict[int, GraphAnalysis] = {}
         #: a body analysis, and the iteration counts remembered after it
-        self._cache: Dict[Tuple, Tuple[GraphAnalysis, Dict[int, int]]] = {}
+        self._cache: dict[tuple, tuple[GraphAnalysis, dict[int, int]]] = {}
         self._spent = 0
         #: each Loop's last iteration count, by id of its layer (Loop::m_num_iterations)
-        self._counts: Dict[int, int] = {}
+        self._counts: dict[int, int] = {}
 
-    def iterations(self, loop: Layer, found: Optional[int]) -> int:
+    def iterations(self, loop: Layer, found: int | None) -> int:
         """A Loop's iteration count as the runtime keeps it: ``found`` when this validation
         derives one, else the last one derived (-1: never), as a nested Loop validated
         again with its Parameters widened still counts the trip count it folded before."""
@@ -96,9 +94,9 @@ class Bodies:
         self._counts[id(loop)] = found
         return found
 
-    def run(self, body: Graph, parameters: Dict[str, ParameterValue], final: bool,
-            loose: Optional[Dict[str, Layer]] = None,
-            outer: Optional[Value] = None) -> Optional[BodyOutcome]:
+    def run(self, body: Graph, parameters: dict[str, ParameterValue], final: bool,
+            loose: dict[str, Layer] | None = None,
+            outer: Value | None = None) -> BodyOutcome | None:
         """``loose``: the Parameters set from a value irvalidate may infer wider than the
         runtime; ``outer``: what the Parameters set rest on (Propagation.analyse_body)."""
         key = (id(body), tuple(sorted(parameters.items())), final,
@@ -123,7 +121,7 @@ class Bodies:
         return found.outcome()
 
 
-def analyse(graphs: List[Graph], weights: BinFile) -> List[GraphAnalysis]:
+def analyse(graphs: list[Graph], weights: BinFile) -> list[GraphAnalysis]:
     """The analysis of every graph of a file (the model first, then the bodies, outermost
     first, as ``Document.graphs`` lists them)."""
     bodies = Bodies(weights)

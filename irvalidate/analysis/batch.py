@@ -6,49 +6,50 @@ enter them (all valid: the stream declines any other), their producers included.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from collections.abc import Iterator
+from typing import Any
 
 from ..ir.records import Edge, Graph, Layer, ParseProblem, Port
 from ..ir.weights import BinFile
 from ..ops.support.spec import Inferred
 
-PortKey = Tuple[str, str]
+PortKey = tuple[str, str]
 
 
 class Batch:
     """One batch (see the module)."""
 
-    leftover: List[str] = []
+    leftover: list[str] = []
 
-    def __init__(self, graph: Graph, problems: List[ParseProblem], weights: BinFile,
-                 propagation: Any, inferences: Dict[str, Inferred],
-                 live: Dict[str, Layer]) -> None:
+    def __init__(self, graph: Graph, problems: list[ParseProblem], weights: BinFile,
+                 propagation: Any, inferences: dict[str, Inferred],
+                 live: dict[str, Layer]) -> None:
         self.graph = graph
         self.weights = weights
         self.propagation = propagation
         self.problems = problems
         self.inferences = inferences
-        self.layers: Dict[str, Layer] = {layer.id: layer for layer in graph.layers}
+        self.layers: dict[str, Layer] = {layer.id: layer for layer in graph.layers}
         self.edges = BatchEdges(graph.edges, live)
 
 
 class BatchEdges:
     """The EdgeIndex of a batch."""
 
-    def __init__(self, edges: List[Edge], layers: Dict[str, Layer]) -> None:
+    def __init__(self, edges: list[Edge], layers: dict[str, Layer]) -> None:
         self.layers = layers
-        self.incoming: Dict[PortKey, Edge] = {(e.to_layer, e.to_port): e for e in edges}
-        self.extra_edges: Dict[PortKey, List[Edge]] = {}
-        self.dangling: List[Tuple[Edge, str]] = []
-        self.reversed: List[Tuple[Edge, str]] = []
+        self.incoming: dict[PortKey, Edge] = {(e.to_layer, e.to_port): e for e in edges}
+        self.extra_edges: dict[PortKey, list[Edge]] = {}
+        self.dangling: list[tuple[Edge, str]] = []
+        self.reversed: list[tuple[Edge, str]] = []
         self._edges = sorted(edges, key=_edge_line)  # (file order)
         self._ports: Any = None
 
-    def edges_into(self, key: PortKey) -> List[Edge]:
+    def edges_into(self, key: PortKey) -> list[Edge]:
         first = self.incoming.get(key)
         return [] if first is None else [first]
 
-    def edge_ports(self) -> Iterator[Tuple[Edge, Layer, Port, Layer, Port]]:
+    def edge_ports(self) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
         """(edge, producer, its output port, consumer, its input port), in file order."""
         if self._ports is None:
             layers, found = self.layers, []
@@ -60,13 +61,13 @@ class BatchEdges:
             self._ports = found
         return iter(self._ports)
 
-    def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:
+    def consumers(self, key: PortKey) -> list[tuple[Layer, Port]]:
         """Only --fix asks (and --fix reads the whole graph): the batch's own."""
         return [(self.layers[e.to_layer], self.layers[e.to_layer].inputs[
             self.layers[e.to_layer].input_index(e.to_port)])  # type: ignore[index]  # (as above)
             for e in self._edges if (e.from_layer, e.from_port) == key]
 
-    def arcs(self) -> List[Tuple[str, str]]:
+    def arcs(self) -> list[tuple[str, str]]:
         return [(e.from_layer, e.to_layer) for e in self._edges]
 
 

@@ -7,24 +7,24 @@ run from an input port or into an output port (reversed) are kept aside with the
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, Iterator, List, Tuple
+from collections.abc import Iterator
 
 from ..ir.records import Edge, Graph, Layer, Port
 
-PortKey = Tuple[str, str]
+PortKey = tuple[str, str]
 
 
 class EdgeIndex:
-    def __init__(self, graph: Graph, layers: Dict[str, Layer]) -> None:
+    def __init__(self, graph: Graph, layers: dict[str, Layer]) -> None:
         self.layers = layers
         #: (to-layer, to-port) -> the first edge into that input port; any further edges
         #: (an error) in ``extra_edges``: a list per port would cost ~100 bytes on every port
-        self.incoming: Dict[PortKey, Edge] = {}
-        self.extra_edges: Dict[PortKey, List[Edge]] = defaultdict(list)
+        self.incoming: dict[PortKey, Edge] = {}
+        self.extra_edges: dict[PortKey, list[Edge]] = defaultdict(list)
         #: edges whose endpoints do not exist, with the reason
-        self.dangling: List[Tuple[Edge, str]] = []
+        self.dangling: list[tuple[Edge, str]] = []
         #: edges that leave an input port or enter an output port
-        self.reversed: List[Tuple[Edge, str]] = []
+        self.reversed: list[tuple[Edge, str]] = []
         for edge in graph.edges:
             self._add(edge)
 
@@ -52,12 +52,12 @@ class EdgeIndex:
             if self.incoming.setdefault(key, edge) is not edge:
                 self.extra_edges[key].append(edge)
 
-    def edges_into(self, key: PortKey) -> List[Edge]:
+    def edges_into(self, key: PortKey) -> list[Edge]:
         """Every edge into one input port, in file order."""
         first = self.incoming.get(key)
         return [] if first is None else [first, *self.extra_edges.get(key, ())]
 
-    def edge_ports(self) -> Iterator[Tuple[Edge, Layer, Port, Layer, Port]]:
+    def edge_ports(self) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
         """(edge, producer, its output port, consumer, its input port) of every valid edge."""
         for (to_layer, to_port), first in self.incoming.items():
             consumer = self.layers[to_layer]
@@ -68,7 +68,7 @@ class EdgeIndex:
                 source = producer.outputs[producer.output_index(edge.from_port)]  # type: ignore[index]  # (as above)
                 yield edge, producer, source, consumer, target
 
-    def consumers(self, key: PortKey) -> List[Tuple[Layer, Port]]:
+    def consumers(self, key: PortKey) -> list[tuple[Layer, Port]]:
         """The (layer, input port) pairs an output port ``(layer id, port id)`` feeds, in file
         order (indexed on first use: only fixes ask)."""
         index = self.__dict__.get("_consumers")
@@ -79,7 +79,7 @@ class EdgeIndex:
             self.__dict__["_consumers"] = index
         return index.get(key, [])
 
-    def arcs(self) -> List[Tuple[str, str]]:
+    def arcs(self) -> list[tuple[str, str]]:
         """(producer id, consumer id) of every edge whose ends exist."""
         arcs = [(e.from_layer, e.to_layer) for e in self.incoming.values()]
         arcs += [(e.from_layer, e.to_layer) for edges in self.extra_edges.values() for e in edges]

@@ -28,7 +28,7 @@ payloads (all that an evaluation reads); the origin is made only if a message sh
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..ir.records import Layer, Port
 from ..ops.support import memo, registry
@@ -40,10 +40,10 @@ from ..shapes.values import Deferred, Origin, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
-Output = Tuple[str, Shape, Optional[str], bool, bool, int]
+Output = tuple[str, Shape, str | None, bool, bool, int]
 #: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
 #: carry computed values
-Template = Tuple[Tuple[Output, ...], bool, bool]
+Template = tuple[tuple[Output, ...], bool, bool]
 #: likenesses remembered at most (then all are forgotten)
 SIZE = 8192
 
@@ -51,18 +51,18 @@ SIZE = 8192
 class Likeness:
     """The value kinds and clean likenesses of one stream."""
 
-    def __init__(self, bin_size: Optional[int], graph: Graph) -> None:
+    def __init__(self, bin_size: int | None, graph: Graph) -> None:
         self._graph = graph
         self._bin_size = bin_size
-        self._kinds: Dict[tuple, int] = {}
+        self._kinds: dict[tuple, int] = {}
         #: (layer id, port id) -> the kind of the value the stream holds there (0: none)
-        self.kinds: Dict[Tuple[str, str], int] = {}
+        self.kinds: dict[tuple[str, str], int] = {}
         self._next = 1
         #: likeness key -> [kept objects, [(Const inputs read, {their payloads: template})],
         #: the template when no Const value was read]
-        self._clean: Dict[tuple, list] = {}
+        self._clean: dict[tuple, list] = {}
         #: (likeness key, payloads of the Const inputs) -> the bounds of each computed output
-        self._values: Dict[tuple, tuple] = {}
+        self._values: dict[tuple, tuple] = {}
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
         """The kind of a value a layer produces on a port."""
@@ -79,8 +79,8 @@ class Likeness:
             self._next += 1
         return found
 
-    def apply(self, spec: OpSpec, layer: Layer, parts: object, kinds: Tuple,
-              inputs: Sequence[Value], outputs: Dict[Tuple[str, str], Value]):
+    def apply(self, spec: OpSpec, layer: Layer, parts: object, kinds: tuple,
+              inputs: Sequence[Value], outputs: dict[tuple[str, str], Value]):
         """Write the output values of a layer alike one found clean and return None; else
         return its likeness key (False when it has none).  (One call: this runs for most
         layers of a file.)"""
@@ -120,8 +120,8 @@ class Likeness:
         return None
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
-                  outputs_made: Tuple[Output, ...], rests: Optional[Layer],
-                  loose: Optional[Layer], outputs: Dict[Tuple[str, str], Value]) -> None:
+                  outputs_made: tuple[Output, ...], rests: Layer | None,
+                  loose: Layer | None, outputs: dict[tuple[str, str], Value]) -> None:
         """The outputs of a layer alike one whose outputs carry computed values, and their
         kinds.  The values' bounds follow from all the evaluation reads (the likeness key,
         and the payloads of the Const inputs): the first layer of such a content is evaluated,
@@ -130,7 +130,7 @@ class Likeness:
         bounds = self._values.get(content)
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
-            tensors: Tuple[Optional[Tensor], ...] = made if isinstance(made, tuple) else (made,)
+            tensors: tuple[Tensor | None, ...] = made if isinstance(made, tuple) else (made,)
             if len(self._values) >= SIZE:
                 self._values.clear()
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
@@ -149,14 +149,14 @@ class Likeness:
             self.kinds[(layer.id, pid)] = self.kind(layer, port, value) \
                 if tensor is not None or not kind else kind
 
-    def mark(self, layer: Layer, outputs: Dict[Tuple[str, str], Value]) -> None:
+    def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value]) -> None:
         """The kinds of the values an inferred layer wrote on its output ports."""
         kinds, kind, lid = self.kinds, self.kind, layer.id
         for port in layer.outputs:
             out = (lid, port.id)
             kinds[out] = kind(layer, port, outputs[out])
 
-    def _source(self, layer: Layer, parts: object) -> Optional[tuple]:
+    def _source(self, layer: Layer, parts: object) -> tuple | None:
         data = layer.data
         offset = data.get("offset")
         if offset is None:
@@ -174,10 +174,10 @@ class Likeness:
 
     def remember(self, key: tuple, layer: Layer, parts: object, spec: OpSpec,
                  inputs: Sequence[Value], made: Template,
-                 trace: Optional[Tuple[int, ...]]) -> None:
+                 trace: tuple[int, ...] | None) -> None:
         """A layer the rules found clean, with the template of its outputs and the trace of
         its inference (``registry.infer``: the Const inputs it read; None when it read more)."""
-        read: Tuple[int, ...] = ()
+        read: tuple[int, ...] = ()
         if not spec.source:
             if trace is None:
                 return
@@ -193,13 +193,13 @@ class Likeness:
             return
         memo.add_trace(entry[1], read, inputs, made, SIZE)
 
-    def template(self, layer: Layer, outputs: Dict[Tuple[str, str], Value],
-                 inputs: Sequence[Value]) -> Optional[Template]:
+    def template(self, layer: Layer, outputs: dict[tuple[str, str], Value],
+                 inputs: Sequence[Value]) -> Template | None:
         """What a checked layer wrote on its output ports, in the form ``apply`` repeats,
         whether its inputs rest on nothing and are not loose (their kinds say so for every
         layer alike), and whether an output carries a computed value; None when an output
         has no value."""
-        found: List[Output] = []
+        found: list[Output] = []
         computed = False
         for port in layer.outputs:
             key = (layer.id, port.id)

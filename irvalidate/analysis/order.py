@@ -3,13 +3,13 @@ file can exhaust the stack however deep its graph."""
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from collections.abc import Iterable, Sequence
 
 
-def topological_order(nodes: Sequence[str], arcs: Iterable[Tuple[str, str]]) -> Tuple[List[str], List[str]]:
+def topological_order(nodes: Sequence[str], arcs: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
     """(nodes in dependency order, nodes left over because they are on or behind a cycle)."""
     pending = {n: 0 for n in nodes}
-    successors: Dict[str, List[str]] = defaultdict(list)
+    successors: dict[str, list[str]] = defaultdict(list)
     for source, target in arcs:
         pending[target] += 1
         successors[source].append(target)
@@ -26,23 +26,23 @@ def topological_order(nodes: Sequence[str], arcs: Iterable[Tuple[str, str]]) -> 
     return order, [n for n in nodes if n not in placed]
 
 
-def find_cycles(leftover: Sequence[str], arcs: Iterable[Tuple[str, str]], limit: int = 20) -> List[List[str]]:
+def find_cycles(leftover: Sequence[str], arcs: Iterable[tuple[str, str]], limit: int = 20) -> list[list[str]]:
     """Distinct cycles among the nodes a topological sort could not place.
 
     Every leftover node has a leftover predecessor, so walking predecessors from any of them
     must close a loop; we take that loop, remove its nodes, and repeat.
     """
     remaining = set(leftover)
-    predecessors: Dict[str, List[str]] = defaultdict(list)
+    predecessors: dict[str, list[str]] = defaultdict(list)
     for source, target in arcs:
         if source in remaining and target in remaining:
             predecessors[target].append(source)
-    cycles: List[List[str]] = []
+    cycles: list[list[str]] = []
     for start in leftover:
         if start not in remaining or len(cycles) >= limit:
             continue
-        path: List[str] = []
-        index: Dict[str, int] = {}
+        path: list[str] = []
+        index: dict[str, int] = {}
         node = start
         while node in remaining and node not in index and predecessors[node]:
             index[node] = len(path)
@@ -57,9 +57,9 @@ def find_cycles(leftover: Sequence[str], arcs: Iterable[Tuple[str, str]], limit:
     return cycles
 
 
-def reaching(targets: Iterable[str], arcs: Iterable[Tuple[str, str]]) -> Set[str]:
+def reaching(targets: Iterable[str], arcs: Iterable[tuple[str, str]]) -> set[str]:
     """Every node from which one of ``targets`` can be reached (the targets included)."""
-    predecessors: Dict[str, List[str]] = defaultdict(list)
+    predecessors: dict[str, list[str]] = defaultdict(list)
     for source, target in arcs:
         predecessors[target].append(source)
     seen = set(targets)
@@ -72,7 +72,7 @@ def reaching(targets: Iterable[str], arcs: Iterable[Tuple[str, str]]) -> Set[str
     return seen
 
 
-def reader_order(kinds: Dict[str, str], producers: Dict[str, List[str]]) -> List[str]:
+def reader_order(kinds: dict[str, str], producers: dict[str, list[str]]) -> list[str]:
     """The order OpenVINO's IR reader creates a graph's layers in: its Parameters in file
     order, then a depth-first walk from every Result and Assign (in file order) through the
     producers of each layer (in the file order of its edges), each layer after its inputs.

@@ -10,22 +10,23 @@ only through Parameter ``shape`` attributes, so that is where exact shapes start
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..ir import elements, opsets
 from ..ir.records import CONST_TYPES, Graph, Layer, ParseProblem, declared_shape
 from ..ir.weights import BinFile, ConstError, const_spec, decode_integers
-from ..ops.support import registry
-from ..ops.support.node import BodyOutcome, ParameterValue
-from ..ops.support.memo import payload
 from ..ops.parameter_const import const_value, outputs_of, renamed
+from ..ops.support import registry
+from ..ops.support.memo import payload
+from ..ops.support.node import BodyOutcome, ParameterValue
 from ..ops.support.spec import ARITY, Inferred, Value
 from ..shapes.dims import Shape
 from ..shapes.values import FLOAT_TYPES, MAX_REAL_ELEMENTS, MAX_VALUE_ELEMENTS, RANGES, Tensor
 from .edges import EdgeIndex
 from .order import reader_order
 
-PortKey = Tuple[str, str]
+PortKey = tuple[str, str]
 
 
 def _count(shape: Shape) -> float:
@@ -42,12 +43,12 @@ class Propagation:
     """Runs every layer's op in the order given; keeps what each output port carries."""
 
     def __init__(self, edges: EdgeIndex, weights: BinFile, order: Sequence[Layer],
-                 parameters: Optional[Dict[str, ParameterValue]] = None,
-                 bodies: Optional[Any] = None, body: bool = False,
-                 what_if: Optional[Any] = None,
-                 seed: Optional[Dict[PortKey, Value]] = None,
-                 loose: Optional[Dict[str, Layer]] = None,
-                 outer: Optional[Value] = None) -> None:
+                 parameters: dict[str, ParameterValue] | None = None,
+                 bodies: Any | None = None, body: bool = False,
+                 what_if: Any | None = None,
+                 seed: dict[PortKey, Value] | None = None,
+                 loose: dict[str, Layer] | None = None,
+                 outer: Value | None = None) -> None:
         self.edges = edges
         #: a nested body: its Parameters get their shapes from the enclosing layer's inputs
         #: at load time, so their own shape attributes prove nothing
@@ -62,30 +63,30 @@ class Propagation:
         #: value not evaluated there (None: they are proven as the outer inputs are)
         self._outer = outer
         #: the inputs of the layer being inferred (a body it analyses rests on them)
-        self._visiting: List[Value] = []
+        self._visiting: list[Value] = []
         #: what analyses the bodies of TensorIterator, Loop and If (None: they are not)
         self._bodies = bodies
         #: --reshape: the rewrites Model.reshape makes (analysis.what_if.WhatIf), and the
         #: declared dims of what is not inferred are the old shapes, so they are not used
         self._what_if = what_if
-        self.outputs: Dict[PortKey, Value] = dict(seed or {})
+        self.outputs: dict[PortKey, Value] = dict(seed or {})
         #: what inference gave for every modelled layer (Parameters and Consts apart)
-        self.inferences: Dict[str, Inferred] = {}
+        self.inferences: dict[str, Inferred] = {}
         #: a Parameter's or Const's shape attribute that does not parse (malformed-ir)
-        self.problems: List[ParseProblem] = []
-        self._consts: Dict[str, object] = {}
-        self._payloads: Dict[tuple, object] = {}
-        self._payload_tensors: Dict[tuple, Tuple[Optional[Tensor], Layer]] = {}
+        self.problems: list[ParseProblem] = []
+        self._consts: dict[str, object] = {}
+        self._payloads: dict[tuple, object] = {}
+        self._payload_tensors: dict[tuple, tuple[Tensor | None, Layer]] = {}
         #: the first Const whose values could not be read (a missing .bin, a bad offset):
         #: dims inferred after it may be unknown only because of it
-        self.unread_const: Optional[Layer] = None
-        self._const_tensors: Dict[str, Optional[Tensor]] = {}
+        self.unread_const: Layer | None = None
+        self._const_tensors: dict[str, Tensor | None] = {}
         self._order = order
-        self._memo: Dict[str, Any] = {}
+        self._memo: dict[str, Any] = {}
         for layer in order:
             self._visit(layer)
 
-    def input_values(self, layer: Layer) -> List[Value]:
+    def input_values(self, layer: Layer) -> list[Value]:
         """The values reaching a layer, counted as the runtime counts them: by their edges.
 
         A port without an edge is no input at all, unless the layer has no incoming edge
@@ -111,10 +112,10 @@ class Propagation:
             self._memo[key] = build()
         return self._memo[key]
 
-    def creation_order(self) -> List[Layer]:
+    def creation_order(self) -> list[Layer]:
         """The layers in the order OpenVINO's reader creates them (see ``reader_order``)."""
-        def build() -> List[Layer]:
-            producers: Dict[str, List[str]] = {}
+        def build() -> list[Layer]:
+            producers: dict[str, list[str]] = {}
             for (to_layer, _), edge in self.edges.incoming.items():
                 producers.setdefault(to_layer, []).append(edge.from_layer)
             kinds = {lid: layer.type for lid, layer in self.edges.layers.items()}
@@ -122,9 +123,9 @@ class Propagation:
                     if lid in self.edges.layers]
         return self.memo("creation order", build)
 
-    def analyse_body(self, body: Graph, parameters: Dict[str, ParameterValue],
-                     final: bool, loose: Optional[Dict[str, Layer]] = None
-                     ) -> Optional[BodyOutcome]:
+    def analyse_body(self, body: Graph, parameters: dict[str, ParameterValue],
+                     final: bool, loose: dict[str, Layer] | None = None
+                     ) -> BodyOutcome | None:
         """A body of a layer of this graph, analysed with its Parameters replaced; ``final``
         when this is what the runtime ends with (the rules then read that analysis).  None
         when bodies are not analysed here (no analysis.Bodies was given)."""
@@ -138,14 +139,14 @@ class Propagation:
             loose = {pid: wide for pid in parameters} if wide is not None else None
         return self._bodies.run(body, parameters, final, loose, outer)
 
-    def loop_iterations(self, loop: Layer, found: Optional[int]) -> int:
+    def loop_iterations(self, loop: Layer, found: int | None) -> int:
         """A Loop's iteration count: ``found``, or the one it kept from an earlier
         validation of the body it is in (Bodies.iterations); -1 when unknown."""
         if self._bodies is None:
             return -1 if found is None else found
         return self._bodies.iterations(loop, found)
 
-    def read_numbers(self, layer: Layer) -> Optional[List[float]]:
+    def read_numbers(self, layer: Layer) -> list[float] | None:
         """A small Const's values whatever its element type (booleans as 0/1, floats as
         floats), as a Loop's trip count and conditions are read; None when unreadable."""
         try:
@@ -169,7 +170,7 @@ class Propagation:
             return list(decode_integers(spec, raw))
         return [float(v) for v in struct.unpack(f"<{spec.count}{code}", raw)]
 
-    def read_const(self, layer: Layer) -> List[int]:
+    def read_const(self, layer: Layer) -> list[int]:
         cached = self._consts.get(layer.id)
         if cached is None:
             # Consts of one payload (the serializer writes equal payloads once) decode once
@@ -191,7 +192,7 @@ class Propagation:
             raise cached
         return cached  # type: ignore[return-value]  # not a ConstError (above)
 
-    def read_floats(self, layer: Layer) -> List[float]:
+    def read_floats(self, layer: Layer) -> list[float]:
         """A Const's values as floats (real or integer types); ConstError when it cannot."""
         try:
             return self.weights.floats(layer.data)
@@ -199,11 +200,11 @@ class Propagation:
             self.unread_const = self.unread_const or layer
             raise
 
-    def first_number(self, layer: Layer) -> Optional[float]:
+    def first_number(self, layer: Layer) -> float | None:
         """A Const's first value, integer or floating-point (ConstError when unreadable)."""
         return self.weights.first_number(layer.data)
 
-    def tensor_of(self, value: Value) -> Optional[Tensor]:
+    def tensor_of(self, value: Value) -> Tensor | None:
         """The bounded value reaching an input: computed upstream, or a Const's own values."""
         if value.tensor is not None:
             return value.tensor
@@ -241,7 +242,7 @@ class Propagation:
             self._const_tensors[producer.id] = tensor
         return self._const_tensors[producer.id]
 
-    def _visit(self, layer: Layer) -> Optional[Tuple[int, ...]]:
+    def _visit(self, layer: Layer) -> tuple[int, ...] | None:
         """Infer one layer and write its outputs; its trace (``registry.infer``: the Const
         inputs whose numbers it read, when it read nothing else it was not given), or None."""
         spec = registry.lookup(layer.type, layer.version)
@@ -279,8 +280,8 @@ class Propagation:
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
         return trace
 
-    def _outputs(self, layer: Layer, inputs: List[Value], inferred: Optional[Inferred],
-                 extension: bool, own_types: Tuple[int, ...] = ()) -> None:
+    def _outputs(self, layer: Layer, inputs: list[Value], inferred: Inferred | None,
+                 extension: bool, own_types: tuple[int, ...] = ()) -> None:
         shapes = inferred.outputs if inferred is not None else None
         # a shape inferred from inputs that rest on declarations rests on them too
         rests_on = next((v.rests_on for v in inputs if v.rests_on is not None), None)
@@ -288,7 +289,7 @@ class Propagation:
         loose = inferred.loose if inferred is not None else None
         loose = loose or next((v.loose for v in inputs if v.loose is not None), None)
         for index, port in enumerate(layer.outputs):
-            et: Optional[str] = None
+            et: str | None = None
             basis = rests_on
             if shapes is not None and index < len(shapes):
                 # what the runtime infers goes on, a dynamic rank included: dims a file
@@ -338,7 +339,7 @@ class Propagation:
                 loose=self._loose.get(layer.id))
 
     @staticmethod
-    def _may_be_dynamic_rank(layer: Layer, inputs: List[Value]) -> bool:
+    def _may_be_dynamic_rank(layer: Layer, inputs: list[Value]) -> bool:
         """Whether a layer we do not model shows that its ``<dim>``-less output is dynamic rank.
 
         Ports write rank 0 and dynamic rank alike.  We read rank 0 unless the producer shows
@@ -353,7 +354,7 @@ class Propagation:
 
 
 def _set_from_outside(layer: Layer, replaced: ParameterValue,
-                      loose: Optional[Layer]) -> Inferred:
+                      loose: Layer | None) -> Inferred:
     """A body Parameter the outer layer sets: the runtime writes what it is set to on its
     port (and attribute), so the dims rules read it as any layer's inference."""
     shape, et = replaced

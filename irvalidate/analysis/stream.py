@@ -15,7 +15,8 @@ an extension op, an unreadable Const.  The engine then checks the file the whole
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 from ..ir import opsets
 from ..ir.edge_table import EdgeTable
@@ -27,7 +28,7 @@ from . import likeness
 from .batch import Batch
 from .propagation import Propagation
 
-PortKey = Tuple[str, str]
+PortKey = tuple[str, str]
 
 #: types whose ops read more than their inputs (bodies, the whole graph's variables)
 _WHOLE_GRAPH = frozenset({"if", "loop", "tensoriterator", "readvalue", "assign"})
@@ -44,21 +45,21 @@ class _Edges:
     """The edge index a Propagation reads: the edges into the layers of the batch."""
 
     def __init__(self) -> None:
-        self.incoming: Dict[PortKey, Edge] = {}
-        self.layers: Dict[str, Layer] = {}
+        self.incoming: dict[PortKey, Edge] = {}
+        self.layers: dict[str, Layer] = {}
 
 
 class _Propagation(Propagation):
     """A Propagation fed one layer at a time; what needs the whole graph declines."""
 
     #: the layer being inferred: the one whose edges into it the batch holds for sure
-    _current: Optional[Layer] = None
+    _current: Layer | None = None
 
-    def _visit(self, layer: Layer) -> Optional[Tuple[int, ...]]:
+    def _visit(self, layer: Layer) -> tuple[int, ...] | None:
         self._current = layer
         return super()._visit(layer)
 
-    def input_values(self, layer: Layer) -> List[Value]:
+    def input_values(self, layer: Layer) -> list[Value]:
         if layer is not self._current:  # (its producer's inputs: their edges may be gone)
             raise Decline(f"an op reads what reaches {layer.describe()}")
         return super().input_values(layer)
@@ -66,7 +67,7 @@ class _Propagation(Propagation):
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         raise Decline(f"an op asks for a graph-wide table ({key})")
 
-    def creation_order(self) -> List[Layer]:
+    def creation_order(self) -> list[Layer]:
         raise Decline("an op asks for the reader's order")
 
 
@@ -81,20 +82,20 @@ class StreamAnalysis:
         self._waiting = table.leaving()
         self._seen = bytearray(len(self._waiting))
         #: the frontier and the batch: layer id -> its record
-        self._live: Dict[int, Layer] = {}
+        self._live: dict[int, Layer] = {}
         self._edges = _Edges()
         self.propagation = _Propagation(self._edges, weights, [])  # type: ignore[arg-type]  # what it reads of an EdgeIndex
         self.likeness = likeness.Likeness(None if weights.error else weights.size(),
                                           self.propagation)
-        self._types: Dict[Tuple[str, str], tuple] = {}
+        self._types: dict[tuple[str, str], tuple] = {}
         # the batch: how many layers, those no later layer reads, those the rules read
         self._size = 0
-        self._done: List[int] = []
-        self._layers: List[Layer] = []
-        self._novel: List[tuple] = []
-        self._batch_edges: List[Edge] = []
+        self._done: list[int] = []
+        self._layers: list[Layer] = []
+        self._novel: list[tuple] = []
+        self._batch_edges: list[Edge] = []
         #: the place in the file of each layer of the batch the rules read, by its id()
-        self.places: Dict[int, int] = {}
+        self.places: dict[int, int] = {}
         #: how many layers were read: the place in the file of the next one
         self.count = 0
         self._read = 0
@@ -120,8 +121,8 @@ class StreamAnalysis:
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
         entering = self._entering(number)
-        values: List[Value] = []
-        kinds: List[Optional[int]] = []
+        values: list[Value] = []
+        kinds: list[int | None] = []
         for port in layer.inputs:
             found = entering.get(port.id)
             if found is None:
@@ -147,14 +148,14 @@ class StreamAnalysis:
                 return
         self._novel_layer(layer, spec, parts, key or None, entering, values)
 
-    def _entering(self, number: int) -> Dict[str, tuple]:
+    def _entering(self, number: int) -> dict[str, tuple]:
         """The edges into layer ``number`` by input port: (producer, its output port, the
         edge's index, the value on it, its kind); each producer's edges still to be read counted down,
         and a producer with none left done."""
         table, live, outputs, done = self.table, self._live, self.propagation.outputs, self._done
         from_layer, from_port, to_port, order = table.from_layer, table.from_port, table.to_port, table.order
         waiting, kind_at = self._waiting, self.likeness.kinds.get
-        entering: Dict[str, tuple] = {}
+        entering: dict[str, tuple] = {}
         for position in range(table.starts[number], table.starts[number + 1]):
             index = order[position]
             source_layer = from_layer[index]
@@ -183,8 +184,8 @@ class StreamAnalysis:
         self._types[(layer.type, layer.version)] = found
         return found
 
-    def _novel_layer(self, layer: Layer, spec, parts: object, key: Optional[tuple],
-                     entering: Dict[str, tuple], values: List[Value]) -> None:
+    def _novel_layer(self, layer: Layer, spec, parts: object, key: tuple | None,
+                     entering: dict[str, tuple], values: list[Value]) -> None:
         """A layer unlike any found clean: inferred, and checked with its batch."""
         incoming = self._edges.incoming
         for to_port, (producer, from_port, index, _, _) in entering.items():
@@ -206,7 +207,7 @@ class StreamAnalysis:
         """The layers read since the last batch (those the rules read, and the others)."""
         return self._size
 
-    def batch(self, doc_problems: List[ParseProblem]) -> Batch:
+    def batch(self, doc_problems: list[ParseProblem]) -> Batch:
         """The layers the rules read among those added since the last batch."""
         problems = self.propagation.problems
         graph = Graph(self._layers, self._batch_edges, doc_problems[self._problems_seen:])

@@ -9,7 +9,8 @@ attributes), never the records themselves, so findings keep their lines.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from ..ir.records import Graph, Layer
 from ..ops.parameter_const import outputs_of
@@ -18,7 +19,7 @@ from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 
 #: (layer, what reaches its inputs, the propagation) -> the layer and inputs its op sees
 #: (no layer: the rewrite removes it)
-Apply = Callable[[Layer, List[Value], Any], Tuple[Optional[Layer], List[Value]]]
+Apply = Callable[[Layer, list[Value], Any], tuple[Layer | None, list[Value]]]
 
 
 class Rewrite(NamedTuple):
@@ -43,14 +44,14 @@ class WhatIf:
 
     def __init__(self, rewrites: Sequence[Rewrite] = (), relaxed: Sequence[str] = (),
                  unshaped: Sequence[str] = ()) -> None:
-        self.rewrites: Dict[str, Rewrite] = {r.layer.id: r for r in rewrites}
+        self.rewrites: dict[str, Rewrite] = {r.layer.id: r for r in rewrites}
         self.relaxed = frozenset(relaxed)
         self.unshaped = frozenset(unshaped)
 
-    def rewrite(self, layer: Layer, inputs: List[Value],
-                propagation: Any) -> Tuple[Optional[Layer], List[Value]]:
+    def rewrite(self, layer: Layer, inputs: list[Value],
+                propagation: Any) -> tuple[Layer | None, list[Value]]:
         found = self.rewrites.get(layer.id)
-        rewritten: Optional[Layer] = layer
+        rewritten: Layer | None = layer
         if found is not None:
             rewritten, inputs = found.apply(layer, inputs, propagation)
         if self.relaxed or self.unshaped:
@@ -68,7 +69,7 @@ class WhatIf:
         return value
 
 
-def inputs_listing(graph: Graph, names: Dict[str, List[str]]) -> str:
+def inputs_listing(graph: Graph, names: dict[str, list[str]]) -> str:
     rows = []
     for layer in graph.layers:
         if layer.type.lower() == "parameter":
@@ -80,16 +81,16 @@ def inputs_listing(graph: Graph, names: Dict[str, List[str]]) -> str:
     return "the model's inputs:\n" + ("\n".join(rows) if rows else "  (none)")
 
 
-def resolve(graph: Graph, names: Dict[str, List[str]],
-            requests: Sequence[Tuple[Optional[str], Tuple[Dim, ...]]]) -> Dict[str, Shape]:
+def resolve(graph: Graph, names: dict[str, list[str]],
+            requests: Sequence[tuple[str | None, tuple[Dim, ...]]]) -> dict[str, Shape]:
     """The new shape of each Parameter a request names, by layer id; UsageError for a name
     that is no input, a rank that differs, or two shapes for one input."""
     params = [layer for layer in graph.layers if layer.type.lower() == "parameter"]
-    by_name: Dict[str, Layer] = {}
+    by_name: dict[str, Layer] = {}
     for layer in params:
         for alias in [layer.name] + names.get(layer.id, []):
             by_name.setdefault(alias, layer)
-    found: Dict[str, Shape] = {}
+    found: dict[str, Shape] = {}
     for name, shape in requests:
         if name is None:
             if len(params) != 1:
@@ -114,7 +115,7 @@ def resolve(graph: Graph, names: Dict[str, List[str]],
     return found
 
 
-def changes_anything(graph: Graph, new: Dict[str, Shape]) -> bool:
+def changes_anything(graph: Graph, new: dict[str, Shape]) -> bool:
     """Model.reshape does nothing (no rewrite either) when every input asked for is static
     and already has that shape; a dynamic input always counts as changed."""
     for layer in graph.layers:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from typing import List, Sequence
+from collections.abc import Sequence
 
-from .options import one_line_parser
 from ..rules import ALL, BY_CODE, BY_SLUG, canonical_slug
+from .options import one_line_parser
 
 
 def rules_table() -> str:
@@ -22,7 +22,7 @@ def _documents() -> dict:
     return {r.CODE: (r.SLUG, r.LEVEL, r.__doc__ or "") for r in ALL}
 
 
-def codes_of(key: str) -> List[str]:
+def codes_of(key: str) -> list[str]:
     """The codes a code, code prefix (``IRV1``, as ``--select`` takes it), slug or former slug
     names; ValueError with a suggestion when it names none."""
     if canonical_slug(key) in BY_SLUG:

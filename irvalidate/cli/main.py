@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING
 
 from .options import FORMAT_NAMES  # noqa: F401 - re-exported: tests and callers use it
 
@@ -54,7 +55,7 @@ def _render(fmt: str, results, args: Arguments, to_file: bool) -> str:
     return FORMATTERS[fmt](results, _version())
 
 
-def _subcommand(argv: Sequence[str]) -> Optional[int]:
+def _subcommand(argv: Sequence[str]) -> int | None:
     # the command wins over a file or folder of that name, as git's do: ./rules checks it
     if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable"):
         return None
@@ -68,7 +69,7 @@ def _subcommand(argv: Sequence[str]) -> Optional[int]:
     return run(argv)
 
 
-def _usage_problem(args: Arguments) -> Optional[str]:
+def _usage_problem(args: Arguments) -> str | None:
     """What makes the command line unusable before anything is read, in one line."""
     if args.exit_non_zero_on_fix and not args.fix:
         return "--exit-non-zero-on-fix goes with --fix"
@@ -109,7 +110,7 @@ def _unraisable(unraisable) -> None:
         sys.__unraisablehook__(unraisable)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run irvalidate on ``argv``; None (the console script, ``python -m irvalidate``) runs
     it as the program, on ``sys.argv``."""
     if argv is not None:
@@ -182,7 +183,7 @@ def _main(argv: list) -> int:
     if handled is not None:
         return handled
     from .options import only_paths, parser
-    args: Optional[Arguments] = only_paths(argv)
+    args: Arguments | None = only_paths(argv)
     if args is None:
         options = parser(_version)
         try:
@@ -249,7 +250,7 @@ def _run(args: Arguments) -> int:
     return _status(args, run, results, fixing, incomplete)
 
 
-def _files(args: Arguments, resolver: Resolver) -> Union[List[str], int]:
+def _files(args: Arguments, resolver: Resolver) -> list[str] | int:
     """The IR files the run checks, or exit status 2 (said on standard error)."""
     from ..files.discovery import DiscoveryError, find
     from ..reporting.names import printed, shown_path
@@ -270,7 +271,7 @@ def _files(args: Arguments, resolver: Resolver) -> Union[List[str], int]:
     return files
 
 
-def _unusable(args: Arguments, files: List[str], to_file: bool) -> Optional[str]:
+def _unusable(args: Arguments, files: list[str], to_file: bool) -> str | None:
     """Why --bin or --output cannot be used with these files, or None."""
     if args.bin and len(files) != 1:
         return "--bin needs exactly one IR file"
@@ -283,8 +284,8 @@ def _unusable(args: Arguments, files: List[str], to_file: bool) -> Optional[str]
     return None
 
 
-def _what_if_work(args: Arguments, files: List[str],
-                  fixing: bool) -> Union[int, Tuple[Optional[Callable[..., FileResult]], tuple]]:
+def _what_if_work(args: Arguments, files: list[str],
+                  fixing: bool) -> int | tuple[Callable[..., FileResult] | None, tuple]:
     """With --reshape: what is done to each file, and the errors that are the user's
     (requests that do not fit a file's inputs); (None, ()) without; or exit status 2."""
     from ..reporting.names import printed, printed_lines, shown_path
@@ -313,9 +314,9 @@ def _what_if_work(args: Arguments, files: List[str],
     return partial(reshape_work, requests=requests, smart=not args.no_smart_reshape), (UsageError,)
 
 
-def _report(args: Arguments, files: List[str], configs: list, run: Settings,
-            work: Optional[Callable[..., FileResult]], fixing: bool,
-            to_file: bool) -> Tuple[List[FileResult], str]:
+def _report(args: Arguments, files: list[str], configs: list, run: Settings,
+            work: Callable[..., FileResult] | None, fixing: bool,
+            to_file: bool) -> tuple[list[FileResult], str]:
     """Check the files and write the report (or --diff's patch); the results, and why some
     files were not checked ("" when all were)."""
     from . import output
@@ -330,7 +331,7 @@ def _report(args: Arguments, files: List[str], configs: list, run: Settings,
     fmt = run.format or "text"
     if fixing and fmt in ("text", "auto") and args.diff:
         from ..fixing.report import diff_text
-        report: Union[str, bytes] = diff_text(results)
+        report: str | bytes = diff_text(results)
     else:
         report = _render(fmt, results, args, to_file)
     if to_file:
@@ -342,7 +343,7 @@ def _report(args: Arguments, files: List[str], configs: list, run: Settings,
     return results, incomplete
 
 
-def _status(args: Arguments, run: Settings, results: List[FileResult], fixing: bool,
+def _status(args: Arguments, run: Settings, results: list[FileResult], fixing: bool,
             incomplete: str) -> int:
     """The exit status of a run that checked its files (what --fix did said first)."""
     failed = any(f.level == "error" for r in results for f in r.findings)

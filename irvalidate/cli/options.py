@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    NoReturn,
+)
 
 from ..reporting import FORMAT_NAMES
 
@@ -39,10 +44,10 @@ DEFAULTS = {
 
 if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a start)
     #: the parsed command line: argparse's, or only_paths' for a command line of paths alone
-    Arguments = Union[argparse.Namespace, SimpleNamespace]
+    Arguments = argparse.Namespace | SimpleNamespace
 
 
-def only_paths(argv: Sequence[str]) -> Optional[SimpleNamespace]:
+def only_paths(argv: Sequence[str]) -> SimpleNamespace | None:
     """The command line parsed as the parser parses it, when every argument is a path
     (``irvalidate FILE...``, as pre-commit runs it); else None.  Importing argparse and
     building the parser cost ~6 ms (gettext, locale, shutil), more than checking a small IR.
@@ -185,17 +190,17 @@ def _edit_options(add: Callable[..., object]) -> None:
         "without the graph rewrites Model.reshape makes first (SmartReshape)")
 
 
-def _split(value: Optional[str]) -> Optional[List[str]]:
+def _split(value: str | None) -> list[str] | None:
     return None if value is None else [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _pairs(values: Optional[List[str]], sep: str, option: str) -> Optional[Dict[str, str]]:
+def _pairs(values: list[str] | None, sep: str, option: str) -> dict[str, str] | None:
     """``GLOB:RULES`` or ``RULE=LEVEL`` options as a table, in the order given; ``--severity``
     also takes comma lists (``IRV101=error,IRV2=warning``).  A key given again moves to the
     end: the last setting wins."""
     if not values:
         return None
-    table: Dict[str, str] = {}
+    table: dict[str, str] = {}
     items = values if sep == ":" else [p for v in values for p in v.split(",") if p.strip()]
     for value in items:
         key, found, rest = value.rpartition(sep) if sep == ":" else value.partition(sep)
@@ -215,13 +220,13 @@ class Overrides:
     def __init__(self, args: Arguments):
         per_file = _pairs(args.per_file_ignores, ":", "--per-file-ignores")
         #: replace the configured value (of the types the model's fields have)
-        self.values: Dict[str, Any] = {k: v for k, v in dict(
+        self.values: dict[str, Any] = {k: v for k, v in dict(
             select=_split(args.select), ignore=_split(args.ignore), format=args.format,
             exit_zero=args.exit_zero, jobs=args.jobs, exclude=_split(args.exclude),
             force_exclude=args.force_exclude,
             respect_gitignore=args.respect_gitignore).items() if v is not None}
         #: added to the configured value
-        self.extend: Dict[str, Any] = {k: v for k, v in dict(
+        self.extend: dict[str, Any] = {k: v for k, v in dict(
             extend_ignore=_split(args.extend_ignore),
             severity=_pairs(args.severity, "=", "--severity"),
             extend_exclude=_split(args.extend_exclude),
@@ -255,7 +260,7 @@ class Overrides:
         except ValidationError as err:
             raise ConfigError(describe(err, options=OPTION_NAMES)) from None
 
-    def given(self) -> Set[str]:
+    def given(self) -> set[str]:
         return set(self.values) | set(self.extend)
 
     def apply(self, base):

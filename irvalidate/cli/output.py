@@ -11,7 +11,8 @@ import os
 import re
 import stat
 import sys
-from typing import NoReturn, Optional, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 
 class OutputError(OSError):
@@ -25,7 +26,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def problem(path: str, inputs: Sequence[str]) -> Optional[str]:
+def problem(path: str, inputs: Sequence[str]) -> str | None:
     """What makes ``path`` unusable as the report file, or None."""
     if path == "-":
         return None
@@ -68,7 +69,7 @@ def _json_escape(match: re.Match) -> str:
     return json.dumps(match.group())[1:-1]
 
 
-def printable(text: str, encoding: Optional[str], json_document: bool = False) -> str:
+def printable(text: str, encoding: str | None, json_document: bool = False) -> str:
     """``text`` as a stream in ``encoding`` can take it: unchanged when it can; else a JSON
     document with its non-ASCII characters escaped (the same document, ``ensure_ascii``), and
     text with ASCII stand-ins (``->`` for an arrow) and ``\\uXXXX`` for the rest (names)."""

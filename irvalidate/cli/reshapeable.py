@@ -2,7 +2,7 @@
 ``reshaping.reshapeable``)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..reshaping.reshapeable import axes_of, text_report
 from .options import one_line_parser

@@ -18,7 +18,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Callable, Dict, List, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 from ..analysis import GraphAnalysis, analyse
 from ..engine.validation import default_bin
@@ -26,21 +26,21 @@ from ..ir.reader import parse
 from ..ir.records import Graph, declared_shape
 from ..ir.weights import BinFile
 from ..reporting.names import display_path, line_start, printed, printed_lines, shown_path
-from .options import one_line_parser
 from ..shapes.dims import Shape, format_shape
+from .options import one_line_parser
 
 
-def _text(shape: Optional[Shape], known: bool) -> Optional[str]:
+def _text(shape: Shape | None, known: bool) -> str | None:
     return format_shape(shape, elide=False) if known else None
 
 
-def _as_port(shape: Shape) -> Optional[tuple]:
+def _as_port(shape: Shape) -> tuple | None:
     """How a port would write the shape: static dims as themselves, any other as -1."""
     return None if shape is None else tuple(d.lo if d.is_static else -1 for d in shape)
 
 
-def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Sequence] = None,
-              smart: bool = True) -> List[dict]:
+def layers_of(path: str, bin_path: str | None = None, reshape: Sequence | None = None,
+              smart: bool = True) -> list[dict]:
     """One entry per layer, in file order, the model's layers first, then each body's.
 
     With ``reshape`` (requests, see reshape_spec): every layer, bodies included, as the
@@ -53,7 +53,7 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
         weights = BinFile(bin_path) if bin_path else BinFile(
             default_bin(path), os.path.dirname(os.path.abspath(path)))
         graphs = doc.graphs()
-        analyses: Sequence[Optional[GraphAnalysis]] = analyse(graphs, weights)
+        analyses: Sequence[GraphAnalysis | None] = analyse(graphs, weights)
     else:  # the what-if reads the file itself: it is parsed once
         from ..reshaping.run import reshape_file
         result = reshape_file(path, reshape, smart, bin_path=bin_path)
@@ -71,7 +71,7 @@ def layers_of(path: str, bin_path: Optional[str] = None, reshape: Optional[Seque
     return rows
 
 
-def _rows(graph: Graph, analysis: Optional[GraphAnalysis], compared: bool) -> List[dict]:
+def _rows(graph: Graph, analysis: GraphAnalysis | None, compared: bool) -> list[dict]:
     """One graph's layers (``analysis`` None: not analysed, so nothing is inferred)."""
     rows = []
     outputs = analysis.propagation.outputs if analysis is not None else {}
@@ -88,7 +88,7 @@ def _rows(graph: Graph, analysis: Optional[GraphAnalysis], compared: bool) -> Li
     return rows
 
 
-def _refusal(inferred) -> Optional[str]:
+def _refusal(inferred) -> str | None:
     """Why the layer's op refused it (the runtime would refuse the file there), or None: a
     layer refused is modelled, and its inference stopped on the last problem it noted."""
     if inferred is None or inferred.outputs is not None or not inferred.problems:
@@ -108,7 +108,7 @@ def _output(port, value, modelled: bool, compared: bool = True) -> dict:
                  d == -1 or s.contains(d) for s, d in zip(shape, port.dims))))}
 
 
-def _table(rows: List[dict]) -> str:
+def _table(rows: list[dict]) -> str:
     lines = []
     for row in rows:
         where = f" [in {row['scope']}]" if row["scope"] else ""
@@ -170,7 +170,7 @@ def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str],
     """What a per-file subcommand (``shapes``, ``reshapeable``) prints: ``work`` on every
     file, as JSON ``{"files": [{"path", key: rows}]}`` or as ``text``; exit 2 at the first
     file that cannot be read (a usage error of a what-if is a ValueError too)."""
-    found: Dict[str, list] = {}
+    found: dict[str, list] = {}
     for path in paths:
         try:
             found[path] = work(path)

@@ -10,33 +10,33 @@ graph (a nested body is its own), and gives the finding a :class:`~irvalidate.ru
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..rules.findings import Cause, Finding, Problem
 
-_Key = Tuple[str, tuple]  # (scope, site): a site within its graph
+_Key = tuple[str, tuple]  # (scope, site): a site within its graph
 
 
-def _parents(problems: Sequence[Problem]) -> List[Optional[int]]:
+def _parents(problems: Sequence[Problem]) -> list[int | None]:
     """For each problem, the first problem at a site it follows from (or None)."""
-    at: Dict[_Key, int] = {}
+    at: dict[_Key, int] = {}
     for i, problem in enumerate(problems):
         if problem.site is not None:
             at.setdefault((problem.scope, problem.site), i)
-    parents: List[Optional[int]] = []
+    parents: list[int | None] = []
     for i, problem in enumerate(problems):
         found = (at.get((problem.scope, site)) for site in problem.after)
         parents.append(next((j for j in found if j is not None and j != i), None))
     return parents
 
 
-def _roots(parents: List[Optional[int]]) -> List[Optional[int]]:
+def _roots(parents: list[int | None]) -> list[int | None]:
     """Each problem's root, following parents (None for a root itself).  In a loop of
     parents (a graph cycle) the first problem met twice is taken as the root."""
-    roots: List[Optional[int]] = [None] * len(parents)
+    roots: list[int | None] = [None] * len(parents)
     done = [False] * len(parents)
     for start in range(len(parents)):
-        path: List[int] = []
+        path: list[int] = []
         on_path = set()
         node = start
         while not done[node] and node not in on_path:
@@ -55,7 +55,7 @@ def _roots(parents: List[Optional[int]]) -> List[Optional[int]]:
     return roots
 
 
-def link(problems: Sequence[Problem], findings: Sequence[Finding]) -> List[Finding]:
+def link(problems: Sequence[Problem], findings: Sequence[Finding]) -> list[Finding]:
     """The findings (made from ``problems``, in the same order), each consequence carrying
     the root it follows from."""
     if not any(p.after for p in problems):

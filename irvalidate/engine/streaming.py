@@ -18,18 +18,19 @@ graph would give it something to say.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..analysis.batch import Batch
 from ..analysis.stream import Decline, StreamAnalysis
-from ..rules.findings import Problem
 from ..ir import edge_table, reader
 from ..ir.locate import dim_key, find_lines, layer_keys
 from ..ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
 from ..ir.scanner import NotPlain, Scanner
 from ..ir.weights import BinFile
 from ..rules._common import Context
+from ..rules.findings import Problem
 
 if TYPE_CHECKING:
     from ..analysis import GraphAnalysis
@@ -42,10 +43,10 @@ MIN_BYTES = int(os.environ.get("IRVALIDATE_STREAM_FROM", 64 << 10))
 BATCH = 2048
 FIRST_BATCH = 64
 
-Planned = Sequence[Tuple[ModuleType, str]]
+Planned = Sequence[tuple[ModuleType, str]]
 
 #: rule code -> how the stream may run it (see the module), with what the rule reads
-HOW: Dict[str, str] = {
+HOW: dict[str, str] = {
     "IRV004": "batch",  # malformed-ir: what the parser and inference could not read, per layer
     "IRV101": "batch",  # output-shape-mismatch: declared outputs against inference
     "IRV102": "batch",  # incompatible-inputs: a layer's inference
@@ -83,9 +84,9 @@ AT_END = frozenset({"IRV000", "IRV001", "IRV002", "IRV003", "IRV005", "IRV202", 
 class Streamed(NamedTuple):
     doc: Document
     #: (rule, level, problem), batch after batch, then the end's
-    problems: List[Tuple[ModuleType, str, Problem]]
+    problems: list[tuple[ModuleType, str, Problem]]
     #: where each layer a problem is about sits in the file (by id() of its record)
-    places: Dict[int, int]
+    places: dict[int, int]
     #: the line of <edges>: the stream's edges count their lines from it
     edges_line: int
 
@@ -98,7 +99,7 @@ def wanted(path: str) -> bool:
         return False
 
 
-def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
+def check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
     """The problems of a plain file found as it streams, or None (check it whole)."""
     if weights.error:
         return None  # missing-weights counts every Const of the file
@@ -108,12 +109,12 @@ def check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
         return None
 
 
-def _check(path: str, weights: BinFile, planned: Planned) -> Optional[Streamed]:
+def _check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
     doc = Document(path=path, version=None, graph=Graph())
     by_batch = [(r, lvl) for r, lvl in planned if r.CODE in HOW]
     at_end = [(r, lvl) for r, lvl in planned if r.CODE not in HOW]
-    problems: List[Tuple[ModuleType, str, Problem]] = []
-    places: Dict[int, int] = {}
+    problems: list[tuple[ModuleType, str, Problem]] = []
+    places: dict[int, int] = {}
     # (a second process, when one reads the layers, starts first: it reads them while this
     # one reads the edges; imported here, as a small file's start-up needs none of it)
     from ..ir import scan_process
@@ -158,7 +159,7 @@ def _no_complex_layers(text: str, line: int):
 
 
 def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
-               problems: List[Tuple[ModuleType, str, Problem]], places: Dict[int, int]) -> None:
+               problems: list[tuple[ModuleType, str, Problem]], places: dict[int, int]) -> None:
     """Run the batch rules on the layers read since the last batch (those like a layer
     found clean are left out: see analysis.likeness)."""
     batch: Batch = stream.batch(doc.graph.problems)
@@ -180,10 +181,10 @@ def _run_batch(stream: StreamAnalysis, doc: Document, rules: Planned,
 class _End:
     """What the rules that run once read at the end: an empty graph (see the module)."""
 
-    leftover: List[str] = []
-    inferences: Dict = {}
-    problems: List = []
-    layers: Dict = {}
+    leftover: list[str] = []
+    inferences: dict = {}
+    problems: list = []
+    layers: dict = {}
 
     def __init__(self, weights: BinFile) -> None:
         self.weights = weights
@@ -191,19 +192,19 @@ class _End:
 
 
 class _NoEdges:
-    incoming: Dict = {}
-    extra_edges: Dict = {}
-    dangling: List = []
-    reversed: List = []
+    incoming: dict = {}
+    extra_edges: dict = {}
+    dangling: list = []
+    reversed: list = []
 
     def edge_ports(self):
         return iter(())
 
-    def arcs(self) -> List:
+    def arcs(self) -> list:
         return []
 
 
-def exact_lines(streamed: Streamed, problems: Sequence[Problem]) -> List[Optional[int]]:
+def exact_lines(streamed: Streamed, problems: Sequence[Problem]) -> list[int | None]:
     """Each problem's line.  The scanner's lines are exact; a ``<dim>``'s is found by one
     scan of the file, the layer named by its place."""
     lines = [p.line if p.line is not None or p.at is None else
@@ -213,7 +214,7 @@ def exact_lines(streamed: Streamed, problems: Sequence[Problem]) -> List[Optiona
              and p.line is None and p.layer is not None and id(p.layer) in streamed.places]
     if not asked:
         return lines
-    keys: Dict[int, tuple] = {}
+    keys: dict[int, tuple] = {}
     for i in asked:
         layer = problems[i].layer
         if layer is not None:  # (always: asked holds problems about a layer)

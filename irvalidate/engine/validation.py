@@ -4,52 +4,53 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
-from typing import (TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, NamedTuple,
-                    Optional, Sequence, Tuple)
+from typing import (
+    TYPE_CHECKING,
+    NamedTuple,
+)
 
 from ..analysis import GraphAnalysis, analyse
 from ..analysis.what_if import UsageError
+from ..ir.locate import MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of, record_keys
+from ..ir.reader import parse
+from ..ir.records import Document, Graph, Port
+from ..ir.weights import BinFile
+from ..ops.support import memo
+from ..rules import INTERNAL_ERROR, RULES
+from ..rules._common import Context
+from ..rules.findings import FileFix, Finding, FixInfo, LayerRef, Problem
 
 # the engine reads a configuration's attributes and makes one only for validate_file(
 # config=None): Defaults holds Config()'s values without importing pydantic
 from ..settings.config import Defaults
-from ..rules.findings import FileFix, Finding, FixInfo, LayerRef, Problem
-from ..ir.locate import (MAX_EXACT_LINE, Ask, dim_key, find_columns, find_lines, mark_of,
-                        record_keys)
-from ..ir.reader import parse
-from ..ir.records import Document, Graph, Port
-from ..ir.weights import BinFile
-from .linking import link
-from ..rules import INTERNAL_ERROR, RULES
-from ..rules._common import Context
-from . import streaming
-from ..ops.support import memo
 from ..settings.selection import enabled, ignores_for, level, plan
+from . import streaming
+from .linking import link
 
 if TYPE_CHECKING:
     from ..reshaping.run import ReshapeOutcome
-    from ..settings.config import Settings
-    from ..settings.config import Config
+    from ..settings.config import Config, Settings
 
 
 class FileResult(NamedTuple):
     path: str
-    findings: List[Finding]
+    findings: list[Finding]
     #: findings of rules run only because the caller asked (``extra_rules``), whatever the
     #: configuration selects: --fix asks for those that forbid writing a file
     extra: Sequence[Finding] = ()
     #: with --diff or --fix: what was (or would be) edited
-    fix: Optional[FileFix] = None
+    fix: FileFix | None = None
     #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
-    reshape: Optional[ReshapeOutcome] = None
+    reshape: ReshapeOutcome | None = None
 
 
 #: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order
-Planner = Callable[[Document, List[Tuple[str, Problem]]], List[Optional[FixInfo]]]
+Planner = Callable[[Document, list[tuple[str, Problem]]], list[FixInfo | None]]
 #: contexts_of(doc, weights) -> the contexts the rules read, in place of the file's own
 #: analysis (--reshape); it may raise UsageError, which is the caller's to report
-ContextMaker = Callable[[Document, BinFile], List[Context]]
+ContextMaker = Callable[[Document, BinFile], list[Context]]
 
 
 def default_bin(xml_path: str) -> str:
@@ -72,7 +73,7 @@ def clip_message(message: str) -> str:
 #: (1.86 GB, 8 min, a 152 MB report): 1,000 keeps a report readable and bounded
 MAX_PER_RULE = 1000
 
-Item = Tuple[ModuleType, str, Problem]  # (rule, level, problem)
+Item = tuple[ModuleType, str, Problem]  # (rule, level, problem)
 
 
 class _Cap:
@@ -82,7 +83,7 @@ class _Cap:
 
     def __init__(self, keep_fixes: bool = False) -> None:
         self.kept: Counter = Counter()
-        self.omitted: Dict[ModuleType, List] = {}  # rule -> [level, count]
+        self.omitted: dict[ModuleType, list] = {}  # rule -> [level, count]
         self.keep_fixes = keep_fixes
 
     def admits(self, rule, rule_level: str, fixable: bool = False) -> bool:
@@ -97,7 +98,7 @@ class _Cap:
         return ((rule, rule_level, p) for p in problems
                 if self.admits(rule, rule_level, p.fix is not None))
 
-    def trimmed(self, items: Sequence[Item]) -> List[int]:
+    def trimmed(self, items: Sequence[Item]) -> list[int]:
         """The indices of the findings kept once edits are planned (the fixable ones past
         the cap are counted then)."""
         self.kept.clear()
@@ -105,7 +106,7 @@ class _Cap:
         return [i for i, (rule, rule_level, _) in enumerate(items)
                 if self.admits(rule, rule_level)]
 
-    def summaries(self, path: str, masked: Iterable[str] = ()) -> List[Finding]:
+    def summaries(self, path: str, masked: Iterable[str] = ()) -> list[Finding]:
         """One finding per rule with problems left out, saying how many."""
         return [Finding(path=path, line=None, code=rule.CODE, slug=rule.SLUG, level=lvl,
                         message=f"{n} more {rule.SLUG} finding{'s' if n != 1 else ''} in "
@@ -114,8 +115,8 @@ class _Cap:
                 for rule, (lvl, n) in self.omitted.items() if rule.CODE not in masked]
 
 
-def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int],
-             column: Optional[int] = None) -> Finding:
+def _finding(path: str, rule, level: str, problem: Problem, line: int | None,
+             column: int | None = None) -> Finding:
     return Finding(path=path, line=line, code=rule.CODE, slug=rule.SLUG, level=level,
                    message=clip_message(problem.message), layer=LayerRef.of(problem.layer), port=problem.port,
                    expected=problem.expected, declared=problem.declared, table=problem.table,
@@ -123,11 +124,11 @@ def _finding(path: str, rule, level: str, problem: Problem, line: Optional[int],
 
 
 def columns(path: str, problems: Sequence[Problem],
-            lines: Sequence[Optional[int]]) -> List[Optional[int]]:
+            lines: Sequence[int | None]) -> list[int | None]:
     """Each problem's column on its line: where the element it points at starts (its
     ``<dim>`` when it names an axis); None without a line or a record.  One read of the file,
     up to the last line asked for, and only when there are findings."""
-    asks: List[Optional[Ask]] = []
+    asks: list[Ask | None] = []
     for problem, line in zip(problems, lines):
         # a problem about a layer as a whole (malformed, schema) names the layer
         record = problem.at if problem.at is not None else problem.layer
@@ -143,7 +144,7 @@ def columns(path: str, problems: Sequence[Problem],
             for problem, line, column in zip(problems, lines, found)]
 
 
-def _said_column(problem: Problem, line: Optional[int]) -> Optional[int]:
+def _said_column(problem: Problem, line: int | None) -> int | None:
     """The column a message gives itself ("..., line 55, column 29": an XML syntax error
     as libxml2 words it), when it is on the finding's line."""
     said = _POSITION.search(problem.message)
@@ -155,7 +156,7 @@ _POSITION = re.compile(r"\bline (\d+), column (\d+)\)?$")
 
 
 def _located(path: str, read_from: str, problems: Sequence[Item],
-             lines: Sequence[Optional[int]]) -> List[Finding]:
+             lines: Sequence[int | None]) -> list[Finding]:
     """The findings of the problems, with their lines and columns."""
     try:
         found = columns(read_from, [p for _, _, p in problems], lines)
@@ -165,7 +166,7 @@ def _located(path: str, read_from: str, problems: Sequence[Item],
             for (rule, level, p), line, column in zip(problems, lines, found)]
 
 
-def _internal(path: str, where: str, err: BaseException, config: Settings) -> List[Finding]:
+def _internal(path: str, where: str, err: BaseException, config: Settings) -> list[Finding]:
     code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
     if not enabled(config, INTERNAL_ERROR, ignores_for(config, path)):
         return []
@@ -178,13 +179,13 @@ def _internal(path: str, where: str, err: BaseException, config: Settings) -> Li
                     f"please report it with the file")]
 
 
-def _line(problem: Problem) -> Optional[int]:
+def _line(problem: Problem) -> int | None:
     if problem.line is not None or problem.at is None:
         return problem.line
     return getattr(problem.at, "line", None) or None
 
 
-def _needs_scan(problem: Problem, line: Optional[int], doc: Document) -> bool:
+def _needs_scan(problem: Problem, line: int | None, doc: Document) -> bool:
     if problem.at is None:
         return False
     if line is not None and line > MAX_EXACT_LINE and doc.lines > MAX_EXACT_LINE:
@@ -192,7 +193,7 @@ def _needs_scan(problem: Problem, line: Optional[int], doc: Document) -> bool:
     return problem.axis is not None and problem.line is None  # a <dim>: not in the records
 
 
-def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int]]:
+def exact_lines(doc: Document, problems: Sequence[Problem]) -> list[int | None]:
     """Each problem's line: its record's, made exact where libxml2 could not keep it (past
     line 65,534), or its ``<dim>``'s when it names one; one scan of the file at most."""
     lines = [_line(p) for p in problems]
@@ -200,7 +201,7 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     if not asked:
         return lines
     keys = record_keys(doc, [problems[i].at for i in asked])
-    wanted: Dict[int, Tuple] = {}
+    wanted: dict[int, tuple] = {}
     for i in asked:
         key = keys.get(id(problems[i].at))
         if key is not None:
@@ -212,25 +213,25 @@ def exact_lines(doc: Document, problems: Sequence[Problem]) -> List[Optional[int
     return lines
 
 
-def _masked(problems: List[Item]) -> set:
+def _masked(problems: list[Item]) -> set:
     return {code for rule, _, _ in problems for code in getattr(rule, "MASKS", ())}
 
 
-def _unmasked(problems: List[Item]) -> List[Item]:
+def _unmasked(problems: list[Item]) -> list[Item]:
     """The problems less those of the rules that a rule with findings masks (``MASKS``:
     IRV218 says the .bin is another model's, and what rests on its values is noise)."""
     masked = _masked(problems)
     return [item for item in problems if item[0].CODE not in masked] if masked else problems
 
 
-def _weights(path: str, bin_path: Optional[str]) -> BinFile:
+def _weights(path: str, bin_path: str | None) -> BinFile:
     # the .bin beside the XML must really be there; one named with --bin is trusted
     return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
                                                       os.path.dirname(os.path.abspath(path)))
 
 
-def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
-              planned) -> Optional[FileResult]:
+def _streamed(path: str, bin_path: str | None, read_from: str | None,
+              planned) -> FileResult | None:
     """The file checked as it streams (see streaming.py), or None: check it whole."""
     try:
         streamed = streaming.check(read_from or path, _weights(path, bin_path), planned)
@@ -247,10 +248,10 @@ def _streamed(path: str, bin_path: Optional[str], read_from: Optional[str],
     return FileResult(path, findings + cap.summaries(path))
 
 
-def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["Config"] = None,
-                  rules: Sequence = RULES, *, read_from: Optional[str] = None,
-                  planner: Optional[Planner] = None, extra_rules: Sequence = (),
-                  contexts_of: Optional[ContextMaker] = None) -> FileResult:
+def validate_file(path: str, bin_path: str | None = None, config: Config | None = None,
+                  rules: Sequence = RULES, *, read_from: str | None = None,
+                  planner: Planner | None = None, extra_rules: Sequence = (),
+                  contexts_of: ContextMaker | None = None) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
     is kept as given (the formatters make a name that is not UTF-8 displayable, names.py).
 
@@ -262,15 +263,15 @@ def validate_file(path: str, bin_path: Optional[str] = None, config: Optional["C
                      contexts_of)
 
 
-def _validate(path: str, bin_path: Optional[str], config: Settings, rules: Sequence,
-              read_from: Optional[str] = None, planner: Optional[Planner] = None,
-              extra_rules: Sequence = (), contexts_of: Optional[ContextMaker] = None) -> FileResult:
+def _validate(path: str, bin_path: str | None, config: Settings, rules: Sequence,
+              read_from: str | None = None, planner: Planner | None = None,
+              extra_rules: Sequence = (), contexts_of: ContextMaker | None = None) -> FileResult:
     memo.clear()  # (what one file's inferences remember is no use to the next)
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]
     extra = {rule for rule in extra_rules if rule not in chosen}
-    findings: List[Finding] = []
+    findings: list[Finding] = []
     if planner is None and contexts_of is None and not extra and \
             streaming.wanted(read_from or path):
         streamed = _streamed(path, bin_path, read_from, planned)
@@ -291,7 +292,7 @@ def _validate(path: str, bin_path: Optional[str], config: Settings, rules: Seque
         raise
     except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
         return FileResult(path, _internal(path, "the parser", err, config))
-    problems: List[Item] = []
+    problems: list[Item] = []
     cap = _Cap(keep_fixes=planner is not None)
     for ctx in contexts:
         for rule, rule_level in planned:
@@ -320,8 +321,8 @@ def _validate(path: str, bin_path: Optional[str], config: Settings, rules: Seque
                    cap.summaries(path, masked))
 
 
-def _result(path: str, findings: List[Finding], made: List[Tuple[Finding, Item]],
-            extra: set, summaries: List[Finding]) -> FileResult:
+def _result(path: str, findings: list[Finding], made: list[tuple[Finding, Item]],
+            extra: set, summaries: list[Finding]) -> FileResult:
     """The file's findings and the extra rules' apart, each in line order, the counts of
     the findings past the cap after them."""
     codes = {rule.CODE for rule in extra}

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from ..settings.config import Settings
@@ -32,7 +33,7 @@ STOPPED = 143
 #: Linux's prctl option: the signal a process gets when its parent ends
 _PR_SET_PDEATHSIG = 1
 #: the parent's pid, in a worker (None: this process is the parent)
-_parent: Optional[int] = None
+_parent: int | None = None
 
 
 class LostFiles(RuntimeError):
@@ -41,13 +42,13 @@ class LostFiles(RuntimeError):
     file's an IRV000 finding saying it was not checked (and, for --fix, whether it was
     rewritten all the same)."""
 
-    def __init__(self, message: str, results: List["FileResult"]) -> None:
+    def __init__(self, message: str, results: list[FileResult]) -> None:
         super().__init__(message)
         self.results = results
 
 
-def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Settings"],
-        work: Callable[..., "FileResult"], processes: int) -> List["FileResult"]:
+def run(paths: Sequence[str], bin_path: str | None, configs: Sequence[Settings],
+        work: Callable[..., FileResult], processes: int) -> list[FileResult]:
     """``work(path, bin_path, config)`` on every file, by ``processes`` processes (at least
     2, this one included); the results in the order of ``paths``.  Plain multiprocessing
     processes and pipes, not a pool: each worker has one task, and importing
@@ -96,7 +97,7 @@ def run(paths: Sequence[str], bin_path: Optional[str], configs: Sequence["Settin
         scan_process.enabled = pipelined
         if unfreeze:
             gc.unfreeze()
-    results: List = [None] * len(paths)
+    results: list = [None] * len(paths)
     for index, result in done:
         results[order[index]] = result
     if len(done) < len(paths):
@@ -128,7 +129,7 @@ def _size(path: str) -> int:
         return 0  # the check says what is wrong with it
 
 
-def _identity(path: str) -> Optional[Tuple[int, int, int]]:
+def _identity(path: str) -> tuple[int, int, int] | None:
     """What a rewrite changes: --fix replaces a file by a rename (a new inode)."""
     try:
         info = os.stat(path)
@@ -145,9 +146,9 @@ class _Collector:
         import threading
         self.workers = workers
         self.done: list = []
-        self.error: Optional[BaseException] = None
+        self.error: BaseException | None = None
         #: the exit code of each worker that ended without saying it was done
-        self.ended: List[Optional[int]] = []
+        self.ended: list[int | None] = []
         self.thread = threading.Thread(target=self._receive, daemon=True)
         self.thread.start()
 
@@ -192,14 +193,14 @@ class _Collector:
         return self.done
 
 
-def _lose(lost: List[int], paths: Sequence[str], before: list, order: List[int],
-          results: list, ended: List[Optional[int]]) -> None:
+def _lose(lost: list[int], paths: Sequence[str], before: list, order: list[int],
+          results: list, ended: list[int | None]) -> None:
     """Raise LostFiles for the files (``lost``: indices in the order taken) whose results
     died with a worker; a file rewritten since the run started is said to be."""
-    from .validation import FileResult
-    from ..rules.findings import FileFix, Finding
     from ..reporting.names import shown_path
     from ..rules import INTERNAL_ERROR
+    from ..rules.findings import FileFix, Finding
+    from .validation import FileResult
     codes = ", ".join(str(code) for code in ended) or "unknown"
     fixing = any(getattr(r, "fix", None) is not None for r in results)
     names = []
@@ -217,7 +218,7 @@ def _lose(lost: List[int], paths: Sequence[str], before: list, order: List[int],
                     f"checked; not checked: {', '.join(names)}", results)
 
 
-def _worker(sender, counter, work, paths, bin_path, configs, parent: Optional[int] = None,
+def _worker(sender, counter, work, paths, bin_path, configs, parent: int | None = None,
             inherited: Sequence = ()) -> None:
     """A worker's one task: drain, sending each file's result as it is done, then say it is
     done or send the exception.  It ignores Ctrl-C: the terminal sends it to the whole
@@ -256,7 +257,7 @@ def _stop(signum: int, frame: object) -> None:
     raise SystemExit(STOPPED)
 
 
-def _end_with_parent(parent: Optional[int]) -> None:
+def _end_with_parent(parent: int | None) -> None:
     """Have the kernel send this worker SIGTERM when its parent ends, however it ends (kill
     -9 included, when nothing of the parent runs); Linux only: elsewhere a worker sees it
     between files (drain) or when its pipe has no reader."""
@@ -273,10 +274,10 @@ def _end_with_parent(parent: Optional[int]) -> None:
         raise SystemExit(STOPPED)
 
 
-def drain(work: Callable[..., "FileResult"], paths: Sequence[str], bin_path: Optional[str],
-          configs: Sequence["Settings"], counter=None,
-          sent: Optional[Callable[[int, "FileResult"], None]] = None
-          ) -> List[Tuple[int, "FileResult"]]:
+def drain(work: Callable[..., FileResult], paths: Sequence[str], bin_path: str | None,
+          configs: Sequence[Settings], counter=None,
+          sent: Callable[[int, FileResult], None] | None = None
+          ) -> list[tuple[int, FileResult]]:
     """Check the files whose indices this process takes from ``counter`` (a worker's own:
     the one it was started with) until none is left; (index, result) pairs, or each handed
     to ``sent`` as it is done (a worker's, which stops if its parent has ended).
@@ -287,7 +288,7 @@ def drain(work: Callable[..., "FileResult"], paths: Sequence[str], bin_path: Opt
     import gc
     in_worker = counter is None
     counter = _counter if in_worker else counter
-    done: List[Tuple[int, "FileResult"]] = []
+    done: list[tuple[int, FileResult]] = []
     was_enabled = gc.isenabled()
     gc.disable()  # as a run without workers (api._without_cycle_collector)
     try:

@@ -16,7 +16,8 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when a walk is inside a git work tree
     from .gitignore import GitIgnore
@@ -30,11 +31,11 @@ class Finder:
     def __init__(self, resolver, skip_non_ir: bool = False):
         self.resolver = resolver
         self.skip_non_ir = skip_non_ir
-        self.found: List[str] = []
-        self._seen: Set[object] = set()
-        self._git: Optional[GitIgnore] = None
+        self.found: list[str] = []
+        self._seen: set[object] = set()
+        self._git: GitIgnore | None = None
         #: named paths --force-exclude left out, each with what excludes it
-        self.force_excluded: List[Tuple[str, str]] = []
+        self.force_excluded: list[tuple[str, str]] = []
 
     def _settings(self, path: str):
         # an entry is judged by its folder's configuration, like the files in it
@@ -45,7 +46,7 @@ class Finder:
         return self.exclusion(path, is_dir, ancestors, gitignore) is not None
 
     def exclusion(self, path: str, is_dir: bool, ancestors: bool = False,
-                  gitignore: bool = True) -> Optional[str]:
+                  gitignore: bool = True) -> str | None:
         """What excludes ``path``, in words, or None."""
         from ..settings.globs import match
         settings = self._settings(path)
@@ -138,13 +139,13 @@ def _xml_name(bin_path: str) -> str:
     return os.path.splitext(bin_path)[0] + ".xml"
 
 
-def _ir_of(bin_path: str) -> Optional[str]:
+def _ir_of(bin_path: str) -> str | None:
     xml = _xml_name(bin_path)
     return xml if os.path.isfile(xml) else None
 
 
 def find(paths: Sequence[str], resolver, skip_non_ir: bool = False,
-         left_out: Optional[List[Tuple[str, str]]] = None) -> List[str]:
+         left_out: list[tuple[str, str]] | None = None) -> list[str]:
     """The files to check, in the order given, each once; ``left_out`` gets the named paths
     force-exclude left out, each with what excludes it."""
     finder = Finder(resolver, skip_non_ir)

@@ -12,13 +12,13 @@ work tree.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when a walk meets a .gitignore
     from pathspec import GitIgnoreSpec
 
 
-def _read_lines(path: str) -> Optional[List[str]]:
+def _read_lines(path: str) -> list[str] | None:
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as handle:
             return handle.read().splitlines()
@@ -43,11 +43,11 @@ class GitIgnore:
     """The ignore rules met by one run, each folder's read once."""
 
     def __init__(self) -> None:
-        self._roots: Dict[str, Optional[str]] = {}
-        self._specs: Dict[Tuple[str, str], Optional[GitIgnoreSpec]] = {}
-        self._chains: Dict[str, List[Tuple[str, GitIgnoreSpec]]] = {}
+        self._roots: dict[str, str | None] = {}
+        self._specs: dict[tuple[str, str], GitIgnoreSpec | None] = {}
+        self._chains: dict[str, list[tuple[str, GitIgnoreSpec]]] = {}
 
-    def work_tree(self, folder: str) -> Optional[str]:
+    def work_tree(self, folder: str) -> str | None:
         """The root of the git work tree ``folder`` is in, or None."""
         folder = os.path.abspath(folder)
         if folder not in self._roots:
@@ -58,7 +58,7 @@ class GitIgnore:
                 self._roots[folder] = None if parent == folder else self.work_tree(parent)
         return self._roots[folder]
 
-    def _spec(self, base: str, file: str) -> Optional[GitIgnoreSpec]:
+    def _spec(self, base: str, file: str) -> GitIgnoreSpec | None:
         key = (base, file)
         if key not in self._specs:
             lines = _read_lines(file)
@@ -69,12 +69,12 @@ class GitIgnore:
                 self._specs[key] = None
         return self._specs[key]
 
-    def _chain(self, root: str, folder: str) -> List[Tuple[str, GitIgnoreSpec]]:
+    def _chain(self, root: str, folder: str) -> list[tuple[str, GitIgnoreSpec]]:
         """(base folder, spec) pairs in git's order of precedence, lowest first."""
         if folder not in self._chains:
             if folder == root:
                 exclude = os.path.join(_git_dir(root), "info", "exclude")
-                chain: List[Tuple[str, Optional[GitIgnoreSpec]]] = [
+                chain: list[tuple[str, GitIgnoreSpec | None]] = [
                     (root, self._spec(root, exclude))]
             else:
                 chain = list(self._chain(root, os.path.dirname(folder)))

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional
 
 from ..settings import config as _config
 
 
 class Resolver:
     def __init__(self, apply: Callable = lambda settings: settings,
-                 config_file: Optional[str] = None, isolated: bool = False):
+                 config_file: str | None = None, isolated: bool = False):
         if config_file and isolated:
             raise _config.ConfigError("--isolated reads no configuration file: leave out "
                                       "--config, or --isolated")
@@ -28,10 +28,10 @@ class Resolver:
         self._apply = apply
         self._fixed = Path(config_file) if config_file else None
         self.isolated = isolated
-        self._nearest: Dict[str, Optional[Path]] = {}
-        self._settings: Dict[Optional[Path], object] = {}
+        self._nearest: dict[str, Path | None] = {}
+        self._settings: dict[Path | None, object] = {}
 
-    def file_for(self, path: str) -> Optional[Path]:
+    def file_for(self, path: str) -> Path | None:
         """The configuration file that governs ``path``: a folder's own, else the nearest
         above it; a file's is its folder's."""
         if self.isolated or self._fixed:
@@ -39,9 +39,9 @@ class Resolver:
         folder = path if os.path.isdir(path) else os.path.dirname(path) or os.curdir
         return self._nearest_from(os.path.abspath(folder))
 
-    def _nearest_from(self, folder: str) -> Optional[Path]:
-        walked: List[str] = []
-        found: Optional[Path] = None
+    def _nearest_from(self, folder: str) -> Path | None:
+        walked: list[str] = []
+        found: Path | None = None
         current = folder
         while current not in self._nearest:
             walked.append(current)

@@ -12,9 +12,10 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable, Iterator, List, Set, Tuple
+from typing import TYPE_CHECKING
 
 #: the suffix of a temporary file beside the file it replaces
 SUFFIX = ".irvalidate"
@@ -45,7 +46,7 @@ def held() -> Iterator[None]:
         yield
         return
     signal = _signal_module()
-    caught: List[int] = []
+    caught: list[int] = []
     wanted = (signal.SIGINT, signal.SIGTERM)
     before = {}
     for number in wanted:
@@ -79,7 +80,7 @@ def _random() -> str:
     return next(tempfile._get_candidate_names())  # type: ignore[attr-defined]  # private in the stub, as tempfile names
 
 
-def create_beside(target: str) -> Tuple[int, str]:
+def create_beside(target: str) -> tuple[int, str]:
     """A new empty file in ``target``'s folder, opened for writing: its descriptor and name.
     Call it within :func:`held` and note the name before the block ends."""
     folder = os.path.dirname(target) or os.curdir
@@ -134,7 +135,7 @@ def _remove_stale(folder: str, owner_of: Callable[[str], str], remove: Callable[
 
 
 #: the folders this process has cleaned of stale temporary files (once each: a listing)
-_cleaned: Set[str] = set()
+_cleaned: set[str] = set()
 
 
 def remove_stale_in(folder: str) -> int:

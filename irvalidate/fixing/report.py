@@ -6,10 +6,11 @@ notes of --fix, so a JSON or SARIF report on standard output stays one document.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Sequence, Tuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..reporting.names import printed, shown_path
 from ..reporting.common import plural
+from ..reporting.names import printed, shown_path
 
 if TYPE_CHECKING:
     from ..engine.validation import FileResult
@@ -32,8 +33,8 @@ def diff_text(results: Sequence) -> bytes:
                     if r.fix is not None and r.fix.diff and not r.fix.refused)
 
 
-def notes(results: Sequence, diff: bool, quiet: int) -> List[str]:
-    lines: List[str] = []
+def notes(results: Sequence, diff: bool, quiet: int) -> list[str]:
+    lines: list[str] = []
     for r in results:
         fix = r.fix
         if fix is not None and fix.refused and (fix.failed or fix.edits or quiet < 2):
@@ -54,7 +55,7 @@ def notes(results: Sequence, diff: bool, quiet: int) -> List[str]:
     return lines + _remaining(results)
 
 
-def _remaining(results: Sequence) -> List[str]:
+def _remaining(results: Sequence) -> list[str]:
     """One line per error the edits leave (with --diff: would leave), saying why it is not
     fixed."""
     left = [(r, f, why) for r in results for f, why in unfixed(r)]
@@ -69,7 +70,7 @@ def _remaining(results: Sequence) -> List[str]:
     return lines
 
 
-def unfixed(result: FileResult) -> List[Tuple[Finding, str]]:
+def unfixed(result: FileResult) -> list[tuple[Finding, str]]:
     """The errors a --diff or --fix result leaves (those its edits do not fix), each with
     why it is not fixed."""
     outcome = result.fix

@@ -20,14 +20,16 @@ import os
 import re
 import shutil
 import stat
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
-from .editing.diff import unified_diff
-from .editing.ledger import Ledger, edits_of
-from .editing.planner import Round
-from .editing.spans import SpanMap, Unlocatable
 from ..engine.validation import FileResult, validate_file
-from ..rules.findings import FileFix, Finding, Fix, Problem
+from ..files.tempfiles import (
+    create_beside,
+    held,
+    private_folder,
+    remove_stale_in,
+    remove_stale_private,
+)
 from ..ir.encoding import sniff
 from ..ir.records import Document
 from ..rules import (
@@ -49,8 +51,11 @@ from ..rules import (
     unknown_op_type,
     unreadable_xml,
 )
-from ..files.tempfiles import create_beside, held, private_folder, remove_stale_in, \
-    remove_stale_private
+from ..rules.findings import FileFix, Finding, Fix, Problem
+from .editing.diff import unified_diff
+from .editing.ledger import Ledger, edits_of
+from .editing.planner import Round
+from .editing.spans import SpanMap, Unlocatable
 
 #: rules whose errors forbid writing a file, before and after its edits, whatever is selected
 GATE = (unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, incompatible,
@@ -74,7 +79,7 @@ class FixError(Exception):
     """The file cannot be written: the message says why, in plain words (exit 2)."""
 
 
-def hostile(data: bytes) -> Optional[str]:
+def hostile(data: bytes) -> str | None:
     """Why a file's text is not one --fix edits, or None."""
     encoding = sniff(data[:4])
     if encoding is not None:  # with or without a byte order mark (XML 1.0, appendix F)
@@ -88,7 +93,7 @@ def hostile(data: bytes) -> Optional[str]:
     return None
 
 
-def gate_findings(result: FileResult, curable: bool = True) -> List[Finding]:
+def gate_findings(result: FileResult, curable: bool = True) -> list[Finding]:
     """The errors that forbid writing the file (``curable``: those edits may cure too)."""
     return [f for f in list(result.findings) + list(result.extra)
             if f.code in GATE_CODES and f.level == "error" and (curable or f.code not in CURABLE)]
@@ -120,14 +125,14 @@ def brief(message: str, limit: int = 200) -> str:
 class _Fixer:
     """Fixes one file: rounds over private copies, then at most one atomic write."""
 
-    def __init__(self, path: str, bin_path: Optional[str], config, workdir: str) -> None:
+    def __init__(self, path: str, bin_path: str | None, config, workdir: str) -> None:
         self.path, self.bin_path, self.config = path, bin_path, config
         # the copies keep the file's name, which findings may quote ("put model.bin beside
         # model.xml")
         name = os.path.basename(path)
         self.copy = os.path.join(workdir, name)
         self.trial = os.path.join(workdir, "trial", name)
-        self.round: Optional[Round] = None
+        self.round: Round | None = None
         self.data = b""
         self.decisions = 0
 
@@ -143,9 +148,9 @@ class _Fixer:
         findings would change (each port or attribute once), plus one per finding no fix
         covers; the findings about ``layer``'s attribute and port themselves left out."""
         _write_copy(self.trial, data)
-        plans: List[Round] = []
+        plans: list[Round] = []
 
-        def plan(doc: Document, problems: List[Tuple[str, Problem]]):
+        def plan(doc: Document, problems: list[tuple[str, Problem]]):
             plans.append(Round(doc, data, problems))  # no decisions: a choice counts as one
             return plans[-1].infos
         result = validate_file(self.path, self.bin_path, self.config, read_from=self.trial,
@@ -156,7 +161,7 @@ class _Fixer:
                       and (f.fix is None or not f.fix.edits))
         return changed + unfixed
 
-    def _plan(self, doc: Document, problems: List[Tuple[str, Problem]]):
+    def _plan(self, doc: Document, problems: list[tuple[str, Problem]]):
         self.decisions = 0
         self.round = Round(doc, self.data, problems, lambda p, fix: self._decide(doc, p, fix))
         return self.round.infos
@@ -202,7 +207,7 @@ def _about(finding: Finding, layer) -> bool:
         layer is not None and finding.layer.id == layer.id
 
 
-def _splice(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> bytes:
+def _splice(data: bytes, edits: Sequence[tuple[int, int, bytes]]) -> bytes:
     pieces, at = [], 0
     for start, end, text in sorted(edits):
         pieces += [data[at:start], text]
@@ -211,8 +216,8 @@ def _splice(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> bytes:
     return b"".join(pieces)
 
 
-def fix_file(path: str, bin_path: Optional[str] = None, config=None, write: bool = False,
-             display: Optional[str] = None) -> FileResult:
+def fix_file(path: str, bin_path: str | None = None, config=None, write: bool = False,
+             display: str | None = None) -> FileResult:
     """Fix one file (``write``) or only work out its edits.  The result's findings are those
     of the file after its edits when they were written, else of the file as it is; its
     ``fix`` says what was edited, or why not."""
@@ -273,11 +278,11 @@ def diff_name(path: str) -> str:
     return name.replace(os.sep, "/")
 
 
-def _with(result: FileResult, fix: FileFix, findings: Optional[List[Finding]] = None) -> FileResult:
+def _with(result: FileResult, fix: FileFix, findings: list[Finding] | None = None) -> FileResult:
     return FileResult(result.path, result.findings if findings is None else findings, [], fix)
 
 
-def _errors(result: FileResult) -> Tuple[Finding, ...]:
+def _errors(result: FileResult) -> tuple[Finding, ...]:
     return tuple(f for f in result.findings if f.level == "error")
 
 

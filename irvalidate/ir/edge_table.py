@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from array import array
 from itertools import accumulate
-from typing import List
 
 from .plain import S
 from .scanner import CHUNK, NotPlain
@@ -126,11 +125,11 @@ _DIGITS = b"0123456789"
 _PORTS = {str(n).encode(): n for n in range(256)}
 
 
-def _same(pieces: List[bytes], text: bytes) -> bool:
+def _same(pieces: list[bytes], text: bytes) -> bool:
     return pieces.count(text) == len(pieces)
 
 
-def _canonical(texts: List[bytes]) -> bool:
+def _canonical(texts: list[bytes]) -> bool:
     """Whether the text around the quoted values is the serializer's, edge after edge."""
     between = texts[4:-1:4]
     return (bool(_FIRST.fullmatch(texts[0])) and bool(_LAST.fullmatch(texts[-1]))

@@ -1,10 +1,10 @@
 """Element types: the names IR files use for them, their bit widths and their families."""
 from __future__ import annotations
 
-from typing import Dict, Optional, TypeGuard
+from typing import TypeGuard
 
 #: canonical element_type name -> bit width (ov_semantics.md §4.6)
-BITS: Dict[str, int] = {
+BITS: dict[str, int] = {
     "boolean": 8, "bf16": 16, "f16": 16, "f32": 32, "f64": 64,
     "f8e4m3": 8, "f8e5m2": 8, "f8e8m0": 8, "f4e2m1": 4, "nf4": 4,
     "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
@@ -24,7 +24,7 @@ _LEGACY.update({name.upper(): name for name in BITS if name[0] in "iu" and name[
 _LEGACY_SPELLING = {canonical: legacy for legacy, canonical in _LEGACY.items() if legacy != "BIN"}
 
 
-def legacy_precision(element_type: str) -> Optional[str]:
+def legacy_precision(element_type: str) -> str | None:
     """The legacy port ``precision`` spelling of a canonical type (``f32`` -> ``FP32``)."""
     return _LEGACY_SPELLING.get(element_type)
 
@@ -35,7 +35,7 @@ SIGNED = frozenset(n for n in INTEGRAL if n.startswith("i"))
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
 
 
-def from_precision(precision: Optional[str]) -> Optional[str]:
+def from_precision(precision: str | None) -> str | None:
     """Canonical type of a port ``precision`` (legacy or canonical spelling), or None."""
     if precision is None:
         return None
@@ -45,7 +45,7 @@ def from_precision(precision: Optional[str]) -> Optional[str]:
     return lowered if lowered in BITS else None
 
 
-def from_element_type(name: Optional[str]) -> Optional[str]:
+def from_element_type(name: str | None) -> str | None:
     """Canonical type of a ``<data element_type>``: canonical names, any case."""
     if name is None:
         return None
@@ -55,7 +55,7 @@ def from_element_type(name: Optional[str]) -> Optional[str]:
     return lowered if lowered in BITS else None
 
 
-def merge(a: Optional[str], b: Optional[str]) -> Optional[str]:
+def merge(a: str | None, b: str | None) -> str | None:
     """``element::Type::merge``: dynamic (or unknown) merges with anything; else must match.
 
     Returns the merged type; raises ValueError when both are known and differ.
@@ -67,5 +67,5 @@ def merge(a: Optional[str], b: Optional[str]) -> Optional[str]:
     raise ValueError(f"{a} and {b}")
 
 
-def is_known(et: Optional[str]) -> TypeGuard[str]:
+def is_known(et: str | None) -> TypeGuard[str]:
     return et is not None and et != "dynamic"

@@ -8,10 +8,8 @@ names the encoding for it (``unmarked_utf16``).
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 #: (first bytes, encoding), the four-byte patterns before the two-byte ones they start with
-_SIGNATURES: Tuple[Tuple[bytes, str], ...] = (
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\x00\x00\xfe\xff", "UTF-32BE"),  # byte order marks
     (b"\xff\xfe\x00\x00", "UTF-32LE"),
     (b"\x00\x00\xff\xfe", "UCS-4 (2143 order)"),
@@ -28,7 +26,7 @@ _SIGNATURES: Tuple[Tuple[bytes, str], ...] = (
 )
 
 
-def sniff(head: bytes) -> Optional[str]:
+def sniff(head: bytes) -> str | None:
     """The encoding the first four bytes of ``head`` give, or None for UTF-8 (with or
     without its mark) and the other encodings in which "<" is one byte of its own."""
     for start, encoding in _SIGNATURES:
@@ -37,7 +35,7 @@ def sniff(head: bytes) -> Optional[str]:
     return None
 
 
-def unmarked_utf16(head: bytes) -> Optional[str]:
+def unmarked_utf16(head: bytes) -> str | None:
     """"UTF-16LE" or "UTF-16BE" for UTF-16 text without a byte order mark (libxml2 then
     needs the encoding named, unless an XML declaration follows), else None."""
     encoding = sniff(head)

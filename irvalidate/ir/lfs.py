@@ -8,7 +8,6 @@ rather than read the pointer's text as weights or XML.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 _PREFIX = b"version https://git-lfs.github.com/spec/"
 _SIZE = re.compile(rb"^size (\d+)\s*$", re.M)
@@ -16,7 +15,7 @@ _SIZE = re.compile(rb"^size (\d+)\s*$", re.M)
 MAX_POINTER_BYTES = 1024
 
 
-def lfs_pointer_size(head: bytes) -> Optional[int]:
+def lfs_pointer_size(head: bytes) -> int | None:
     """The object size a pointer names (-1 when it names none), or None when ``head`` (a
     file's first bytes, all of them for a small file) is no pointer."""
     if len(head) >= MAX_POINTER_BYTES or not head.startswith(_PREFIX):

@@ -23,7 +23,7 @@ their own column.
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from collections.abc import Iterable, Sequence
 from xml.parsers import expat
 
 from .records import BackEdge, Document, Edge, Graph, Layer, Port, PortMapEntry
@@ -31,10 +31,10 @@ from .records import BackEdge, Document, Edge, Graph, Layer, Port, PortMapEntry
 #: libxml2 stores lines up to this one exactly; a larger value came from a neighbour
 MAX_EXACT_LINE = 65534
 
-Key = Tuple
+Key = tuple
 #: the key of a body's frame (a graph inside a layer), which no record has
 _BODY: Key = ("graph",)
-GraphPath = Tuple
+GraphPath = tuple
 
 _BODY_TAGS = ("body", "then_body", "else_body")
 _PORT_MAP_TAGS = ("port_map", "then_port_map", "else_port_map")
@@ -48,14 +48,14 @@ class _Frame:
     """One open element of the scan, with the counters its children need."""
     __slots__ = ("tag", "key", "path", "counts", "active", "graph")
 
-    def __init__(self, tag: str, key: Optional[Key] = None, path: GraphPath = (),
-                 active: bool = False, graph: Optional["_Frame"] = None) -> None:
+    def __init__(self, tag: str, key: Key | None = None, path: GraphPath = (),
+                 active: bool = False, graph: _Frame | None = None) -> None:
         self.tag = tag
         #: the record this element is (a layer, port, dim, edge...), if any
         self.key = key
         #: for a graph (net or body): its path; for a layer: the path of its graph
         self.path = path
-        self.counts: Dict[str, int] = {}
+        self.counts: dict[str, int] = {}
         #: for a layers/edges section: whether the parser reads it
         self.active = active
         #: for a layers/edges section: the graph frame it belongs to
@@ -68,10 +68,10 @@ class _Frame:
 
 
 class _Scan:
-    def __init__(self, wanted: Set[Key]) -> None:
+    def __init__(self, wanted: set[Key]) -> None:
         self.wanted = wanted
-        self.found: Dict[Key, int] = {}
-        self.stack: List[_Frame] = []
+        self.found: dict[Key, int] = {}
+        self.stack: list[_Frame] = []
         self.parser = expat.ParserCreate()
         self.parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         self.parser.StartElementHandler = self.start
@@ -90,7 +90,7 @@ class _Scan:
     def end(self, tag: str) -> None:
         self.stack.pop()
 
-    def _frame(self, tag: str, parent: Optional[_Frame]) -> _Frame:
+    def _frame(self, tag: str, parent: _Frame | None) -> _Frame:
         if parent is None:
             return _Frame(tag, path=()) if tag == "net" else _Frame(tag)
         ptag = parent.tag
@@ -135,7 +135,7 @@ class _Scan:
             return _Frame(tag, key=("data", path, index))
         return _Frame(tag)
 
-    def run(self, path: str) -> Dict[Key, int]:
+    def run(self, path: str) -> dict[Key, int]:
         try:
             with open(path, "rb") as handle:
                 self.parser.ParseFile(handle)
@@ -144,7 +144,7 @@ class _Scan:
         return self.found
 
 
-def find_lines(path: str, wanted: Iterable[Key]) -> Dict[Key, int]:
+def find_lines(path: str, wanted: Iterable[Key]) -> dict[Key, int]:
     """The line of every wanted element that the file holds."""
     wanted = set(wanted)
     return _Scan(wanted).run(path) if wanted else {}
@@ -153,10 +153,10 @@ def find_lines(path: str, wanted: Iterable[Key]) -> Dict[Key, int]:
 class _SpanScan(_Scan):
     """Where each wanted element starts and ends, in bytes of the file (for --fix)."""
 
-    def __init__(self, wanted: Set[Key], data: bytes) -> None:
+    def __init__(self, wanted: set[Key], data: bytes) -> None:
         super().__init__(wanted)
         self.data = data
-        self.spans: Dict[Key, Tuple[int, int]] = {}
+        self.spans: dict[Key, tuple[int, int]] = {}
         self.found = {}  # lines are not wanted here: only spans decide when to stop
 
     def start(self, tag: str, attrs: dict) -> None:
@@ -175,7 +175,7 @@ class _SpanScan(_Scan):
                 at = self.data.index(b">", at) + 1
             self.spans[frame.key] = (frame.counts["start"], at)  # type: ignore[index]  # frames in spans have keys
 
-    def spans_of(self) -> Dict[Key, Tuple[int, int]]:
+    def spans_of(self) -> dict[Key, tuple[int, int]]:
         try:
             self.parser.Parse(self.data, True)
         except (_Done, expat.ExpatError, ValueError):
@@ -183,18 +183,18 @@ class _SpanScan(_Scan):
         return self.spans
 
 
-def find_spans(data: bytes, wanted: Iterable[Key]) -> Dict[Key, Tuple[int, int]]:
+def find_spans(data: bytes, wanted: Iterable[Key]) -> dict[Key, tuple[int, int]]:
     """The byte span (start of the start tag, end of the end tag) of every wanted element
     in the file's bytes ``data``; a ``("data",) + layer key`` names a layer's ``<data>``."""
     wanted = set(wanted)
     return _SpanScan(wanted, data).spans_of() if wanted else {}
 
 
-def record_keys(doc: Document, records: Iterable[object]) -> Dict[int, Key]:
+def record_keys(doc: Document, records: Iterable[object]) -> dict[int, Key]:
     """``id(record) -> key`` for the given layers, ports, edges, port-map entries and back
     edges of ``doc`` (records not found in it are left out)."""
     wanted = {id(r) for r in records}
-    keys: Dict[int, Key] = {}
+    keys: dict[int, Key] = {}
     for graph in doc.graphs():
         _graph_keys(graph, wanted, keys)
         if len(keys) == len(wanted):
@@ -202,7 +202,7 @@ def record_keys(doc: Document, records: Iterable[object]) -> Dict[int, Key]:
     return keys
 
 
-def _graph_keys(graph: Graph, wanted: Set[int], keys: Dict[int, Key]) -> None:
+def _graph_keys(graph: Graph, wanted: set[int], keys: dict[int, Key]) -> None:
     path = graph.path
     for e, edge in enumerate(graph.edges):
         if id(edge) in wanted:
@@ -211,8 +211,8 @@ def _graph_keys(graph: Graph, wanted: Set[int], keys: Dict[int, Key]) -> None:
         layer_keys(layer, path, i, wanted, keys)
 
 
-def layer_keys(layer: Layer, path: GraphPath, i: int, wanted: Set[int],
-                keys: Dict[int, Key]) -> None:
+def layer_keys(layer: Layer, path: GraphPath, i: int, wanted: set[int],
+                keys: dict[int, Key]) -> None:
     if id(layer) in wanted:
         keys[id(layer)] = ("layer", path, i)
     for section, ports in (("input", layer.inputs), ("output", layer.outputs)):
@@ -233,10 +233,10 @@ def dim_key(port_key: Key, axis: int) -> Key:
 
 
 #: what identifies a record's start tag on its line: the tag, and attributes it must carry
-Mark = Tuple[str, Tuple[Tuple[str, str], ...]]
+Mark = tuple[str, tuple[tuple[str, str], ...]]
 
 
-def mark_of(record: object) -> Optional[Mark]:
+def mark_of(record: object) -> Mark | None:
     """The start tag a record was read from, and the attribute values that tell it from
     another element of its kind on the same line; None for a record of no element."""
     if isinstance(record, Layer):
@@ -267,10 +267,10 @@ def _tag_start(text: str, mark: Mark, begin: int = 0) -> int:
     return -1
 
 
-def _lines_of(path: str, wanted: Set[int]) -> Dict[int, str]:
+def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
     """The text of the wanted lines (1-based), read up to the last of them only; a chunk
     holding none of them is only counted (a finding near the end of a 100 MB IR)."""
-    found: Dict[int, str] = {}
+    found: dict[int, str] = {}
     last, first_line, carry = max(wanted), 1, b""
     with open(path, "rb") as handle:
         while first_line <= last:
@@ -293,14 +293,14 @@ def _lines_of(path: str, wanted: Set[int]) -> Dict[int, str]:
 
 #: a column asked for: the record's line and mark; for a ``<dim>``, also its axis in the port
 #: and its own line
-Ask = Tuple[int, Mark, Optional[int], Optional[int]]
+Ask = tuple[int, Mark, int | None, int | None]
 
 
-def find_columns(path: str, asks: Sequence[Optional[Ask]]) -> List[Optional[int]]:
+def find_columns(path: str, asks: Sequence[Ask | None]) -> list[int | None]:
     """The 1-based column, in characters, where each asked-for element starts (a record's
     start tag on its line, or the ``axis``-th ``<dim>`` after its port's start tag); None
     where the text does not show it (an element written by hand across lines, ...)."""
-    wanted: Set[int] = set()
+    wanted: set[int] = set()
     for ask in asks:
         if ask is not None:
             line, _, _, dim_line = ask
@@ -314,8 +314,8 @@ def find_columns(path: str, asks: Sequence[Optional[Ask]]) -> List[Optional[int]
     return [None if ask is None else _column(texts, *ask) for ask in asks]
 
 
-def _column(texts: Dict[int, str], line: int, mark: Mark, axis: Optional[int],
-            dim_line: Optional[int]) -> Optional[int]:
+def _column(texts: dict[int, str], line: int, mark: Mark, axis: int | None,
+            dim_line: int | None) -> int | None:
     text = texts.get(line)
     start = -1 if text is None else _tag_start(text, mark)
     if start < 0 or axis is None:

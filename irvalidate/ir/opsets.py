@@ -7,26 +7,25 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional
+from functools import cache, lru_cache
 
 from ..data import data_path
 
 _OPSET_NAME = re.compile(r"opset\d+", re.IGNORECASE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict:
     with open(data_path("opsets.json"), "rb") as handle:
         return json.load(handle)
 
 
-@lru_cache(maxsize=None)
-def _lowered() -> Dict[str, FrozenSet[str]]:
+@cache
+def _lowered() -> dict[str, frozenset[str]]:
     return {name: frozenset(t.lower() for t in types) for name, types in _table()["opsets"].items()}
 
 
-def known_opsets() -> List[str]:
+def known_opsets() -> list[str]:
     return sorted(_table()["opsets"], key=lambda n: int(n[5:]))
 
 
@@ -35,7 +34,7 @@ def canonical_type(layer_type: str) -> str:
     return _table()["type_aliases"].get(layer_type, layer_type)
 
 
-def opset_for(version: str, layer_type: str) -> Optional[str]:
+def opset_for(version: str, layer_type: str) -> str | None:
     """The opset the reader looks ``layer_type`` up in, or None: an unsupported version."""
     table, name = _table(), canonical_type(layer_type)
     if version in table["experimental_versions"]:
@@ -46,7 +45,7 @@ def opset_for(version: str, layer_type: str) -> Optional[str]:
 
 
 @lru_cache(maxsize=4096)  # asked for every layer; a file has few (version, type) pairs
-def contains(version: str, layer_type: str) -> Optional[bool]:
+def contains(version: str, layer_type: str) -> bool | None:
     """Whether the reader finds ``layer_type`` for ``version``; None when the version is
     not one it supports.  Type lookup is case-insensitive after the exact-case aliases."""
     opset = opset_for(version, layer_type)
@@ -72,30 +71,30 @@ def is_extension(version: str, layer_type: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
-def _extension_packages() -> Dict[str, str]:
+@cache
+def _extension_packages() -> dict[str, str]:
     with open(data_path("extensions.json"), "rb") as handle:
         packages = json.load(handle)["packages"]
     return {name: package for package, entry in packages.items() for name in entry["types"]}
 
 
-def extension_package(layer_type: str) -> Optional[str]:
+def extension_package(layer_type: str) -> str | None:
     """The Python package whose extension registers ``layer_type`` (exact case), if known."""
     return _extension_packages().get(layer_type)
 
 
-def opsets_with(layer_type: str) -> List[str]:
+def opsets_with(layer_type: str) -> list[str]:
     """The opsets that contain ``layer_type``, in numeric order."""
     wanted = canonical_type(layer_type).lower()
     return [name for name in known_opsets() if wanted in _lowered()[name]]
 
 
-@lru_cache(maxsize=None)
-def _spellings() -> Dict[str, str]:
+@cache
+def _spellings() -> dict[str, str]:
     return {t.lower(): t for types in _table()["opsets"].values() for t in types}
 
 
-def all_types_lowered() -> List[str]:
+def all_types_lowered() -> list[str]:
     """Every type some opset has, lower-cased (for near-miss suggestions)."""
     return sorted(_spellings())
 

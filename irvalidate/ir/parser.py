@@ -7,7 +7,7 @@ turned into a compact record, so memory follows the graph, not the XML text.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 from lxml import etree
 
@@ -40,7 +40,7 @@ def parser_options() -> dict:
                 remove_comments=True, remove_pis=True)
 
 
-def sniff_root(path: str) -> Optional[str]:
+def sniff_root(path: str) -> str | None:
     """The root tag's local name, or None when the file is not well-formed XML at the start.
 
     The local name, so a ``<net xmlns=...>`` is not skipped quietly: OpenVINO ignores the
@@ -57,7 +57,7 @@ def sniff_root(path: str) -> Optional[str]:
 
 #: equal values met while parsing one file share one object: port ids, precisions, dims
 #: tuples and <data> dicts repeat across most of a 100k-layer IR (cleared after each file)
-_shared: Dict[object, object] = {}
+_shared: dict[object, object] = {}
 
 
 def _share(value):
@@ -84,16 +84,16 @@ BAD_DIM = None
 
 #: a layer's unreadable <dim>s: (line, port id or its Port record, axis, what is wrong); the
 #: record replaces the id once the port is built, and the layer reports them once it is
-BadDims = List[Tuple[int, Any, int, str]]
+BadDims = list[tuple[int, Any, int, str]]
 
 
-def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]:
-    dims: List[Optional[int]] = []
+def _parse_dims(port: etree._Element, bad: BadDims) -> tuple[int | None, ...]:
+    dims: list[int | None] = []
     for child in port:
         if child.tag != "dim":
             continue
         text = (child.text or "").strip()
-        value: Optional[int]
+        value: int | None
         try:
             value = parse_decimal(text)
         except ValueError:
@@ -112,7 +112,7 @@ def _parse_dims(port: etree._Element, bad: BadDims) -> Tuple[Optional[int], ...]
     return _share(tuple(dims))
 
 
-def _parse_ports(section: etree._Element, bad: BadDims) -> Tuple[Port, ...]:
+def _parse_ports(section: etree._Element, bad: BadDims) -> tuple[Port, ...]:
     ports = []
     for port in section:
         if port.tag != "port":
@@ -127,18 +127,18 @@ def _parse_ports(section: etree._Element, bad: BadDims) -> Tuple[Port, ...]:
 
 
 #: (body element, the Graph to fill, nesting depth), bodies still to be read
-Pending = List[Tuple[etree._Element, Graph, int]]
+Pending = list[tuple[etree._Element, Graph, int]]
 
 
-def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
+def _parse_layer(elem: etree._Element, problems: list[ParseProblem], scope: str,
                  depth: int, pending: Pending, path: tuple = (), index: int = 0) -> Layer:
     """``path`` is the graph's path (see Graph.path), ``index`` the layer's place in it."""
     data: dict = {}
-    inputs: Tuple[Port, ...] = ()
-    outputs: Tuple[Port, ...] = ()
-    port_maps: List[PortMapEntry] = []
-    back_edges: List[BackEdge] = []
-    body_elems: List[etree._Element] = []
+    inputs: tuple[Port, ...] = ()
+    outputs: tuple[Port, ...] = ()
+    port_maps: list[PortMapEntry] = []
+    back_edges: list[BackEdge] = []
+    body_elems: list[etree._Element] = []
     bad: BadDims = []
     for child in elem:  # one pass over the children: this runs once per layer
         tag = child.tag
@@ -174,13 +174,13 @@ def _parse_layer(elem: etree._Element, problems: List[ParseProblem], scope: str,
                         pending, path, index)
 
 
-def _with_bodies(layer: Layer, body_elems: List[etree._Element], port_maps: List[PortMapEntry],
-                 back_edges: List[BackEdge], problems: List[ParseProblem], scope: str,
+def _with_bodies(layer: Layer, body_elems: list[etree._Element], port_maps: list[PortMapEntry],
+                 back_edges: list[BackEdge], problems: list[ParseProblem], scope: str,
                  depth: int, pending: Pending, path: tuple, index: int) -> Layer:
     """A layer with its bodies (each to be read later: ``pending``), port maps and back
     edges; a body nested too deep is a problem and is left unread."""
     bodies = []
-    seen: Dict[str, int] = {}
+    seen: dict[str, int] = {}
     for body in body_elems:  # document order, as irvalidate.ir.locate counts them
         tag = body.tag
         nth = seen[tag] = seen.get(tag, -1) + 1
@@ -294,7 +294,7 @@ def _stream(path: str, doc: Document) -> None:
             doc.lines = reader.newlines + 1
 
 
-def _stream_from(handle, doc: Document, encoding: Optional[str] = None) -> None:
+def _stream_from(handle, doc: Document, encoding: str | None = None) -> None:
     events = etree.iterparse(handle, events=("start", "end"), tag=("net", "layer", "edge"),
                                        encoding=encoding, **parser_options())
     graph = doc.graph
@@ -326,7 +326,7 @@ def _stream_from(handle, doc: Document, encoding: Optional[str] = None) -> None:
         doc.schema.extend(structure.check(root, "net"))
 
 
-def _not_xml(path: str) -> Optional[str]:
+def _not_xml(path: str) -> str | None:
     """Why a file that is not XML is not: a Git LFS pointer, or UTF-32 (which pugixml, in
     OpenVINO, reads and libxml2 here cannot), told by its first bytes; else None."""
     try:
@@ -343,7 +343,7 @@ def _not_xml(path: str) -> Optional[str]:
     return None
 
 
-def _depth_limit(message: str) -> Optional[str]:
+def _depth_limit(message: str) -> str | None:
     """libxml2's depth limit, said plainly: the runtime's reader has none (400 nested Loops,
     1,200 elements deep, load), but irvalidate keeps libxml2's guard against depth bombs."""
     if "Excessive depth in document" not in message:

@@ -9,7 +9,6 @@ they do not match is read by lxml.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Tuple
 
 S = r"[ \t\r\n]"
 #: ASCII names only, and no colon: namespaces and long names go to lxml
@@ -55,22 +54,22 @@ NET_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml[ \t\r\n][^<>]*\?>)?[ \t\r\n
 CONTROLS = bytes(c for c in range(32) if c not in (9, 10, 13))
 LONE_CR = re.compile("\r(?!\n)")
 #: the <data> of a layer without one (never modified, as no parsed <data> is)
-NO_DATA: Dict[str, str] = {}
+NO_DATA: dict[str, str] = {}
 _PORT_KEYS = frozenset({"id", "precision", "names"})
 _MAX_DATA_ATTRIBUTES = 256  # schema.MAX_ATTRIBUTES: more goes to lxml, which words it
 
 
 #: one port of a cached section: id, dims, precision, newlines before its start tag's end
-PortText = Tuple[str, Tuple[int, ...], Optional[str], int]
+PortText = tuple[str, tuple[int, ...], str | None, int]
 #: what follows a layer's <data>: its input ports, its output ports, its newlines
-Rest = Tuple[Tuple[PortText, ...], Tuple[PortText, ...], int]
+Rest = tuple[tuple[PortText, ...], tuple[PortText, ...], int]
 
 
 class Complex(Exception):
     """The layer matched the pattern but is not plain after all (lxml reads it)."""
 
 
-def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, str]]:
+def attributes(text: str, allowed: frozenset | None) -> dict[str, str] | None:
     """The attributes of a start tag's text, or None when one repeats (lxml refuses the
     file) or is not ``allowed``."""
     pairs = _PAIRS.findall(text)
@@ -84,7 +83,7 @@ def attributes(text: str, allowed: Optional[frozenset]) -> Optional[Dict[str, st
 
 #: attribute names, and the values that repeat, as one string each (a Const's offset is
 #: its own): a model may keep thousands of layers' <data> at once
-SHARED: Dict[str, str] = {}
+SHARED: dict[str, str] = {}
 #: strings shared at most (then all are forgotten: a hostile file must not grow it)
 MAX_SHARED = 4096
 _OWN_VALUES = frozenset({"offset"})
@@ -104,7 +103,7 @@ _CONST_DATA = re.compile(r' element_type="([^"<&\t\n\r]*)" shape="([^"<&\t\n\r]*
                          r'offset="([^"<&\t\n\r]*)" size="([^"<&\t\n\r]*)" ?')
 
 
-def data(text: str) -> Optional[Dict[str, str]]:
+def data(text: str) -> dict[str, str] | None:
     """The attributes of a ``<data>`` start tag's text, or None unless it is plain."""
     const = _CONST_DATA.fullmatch(text)
     if const is not None:
@@ -121,7 +120,7 @@ def data(text: str) -> Optional[Dict[str, str]]:
     return found if len(found) == len(pairs) else None
 
 
-def rest(text: str) -> Optional[Rest]:
+def rest(text: str) -> Rest | None:
     """The ports of what follows a layer's <data> (or start tag) up to its end tag, and its
     newlines; None unless it is plain."""
     match = _REST.fullmatch(text)
@@ -135,10 +134,10 @@ def rest(text: str) -> Optional[Rest]:
     return inputs, outputs, text.count("\n")
 
 
-def _section(text: str, lines: int) -> Tuple[PortText, ...]:
+def _section(text: str, lines: int) -> tuple[PortText, ...]:
     """The ports of an ``<input>`` or ``<output>`` section's text, which starts ``lines``
     newlines into what the layer's lines count from."""
-    ports: List[PortText] = []
+    ports: list[PortText] = []
     counted = 0
     for match in _PORT_PARTS.finditer(text):
         found = attributes(match.group(1), _PORT_KEYS)
@@ -159,7 +158,7 @@ def plain_tail(text: str) -> bool:
     """Whether the end of a file (what follows ``</edges>``) is an optional ``<rt_info>`` of
     plain elements, ``</net>`` and whitespace: a well-formed end that the schema accepts,
     told without lxml (anything else is for lxml to judge)."""
-    stack: List[str] = []
+    stack: list[str] = []
     pos, info = 0, False
     while pos < len(text):
         token = _TAIL_TOKEN.match(text, pos)

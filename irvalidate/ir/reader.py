@@ -33,7 +33,7 @@ def net_or_broken(path: str) -> bool:
     return sniff_root(path) in ("net", None)
 
 
-def scan(path: str) -> "Document | None":
+def scan(path: str) -> Document | None:
     """The document, read by the scanner; None when the file is not plain (or cannot be
     opened: the lxml parser then says why, in its words)."""
     doc = Document(path=path, version=None, graph=Graph())
@@ -94,8 +94,7 @@ def check_skeleton(head: str, rest: str, doc: Document, version: str) -> bool:
         return True
     from lxml import etree
 
-    from . import parser
-    from . import schema as structure
+    from . import parser, schema as structure
     try:
         root = etree.fromstring((head + "<layers/><edges/>" + rest).encode("utf-8"),
                                 etree.XMLParser(**parser.parser_options()))

@@ -8,7 +8,8 @@ attributes of the layers the ops read, are pydantic models built by each op modu
 from __future__ import annotations
 
 from collections import deque
-from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..shapes.dims import Shape, from_declared
 
@@ -22,8 +23,8 @@ class Port(NamedTuple):
     id: str
     #: declared ``<dim>`` values; -1 is a dynamic dimension, None one that could not be read
     #: (IRV004 reports it; rules that compare declared dims skip such a port: see ``readable``)
-    dims: Tuple[Optional[int], ...]
-    precision: Optional[str]
+    dims: tuple[int | None, ...]
+    precision: str | None
     line: int
 
     @property
@@ -37,10 +38,10 @@ _SCAN_PORTS = 8
 #: port id -> position (first id wins) of the port tuples of layers with many ports (a
 #: layer may have thousands; a dict on each of 100k layers would cost ~250 bytes each),
 #: kept with the tuple itself so that its id stays its own
-_INDEXES: Dict[int, Tuple[tuple, Dict[str, int]]] = {}
+_INDEXES: dict[int, tuple[tuple, dict[str, int]]] = {}
 
 
-def _find(ports: Tuple[Port, ...], port_id: str) -> Optional[int]:
+def _find(ports: tuple[Port, ...], port_id: str) -> int | None:
     if len(ports) <= _SCAN_PORTS:
         for index, port in enumerate(ports):
             if port.id == port_id:
@@ -50,7 +51,7 @@ def _find(ports: Tuple[Port, ...], port_id: str) -> Optional[int]:
     if found is None:
         if len(_INDEXES) >= 4096:
             _INDEXES.clear()
-        index_of: Dict[str, int] = {}
+        index_of: dict[str, int] = {}
         for index, port in enumerate(ports):
             index_of.setdefault(port.id, index)
         found = _INDEXES[id(ports)] = (ports, index_of)
@@ -66,22 +67,22 @@ class Layer(NamedTuple):
     version: str
     line: int
     data: Mapping[str, str]
-    inputs: Tuple[Port, ...]
-    outputs: Tuple[Port, ...]
-    bodies: Tuple["Graph", ...] = ()
-    port_maps: Tuple["PortMapEntry", ...] = ()
-    back_edges: Tuple["BackEdge", ...] = ()
+    inputs: tuple[Port, ...]
+    outputs: tuple[Port, ...]
+    bodies: tuple[Graph, ...] = ()
+    port_maps: tuple[PortMapEntry, ...] = ()
+    back_edges: tuple[BackEdge, ...] = ()
 
-    def body(self, kind: str) -> Optional["Graph"]:
+    def body(self, kind: str) -> Graph | None:
         for graph in self.bodies:
             if graph.kind == kind:
                 return graph
         return None
 
-    def input_index(self, port_id: str) -> Optional[int]:
+    def input_index(self, port_id: str) -> int | None:
         return _find(self.inputs, port_id)
 
-    def output_index(self, port_id: str) -> Optional[int]:
+    def output_index(self, port_id: str) -> int | None:
         return _find(self.outputs, port_id)
 
     def describe(self) -> str:
@@ -96,7 +97,7 @@ class PortMapEntry(NamedTuple):
     direction: str
     external_port_id: str
     internal_layer_id: str
-    purpose: Optional[str]
+    purpose: str | None
     line: int
     #: the slicing attributes as written (axis, start, end, stride, part_size), if any
     slicing: Mapping[str, str] = {}
@@ -122,22 +123,22 @@ class Edge(NamedTuple):
 
 class ParseProblem(NamedTuple):
     """Something the parser could not model; the ``malformed-ir`` rule reports it."""
-    line: Optional[int]
+    line: int | None
     message: str
-    layer: Optional[Layer] = None
+    layer: Layer | None = None
     #: xml (unreadable), not-ir, version, or malformed (anything else the parser refused)
     kind: str = "malformed"
-    port: Optional[str] = None
+    port: str | None = None
     #: the record the problem is about (a Port, ...), whose line the finding shows; with
     #: ``axis``, that port's <dim> at this axis
     at: object = None
-    axis: Optional[int] = None
+    axis: int | None = None
 
 
 class _Record:
     """A mutable record with ``__slots__`` for fields: compared and shown field by field.
     (Not a dataclass: importing dataclasses and making one cost ~10 ms of each start.)"""
-    __slots__: Tuple[str, ...] = ()
+    __slots__: tuple[str, ...] = ()
 
     def __eq__(self, other: object):
         if other.__class__ is not self.__class__:
@@ -154,12 +155,12 @@ class _Record:
 class Graph(_Record):
     __slots__ = ("layers", "edges", "problems", "scope", "kind", "path")
 
-    def __init__(self, layers: Optional[List[Layer]] = None, edges: Optional[List[Edge]] = None,
-                 problems: Optional[List[ParseProblem]] = None, scope: str = "", kind: str = "",
-                 path: Tuple = ()) -> None:
-        self.layers: List[Layer] = [] if layers is None else layers
-        self.edges: List[Edge] = [] if edges is None else edges
-        self.problems: List[ParseProblem] = [] if problems is None else problems
+    def __init__(self, layers: list[Layer] | None = None, edges: list[Edge] | None = None,
+                 problems: list[ParseProblem] | None = None, scope: str = "", kind: str = "",
+                 path: tuple = ()) -> None:
+        self.layers: list[Layer] = [] if layers is None else layers
+        self.edges: list[Edge] = [] if edges is None else edges
+        self.problems: list[ParseProblem] = [] if problems is None else problems
         #: where this graph sits: "" for the model, else e.g. "body of Loop 'loop' (id=3)"
         self.scope = scope
         #: "" for the model, else the element it came from: body, then_body or else_body
@@ -168,7 +169,7 @@ class Graph(_Record):
         #: how many bodies of that tag came before it in the layer): see irvalidate.ir.locate
         self.path = path
 
-    def layers_by_id(self) -> Dict[str, Layer]:
+    def layers_by_id(self) -> dict[str, Layer]:
         # The runtime keeps the last layer of a duplicated id (std::map overwrite).
         return {layer.id: layer for layer in self.layers}
 
@@ -176,20 +177,20 @@ class Graph(_Record):
 class Document(_Record):
     __slots__ = ("path", "version", "graph", "fatal", "lines", "schema")
 
-    def __init__(self, path: str, version: Optional[str], graph: Graph,
-                 fatal: Optional[List[ParseProblem]] = None, lines: int = 0,
-                 schema: Optional[List[ParseProblem]] = None) -> None:
+    def __init__(self, path: str, version: str | None, graph: Graph,
+                 fatal: list[ParseProblem] | None = None, lines: int = 0,
+                 schema: list[ParseProblem] | None = None) -> None:
         self.path = path
         self.version = version
         self.graph = graph
         #: problems that stop analysis of the whole file (unreadable, not an IR, bad XML)
-        self.fatal: List[ParseProblem] = [] if fatal is None else fatal
+        self.fatal: list[ParseProblem] = [] if fatal is None else fatal
         #: how many lines the file has (past 65,534, lxml's lines are not exact: see locate)
         self.lines = lines
         #: where the file departs from the structural schema (schemas/ir.rng)
-        self.schema: List[ParseProblem] = [] if schema is None else schema
+        self.schema: list[ParseProblem] = [] if schema is None else schema
 
-    def graphs(self) -> List[Graph]:
+    def graphs(self) -> list[Graph]:
         """The model graph followed by every nested body, outermost first."""
         found, pending = [], deque([self.graph])
         while pending:

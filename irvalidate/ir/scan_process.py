@@ -24,7 +24,7 @@ import marshal
 import os
 import struct
 import sys
-from typing import Iterator, List
+from collections.abc import Iterator
 
 from .plain import NO_DATA
 from .records import Document, Graph, Layer, Port
@@ -183,8 +183,8 @@ def _read(scanner: Scanner, out) -> None:
         _send(out, (_COMPLEX, text, line))
 
     ids: dict = {}  # id() of a shared object -> (its number, itself: kept alive while named)
-    objects: List[tuple] = []
-    records: List[tuple] = []
+    objects: list[tuple] = []
+    records: list[tuple] = []
     forget = False
 
     def number(obj: object) -> int:

@@ -21,8 +21,8 @@ tag) but are exact past line 65,534, where libxml2's are not.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
 from itertools import count
-from typing import Dict, Iterator, List, Optional, Tuple
 
 from . import plain
 from .plain import EDGE, EDGE_LINES, EDGE_VALUES, HEAD, LAYER_TAG, NO_DATA, PROLOG, SPACE, Rest
@@ -63,13 +63,13 @@ class Scanner:
         self._last_line = 0
         #: the object the last layer's port sections were read into (shared by every layer
         #: whose port sections have the same text), or None
-        self.parts: Optional[Rest] = None
+        self.parts: Rest | None = None
         self._eof = False
         #: bytes read from the file, and whether all were ASCII (each then one character)
         self._bytes, self._ascii = 0, True
-        self._rests: Dict[str, Rest] = {}
-        self._data: Dict[str, Dict[str, str]] = {}
-        self._const_data: Dict[str, Dict[str, str]] = {}
+        self._rests: dict[str, Rest] = {}
+        self._data: dict[str, dict[str, str]] = {}
+        self._const_data: dict[str, dict[str, str]] = {}
 
     def close(self) -> None:
         self._file.close()
@@ -112,7 +112,7 @@ class Scanner:
 
     # ------------------------------------------------------------------ the head
 
-    def head(self) -> Dict[str, str]:
+    def head(self) -> dict[str, str]:
         """The ``<net>`` attributes; the scanner then stands at the first layer."""
         while True:
             match = PROLOG.match(self.buf, self.pos)
@@ -161,7 +161,7 @@ class Scanner:
             self._advance(stop)
             yield layer
 
-    def _plain_run(self, pieces: List[str]) -> Iterator[Layer]:
+    def _plain_run(self, pieces: list[str]) -> Iterator[Layer]:
         """The layers of ``pieces`` (each the text up to a ``</layer>``) up to the first
         that is not plain; ``pos`` and ``newlines`` then stand before it.  (One loop with
         local names: this runs once per layer of the file; the text of a <data> or of port
@@ -219,7 +219,7 @@ class Scanner:
         finally:
             self.newlines, self.pos, self._last_line = newlines, pos, last_line
 
-    def _new_data(self, text: str) -> Optional[Dict[str, str]]:
+    def _new_data(self, text: str) -> dict[str, str] | None:
         """A <data> met for the first time, read and remembered; None when it is not plain."""
         data = plain.data(text)
         if data is None:
@@ -232,7 +232,7 @@ class Scanner:
             self._remember(self._data, text, data)
         return data
 
-    def _new_rest(self, text: str) -> Optional[Rest]:
+    def _new_rest(self, text: str) -> Rest | None:
         """Port sections met for the first time, read and remembered; None unless plain."""
         parts = plain.rest(text)
         if parts is not None:
@@ -307,7 +307,7 @@ class Scanner:
         if self.pos < stop:
             raise NotPlain("an edge this reader does not read")
 
-    def skip_edges(self) -> Tuple[int, int]:
+    def skip_edges(self) -> tuple[int, int]:
         """Pass over the ``<edges>`` section (read before, by ``edge_table``): the line it
         starts on, and how many ``<edge`` it holds."""
         self._skip_space()
@@ -330,7 +330,7 @@ class Scanner:
             if not self._more():
                 raise NotPlain("the file ends inside <edges>")
 
-    def jump_edges(self, start: int, end: int, newlines: int) -> Optional[int]:
+    def jump_edges(self, start: int, end: int, newlines: int) -> int | None:
         """Pass over the ``<edges>`` section that ``edge_table`` read (at byte ``start``, up
         to byte ``end``, holding ``newlines``) by seeking past it; the line it starts on.
         None, the scanner unmoved, when it cannot tell that section is the one here (a

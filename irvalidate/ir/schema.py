@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import re
-from functools import lru_cache
-from typing import Dict, Iterable, List, Optional, Tuple
+from collections.abc import Iterable
+from functools import cache
 
 from lxml import etree
 
@@ -22,7 +22,7 @@ RNG_NS = "http://relaxng.org/ns/structure/1.0"
 _PORT_MAP = ("external_port_id", "internal_layer_id"), (
     "internal_port_id", "axis", "start", "end", "stride", "part_size", "purpose")
 #: (parent, element) -> (required attributes, optional attributes); None: any attributes
-_ATTRIBUTES: Dict[Tuple[str, str], Optional[Tuple[Tuple[str, ...], Tuple[str, ...]]]] = {
+_ATTRIBUTES: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]] | None] = {
     ("", "net"): (("version",), ("name", "batch")),
     ("layers", "layer"): (("id", "type", "version"), ("name", "output_names")),
     ("input", "port"): (("id",), ("precision", "names")),
@@ -36,7 +36,7 @@ _ATTRIBUTES: Dict[Tuple[str, str], Optional[Tuple[Tuple[str, ...], Tuple[str, ..
 }
 _BODY = frozenset({"layers", "edges", "rt_info"})
 #: element -> the children it may have (elements not listed here may have none)
-_CHILDREN: Dict[str, frozenset] = {
+_CHILDREN: dict[str, frozenset] = {
     "net": frozenset({"layers", "edges", "rt_info", "meta_data", "quantization_parameters",
                       "statistics"}),
     "layers": frozenset({"layer"}), "edges": frozenset({"edge"}),
@@ -56,13 +56,13 @@ _SUMMARIES = re.compile(r"failed to validate content|Invalid sequence in interle
                         r"Extra element \S+ in interleave|Element \S+ has extra content")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grammar() -> etree._ElementTree:
     with open(data_path("ir.rng"), "rb") as handle:
         return etree.parse(handle, etree.XMLParser(resolve_entities=False, no_network=True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(start: str) -> etree.RelaxNG:
     """The schema with its start switched to the named pattern (net, layer or edge)."""
     tree = copy.deepcopy(_grammar())
@@ -73,7 +73,7 @@ def validator(start: str) -> etree.RelaxNG:
     return etree.RelaxNG(tree)
 
 
-def _attribute_words(elem: etree._Element, spec: Tuple[Tuple[str, ...], Tuple[str, ...]]) -> Optional[str]:
+def _attribute_words(elem: etree._Element, spec: tuple[tuple[str, ...], tuple[str, ...]]) -> str | None:
     required, optional = spec
     names = set(elem.attrib)
     missing = [a for a in required if a not in names]
@@ -88,9 +88,9 @@ def _attribute_words(elem: etree._Element, spec: Tuple[Tuple[str, ...], Tuple[st
     return f"<{elem.tag}> " + " and ".join(parts) if parts else None
 
 
-def diagnose(root: etree._Element) -> List[Tuple[int, str]]:
+def diagnose(root: etree._Element) -> list[tuple[int, str]]:
     """Where a subtree the schema refused departs from it, in plain words (no recursion)."""
-    found: List[Tuple[int, str]] = []
+    found: list[tuple[int, str]] = []
     pending = [root]
     while pending:
         elem = pending.pop()
@@ -118,10 +118,10 @@ def diagnose(root: etree._Element) -> List[Tuple[int, str]]:
     return sorted(found)
 
 
-def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, str]]:
+def explain(message: str, root: etree._Element, line: int) -> list[tuple[int, str]]:
     """libxml2's RELAX NG message in plain words (the raw one follows in brackets)."""
     line = line or root.sourceline or 0
-    plain: Optional[str] = None
+    plain: str | None = None
     raw = f" [schema: {message.strip()}]"
     if match := re.match(r"Element (\S+) failed to validate attributes", message):
         plain = f"<{match.group(1)}> has a missing or unexpected attribute"
@@ -146,7 +146,7 @@ def explain(message: str, root: etree._Element, line: int) -> List[Tuple[int, st
 MAX_ATTRIBUTES = 256
 
 
-def _crowded(root: etree._Element) -> Optional[etree._Element]:
+def _crowded(root: etree._Element) -> etree._Element | None:
     # <data> is the only element whose attribute names are free (rt_info is emptied first);
     # attributes with fixed names are checked in linear time
     for elem in root.iter("data", "net"):
@@ -166,7 +166,7 @@ def plain_edge(elem: etree._Element) -> bool:
             and (elem.text is None or not elem.text.strip()))
 
 
-def check(elem: etree._Element, start: str, layer: Optional[Layer] = None) -> List[ParseProblem]:
+def check(elem: etree._Element, start: str, layer: Layer | None = None) -> list[ParseProblem]:
     """Schema problems of one element (a top-level layer or edge, or the net skeleton);
     ``layer`` is the parsed top-level layer the element is, or holds the problem."""
     for free in elem.iter(*_FREE):
@@ -191,7 +191,7 @@ def check(elem: etree._Element, start: str, layer: Optional[Layer] = None) -> Li
         return [ParseProblem(line or elem.sourceline, f"{text} [schema: {raw}]", layer, kind="schema")
                 for line, text in dict.fromkeys(diagnosed)]
     specific = [e for e in entries if not _SUMMARIES.search(e.message)] or entries[:1]
-    found: List[ParseProblem] = []
+    found: list[ParseProblem] = []
     seen = set()
     for entry in specific:
         for line, message in explain(entry.message, elem, entry.line):

@@ -4,14 +4,12 @@ not keep: only ``--reshape`` needs them, to find an input by any of its names, a
 """
 from __future__ import annotations
 
-from typing import Dict, List
-
 from lxml import etree
 
 from .parser import _Reader, parser_options
 
 
-def split_names(text: str) -> List[str]:
+def split_names(text: str) -> list[str]:
     """``names`` as the reader splits it: on commas, a ``\\,`` being a comma of a name."""
     names, current, escaped = [], "", False
     for char in text:
@@ -28,9 +26,9 @@ def split_names(text: str) -> List[str]:
     return [n for n in names if n]
 
 
-def parameter_names(path: str) -> Dict[str, List[str]]:
+def parameter_names(path: str) -> dict[str, list[str]]:
     """Each top-level Parameter's output tensor names, by layer id ({} when unreadable)."""
-    found: Dict[str, List[str]] = {}
+    found: dict[str, list[str]] = {}
     try:
         with open(path, "rb") as handle:
             for _, elem in etree.iterparse(_Reader(handle), events=("end",),
@@ -43,7 +41,7 @@ def parameter_names(path: str) -> Dict[str, List[str]]:
                 top = parent is not None and parent.getparent() is not None \
                     and parent.getparent().getparent() is None
                 if top and (elem.get("type") or "").lower() == "parameter":
-                    names: List[str] = []
+                    names: list[str] = []
                     for port in elem.iterfind("output/port"):
                         names.extend(split_names(port.get("names") or ""))
                     found[elem.get("id") or ""] = names

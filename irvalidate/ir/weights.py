@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Mapping
 from functools import lru_cache
 from math import prod
-from typing import Dict, List, Mapping, Optional, Tuple
 
 from ..shapes.dims import parse_decimal, parse_shape
 from . import elements
@@ -38,7 +38,7 @@ class ConstSpec:
     of each start)."""
     __slots__ = ("element_type", "shape", "offset", "size")
 
-    def __init__(self, element_type: str, shape: Tuple[int, ...], offset: int, size: int) -> None:
+    def __init__(self, element_type: str, shape: tuple[int, ...], offset: int, size: int) -> None:
         self.element_type = element_type
         self.shape = shape
         self.offset = offset
@@ -75,7 +75,7 @@ def const_spec(data: Mapping[str, str]) -> ConstSpec:
 #: a Const is read by its own layer, the ops that read its values and two rules, a batch of
 #: layers apart at most (a ConstError is not remembered)
 @lru_cache(maxsize=2048)
-def _const_spec(element_type: Optional[str], shape: str, offset: str, size: str) -> ConstSpec:
+def _const_spec(element_type: str | None, shape: str, offset: str, size: str) -> ConstSpec:
     et = elements.from_element_type(element_type)
     if et is None:
         raise ConstError(f"element_type {element_type!r} is not a known type")
@@ -95,12 +95,12 @@ def _const_spec(element_type: Optional[str], shape: str, offset: str, size: str)
 MAX_BIN_ELEMENTS = 10 ** 18
 
 
-def _shape_text(shape: Tuple[int, ...]) -> str:
+def _shape_text(shape: tuple[int, ...]) -> str:
     text = "[" + ", ".join(str(d) for d in shape[:8]) + (", ..." if len(shape) > 8 else "") + "]"
     return text
 
 
-def const_problems(data: Mapping[str, str]) -> List[str]:
+def const_problems(data: Mapping[str, str]) -> list[str]:
     """What is wrong with a Const's offset, size, element type and shape together (the
     ``.bin`` itself aside: see :func:`bytes_past_end`)."""
     try:
@@ -120,7 +120,7 @@ def const_problems(data: Mapping[str, str]) -> List[str]:
     return []
 
 
-def bytes_past_end(data: dict, bin_size: int) -> Optional[int]:
+def bytes_past_end(data: dict, bin_size: int) -> int | None:
     """The end of a Const's bytes when it lies past the end of a ``.bin`` of ``bin_size``
     bytes (OpenVINO: "Incorrect weights in bin file!"), else None."""
     try:
@@ -131,7 +131,7 @@ def bytes_past_end(data: dict, bin_size: int) -> Optional[int]:
     return end if end > bin_size else None
 
 
-def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> List[int]:
+def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> list[int]:
     per_byte = 8 // bits
     mask = (1 << bits) - 1
     out = []
@@ -142,7 +142,7 @@ def _unpack_bits(raw: bytes, bits: int, count: int, msb_first: bool) -> List[int
     return out
 
 
-def _unpack_u3(raw: bytes, count: int) -> List[int]:
+def _unpack_u3(raw: bytes, count: int) -> list[int]:
     out = []
     for i in range(count):
         group, k = divmod(i, 8)
@@ -154,7 +154,7 @@ def _unpack_u3(raw: bytes, count: int) -> List[int]:
     return out
 
 
-def _unpack_u6(raw: bytes, count: int) -> List[int]:
+def _unpack_u6(raw: bytes, count: int) -> list[int]:
     out = []
     for i in range(count):
         group, k = divmod(i, 4)
@@ -173,7 +173,7 @@ def _group_bytes(spec: ConstSpec) -> int:
     return -(-spec.count // per_group) * 3
 
 
-def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
+def decode_integers(spec: ConstSpec, raw: bytes) -> list[int]:
     """Integer values of a Const payload, little-endian; sub-byte types as OpenVINO packs them."""
     et, count = spec.element_type, spec.count
     if et not in elements.INTEGRAL:
@@ -200,7 +200,7 @@ def decode_integers(spec: ConstSpec, raw: bytes) -> List[int]:
 REAL_TYPES = {"f16": "e", "f32": "f", "f64": "d", "bf16": "H"}
 
 
-def decode_reals(spec: ConstSpec, raw: bytes) -> List[float]:
+def decode_reals(spec: ConstSpec, raw: bytes) -> list[float]:
     """Real values of a Const payload, little-endian."""
     fmt = REAL_TYPES[spec.element_type]
     values = struct.unpack(f"<{spec.count}{fmt}", raw[:spec.count * struct.calcsize(fmt)])
@@ -215,7 +215,7 @@ def _inside(path: str, folder: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def git_work_tree(folder: str) -> Optional[str]:
+def git_work_tree(folder: str) -> str | None:
     """The top of the git work tree ``folder`` is in (the nearest folder above, itself
     included, holding ``.git``: a folder, or a file for a linked worktree or a submodule),
     or None; found by walking up, as git does, without running git."""
@@ -229,7 +229,7 @@ def git_work_tree(folder: str) -> Optional[str]:
         current = parent
 
 
-def _link_leaving(path: str, folder: str) -> Optional[str]:
+def _link_leaving(path: str, folder: str) -> str | None:
     """The git work tree a ``.bin`` beside the XML in ``folder`` is a link out of, or None:
     a link within the model's folder or its work tree, or with no work tree, is followed
     as the runtime follows it (the Hugging Face cache links snapshots to blobs)."""
@@ -239,7 +239,7 @@ def _link_leaving(path: str, folder: str) -> Optional[str]:
     return top if top is not None and not _inside(path, top) else None
 
 
-def _unusable(path: str) -> Optional[str]:
+def _unusable(path: str) -> str | None:
     """Why a regular file cannot serve as the weights: unreadable, or a Git LFS pointer."""
     name = os.path.basename(path)
     try:
@@ -254,16 +254,16 @@ def _unusable(path: str) -> Optional[str]:
 class BinFile:
     """Random access to one ``.bin``; opened lazily, each range read at most once."""
 
-    def __init__(self, path: Optional[str], confine_to: Optional[str] = None) -> None:
+    def __init__(self, path: str | None, confine_to: str | None = None) -> None:
         """``confine_to``: the XML's folder, when the .bin is the one beside it: a link out
         of the git work tree that folder is in is not followed (a pull request could
         otherwise make CI echo any file's bytes into a published report)."""
         self.path = path
-        self._size: Optional[int] = None
-        self._error: Optional[str] = None
+        self._size: int | None = None
+        self._error: str | None = None
         #: the work tree a refused link leaves (the runtime itself would read the file)
-        self.left_tree: Optional[str] = None
-        self._cache: Dict[Tuple[int, int], bytes] = {}
+        self.left_tree: str | None = None
+        self._cache: dict[tuple[int, int], bytes] = {}
         if path is None:
             self._error = "no .bin file was given"
         elif not os.path.exists(path):
@@ -288,7 +288,7 @@ class BinFile:
         return self._error is not None and "Git LFS pointer" in self._error
 
     @property
-    def error(self) -> Optional[str]:
+    def error(self) -> str | None:
         return self._error
 
     def size(self) -> int:
@@ -309,14 +309,14 @@ class BinFile:
                 self._cache[key] = handle.read(size)
         return self._cache[key]
 
-    def integers(self, data: Mapping[str, str]) -> List[int]:
+    def integers(self, data: Mapping[str, str]) -> list[int]:
         """Decode an integer Const from its ``<data>``; ConstError says what is wrong."""
         spec = const_spec(data)
         if spec.element_type not in elements.INTEGRAL:
             raise ConstError(f"element type {spec.element_type} is not an integer type", "type")
         return decode_integers(spec, self._payload(spec))
 
-    def booleans(self, data: Mapping[str, str]) -> List[int]:
+    def booleans(self, data: Mapping[str, str]) -> list[int]:
         """Decode a boolean Const (one byte each, as stored: 0 and 1, or another byte the
         caller decides about); ConstError says what is wrong."""
         spec = const_spec(data)
@@ -324,7 +324,7 @@ class BinFile:
             raise ConstError(f"element type {spec.element_type} is not boolean", "type")
         return list(self._payload(spec)[:spec.count])
 
-    def floats(self, data: Mapping[str, str]) -> List[float]:
+    def floats(self, data: Mapping[str, str]) -> list[float]:
         """Decode a real (f16, bf16, f32, f64) or integer Const as floats."""
         spec = const_spec(data)
         if spec.element_type in elements.INTEGRAL:
@@ -353,7 +353,7 @@ class BinFile:
         raw = self.read(spec.offset, wanted)
         return raw + bytes(_group_bytes(spec) - len(raw))
 
-    def first_number(self, data: Mapping[str, str]) -> Optional[float]:
+    def first_number(self, data: Mapping[str, str]) -> float | None:
         """The first value of a Const of an integer or real type (None when it holds none),
         reading only its bytes: a min/max scalar compared as the runtime compares it."""
         spec = const_spec(data)

@@ -18,11 +18,18 @@ or of that type.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..ir import elements
 from ..shapes.broadcasting import BroadcastError, numpy_merge
-from ..shapes.dims import DYNAMIC, ONE, Dim, Shape, broadcast_merge, compatible, format_shape, intersect
+from ..shapes.dims import (
+    DYNAMIC,
+    ONE,
+    Dim,
+    Shape,
+    broadcast_merge,
+    compatible,
+    format_shape,
+    intersect,
+)
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
 from .support.node import Node
@@ -36,7 +43,7 @@ def _refuse(what: str, why: str) -> OpError:
     return OpError(INCOMPATIBLE, f"{what} {why}")
 
 
-def _batch(n: Shape, prefix: Tuple[Dim, ...], what: str, shape: Shape) -> Shape:
+def _batch(n: Shape, prefix: tuple[Dim, ...], what: str, shape: Shape) -> Shape:
     """N broadcast (numpy) with another input's batch dims; a dynamic-rank N stays one."""
     try:
         return numpy_merge(n, prefix).shape
@@ -45,7 +52,7 @@ def _batch(n: Shape, prefix: Tuple[Dim, ...], what: str, shape: Shape) -> Shape:
                                                         f"{format_shape(n)}: {err.message}") from None
 
 
-def _types(node: Node, causal: bool) -> Optional[str]:
+def _types(node: Node, causal: bool) -> str | None:
     labels = [f"{label} (input {i})" for i, label in enumerate(_LABELS)] + [
         f"input {i}" for i in range(len(_LABELS), len(node.inputs))]
     pairs = [(label, v.element_type) for i, (label, v) in enumerate(zip(labels, node.inputs))
@@ -104,8 +111,8 @@ def _infer(node: Node) -> Result:
     return Result((out,), (et,))
 
 
-def _key_or_value(shape: Tuple[Dim, ...], what: str, n: Shape, dim: Dim, at: int, name: str,
-                  whose: str) -> Tuple[Shape, Dim]:
+def _key_or_value(shape: tuple[Dim, ...], what: str, n: Shape, dim: Dim, at: int, name: str,
+                  whose: str) -> tuple[Shape, Dim]:
     """Key or value: rank 3 or more, batch dims broadcast into N, one dim merged with ``dim``."""
     if len(shape) < 3:
         raise _refuse(f"{what} {format_shape(shape)}", "must have rank 3 or more")
@@ -117,7 +124,7 @@ def _key_or_value(shape: Tuple[Dim, ...], what: str, n: Shape, dim: Dim, at: int
     return n, merged
 
 
-def _mask(mask: Shape, n: Shape, length: Dim, s: Dim) -> Tuple[Shape, Dim]:
+def _mask(mask: Shape, n: Shape, length: Dim, s: Dim) -> tuple[Shape, Dim]:
     if mask is None or not mask:
         return n, length
     what = f"attention_mask {format_shape(mask)}"
@@ -140,13 +147,13 @@ def _scale(scale: Shape) -> None:
         raise _refuse(f"scale {format_shape(scale)}", "must be a scalar or hold one element")
 
 
-def _sink(sink: Shape, q: Tuple[Dim, ...]) -> None:
+def _sink(sink: Shape, q: tuple[Dim, ...]) -> None:
     if sink is None:
         return
     what = f"sink {format_shape(sink)}"
     if len(sink) != len(q):
         raise _refuse(what, f"must have the query's rank {len(q)}")
-    wrong: List[int] = [i for i in range(len(q) - 1) if broadcast_merge(q[i], sink[i]) is None]
+    wrong: list[int] = [i for i in range(len(q) - 1) if broadcast_merge(q[i], sink[i]) is None]
     if not compatible(sink[-1], ONE) or wrong:
         raise _refuse(what, f"does not fit the query {format_shape(q)}: its last dim must be 1 "
                             f"and the others must broadcast with the query's")

@@ -16,24 +16,23 @@ the value count with the rank: extra values are ignored, and too few are read pa
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from ..ir import elements
-from ..shapes import arith
-from ..shapes import windows as win
+from ..shapes import arith, windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_dim, format_shape
 from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
 
-def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Optional[List[int]]:
+def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> list[int] | None:
     """The checks both ops share; the length the value inputs have (None: unknown)."""
     node.require_inputs((4,))
     node.show(labels)
     node.how = how
     _types(node, labels, same_types)
-    merged: Optional[tuple] = None
+    merged: tuple | None = None
     shapes = [node.inputs[i].shape for i in (2, 3, 1)]
     for shape in shapes:
         found = arith.merge_shapes(merged, shape)
@@ -51,7 +50,7 @@ def _common(node: Node, labels: Sequence[str], how: str, same_types: bool) -> Op
     return None if merged is None or not merged[0].is_static else [merged[0].lo]
 
 
-def _values(node: Node, index: int, count: int, label: str) -> Optional[List[int]]:
+def _values(node: Node, index: int, count: int, label: str) -> list[int] | None:
     found = node.exact_values(index)
     if found is not None and len(found) < count:
         raise OpError(INCOMPATIBLE, f"{label} has {len(found)} values for data of rank {count}; "
@@ -134,7 +133,7 @@ def _space_to_batch(node: Node) -> Result:
         # 5 + -1 + 2 is `6..`, not 6)
         padded = win.add_int(win.add_int(data[axis], begin[axis]), end[axis])
         if padded.hi >= INF:  # the lower bound divided, rounding up; no upper bound
-            found: Optional[Dim] = Dim(-(-padded.lo // blocks[axis]), INF)
+            found: Dim | None = Dim(-(-padded.lo // blocks[axis]), INF)
         else:
             found = arith.divide(padded, blocks[axis])
         if found is None:

@@ -12,10 +12,9 @@ runtime's default evaluators on each bound).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any
 
-from ..shapes import broadcasting as bc
-from ..shapes import layout
+from ..shapes import broadcasting as bc, layout
 from ..shapes.dims import DYNAMIC, Dim
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import (
@@ -62,7 +61,7 @@ BroadcastMode = lazy_model(_build)
 #: (v3, three inputs, mode, axis) as written -> what they mean, validated once per file's
 #: few combinations (an OpError is not cached: it is raised again for each layer; bounded:
 #: memo.keep)
-_MODES: Dict[tuple, object] = {}
+_MODES: dict[tuple, object] = {}
 
 
 def _mode(node: Node, v3: bool):
@@ -76,7 +75,7 @@ def _mode(node: Node, v3: bool):
 
 def _read_mode(node: Node, v3: bool):
     data, count = node.layer.data, len(node.inputs)
-    value: Optional[str] = data.get("mode")
+    value: str | None = data.get("mode")
     if value is None:
         # Broadcast-1 defaults to none (explicit) with 3 inputs, numpy with 2; -3 to numpy
         mode = "none" if (not v3 and count >= 3) else "numpy"
@@ -87,7 +86,7 @@ def _read_mode(node: Node, v3: bool):
             raise OpError(ATTRIBUTE, f"attribute mode: {err}") from None
     if not v3 and mode == "none" and count < 3:
         mode = "numpy"  # Broadcast-1 silently turns explicit into numpy without axes
-    raw: Dict[str, Any] = {"mode": mode}  # (the texts, and whether the axis is given)
+    raw: dict[str, Any] = {"mode": mode}  # (the texts, and whether the axis is given)
     axis = data.get(_AXIS[v3])
     if axis is not None:
         raw.update(axis=axis, axis_given=True)
@@ -95,7 +94,7 @@ def _read_mode(node: Node, v3: bool):
     return found if found is not None else validate(BroadcastMode, raw, {"mode": "mode", "axis": _AXIS[v3]})
 
 
-def direct(raw: Dict[str, str]) -> Optional[Attributes]:
+def direct(raw: dict[str, str]) -> Attributes | None:
     """What the model gives when the axis parses (the mode is a legal one by now): its int
     check always passes the parser's result (tests/ops/test_attribute_models.py); None
     when it does not parse (the model words it)."""
@@ -106,7 +105,7 @@ def direct(raw: Dict[str, str]) -> Optional[Attributes]:
     return Attributes(mode=raw["mode"], axis=axis, axis_given="axis" in raw)
 
 
-def _concat_fallback(node: Node, length: Optional[int]) -> Optional[Tuple[Dim, ...]]:
+def _concat_fallback(node: Node, length: int | None) -> tuple[Dim, ...] | None:
     """OpenVINO's fallback for a Concat target it cannot bound-evaluate.
 
     When the Concat output is 1-D of static length equal to its number of inputs, every
@@ -134,7 +133,7 @@ def _concat_fallback(node: Node, length: Optional[int]) -> Optional[Tuple[Dim, .
     return tuple(dims)
 
 
-def _target(node: Node, label: str) -> Tuple[Optional[Tuple[Dim, ...]], Optional[int]]:
+def _target(node: Node, label: str) -> tuple[tuple[Dim, ...] | None, int | None]:
     length = node.one_d_length(1, "target_shape (input 1)")
     values = node.const_ints(1)
     if values is not None and len(values) > MAX_RANK:
@@ -174,7 +173,7 @@ def _labelled(err: OpError, label: str) -> OpError:
     return OpError(p.kind, f"inputs cannot broadcast ({label}): {p.message}", p.column, p.offsets)
 
 
-def _broadcast(node: Node, spec, target, length: Optional[int], label: str) -> Result:
+def _broadcast(node: Node, spec, target, length: int | None, label: str) -> Result:
     data = node.inputs[0]
     start = None
     if spec.mode == "pdpd" and target is not None and data.shape is not None:

@@ -13,7 +13,7 @@ one, so both are refused.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..ir import elements
 from ..shapes.broadcasting import target_from_values
@@ -44,7 +44,7 @@ def block_count(out: Sequence[int], kernel: Sequence[int], strides: Sequence[int
     return _signed(total)
 
 
-def _check_lists(lists: Tuple[Optional[Tuple[int, ...]], ...]) -> None:
+def _check_lists(lists: tuple[tuple[int, ...] | None, ...]) -> None:
     for field, values in zip(_FIELDS, lists):
         if values is None:
             raise OpError(ATTRIBUTE, f"attribute {field.ir} is missing: the runtime crashes "
@@ -62,7 +62,7 @@ def _size_input(node: Node, index: int) -> None:
                                     f"{format_shape(shape)}")
 
 
-def _output_size(node: Node) -> Optional[Tuple[Dim, ...]]:
+def _output_size(node: Node) -> tuple[Dim, ...] | None:
     values = node.const_ints(1)
     if values is not None:
         return target_from_values(values) if len(values) == 2 else None

@@ -16,7 +16,7 @@ are u8 or floating-point, every plane the same (a dynamic one takes the others')
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..ir import elements
 from ..shapes import arith
@@ -29,9 +29,9 @@ _SINGLE_PLANE = (Field("single_plane", "bool", True),)
 ONE, TWO, THREE = static(1), static(2), static(3)
 
 
-def _type(node: Node, labels: Sequence[str]) -> Optional[str]:
+def _type(node: Node, labels: Sequence[str]) -> str | None:
     """The planes' one element type (u8 or floating-point), noting what the runtime refuses."""
-    merged: Optional[str] = None
+    merged: str | None = None
     for et in (v.element_type for v in node.inputs):
         try:
             merged = elements.merge(merged, et)
@@ -49,14 +49,14 @@ def _check(ok: bool, message: str) -> None:
         raise OpError(INCOMPATIBLE, message)
 
 
-def _even(out: List[Dim], shown: str) -> None:
+def _even(out: list[Dim], shown: str) -> None:
     """Height and width must each hold an even value (their intervals are kept)."""
     for axis, what in ((1, "height"), (2, "width")):
         _check(arith.divide(out[axis], 2) is not None,
                f"the image {what} must be even, but {shown} gives {out[axis]}")
 
 
-def _luma(node: Node) -> List[Dim]:
+def _luma(node: Node) -> list[Dim]:
     """Y (or the single plane): rank 4 with one channel; its dims start the output."""
     y = node.inputs[0].shape
     label = "Y" if len(node.inputs) > 1 else "the image"
@@ -67,18 +67,18 @@ def _luma(node: Node) -> List[Dim]:
     return list(y)
 
 
-def _single_plane(out: List[Dim]) -> None:
+def _single_plane(out: list[Dim]) -> None:
     """One plane is 3/2 the image's height."""
     height = arith.divide(arith.mul(out[1], TWO), 3)
     _check(height is not None, f"the single plane's height {out[1]} is not divisible by 3")
     out[1] = height  # type: ignore[assignment]  # height checked not None
 
 
-def _doubled(chroma: Tuple[Dim, ...]) -> Tuple[Dim, ...]:
+def _doubled(chroma: tuple[Dim, ...]) -> tuple[Dim, ...]:
     return (chroma[0], arith.mul(chroma[1], TWO), arith.mul(chroma[2], TWO), chroma[3])
 
 
-def _nv12_planes(node: Node, out: List[Dim]) -> List[Dim]:
+def _nv12_planes(node: Node, out: list[Dim]) -> list[Dim]:
     """Y merged with UV (``[N, H/2, W/2, 2]``, its H and W doubled)."""
     uv = node.inputs[1].shape
     if uv is not None:
@@ -92,7 +92,7 @@ def _nv12_planes(node: Node, out: List[Dim]) -> List[Dim]:
     return list(merged)  # type: ignore[arg-type]  # ok: merged is known
 
 
-def _i420_planes(node: Node, out: List[Dim]) -> List[Dim]:
+def _i420_planes(node: Node, out: list[Dim]) -> list[Dim]:
     """Y merged with U and V (merged first: ``[N, H/2, W/2, 1]``, their H and W doubled)."""
     u, v = node.inputs[1].shape, node.inputs[2].shape
     uv, consistent = arith.merge_into(u, v)

@@ -9,10 +9,7 @@ computed target); a Broadcast reading a Concat it cannot evaluate has its own fa
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
-from ..shapes import arith
-from ..shapes import values as vals
+from ..shapes import arith, values as vals
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
@@ -34,7 +31,7 @@ def _infer(node: Node) -> Result:
     et = merge_types(node, labels, [v.element_type for v in node.inputs])
     out: Shape = None
     joined = Dim(0, 0)
-    where: Optional[int] = None
+    where: int | None = None
     for label, value in zip(labels, node.inputs):
         shape = value.shape
         if shape is None:
@@ -56,7 +53,7 @@ def _infer(node: Node) -> Result:
     return Result((out,), (et,))
 
 
-def _mismatch(before: Tuple[Dim, ...], shape: Tuple[Dim, ...], label: str, axis: int) -> str:
+def _mismatch(before: tuple[Dim, ...], shape: tuple[Dim, ...], label: str, axis: int) -> str:
     detail = f"ranks {len(before)} and {len(shape)}" if len(before) != len(shape) else \
         "dim " + ", ".join(str(i) for i, (x, y) in enumerate(zip(before, shape))
                            if arith.merge(x, y) is None)

@@ -5,8 +5,6 @@ Bound evaluation casts each bound like C++ (two's complement wrap-around): see
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..ir import elements
 from ..shapes import values as vals
 from ..shapes.values import Tensor
@@ -16,7 +14,7 @@ from .support.spec import OpSpec, Result
 from .unary import same_shape
 
 
-def _infer(node: Node) -> Optional[Result]:
+def _infer(node: Node) -> Result | None:
     return same_shape(node, elements.from_element_type(node.layer.data.get("destination_type")))
 
 

@@ -14,10 +14,10 @@ last ``k`` dims of data and filters (``?`` where a rank is dynamic).
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..shapes import arith
-from ..shapes import windows as win
+from ..shapes import arith, windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
@@ -38,15 +38,15 @@ NOT_NUMERIC = ("boolean",)
 
 class Window(NamedTuple):
     """A convolution's window attributes once ``k`` is known: every list holds ``k`` values."""
-    strides: Tuple[int, ...]
-    dilations: Tuple[int, ...]
-    pads_begin: Tuple[int, ...]
-    pads_end: Tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
     auto_pad: str
 
 
-def spatial_count(data: Shape, filters: Shape, filter_lead: int, lists: Sequence[Tuple[int, ...]],
-                  more: Optional[int] = None) -> Optional[int]:
+def spatial_count(data: Shape, filters: Shape, filter_lead: int, lists: Sequence[tuple[int, ...]],
+                  more: int | None = None) -> int | None:
     """``k``, or None when it is undefined (the output is then a dynamic rank).
 
     The runtime subtracts in size_t: a rank one short of the lead dims wraps to its
@@ -70,7 +70,7 @@ def spatial_count(data: Shape, filters: Shape, filter_lead: int, lists: Sequence
 
 
 def window(count: int, strides, dilations, pads_begin, pads_end, auto_pad,
-           extra: Sequence[Tuple[str, Tuple[int, ...]]] = ()) -> Window:
+           extra: Sequence[tuple[str, tuple[int, ...]]] = ()) -> Window:
     """The attributes resized and checked against ``count`` spatial axes, as the runtime
     does (``extra``: further lists that must hold ``count`` values, named)."""
     strides = strides or (1,) * count
@@ -89,7 +89,7 @@ def _list(values: Sequence[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def require_rank(shape: Shape, label: str, ranks: Tuple[int, ...]) -> None:
+def require_rank(shape: Shape, label: str, ranks: tuple[int, ...]) -> None:
     """A static rank must be one of ``ranks``."""
     if shape is not None and len(shape) not in ranks:
         words = " or ".join(str(r) for r in ranks)
@@ -97,7 +97,7 @@ def require_rank(shape: Shape, label: str, ranks: Tuple[int, ...]) -> None:
                                     f"must have rank {words.replace(' or ', ', ', len(ranks) - 2)}")
 
 
-def tail(shape: Shape, count: int, label: str = "filters") -> Tuple[Dim, ...]:
+def tail(shape: Shape, count: int, label: str = "filters") -> tuple[Dim, ...]:
     """The last ``count`` dims of a shape, or ``count`` x ``?`` for a dynamic rank."""
     if shape is None:
         return (DYNAMIC,) * count
@@ -124,7 +124,7 @@ def lead(shape: Shape, index: int) -> Dim:
     return DYNAMIC if shape is None else shape[index]
 
 
-def forward_spatial(data: Shape, filters: Shape, win_: Window) -> Tuple[Dim, ...]:
+def forward_spatial(data: Shape, filters: Shape, win_: Window) -> tuple[Dim, ...]:
     """The spatial output dims of a forward convolution (data and filters may be dynamic rank)."""
     count = len(win_.strides)
     same = win_.auto_pad in SAME
@@ -139,7 +139,7 @@ def forward_spatial(data: Shape, filters: Shape, win_: Window) -> Tuple[Dim, ...
     return tuple(out)
 
 
-def merged_type(node: Node, names: Sequence[str]) -> Optional[str]:
+def merged_type(node: Node, names: Sequence[str]) -> str | None:
     """The one element type of the first inputs (a mismatch or a non-number is noted)."""
     merged = merge_types(node, names, [v.element_type for v in node.inputs[:len(names)]])
     if merged in NOT_NUMERIC:
@@ -147,7 +147,7 @@ def merged_type(node: Node, names: Sequence[str]) -> Optional[str]:
     return merged
 
 
-def check_lengths(lists: Sequence[Tuple[str, Sequence[int]]], count: int, what: str) -> None:
+def check_lengths(lists: Sequence[tuple[str, Sequence[int]]], count: int, what: str) -> None:
     """Each named attribute list must hold ``count`` values (``what``: of what, in words)."""
     for name, values in lists:
         if len(values) != count:
@@ -220,7 +220,7 @@ def group_channels(data: Shape, filters: Shape, per_group: int, out_at: int) -> 
     if data is not None and dim_at(filters, per_group, "filters").is_static:
         size = filters[per_group].lo
         if size == 0:  # a division by zero the runtime does in doubles: 0 unless `?`
-            quotient: Optional[Dim] = data[1] if data[1] == DYNAMIC else Dim(0, 0)
+            quotient: Dim | None = data[1] if data[1] == DYNAMIC else Dim(0, 0)
         else:
             quotient = arith.divide(data[1], size)
         merged = None if quotient is None else arith.merge(groups, quotient)

@@ -17,11 +17,8 @@ dim 1); the output's dim 1 is the filters' dim 1 (grouped: groups x filters dim 
 """
 from __future__ import annotations
 
-from typing import Tuple
-
 from ..shapes import windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
-from .support.attributes import Field, read
 from .convolution import (
     CONV_FIELDS,
     check_channels,
@@ -35,6 +32,7 @@ from .convolution import (
     tail,
     window,
 )
+from .support.attributes import Field, read
 from .support.input_types import INTEGER_LIKE, require_type
 from .support.node import Node
 from .support.spec import INCOMPATIBLE, OpError, OpSpec, Result
@@ -44,7 +42,7 @@ _FIELDS = CONV_FIELDS + (Field("output_padding", "ints", ()),)
 _OUTPUT_SHAPE = "output_shape (input 2)"
 
 
-def _output_spatial(node: Node) -> Tuple[bool, Shape, bool]:
+def _output_spatial(node: Node) -> tuple[bool, Shape, bool]:
     """(whether input 2 is there, the spatial dims it gives: None for a dynamic rank, and
     whether its values are known)."""
     if len(node.inputs) < 3:

@@ -13,12 +13,10 @@ must be compatible with them but never refine them.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
-from .support.attributes import Field, read
 from .convolution import CONV_FIELDS, NOT_NUMERIC, forward_spatial, merged_type, window
+from .support.attributes import Field, read
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, TYPE, OpError, OpSpec, Result
 
@@ -97,7 +95,7 @@ def _infer_deformable(node: Node, v8: bool) -> Result:
         batch = data[0]
     if offsets is not None:
         _offsets_checks(data, offsets, filters, dg)
-        merged: Optional[Dim] = arith.merge(batch, offsets[0])
+        merged: Dim | None = arith.merge(batch, offsets[0])
         if merged is None:
             raise OpError(INCOMPATIBLE, f"offsets {format_shape(offsets)} have batch "
                                         f"{format_dim(offsets[0])} where data has "
@@ -119,7 +117,7 @@ def _infer_deformable(node: Node, v8: bool) -> Result:
     return Result((out,), (et,))
 
 
-def _spatial_count(data: Shape, filters: Shape, offsets: Shape) -> Optional[int]:
+def _spatial_count(data: Shape, filters: Shape, offsets: Shape) -> int | None:
     """2, unless no input tells it (every rank dynamic, or one short and the rest dynamic)."""
     for shape in (data, filters):
         if shape is not None:
@@ -133,7 +131,7 @@ def _spatial_count(data: Shape, filters: Shape, offsets: Shape) -> Optional[int]
     return 2 if offsets is not None else None
 
 
-def _offsets_checks(data: Shape, offsets: Tuple[Dim, ...], filters: Shape, dg: int) -> None:
+def _offsets_checks(data: Shape, offsets: tuple[Dim, ...], filters: Shape, dg: int) -> None:
     if filters is not None:
         want = arith.mul(arith.mul(arith.mul(filters[2], filters[3]), Dim(2, 2)),
                          arith.from_int(dg))

@@ -9,8 +9,7 @@ which both refuse, but only for data of static rank (a dynamic rank is passed th
 """
 from __future__ import annotations
 
-from ..shapes import arith
-from ..shapes import windows as win
+from ..shapes import arith, windows as win
 from ..shapes.dims import Dim, format_dim, format_shape
 from .support.attributes import Field, read
 from .support.node import Node

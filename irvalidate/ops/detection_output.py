@@ -16,9 +16,9 @@ on it in FP16 models, which the runtime loads (the precision of a port is not re
 """
 from __future__ import annotations
 
-from ..shapes import arith
-from typing import List, Tuple, TypeGuard
+from typing import TypeGuard
 
+from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, compatible, static
 from .support.attributes import Field, read
 from .support.infer_helpers import REAL, text
@@ -43,7 +43,7 @@ def _fail(message: str) -> OpError:
     return OpError(INCOMPATIBLE, message)
 
 
-def _static(shape: Shape, index: int) -> TypeGuard[Tuple[Dim, ...]]:
+def _static(shape: Shape, index: int) -> TypeGuard[tuple[Dim, ...]]:
     return shape is not None and shape[index].is_static
 
 
@@ -147,8 +147,8 @@ def _priors(priors: int, value: int, per: int, label: str, unit: str) -> int:
     return priors
 
 
-def _check(shapes: List[Shape], five: bool, priors: int, classes: int, share_location: bool,
-           box_size: int, variance_in_target: bool) -> Tuple[Dim, int]:
+def _check(shapes: list[Shape], five: bool, priors: int, classes: int, share_location: bool,
+           box_size: int, variance_in_target: bool) -> tuple[Dim, int]:
     """The runtime's checks in its order; gives (N, P)."""
     logits, class_preds, proposals = shapes[:3]
     loc_classes = 1 if share_location else classes
@@ -192,22 +192,28 @@ def _check(shapes: List[Shape], five: bool, priors: int, classes: int, share_loc
             priors = _priors(priors, proposals[2].lo, box_size, "proposals dim 2",
                              f"the prior box size {box_size}")
     if five:
-        aux_classes, aux_boxes = shapes[3], shapes[4]
-        if aux_classes is not None:
-            if len(aux_classes) != 2:
-                raise _fail(f"aux_class_preds must have rank 2, but has rank {len(aux_classes)}")
-            if not compatible(aux_classes[0], batch):
-                raise _fail(f"aux_class_preds dim 0 ({text(aux_classes[0])}) differs from the "
-                            f"batch {text(batch)}")
-            if priors and not compatible(aux_classes[1], static(priors * 2)):
-                raise _fail(f"aux_class_preds dim 1 is {text(aux_classes[1])}, but {priors} "
-                            f"priors give {priors * 2}")
-            if aux_classes[1].is_static:
-                priors = aux_classes[1].lo // 2
-        if not arith.compatible_shapes(aux_boxes, logits):
-            raise _fail(f"aux_box_preds {text(aux_boxes)} must have the shape of box_logits "
-                        f"{text(logits)}")
+        priors = _check_aux(shapes, batch, priors)
     return batch, priors
+
+
+def _check_aux(shapes: list[Shape], batch: Dim, priors: int) -> int:
+    """The checks of the two auxiliary inputs (DetectionOutput-8 with five); gives P."""
+    logits, aux_classes, aux_boxes = shapes[0], shapes[3], shapes[4]
+    if aux_classes is not None:
+        if len(aux_classes) != 2:
+            raise _fail(f"aux_class_preds must have rank 2, but has rank {len(aux_classes)}")
+        if not compatible(aux_classes[0], batch):
+            raise _fail(f"aux_class_preds dim 0 ({text(aux_classes[0])}) differs from the "
+                        f"batch {text(batch)}")
+        if priors and not compatible(aux_classes[1], static(priors * 2)):
+            raise _fail(f"aux_class_preds dim 1 is {text(aux_classes[1])}, but {priors} "
+                        f"priors give {priors * 2}")
+        if aux_classes[1].is_static:
+            priors = aux_classes[1].lo // 2
+    if not arith.compatible_shapes(aux_boxes, logits):
+        raise _fail(f"aux_box_preds {text(aux_boxes)} must have the shape of box_logits "
+                    f"{text(logits)}")
+    return priors
 
 
 SPECS = {"detectionoutput": (

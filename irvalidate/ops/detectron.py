@@ -13,8 +13,6 @@ grid comes from the feature map (``h`` and ``w`` are read but not used), flatten
 """
 from __future__ import annotations
 
-from typing import Tuple
-
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape, static
 from .support.attributes import Field, read
@@ -138,7 +136,7 @@ def _features(node: Node) -> Result:
     return Result((out, (count, static(4))), (et, et))
 
 
-def _channels(channels: Dim, level: Tuple[Dim, ...], label: str, index: int) -> Dim:
+def _channels(channels: Dim, level: tuple[Dim, ...], label: str, index: int) -> Dim:
     merged = arith.merge(channels, level[1])
     if merged is None:
         raise OpError(INCOMPATIBLE, f"{label} (input {index}) {format_shape(level)} has "

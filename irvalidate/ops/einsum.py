@@ -17,7 +17,6 @@ output ``...`` that no input has is empty.  The inputs share one numeric (not bo
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Tuple
 
 from ..shapes.broadcasting import BroadcastError, numpy_merge
 from ..shapes.dims import DYNAMIC, Dim, Shape, broadcast_merge, format_dim, format_shape, intersect
@@ -31,13 +30,13 @@ _SUBSCRIPT = re.compile(r"[A-Za-z]*(?:\.\.\.)?[A-Za-z]*")
 ELLIPSIS = "..."
 
 
-def labels_of(subscript: str) -> List[str]:
+def labels_of(subscript: str) -> list[str]:
     """The labels of a subscript in order, ``...`` as one."""
     head, dots, tail = subscript.partition(ELLIPSIS)
     return list(head) + ([ELLIPSIS] if dots else []) + list(tail)
 
 
-def parse(equation: str) -> Tuple[List[str], str]:
+def parse(equation: str) -> tuple[list[str], str]:
     """The input subscripts and the output one (made up when implicit); ATTRIBUTE on a
     malformed equation."""
     inputs_part, arrow, output = equation.partition("->")
@@ -51,7 +50,7 @@ def parse(equation: str) -> Tuple[List[str], str]:
             raise OpError(ATTRIBUTE, f"attribute equation {equation!r}: output subscript "
                                      f"{output!r} must be letters with at most one '...'")
         return subscripts, output
-    counts: Dict[str, int] = {}
+    counts: dict[str, int] = {}
     for sub in subscripts:
         for label in set(labels_of(sub)) - {ELLIPSIS}:
             counts[label] = counts.get(label, 0) + 1
@@ -61,15 +60,15 @@ def parse(equation: str) -> Tuple[List[str], str]:
     return subscripts, dots + "".join(once)
 
 
-def _input_dims(shape: Tuple[Dim, ...], labels: List[str], what: str
-                ) -> Tuple[Dict[str, Dim], Optional[Tuple[Dim, ...]]]:
+def _input_dims(shape: tuple[Dim, ...], labels: list[str], what: str
+                ) -> tuple[dict[str, Dim], tuple[Dim, ...] | None]:
     """One static-rank input: each letter's dim (its repeats merged) and the ``...`` dims."""
     letters = len(labels) - (ELLIPSIS in labels)
     if len(shape) < letters or (ELLIPSIS not in labels and len(shape) != letters):
         need = f"{letters} or more" if ELLIPSIS in labels else str(letters)
         raise OpError(INCOMPATIBLE, f"{what} {format_shape(shape)} has rank {len(shape)}, but "
                                     f"its subscript names {need} dims")
-    found: Dict[str, Dim] = {}
+    found: dict[str, Dim] = {}
     dots = None
     position = 0
     for label in labels:
@@ -103,7 +102,7 @@ def _infer(node: Node) -> Result:
     et = merge_types(node, labels, [v.element_type for v in node.inputs])
     if et == "boolean":
         node.note(TYPE, "Einsum needs numeric inputs, not boolean")
-    dims: Dict[str, Dim] = {}
+    dims: dict[str, Dim] = {}
     dots: Shape = ()
     dotted = False
     for what, sub, value in zip(labels, subscripts, node.inputs):
@@ -138,8 +137,8 @@ def _infer(node: Node) -> Result:
     return Result((_output(output, dims, dots),), (et,))
 
 
-def _output(output: str, dims: Dict[str, Dim], dots: Shape) -> Shape:
-    out: List[Dim] = []
+def _output(output: str, dims: dict[str, Dim], dots: Shape) -> Shape:
+    out: list[Dim] = []
     for label in labels_of(output):
         if label == ELLIPSIS:
             continue

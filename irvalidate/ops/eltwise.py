@@ -15,11 +15,8 @@ the other comparisons and the logical operations on exact values only.
 """
 from __future__ import annotations
 
-from typing import Dict, Tuple
-
 from ..ir import elements
-from ..shapes import bounds, pointwise
-from ..shapes import broadcasting as bc
+from ..shapes import bounds, broadcasting as bc, pointwise
 from ..shapes.values import Tensor
 from .support import autobroadcast as ab
 from .support.evaluating import bool_attr, origin, tensors
@@ -98,7 +95,7 @@ def _spec(name: str, kind: str) -> OpSpec:
                   arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else ())
 
 
-SPECS: Dict[str, Tuple[OpSpec, ...]] = {
+SPECS: dict[str, tuple[OpSpec, ...]] = {
     name.lower(): (_spec(name, kind),)
     for kind, names in (("arithmetic", ARITHMETIC), ("comparison", COMPARISON),
                         ("logical", LOGICAL), ("bitwise", BITWISE), ("shift", SHIFT))

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import math
 
-from ..shapes import arith
-from ..shapes import windows as win
+from ..shapes import arith, windows as win
 from ..shapes.dims import DYNAMIC, format_shape
-from .support.attributes import Field, read
 from .convolution import PAD_TYPES
+from .support.attributes import Field, read
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 

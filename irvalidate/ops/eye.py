@@ -11,8 +11,6 @@ negatives 0), computed bounds, else as many ``?`` as its static length, else a d
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ..shapes.broadcasting import target_from_values
 from ..shapes.dims import DYNAMIC, Dim, format_dim, format_shape
 from ..shapes.values import NegativeTarget, Unresolved, as_target, describe
@@ -61,7 +59,7 @@ def _size(node: Node, index: int) -> Dim:
     return dim
 
 
-def _batch(node: Node) -> Optional[Tuple[Dim, ...]]:
+def _batch(node: Node) -> tuple[Dim, ...] | None:
     length = node.one_d_length(3, "batch_shape (input 3)")
     values = node.const_ints(3)
     if values is not None:
@@ -81,7 +79,7 @@ def _infer(node: Node) -> Result:
         require_type(node, index, _LABELS[index], INDEX_TYPES)
     for index in (0, 1, 2):
         _one_value(node, index)
-    batch: Optional[Tuple[Dim, ...]] = ()
+    batch: tuple[Dim, ...] | None = ()
     if len(node.inputs) == 4:
         batch = _batch(node)
     if batch is None:  # a dynamic rank: the runtime never reads the sizes then

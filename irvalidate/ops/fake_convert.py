@@ -11,8 +11,7 @@ the output too).
 from __future__ import annotations
 
 from ..ir import elements
-from ..shapes import arith
-from ..shapes import broadcasting as bc
+from ..shapes import arith, broadcasting as bc
 from ..shapes.dims import format_shape
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types

@@ -6,7 +6,7 @@ shape inference does so).  ``levels`` does not change the shape.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..shapes import broadcasting as bc
 from ..shapes.dims import Shape

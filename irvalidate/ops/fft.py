@@ -19,8 +19,6 @@ A signal size below -1 is a dim of 0, as ``Dimension(-2)`` is.  The runtime read
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, compatible, format_dim, format_shape
@@ -49,7 +47,7 @@ def _size_dim(lo: int, hi: int) -> Dim:
     return Dim(max(lo, 0), top)
 
 
-def _validate(node: Node, complex_input: bool) -> Tuple[Optional[List[int]], Shape]:
+def _validate(node: Node, complex_input: bool) -> tuple[list[int] | None, Shape]:
     """The runtime's checks (fft_common_validation); the normalised axes when known."""
     data, axes_shape = node.inputs[0].shape, node.inputs[1].shape
     axes = node.exact_values(1)
@@ -88,7 +86,7 @@ def _validate(node: Node, complex_input: bool) -> Tuple[Optional[List[int]], Sha
     return axes, data
 
 
-def _normalised(axes: List[int], dims: int) -> List[int]:
+def _normalised(axes: list[int], dims: int) -> list[int]:
     out = []
     for a in axes:
         b = arith.normalize_axis(a, dims)
@@ -101,7 +99,7 @@ def _normalised(axes: List[int], dims: int) -> List[int]:
     return out
 
 
-def _apply_sizes(node: Node, axes: List[int], out: List[Dim]) -> Optional[List[int]]:
+def _apply_sizes(node: Node, axes: list[int], out: list[Dim]) -> list[int] | None:
     """RDFT/IRDFT: their last listed axis (refused when there is none), then signal_size
     (const-only) written over ``out`` (-1 keeps a dim); None when it is unknown, and the last
     axis is then ``?``."""

@@ -13,10 +13,7 @@ reads 0, as the runtime's bound evaluation does.
 """
 from __future__ import annotations
 
-from typing import List, Optional
-
-from ..shapes import arith
-from ..shapes import values as vals
+from ..shapes import arith, values as vals
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_shape
 from ..shapes.layout import gather_values
 from ..shapes.values import Tensor
@@ -55,7 +52,7 @@ def _gather(v7: bool):
             raise OpError(INCOMPATIBLE, f"axis (input 2) must be a scalar or hold one element, "
                                         f"but has shape {format_shape(axis_in)}")
         found = node.exact_values(2)
-        axis: Optional[int] = found[0] if found is not None and len(found) == 1 else None
+        axis: int | None = found[0] if found is not None and len(found) == 1 else None
         if data == ():
             raise OpError(INCOMPATIBLE, "data (input 0) is a scalar: the runtime crashes on it "
                                         "(\"vector::_M_default_append\")")
@@ -141,7 +138,7 @@ def _gather_elements(node: Node) -> Result:
     if len(data) != len(indices):
         raise OpError(INCOMPATIBLE, f"data {format_shape(data)} and indices "
                                     f"{format_shape(indices)} must have the same rank")
-    out: List[Dim] = [indices[i] if i == a else _merge(data[i], indices[i], "off-axis", i, data,
+    out: list[Dim] = [indices[i] if i == a else _merge(data[i], indices[i], "off-axis", i, data,
                                                         indices) for i in range(len(data))]
     return Result((tuple(out),), (et,))
 

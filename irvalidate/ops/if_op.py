@@ -16,8 +16,6 @@ not checked.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Set
-
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, Shape
 from .support.bodies import analyse, check_outputs, folded, port_map, rank01, result_value
@@ -30,7 +28,7 @@ ONE = Dim(1, 1)
 _BODIES = (("then_body", "then_port_map"), ("else_body", "else_port_map"))
 
 
-def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
+def _branch(node: Node, kind: str, section: str) -> list[Value] | None:
     """The values a body's Results give, in output order (None: not known)."""
     body = node.layer.body(kind)
     if body is None:
@@ -60,7 +58,7 @@ def _branch(node: Node, kind: str, section: str) -> Optional[List[Value]]:
     return values
 
 
-def _taken(node: Node, index: int) -> Optional[Result]:
+def _taken(node: Node, index: int) -> Result | None:
     """A constant condition: the runtime validates only the taken body with the outer
     inputs; the other keeps what its first reading gave (its own Parameters' shapes)."""
     kind, section = _BODIES[index]
@@ -97,7 +95,7 @@ def _merge(then: Shape, other: Shape) -> Shape:
     return tuple(dims)
 
 
-def _infer(node: Node) -> Optional[Result]:
+def _infer(node: Node) -> Result | None:
     if not node.inputs:
         raise OpError(ARITY, "If takes a condition and its data inputs, but none is connected")
     node.show([f"input {i}" if i else "cond" for i in range(len(node.inputs))])
@@ -124,8 +122,8 @@ def _infer(node: Node) -> Optional[Result]:
                                     f"else_port_map {len(other)}: each output needs both")
     check_outputs(node, len(then), "then_port_map")
     node.how = "then and else bodies merged (cond is not constant)"
-    shapes: List[Shape] = []
-    types: List[Optional[str]] = []
+    shapes: list[Shape] = []
+    types: list[str | None] = []
     for index, (a, b) in enumerate(zip(then, other)):
         try:
             types.append(elements.merge(a.element_type, b.element_type))
@@ -144,7 +142,7 @@ _SEARCH = 256
 
 def _from_parameters(node: Node) -> bool:
     """Whether the condition depends on a Parameter (then no one can fold it)."""
-    seen: Set[str] = set()
+    seen: set[str] = set()
     stack = [node.producer_layer(0)]
     while stack and len(seen) < _SEARCH:
         layer = stack.pop()

@@ -15,7 +15,7 @@ when unknown.  A later repeat of an axis wins.
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..ir import elements
 from ..shapes import windows as win
@@ -61,7 +61,7 @@ def scale_dim(d: Dim, scale: float) -> Dim:
     return win.dimension(hi, hi) if d.is_static else win.dimension(times(d.lo), hi)
 
 
-def _check_type(node: Node, index: int, what: str, legal: Tuple[str, ...]) -> None:
+def _check_type(node: Node, index: int, what: str, legal: tuple[str, ...]) -> None:
     et = node.inputs[index].element_type
     if elements.is_known(et) and et not in legal:
         node.note(TYPE, f"{what} (input {index}) must be {', '.join(legal[:-1])} or {legal[-1]}, "
@@ -107,7 +107,7 @@ def _infer_v0(node: Node) -> Result:
     return Result((tuple(out),), (et,))
 
 
-def _check_axes(axes: Sequence[int], data: Tuple[Dim, ...]) -> None:
+def _check_axes(axes: Sequence[int], data: tuple[Dim, ...]) -> None:
     # compared as the runtime compares them (signed against the unsigned rank): a negative
     # axis "passes", then indexes before the shape; refused here either way
     wrong = [a for a in axes if not 0 <= a < len(data)]
@@ -172,7 +172,7 @@ def _infer(node: Node, v11: bool) -> Result:
     return Result((tuple(out),), (et,))
 
 
-def _scales(node: Node, index: int) -> Optional[List[float]]:
+def _scales(node: Node, index: int) -> list[float] | None:
     """A Const's scales.  The runtime also folds a subgraph computing exact reals; real
     values are not evaluated here, so such scales are unknown (``?``: less precise, never
     wrong)."""

@@ -26,8 +26,6 @@ Result marked ``purpose="execution_condition"``.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Shape, static
 from .support.bodies import (
@@ -57,7 +55,7 @@ def _one(values, what: str):
     return None if values is None else values[0]
 
 
-def _special(node: Node, direction: str, purpose: str) -> Optional[str]:
+def _special(node: Node, direction: str, purpose: str) -> str | None:
     """The body layer a port map entry marks with ``purpose`` (among the entries the reader
     keeps: the first of each external_port_id)."""
     for entry in port_map(node.layer, "port_map", direction):
@@ -66,7 +64,7 @@ def _special(node: Node, direction: str, purpose: str) -> Optional[str]:
     return None
 
 
-def _infer(node: Node) -> Optional[Result]:
+def _infer(node: Node) -> Result | None:
     node.require_inputs(tuple(range(2, max(len(node.inputs), 2) + 1)))
     body = node.layer.body("body")
     if body is None:
@@ -101,7 +99,7 @@ def _infer(node: Node) -> Optional[Result]:
     check_outputs(node, len(outputs), "the port map")
     count = "0" if never else str(iterations) if iterations != -1 else "an unknown number of"
     node.how = f"the body run {count} times"
-    shapes: List[Shape] = []
+    shapes: list[Shape] = []
     types = []
     for index, entry in enumerate(outputs):
         value = result_value(outcome, entry.internal)
@@ -112,13 +110,13 @@ def _infer(node: Node) -> Optional[Result]:
     return Result(tuple(shapes), tuple(types))
 
 
-def _body_parameters(node: Node, described: List[tuple]
-                     ) -> Tuple[Dict[str, ParameterValue], Dict[str, str]]:
+def _body_parameters(node: Node, described: list[tuple]
+                     ) -> tuple[dict[str, ParameterValue], dict[str, str]]:
     """What each body Parameter starts with (a sliced input's part, a merged input grown),
     and the back edges (Result -> the Parameter it feeds) of the merged inputs."""
-    parameters: Dict[str, ParameterValue] = {}
-    back: Dict[str, str] = {}  # back edge Result -> Parameter
-    fed: Dict[str, str] = {}
+    parameters: dict[str, ParameterValue] = {}
+    back: dict[str, str] = {}  # back edge Result -> Parameter
+    fed: dict[str, str] = {}
     for edge in node.layer.back_edges:
         fed.setdefault(edge.to_layer, edge.from_layer)
     for entry, kind in described:
@@ -156,7 +154,7 @@ def _iterations(node: Node, outcome, condition: str, described) -> int:
     if value is not None:
         rank01(value.shape, "the body's execution condition")
     always = False
-    iterations: Optional[int] = None
+    iterations: int | None = None
     flag = _one(folded_in_body(node, value), "the body's execution condition") if value else None
     producer = node.producer_layer(value) if flag is None and value is not None else None
     if producer is not None and producer.type.lower() == "parameter":

@@ -12,8 +12,6 @@ rank gives a dynamic rank; a scalar is refused.  The element types must agree.
 """
 from __future__ import annotations
 
-from typing import List
-
 from ..shapes.dims import DYNAMIC, ONE, Dim, broadcast_merge, format_dim, format_shape, intersect
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
@@ -24,7 +22,7 @@ _FIELDS = (Field("transpose_a", "bool", False), Field("transpose_b", "bool", Fal
 _LABELS = ("A", "B")
 
 
-def _matrix(shape: tuple, transpose: bool) -> List[Dim]:
+def _matrix(shape: tuple, transpose: bool) -> list[Dim]:
     dims = list(shape)
     if transpose and len(dims) > 1:
         dims[-2], dims[-1] = dims[-1], dims[-2]

@@ -14,8 +14,6 @@ input (images = ``roisnum[0]``); version 8 refuses that third input.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ..shapes import arith
 from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape, static
@@ -103,7 +101,7 @@ def _matrix(node: Node) -> Result:
     return _selected(node, selected, images, out_et)
 
 
-def _batches(boxes: Tuple[Dim, ...], scores: Tuple[Dim, ...]) -> None:
+def _batches(boxes: tuple[Dim, ...], scores: tuple[Dim, ...]) -> None:
     fits(boxes[0], scores[0], f"boxes {format_shape(boxes)} and scores {format_shape(scores)} "
                               f"must have the same first dim")
 
@@ -183,7 +181,7 @@ def _rotated(node: Node) -> Result:
     return Result(((selected, static(3)), (selected, static(3)), (static(1),)), (out_et, "f32", out_et))
 
 
-def _rotated_count(node: Node, boxes: Dim, scores: Tuple[Dim, ...]) -> Dim:
+def _rotated_count(node: Node, boxes: Dim, scores: tuple[Dim, ...]) -> Dim:
     selected = DYNAMIC
     limit = _first(node)
     if limit is not None:
@@ -196,7 +194,7 @@ def _rotated_count(node: Node, boxes: Dim, scores: Tuple[Dim, ...]) -> Dim:
     return selected
 
 
-def _first(node: Node) -> Optional[int]:
+def _first(node: Node) -> int | None:
     """max_output_boxes_per_class when it is constant (as the runtime's int64)."""
     values = node.exact_values(2)
     if not values:

@@ -11,7 +11,7 @@ the exact answer) stands.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from ..ir import elements
 from ..ir.weights import REAL_TYPES
@@ -35,7 +35,7 @@ def _index_type(text: str, what: str) -> str:
     return found
 
 
-def _constant(node: Node) -> Optional[Sequence[float]]:
+def _constant(node: Node) -> Sequence[float] | None:
     """Data values the runtime folds: a Const's numbers (integer or real), or an exactly
     known value."""
     if is_const(node.inputs[0]):
@@ -63,7 +63,7 @@ def _nonzero(node: Node) -> Result:
     return Result(((static(len(shape)), arith.mul(Dim(0, 1), arith.product(shape))),), (et,))
 
 
-def _count(shape) -> Optional[int]:
+def _count(shape) -> int | None:
     if any(not d.is_static for d in shape):
         return None
     total = 1
@@ -81,7 +81,7 @@ def _unique(node: Node) -> Result:
     node.how = "unique elements"
     data = node.inputs[0]
     types = (data.element_type, index_et, index_et, count_et)
-    axis: Optional[int] = None
+    axis: int | None = None
     if len(node.inputs) == 2:
         a_shape = node.inputs[1].shape
         refuse_unless(is_const(node.inputs[1]), "axis (input 1) must come straight from a Const")
@@ -118,7 +118,7 @@ def _unique(node: Node) -> Result:
     return Result((shape[:a] + (along,) + shape[a + 1:], (some,), (d,), (some,)), types)
 
 
-def _evaluated(values: List[int], shape, axis: Optional[int]):
+def _evaluated(values: list[int], shape, axis: int | None):
     if axis is None:
         n = len(set(values))
         return (static(n),), (static(n),), (static(len(values)),), (static(n),)

@@ -18,7 +18,7 @@ What each checks, as OpenVINO 2026.4.1 does (notes/ops/*.md, re-measured):
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 from ..ir import elements
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape, intersect
@@ -64,7 +64,7 @@ def _mvn1(node: Node) -> Result:
     return _result(node)
 
 
-def _axes_count(axes: Shape) -> Optional[int]:
+def _axes_count(axes: Shape) -> int | None:
     """The static length of a 1-D axes input, else None."""
     return axes[0].lo if axes is not None and len(axes) == 1 and axes[0].is_static else None
 

@@ -13,11 +13,8 @@ bounds (:func:`irvalidate.shapes.layout.pad_values`).
 """
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ..ir import elements
-from ..shapes import layout
-from ..shapes import windows as win
+from ..shapes import layout, windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
@@ -30,7 +27,7 @@ _FIELDS = (Field("pad_mode", "enum", "constant", ("constant", "edge", "reflect",
 _LABELS = ("data", "pads_begin", "pads_end", "pad_value")
 
 
-def _bounds(node: Node, index: int) -> Optional[List[Dim]]:
+def _bounds(node: Node, index: int) -> list[Dim] | None:
     """The pads as (lower, upper) pairs; a Const's are exact (negative ones kept; an empty
     one without bytes is fine here, unlike in the ops that read a Const's buffer)."""
     return node.input_bounds(index)

@@ -7,7 +7,7 @@ value is read from the ``.bin`` when a shape subgraph needs it (``const_value``)
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..ir import elements
 from ..ir.records import Layer
@@ -19,12 +19,12 @@ from .support.node import Node
 from .support.spec import MALFORMED, OpSpec, Result
 
 
-def outputs_of(layer: Layer) -> Tuple[Tuple[Shape, ...], Optional[str], Tuple[str, ...]]:
+def outputs_of(layer: Layer) -> tuple[tuple[Shape, ...], str | None, tuple[str, ...]]:
     """(a shape per output port, the element type, what is malformed): what the analysis
     reads of every Parameter and Const, without a Node (half the layers of many files)."""
     et = elements.from_element_type(layer.data.get("element_type"))
-    shapes: Tuple[Shape, ...] = ()
-    malformed: Tuple[str, ...] = ()
+    shapes: tuple[Shape, ...] = ()
+    malformed: tuple[str, ...] = ()
     for port in layer.outputs:
         try:
             shape = parse_shape(layer.data.get("shape", ""))
@@ -64,8 +64,8 @@ def renamed(value: Tensor, made_for: Layer, layer: Layer) -> Tensor:
                   _origin(layer, value.origin.label[len(_prefix(made_for)):]))
 
 
-def const_value(layer: Layer, numbers: Sequence[float], shape: Tuple[Dim, ...],
-                et: Optional[str]) -> Optional[Tensor]:
+def const_value(layer: Layer, numbers: Sequence[float], shape: tuple[Dim, ...],
+                et: str | None) -> Tensor | None:
     """A Const layer's value (its shape must be static and its type one we follow)."""
     if (et not in vals.RANGES and et not in vals.FLOAT_TYPES) or any(not d.is_static for d in shape):
         return None

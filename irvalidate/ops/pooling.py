@@ -14,13 +14,10 @@ the padding.
 """
 from __future__ import annotations
 
-from typing import Tuple
-
-from ..shapes import arith
-from ..shapes import windows as win
+from ..shapes import arith, windows as win
 from ..shapes.dims import DYNAMIC, Dim, format_shape
-from .support.attributes import Field, read
 from .convolution import PAD_TYPES, check_lengths
+from .support.attributes import Field, read
 from .support.node import Node
 from .support.spec import ATTRIBUTE, INCOMPATIBLE, OpError, OpSpec, Result
 
@@ -37,7 +34,7 @@ _AVG_V16 = _AVG + (_DILATIONS,)
 
 
 def _spatial(node: Node, kernel, strides, dilations, pads, rounding: str, auto_pad: str,
-             exclude_pad: bool, version: int) -> Tuple[Dim, ...]:
+             exclude_pad: bool, version: int) -> tuple[Dim, ...]:
     """The output shape's dims (all of them) after the runtime's checks."""
     count = len(kernel)
     pads = (pads[0] or (0,) * count, pads[1] or (0,) * count)

@@ -17,7 +17,6 @@ PriorBoxClustered: the number of ``width`` values, which must match the ``height
 from __future__ import annotations
 
 import math
-from typing import Tuple
 
 from ..shapes import arith
 from ..shapes.arith import f32
@@ -48,7 +47,7 @@ def _round6(x: float) -> float:
     return f32(scaled / f32(1e6))
 
 
-def _ratio_count(ratios: Tuple[float, ...], flip: bool) -> int:
+def _ratio_count(ratios: tuple[float, ...], flip: bool) -> int:
     unique = {1.0}
     for ratio in ratios:
         r = f32(ratio)

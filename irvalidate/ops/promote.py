@@ -10,8 +10,6 @@ and f32 when missing.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..ir import elements
 from .support.attributes import Field, read
 from .support.node import Node
@@ -89,7 +87,7 @@ def _infer(node: Node) -> Result:
     unsafe, pytorch, target = read(node, "ConvertPromoteTypes", _FIELDS)
     a, b = (v.element_type for v in node.inputs)
     shapes = tuple(v.shape for v in node.inputs)
-    found: Optional[str] = None
+    found: str | None = None
     if a is not None and b is not None:
         strange = [t for t in (a, b) if t not in _SUPPORTED]
         if strange:

@@ -17,7 +17,7 @@ reduced element is exact; ReduceL2 and the logical ones none.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Tuple
+from collections.abc import Callable
 
 from ..shapes import bounds
 from ..shapes.dims import DYNAMIC, ONE, Shape
@@ -117,7 +117,7 @@ _TYPES = {
     "ReduceLogicalOr": ((1, 16), True, None),
 }
 
-SPECS: Dict[str, Tuple[OpSpec, ...]] = {
+SPECS: dict[str, tuple[OpSpec, ...]] = {
     name.lower(): (OpSpec(name, versions, fields=_FIELDS, value_inputs=(1,),
                           infer=_infer_with(name, logical), evaluate=evaluate, arity=(2,)),)
     for name, (versions, logical, evaluate) in _TYPES.items()

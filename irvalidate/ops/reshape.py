@@ -13,10 +13,8 @@ Value: evaluated (special_zero copies the input's dim, one -1 takes what is left
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
 
-from ..shapes import arith
-from ..shapes import values as vals
+from ..shapes import arith, values as vals
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
@@ -29,7 +27,7 @@ _FIELDS = (Field("special_zero", "bool", False),)
 ONE = Dim(1, 1)
 
 
-def _pattern(bounds: List[Dim]) -> Tuple[List[Dim], Optional[int]]:
+def _pattern(bounds: list[Dim]) -> tuple[list[Dim], int | None]:
     """Each pattern element as a dim, and where the -1 is."""
     out, minus_one = [], None
     for i, (lo, hi) in enumerate(bounds):
@@ -53,11 +51,11 @@ class _Product:
     """The static and the dynamic parts of the input and output element counts."""
 
     def __init__(self) -> None:
-        self.ins: List[Dim] = []
-        self.outs: List[Dim] = []
+        self.ins: list[Dim] = []
+        self.outs: list[Dim] = []
         self.infinite = False
 
-    def solve(self) -> Tuple[int, int, Dim, Dim]:
+    def solve(self) -> tuple[int, int, Dim, Dim]:
         outs = list(self.outs)
         s_in, d_in, s_out, d_out = 1, ONE, 1, ONE
         for d in self.ins:
@@ -80,7 +78,7 @@ class _Product:
         return s_in, s_out, d_in, d_out
 
 
-def _minus_one(m: Dim, q: Dim) -> Optional[Dim]:
+def _minus_one(m: Dim, q: Dim) -> Dim | None:
     """The -1 dim: ``m`` (what the input leaves) over ``q`` (the other output dims)."""
     if m.is_static and q.is_static:
         return arith.divide(m, q.lo) if q.lo else None
@@ -121,16 +119,16 @@ def _infer(node: Node) -> Result:
     return Result((out,), (data.element_type,))
 
 
-def _elements(shape: Shape) -> Optional[int]:
+def _elements(shape: Shape) -> int | None:
     if shape is None or not all(d.is_static for d in shape):
         return None
     return math.prod(d.lo for d in shape)
 
 
-def _reshape(shape: Shape, pattern: List[Dim], minus_one: Optional[int],
-             special_zero: bool) -> Tuple[Dim, ...]:
+def _reshape(shape: Shape, pattern: list[Dim], minus_one: int | None,
+             special_zero: bool) -> tuple[Dim, ...]:
     product = _Product()
-    out: List[Dim] = []
+    out: list[Dim] = []
     zero = Dim(0, 0)
     if shape is None:
         for p in pattern:

@@ -21,7 +21,6 @@ sequences' reader checks none.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC, Dim, compatible, format_dim, intersect, static
@@ -55,7 +54,7 @@ _RNN_SEQ = _fields("", _DIRECTION)
 _KINDS = {"lstm": ("LSTM", 4, 2), "gru": ("GRU", 3, 1), "rnn": ("RNN", 1, 1)}
 
 
-def _divide(d: Dim, n: int) -> Optional[Dim]:
+def _divide(d: Dim, n: int) -> Dim | None:
     """``Dimension / n`` as the runtime computes it: ``?`` stays ``?``, else both bounds
     divided in doubles (ceil, floor), so an unbounded one becomes ``2^63 / n``; None when no
     multiple of n is left (static 17 / 4).  Dividing by 1 changes nothing."""
@@ -84,7 +83,7 @@ def _ranks(shapes, labels, ranks) -> None:
                                         f"{text(shape)}")
 
 
-def _out_type(node: Node, labels, indices) -> Optional[str]:
+def _out_type(node: Node, labels, indices) -> str | None:
     return merge_types(node, [labels[i] for i in indices],
                        [node.inputs[i].element_type for i in indices])
 

@@ -13,8 +13,6 @@ Value (ScatterUpdate): evaluated in shape subgraphs (constant indices and axis).
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..shapes import arith
 from ..shapes.dims import Shape, compatible, format_shape
 from ..shapes.layout import scatter_rows
@@ -37,7 +35,7 @@ def _same_type(node: Node) -> None:
         node.note(TYPE, f"updates (input 2) must have data's element type {data}, not {updates}")
 
 
-def _axis(node: Node, index: int, rank: Optional[int]) -> Optional[int]:
+def _axis(node: Node, index: int, rank: int | None) -> int | None:
     require_rank_at_most_one(node, index, "axis")
     found = node.exact_values(index)
     if found is None or len(found) != 1 or rank is None:

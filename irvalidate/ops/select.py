@@ -7,11 +7,10 @@ picked from ``then`` or ``else`` (:func:`irvalidate.shapes.layout.select_values`
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..ir import elements
-from ..shapes import broadcasting as bc
-from ..shapes import layout
+from ..shapes import broadcasting as bc, layout
 from ..shapes.dims import Shape
 from ..shapes.values import Tensor, Unresolved
 from .support import autobroadcast as ab

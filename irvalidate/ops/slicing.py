@@ -18,7 +18,7 @@ Values are evaluated for 1-D shape values: Slice along axis 0; StridedSlice with
 """
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Tuple
+from collections.abc import Callable
 
 from ..shapes import values as vals
 from ..shapes.arith import compatible_shapes
@@ -37,12 +37,12 @@ _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellips
 _FIELDS = tuple(Field(m, "ints", ()) for m in _MASKS)
 
 
-def _bounds(node: Node, index: int) -> Optional[List[Tuple[int, int]]]:
+def _bounds(node: Node, index: int) -> list[tuple[int, int]] | None:
     found = node.input_bounds(index) if index < len(node.inputs) else None
     return None if found is None else [(b.lo, b.hi) for b in found]
 
 
-def _one_d(node: Node, index: int, what: str) -> Optional[Dim]:
+def _one_d(node: Node, index: int, what: str) -> Dim | None:
     """The length of a 1-D index input (refused at another rank); None when dynamic rank."""
     shape = node.inputs[index].shape
     if shape is None:
@@ -85,7 +85,7 @@ def _slice(node: Node) -> Result:
         raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
     start, stop = _bounds(node, 1), _bounds(node, 2)
     step = node.exact_values(3)
-    axes: Optional[List[int]] = None
+    axes: list[int] | None = None
     if len(node.inputs) == 5:
         found = node.exact_values(4)
         if found is not None:
@@ -135,7 +135,7 @@ def _slice_scatter(node: Node) -> Result:
     start, stop, step = _bounds(node, 2), _bounds(node, 3), node.exact_values(4)
     if step is not None and lengths[2] is not None and lengths[2][0].is_static and 0 in step:
         raise OpError(INCOMPATIBLE, "a step of 0")
-    axes: Optional[List[int]] = None
+    axes: list[int] | None = None
     if len(node.inputs) == 6:
         if not compatible_shapes(lengths[3], lengths[0]):
             raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
@@ -148,7 +148,7 @@ def _slice_scatter(node: Node) -> Result:
         axes = list(range(len(start)))
     if out is None:
         return Result((None,), (node.inputs[0].element_type,))
-    expected: List[Optional[Dim]] = [d if axes is not None else upper_only(d) for d in out]
+    expected: list[Dim | None] = [d if axes is not None else upper_only(d) for d in out]
     values = start is not None and stop is not None and step is not None
     for i, k in sorted(((i, k) for i, k in enumerate(axes or ()) if k < len(out)), key=lambda p: p[1]):
         expected[k] = slice_dim(out[k], start[i], stop[i], step[i]) if values else upper_only(out[k])  # type: ignore[index]  # values: all known
@@ -165,7 +165,7 @@ def _slice_scatter(node: Node) -> Result:
 
 # ---------------------------------------------------------------------------- StridedSlice-1
 
-def _masks(node: Node) -> Tuple[Tuple[int, ...], ...]:
+def _masks(node: Node) -> tuple[tuple[int, ...], ...]:
     masks = read(node, "StridedSlice", _FIELDS)
     if any(v not in (0, 1) for m in masks for v in m):
         raise OpError(ATTRIBUTE, "every mask element must be 0 or 1")
@@ -177,7 +177,7 @@ def _masks(node: Node) -> Tuple[Tuple[int, ...], ...]:
     return masks
 
 
-def _sliced(d: Dim, start: Optional[Tuple[int, int]], stop: Optional[Tuple[int, int]],
+def _sliced(d: Dim, start: tuple[int, int] | None, stop: tuple[int, int] | None,
             step: int, unknown: bool) -> Dim:
     """One sliced dim of StridedSlice: ``start``/``stop`` bounds, None where a mask ignores
     them; ``unknown`` when begin or end has no bounds here (masked on this axis)."""
@@ -226,13 +226,13 @@ def _strided_slice(node: Node) -> Result:
     return Result((_strided_dims(data, count, begin, end, strides, masks),), (et,))
 
 
-def _bit(m: Tuple[int, ...], i: int) -> bool:
+def _bit(m: tuple[int, ...], i: int) -> bool:
     return i < len(m) and m[i] == 1
 
 
-def _strided_dims(data: Tuple[Dim, ...], count: int, begin: Optional[List[Tuple[int, int]]],
-                  end: Optional[List[Tuple[int, int]]], strides: Optional[List[int]],
-                  masks: Tuple[Tuple[int, ...], ...]) -> Tuple[Dim, ...]:
+def _strided_dims(data: tuple[Dim, ...], count: int, begin: list[tuple[int, int]] | None,
+                  end: list[tuple[int, int]] | None, strides: list[int] | None,
+                  masks: tuple[tuple[int, ...], ...]) -> tuple[Dim, ...]:
     """The output of StridedSlice: ``count`` begin/end/stride entries walked over the data's
     dims with the masks (begin, end, new axis, shrink axis, ellipsis)."""
     begin_mask, end_mask, new_axis, shrink, ellipsis = masks
@@ -240,7 +240,7 @@ def _strided_dims(data: Tuple[Dim, ...], count: int, begin: Optional[List[Tuple[
     if 1 not in ellipsis and rank + sum(new_axis) < count:
         raise OpError(INCOMPATIBLE, f"{count} begin/end values address more dims than the "
                                     f"input's rank {rank} plus the new axes")
-    out: List[Dim] = []
+    out: list[Dim] = []
     k = 0
 
     def dim_at(k: int) -> Dim:
@@ -298,7 +298,7 @@ def _strided_slice_value(node: Node) -> Tensor:
     def bit(name: str, i: int) -> bool:
         return i < len(masks[name]) and masks[name][i] == 1
 
-    def exact(value: Tensor, ignored: Callable[[int], bool]) -> List[Optional[int]]:
+    def exact(value: Tensor, ignored: Callable[[int], bool]) -> list[int | None]:
         # the runtime wants exact begin/end elements only where no mask ignores them
         if any(b.lo != b.hi and not ignored(i) for i, b in enumerate(value.bounds)):
             raise Unresolved("StridedSlice with bounds that are not known exactly")
@@ -310,7 +310,7 @@ def _strided_slice_value(node: Node) -> Tensor:
         raise Unresolved("StridedSlice bounds of different lengths")
 
     n, part, detail = t[0].shape[0], None, ""
-    out: List[int] = []
+    out: list[int] = []
     for i, step in enumerate(strides):
         if bit("ellipsis_mask", i):
             raise Unresolved("StridedSlice with an ellipsis")

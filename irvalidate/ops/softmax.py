@@ -10,7 +10,7 @@ is refused (i32 and boolean data are read).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..shapes.dims import format_shape
 from .support.attributes import Field, read

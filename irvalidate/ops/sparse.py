@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from typing import List, NoReturn, Optional
+from typing import NoReturn
 
 from ..ir import elements
 from ..shapes import arith
@@ -52,7 +52,7 @@ def _segment_max(node: Node) -> Result:
                 f"{format_shape(data)}")
     if ids is not None and any(a > b for a, b in zip(ids, ids[1:])):
         _refuse(f"segment_ids {ints_text(ids)} must be sorted")
-    count: Optional[Dim] = None
+    count: Dim | None = None
     if len(node.inputs) == 3:
         shape = node.inputs[2].shape
         if shape is not None and len(shape) != 0:
@@ -71,7 +71,7 @@ def _segment_max(node: Node) -> Result:
     return Result(((count or DYNAMIC,) + data[1:],), (et,))
 
 
-def _dense_shape(node: Node) -> Optional[List[int]]:
+def _dense_shape(node: Node) -> list[int] | None:
     """(rows, cols) when every value is known and none is -1; negative values count as 0."""
     values = node.const_ints(1)
     if values is None:

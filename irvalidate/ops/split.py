@@ -12,8 +12,6 @@ Values: evaluated along the axis of a shape value, each output its own piece.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..shapes.arith import f32, from_int
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_dim, format_shape, static
 from ..shapes.layout import split_values
@@ -46,7 +44,7 @@ def _piece(d: Dim, n: int) -> Dim:
     return Dim(_f32_part(d.lo, n), INF if d.hi == INF else _f32_part(d.hi, n))
 
 
-def _axis(node: Node) -> Optional[int]:
+def _axis(node: Node) -> int | None:
     found = node.exact_values(1)
     return found[0] if found is not None and len(found) == 1 else None
 
@@ -110,7 +108,7 @@ def _variadic(node: Node) -> Result:
     return Result(tuple(data[:a] + (d,) + data[a + 1:] for d in dims), (et,) * n)
 
 
-def _lengths(node: Node, lengths: List[int], d: Dim) -> List[Dim]:
+def _lengths(node: Node, lengths: list[int], d: Dim) -> list[Dim]:
     bad = [v for v in lengths if v < -1]
     if bad:
         raise OpError(INCOMPATIBLE, f"split_lengths holds {bad[0]}: a length must be -1 or more")
@@ -134,7 +132,7 @@ def _lengths(node: Node, lengths: List[int], d: Dim) -> List[Dim]:
     return out
 
 
-def _split_value(node: Node) -> Tuple[Tensor, ...]:
+def _split_value(node: Node) -> tuple[Tensor, ...]:
     t = tensors(node, (2,))
     n = len(node.layer.outputs)
     axis = scalar(t[1], "the Split axis")
@@ -145,7 +143,7 @@ def _split_value(node: Node) -> Tuple[Tensor, ...]:
                  for i in range(n))
 
 
-def _variadic_value(node: Node) -> Tuple[Tensor, ...]:
+def _variadic_value(node: Node) -> tuple[Tensor, ...]:
     t = tensors(node, (3,))
     axis = scalar(t[1], "the VariadicSplit axis")
     lengths = t[2].static_values()

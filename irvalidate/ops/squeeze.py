@@ -14,8 +14,6 @@ Values are evaluated (the value keeps its elements, only its shape changes).
 """
 from __future__ import annotations
 
-from typing import List
-
 from ..shapes import values as vals
 from ..shapes.dims import DYNAMIC, ONE, Shape, compatible
 from ..shapes.values import Tensor
@@ -107,7 +105,7 @@ def _unsqueeze(node: Node) -> Result:
     unique = set(axes)
     rank = len(data.shape) + len(unique)
     where = sorted({normalize(a, rank) for a in unique})
-    out: List = list(data.shape)
+    out: list = list(data.shape)
     for a in where:
         if a <= len(out):
             out.insert(a, ONE)

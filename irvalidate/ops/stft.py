@@ -16,8 +16,6 @@ signal's (a dynamic one passes).
 """
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ..ir import elements
 from ..shapes import arith
 from ..shapes.broadcasting import target_from_values
@@ -30,7 +28,7 @@ _STFT = (Field("transpose_frames", "bool", False),)
 _ISTFT = (Field("center", "bool", False), Field("normalized", "bool", False))
 
 
-def _types(node: Node, data: str) -> Optional[str]:
+def _types(node: Node, data: str) -> str | None:
     """The data/signal type (floating-point), the window's (the same), the others' (i32, i64);
     the output type, which a dynamic data type takes from the window."""
     et, window = node.inputs[0].element_type, node.inputs[1].element_type
@@ -60,7 +58,7 @@ def _ranks(node: Node, data: str, ranks: tuple) -> None:
             raise OpError(INCOMPATIBLE, f"{words}, but has shape {format_shape(shape)}")
 
 
-def _scalar(node: Node, index: int) -> Optional[int]:
+def _scalar(node: Node, index: int) -> int | None:
     found = node.exact_values(index)
     return found[0] if found else None
 
@@ -133,7 +131,7 @@ def _istft(node: Node) -> Result:
         raise OpError(INCOMPATIBLE, f"frame_step {step} must be greater than zero")
     if data is None:
         return Result((None,), (et,))
-    out: List[Dim] = list(data[:-3])  # the batch of 4-D data
+    out: list[Dim] = list(data[:-3])  # the batch of 4-D data
     if len(node.inputs) == 5:
         out.append(_signal_length(node))
     elif size is not None and step is not None:

@@ -17,8 +17,6 @@ refused, and so is a zero part_size (a division by zero in the runtime).
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
-
 from ..shapes import arith
 from ..shapes.dims import DYNAMIC
 from .support.bodies import (
@@ -43,7 +41,7 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def _slice(node: Node, entry: Entry, parameters: Dict[str, ParameterValue]) -> int:
+def _slice(node: Node, entry: Entry, parameters: dict[str, ParameterValue]) -> int:
     """Set a sliced input's Parameter; the iteration count it gives (-1: unknown)."""
     shape = node.inputs[entry.external].shape
     axis = slicing(entry, "axis", 0, unsigned=True)
@@ -64,7 +62,7 @@ def _slice(node: Node, entry: Entry, parameters: Dict[str, ParameterValue]) -> i
     return _trunc_div(abs(last - first) + 1, part)
 
 
-def _infer(node: Node) -> Optional[Result]:
+def _infer(node: Node) -> Result | None:
     body = node.layer.body("body")
     if body is None:
         return None  # body-port-map reports it
@@ -77,7 +75,7 @@ def _infer(node: Node) -> Optional[Result]:
         raise OpError(INCOMPATIBLE, f"the port map describes {len(described)} inputs, but "
                                     f"{len(node.inputs)} are connected")
     iterations = -1
-    parameters: Dict[str, ParameterValue] = {}
+    parameters: dict[str, ParameterValue] = {}
     for entry, kind in described:
         if not 0 <= entry.external < len(node.inputs):
             raise OpError(INCOMPATIBLE, f"the port map names input {entry.external}, but the "

@@ -16,8 +16,6 @@ LogicalNot on an exact condition, and Relu, Floor and Ceiling on exact values (i
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
-
 from ..ir import elements
 from ..shapes import pointwise
 from ..shapes.values import Tensor
@@ -38,7 +36,7 @@ _TYPES = {
 _BOOLEAN = frozenset({"isfinite", "isinf", "isnan"})
 
 
-def same_shape(node: Node, element_type: Optional[str]) -> Optional[Result]:
+def same_shape(node: Node, element_type: str | None) -> Result | None:
     """Input 0's shape, with the given element type (no input: nothing inferred)."""
     node.how = "its input 0 (the output keeps the input shape)"
     if not node.inputs:
@@ -46,7 +44,7 @@ def same_shape(node: Node, element_type: Optional[str]) -> Optional[Result]:
     return Result((node.inputs[0].shape,), (element_type,))
 
 
-def _infer(node: Node) -> Optional[Result]:
+def _infer(node: Node) -> Result | None:
     kind = node.layer.type.lower()
     inputs = node.inputs
     if kind == "convertlike":
@@ -85,7 +83,7 @@ _EVALUATE = {"Abs": _abs_value, "Clamp": _clamp_value, "LogicalNot": _not_value,
              "Relu": _exact_value, "Floor": _exact_value, "Ceiling": _exact_value}
 
 
-def _single(node: Node) -> Optional[Result]:
+def _single(node: Node) -> Result | None:
     """Identity and ErfInv: exactly one input (the runtime reads past a missing one and
     refuses a second); ErfInv's must be floating-point."""
     node.require_inputs((1,))
@@ -95,13 +93,13 @@ def _single(node: Node) -> Optional[Result]:
     return same_shape(node, et)
 
 
-def _spec(name: str, attributes: Tuple[str, ...], versions: Tuple[int, int] = (1, 16)) -> OpSpec:
+def _spec(name: str, attributes: tuple[str, ...], versions: tuple[int, int] = (1, 16)) -> OpSpec:
     evaluate = _EVALUATE.get(name)
     return OpSpec(name, versions, frozenset(attributes), infer=_infer, evaluate=evaluate,
                   arity=(1,) if evaluate else None)
 
 
-SPECS: Dict[str, Tuple[OpSpec, ...]] = {
+SPECS: dict[str, tuple[OpSpec, ...]] = {
     name.lower(): (_spec(name, attributes),) for name, attributes in _TYPES.items()}
 # Gelu-2 has no attribute; Gelu-7 its approximation mode
 SPECS["gelu"] = (_spec("Gelu", (), (1, 6)), _spec("Gelu", ("approximation_mode",), (7, 16)))

@@ -22,8 +22,6 @@ its id among the layers the reader creates in its graph.  A ReadValue-6 or Assig
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ..ir import elements
 from ..ir.records import Layer
 from ..shapes.arith import compatible_shapes
@@ -38,7 +36,7 @@ _V6 = (Field("variable_id", "str", None), Field("variable_type", "type", "dynami
        Field("variable_shape", "str", None))
 
 
-def _declared(layer: Layer) -> Tuple[Optional[str], str, Shape]:
+def _declared(layer: Layer) -> tuple[str | None, str, Shape]:
     """A ReadValue-6's (id, type, shape) as written; a shape that does not parse stops."""
     variable_id, et, shape_text = read(layer.data, "ReadValue6", _V6)
     if shape_text is None:
@@ -50,7 +48,7 @@ def _declared(layer: Layer) -> Tuple[Optional[str], str, Shape]:
                                  f"shape") from None
 
 
-def _require_id(variable_id: Optional[str], type_: str) -> str:
+def _require_id(variable_id: str | None, type_: str) -> str:
     if variable_id is None:
         raise OpError(ATTRIBUTE, f"{type_}-6 has no variable_id: OpenVINO's reader crashes "
                                  f"(segmentation fault) on such a layer")

@@ -1,8 +1,8 @@
 """Report formatters, by name; each turns file results into the text it prints."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from importlib import import_module
-from typing import Callable, Dict, Sequence
 
 
 def _lazy(module: str) -> Callable[[Sequence, str], str]:
@@ -13,7 +13,7 @@ def _lazy(module: str) -> Callable[[Sequence, str], str]:
     return render
 
 
-FORMATTERS: Dict[str, Callable[[Sequence, str], str]] = {
+FORMATTERS: dict[str, Callable[[Sequence, str], str]] = {
     "text": _lazy("text"),
     "concise": _lazy("concise"),
     "json": _lazy("json_format"),

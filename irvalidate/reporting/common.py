@@ -3,8 +3,8 @@ with its shape table, and the one-line summary."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, Optional, Sequence
 
 from .names import printed
 from .table import render as render_table
@@ -16,7 +16,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def relative_path(path: str) -> Optional[str]:
+def relative_path(path: str) -> str | None:
     """The path relative to the working directory, with forward slashes; None outside it.
     Symlinks are resolved first, as GitHub asks."""
     real, cwd = Path(os.path.realpath(path)), Path(os.path.realpath(os.getcwd()))
@@ -55,7 +55,7 @@ def cause_text(cause) -> str:
     return f"follows from {cause.code}{layer}"
 
 
-def count_levels(results: Sequence) -> Dict[str, int]:
+def count_levels(results: Sequence) -> dict[str, int]:
     counts = dict.fromkeys(LEVELS, 0)
     for result in results:
         for f in result.findings:

@@ -7,10 +7,10 @@ says which root it follows from), so that ``grep`` and ``wc -l`` count findings.
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
-from .names import printed, shown_path
 from .common import cause_text, summary
+from .names import printed, shown_path
 
 
 def line(f) -> str:
@@ -25,7 +25,7 @@ def line(f) -> str:
 
 
 def render(results: Sequence, version: str) -> str:
-    lines: List[str] = [line(f) for result in results for f in result.findings]
+    lines: list[str] = [line(f) for result in results for f in result.findings]
     last = summary(results)
     if last:
         lines.append(last)

@@ -9,15 +9,14 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
-from typing import List, Optional, Tuple
 
 
-def blocks(body: str) -> List[Tuple[str, List[str]]]:
+def blocks(body: str) -> list[tuple[str, list[str]]]:
     """``("text", lines)`` paragraphs and ``("literal", lines)`` blocks, dedented.  A
     paragraph's closing ``::`` becomes ``:`` (``text ::`` loses it, as in reST)."""
-    out: List[Tuple[str, List[str]]] = []
-    paragraph: List[str] = []
-    literal: Optional[List[str]] = None
+    out: list[tuple[str, list[str]]] = []
+    paragraph: list[str] = []
+    literal: list[str] | None = None
 
     def flush() -> None:
         if paragraph:
@@ -51,7 +50,7 @@ def _inline(text: str) -> str:
     return re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
 
 
-def split(doc: str) -> Tuple[str, str]:
+def split(doc: str) -> tuple[str, str]:
     """(summary, body) of a docstring whose first paragraph is ``CODE slug: summary``; the
     summary is the whole paragraph, unwrapped, as plain text with a capital first letter."""
     heading, _, body = inspect.cleandoc(doc).partition("\n\n")
@@ -63,7 +62,7 @@ def split(doc: str) -> Tuple[str, str]:
 
 def plain_text(body: str) -> str:
     """reST to plain text: ````code```` loses its quotes; literal blocks are indented."""
-    out: List[str] = []
+    out: list[str] = []
     for kind, lines in blocks(body):
         if kind == "literal":
             out.extend("    " + line if line.strip() else "" for line in lines)

@@ -26,10 +26,10 @@ Why this shape:
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
-from .names import display_path, printed
 from .common import count_levels, message_text, relative_path, summary
+from .names import display_path, printed
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 #: annotations GitHub shows per step, for each of error, warning and notice
@@ -59,7 +59,7 @@ def command(name: str, message: str, **properties: object) -> str:
 
 
 def render(results: Sequence, version: str) -> str:
-    lines: List[str] = []
+    lines: list[str] = []
     for result in results:
         if not result.findings:
             continue

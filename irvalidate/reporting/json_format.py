@@ -1,7 +1,7 @@
 """``--format json``: exactly one JSON document (schemas/report.schema.json)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import report
 

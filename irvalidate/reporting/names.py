@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 
 def display_path(path: str) -> str:
@@ -21,7 +21,7 @@ def display_path(path: str) -> str:
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _escaped(match: "re.Match[str]") -> str:
+def _escaped(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
@@ -61,7 +61,7 @@ def shown_path(path: str) -> str:
     return "./" + shown if _commands(shown) else shown
 
 
-def raw_name(path: str) -> Optional[bytes]:
+def raw_name(path: str) -> bytes | None:
     """The path's bytes when :func:`display_path` loses them (a name that is not UTF-8),
     else None."""
     try:
@@ -78,7 +78,7 @@ def _as_code(word: str) -> str:
     return "IRV" + upper[3:].translate(str.maketrans("OLI", "011"))
 
 
-def suggest(word: str, names: Sequence[str]) -> Optional[str]:
+def suggest(word: str, names: Sequence[str]) -> str | None:
     """The name in ``names`` nearest to ``word``, or None when none is close.  A word that
     starts like a rule code is compared with the codes, its O read as 0 and l as 1
     (``IRV2O1`` is IRV201, not IRV217); anything else without regard to case."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any, Dict, List, Literal, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
@@ -31,15 +32,15 @@ class LayerModel(_Model):
 
 class TableRowModel(_Model):
     label: str
-    dims: Optional[List[str]] = Field(description="formatted dims; null for a dynamic rank")
-    offset: Optional[int] = Field(description="first column; null means right-aligned")
-    source: Optional[str] = Field(None, description="the layer the operand comes from: "
+    dims: list[str] | None = Field(description="formatted dims; null for a dynamic rank")
+    offset: int | None = Field(description="first column; null means right-aligned")
+    source: str | None = Field(None, description="the layer the operand comes from: "
                                                     "'name' (id N)")
 
 
 class TableModel(_Model):
-    rows: List[TableRowModel]
-    marks: List[int] = Field(description="marked columns, from the left of the widest row")
+    rows: list[TableRowModel]
+    marks: list[int] = Field(description="marked columns, from the left of the widest row")
 
 
 class EditModel(_Model):
@@ -49,39 +50,39 @@ class EditModel(_Model):
     end_column: int = Field(description="just after the replaced text")
     old: str = Field(description="the text replaced")
     new: str = Field(description="the text written instead")
-    rule: Optional[str] = Field(None, description="the rule whose finding the edit fixes")
-    layer: Optional[str] = Field(None, description="the id of the layer the finding is about")
+    rule: str | None = Field(None, description="the rule whose finding the edit fixes")
+    layer: str | None = Field(None, description="the id of the layer the finding is about")
 
     @classmethod
-    def of(cls, e) -> "EditModel":
+    def of(cls, e) -> EditModel:
         return cls(line=e.line, column=e.column, end_line=e.end_line, end_column=e.end_column,
                    old=e.old, new=e.new, rule=e.rule or None, layer=e.layer)
 
 
 class FindingFixModel(_Model):
-    edits: List[EditModel] = Field(description="what --fix writes for this finding")
-    unfixable: Optional[str] = Field(None, description="why --fix writes nothing for it")
+    edits: list[EditModel] = Field(description="what --fix writes for this finding")
+    unfixable: str | None = Field(None, description="why --fix writes nothing for it")
 
 
 class FileFixModel(_Model):
     written: bool = Field(description="the edits were written to the file (--fix)")
-    edits: List[EditModel] = Field(description="every edit, in the file as it was")
-    refused: Optional[str] = Field(None, description="why the edits were not written")
+    edits: list[EditModel] = Field(description="every edit, in the file as it was")
+    refused: str | None = Field(None, description="why the edits were not written")
     fixed: int = Field(description="findings the edits fix")
 
 
 class CauseModel(_Model):
     rule: str = Field(description="the root finding's rule code")
-    layer: Optional[LayerModel] = Field(description="the root finding's layer")
-    port: Optional[str] = None
-    line: Optional[int] = Field(description="the root finding's line")
+    layer: LayerModel | None = Field(description="the root finding's layer")
+    port: str | None = None
+    line: int | None = Field(description="the root finding's line")
 
     @classmethod
-    def of(cls, cause) -> "CauseModel":
+    def of(cls, cause) -> CauseModel:
         return cls(rule=cause.code, layer=_layer(cause.layer), port=cause.port, line=cause.line)
 
 
-def _layer(ref) -> Optional[LayerModel]:
+def _layer(ref) -> LayerModel | None:
     return None if ref is None else LayerModel(id=ref.id, name=ref.name, type=ref.type)
 
 
@@ -90,22 +91,22 @@ class FindingModel(_Model):
     slug: str = Field(description="rule name, e.g. broadcast-output-mismatch")
     severity: Literal["error", "warning", "info"]
     message: str
-    line: Optional[int]
-    column: Optional[int] = Field(None, description="1-based, in characters: where the "
+    line: int | None
+    column: int | None = Field(None, description="1-based, in characters: where the "
                                   "element the finding names starts on its line")
-    layer: Optional[LayerModel]
-    port: Optional[str] = None
+    layer: LayerModel | None
+    port: str | None = None
     scope: str = Field("", description="the nested body the layer is in; empty for the model")
-    expected: Optional[str] = Field(None, description="the inferred shape or type")
-    declared: Optional[str] = Field(None, description="what the file declares")
-    table: Optional[TableModel] = None
-    fix: Optional[FindingFixModel] = Field(None, description="only with --diff or --fix")
-    caused_by: Optional[CauseModel] = Field(
+    expected: str | None = Field(None, description="the inferred shape or type")
+    declared: str | None = Field(None, description="what the file declares")
+    table: TableModel | None = None
+    fix: FindingFixModel | None = Field(None, description="only with --diff or --fix")
+    caused_by: CauseModel | None = Field(
         None, description="only for a consequence: the root finding it follows from (a "
         "declared dim contradicted because what reaches its layer already contradicts upstream)")
 
     @classmethod
-    def of(cls, f: Finding) -> "FindingModel":
+    def of(cls, f: Finding) -> FindingModel:
         table = None
         if f.table is not None:
             table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset, source=r.source,
@@ -122,7 +123,7 @@ class FindingModel(_Model):
 
 class TensorShapeModel(_Model):
     name: str = Field(description="the Parameter's or Result's layer name")
-    shape: Optional[str] = Field(description="as OpenVINO writes a PartialShape ([1,3..5,?]); "
+    shape: str | None = Field(description="as OpenVINO writes a PartialShape ([1,3..5,?]); "
                                  "null when irvalidate cannot tell (a dynamic rank is [...])")
 
 
@@ -138,12 +139,12 @@ class ReshapeModel(_Model):
                           "shape: Model.reshape then does nothing")
     smart_reshape: bool = Field(description="SmartReshape's rewrites were applied "
                                 "(--no-smart-reshape: plain re-inference)")
-    inputs: List[TensorShapeModel]
-    outputs: List[TensorShapeModel] = Field(description="what reaches each Result")
-    rewrites: List[RewriteModel]
+    inputs: list[TensorShapeModel]
+    outputs: list[TensorShapeModel] = Field(description="what reaches each Result")
+    rewrites: list[RewriteModel]
 
     @classmethod
-    def of(cls, outcome) -> "ReshapeModel":
+    def of(cls, outcome) -> ReshapeModel:
         from ..shapes.dims import format_shape
         shown = [(n, s) for n, s in outcome.outputs]
         return cls(works=outcome.works, changed=outcome.changed, smart_reshape=outcome.smart,
@@ -158,17 +159,17 @@ class ReshapeModel(_Model):
 class FileModel(_Model):
     path: str = Field(description="the path as given; a name that is not UTF-8 shows U+FFFD "
                       "for its bad bytes (see path_bytes)")
-    path_bytes: Optional[str] = Field(
+    path_bytes: str | None = Field(
         None, description="only when the name is not UTF-8: its exact bytes, base64 "
         "(RFC 4648), to find the file again")
-    findings: List[FindingModel]
-    fix: Optional[FileFixModel] = Field(None, description="only with --diff or --fix: the "
+    findings: list[FindingModel]
+    fix: FileFixModel | None = Field(None, description="only with --diff or --fix: the "
                                         "file's edits")
-    reshape: Optional[ReshapeModel] = Field(None, description="only with --reshape: the "
+    reshape: ReshapeModel | None = Field(None, description="only with --reshape: the "
                                             "what-if's outcome")
 
     @classmethod
-    def of(cls, result) -> "FileModel":
+    def of(cls, result) -> FileModel:
         raw = raw_name(result.path)
         fix = getattr(result, "fix", None)
         return cls(path=display_path(result.path),
@@ -186,20 +187,20 @@ class Summary(_Model):
     errors: int
     warnings: int
     infos: int
-    by_rule: Dict[str, int] = Field(description="finding count per rule code")
+    by_rule: dict[str, int] = Field(description="finding count per rule code")
 
 
 class Report(_Model):
     schema_version: str = SCHEMA_VERSION
-    tool: Dict[str, str]
-    files: List[FileModel]
+    tool: dict[str, str]
+    files: list[FileModel]
     summary: Summary
 
 
 def build(results: Sequence, version: str) -> Report:
     files = [FileModel.of(r) for r in results]
     every = [f for r in results for f in r.findings]
-    by_rule: Dict[str, int] = {}
+    by_rule: dict[str, int] = {}
     for f in every:
         by_rule[f.code] = by_rule.get(f.code, 0) + 1
     summary = Summary(files=len(files), errors=sum(f.level == "error" for f in every),
@@ -208,7 +209,7 @@ def build(results: Sequence, version: str) -> Report:
     return Report(tool={"name": "irvalidate", "version": version}, files=files, summary=summary)
 
 
-def _findings_left_out(f: FileModel) -> Optional[Dict[object, object]]:
+def _findings_left_out(f: FileModel) -> dict[object, object] | None:
     """The fields of a file's findings left out: fix outside --diff/--fix runs, caused_by on
     the roots."""
     fields = {"fix"} if f.fix is None else set()
@@ -222,11 +223,11 @@ def _findings_left_out(f: FileModel) -> Optional[Dict[object, object]]:
 def dumps(report: Report) -> str:
     """The report as JSON; ``path_bytes`` is written only where it is set (names that are not
     UTF-8), so the documents of ordinary runs do not change."""
-    unset: Dict[int, Any] = {}  # (pydantic's exclude: fields by name, or items by index)
+    unset: dict[int, Any] = {}  # (pydantic's exclude: fields by name, or items by index)
     for i, f in enumerate(report.files):
         # fix fields exist only in --diff/--fix runs, caused_by only on consequences: ordinary
         # documents stay as they were
-        left_out: Dict[str, object] = {}
+        left_out: dict[str, object] = {}
         if f.path_bytes is None:
             left_out["path_bytes"] = True
         if f.fix is None:

@@ -27,13 +27,13 @@ import inspect
 import json
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
 from urllib.parse import quote
 
-from .docs import blocks
 from ..rules import ALL, INTERNAL_ERROR
 from .common import message_text, relative_path
+from .docs import blocks
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -52,7 +52,7 @@ def _fit_description(text: str) -> str:
     return text if len(text) <= LIMIT else text[:LIMIT - 3].rstrip() + "..."
 
 
-def _doc_parts(doc: str) -> Tuple[str, str]:
+def _doc_parts(doc: str) -> tuple[str, str]:
     """(description, help): the docstring minus its ``CODE slug: summary`` heading; the
     description stops at the Passing/Failing examples and is unwrapped."""
     _, _, body = inspect.cleandoc(doc).partition("\n\n")
@@ -81,7 +81,7 @@ def _markdown(body: str) -> str:
     """The docstring body as Markdown: paragraphs unwrapped; a literal block (after a
     paragraph ending in ``::``) becomes a fenced ``xml`` block (the examples are IR
     snippets)."""
-    out: List[str] = []
+    out: list[str] = []
     for kind, lines in blocks(body):
         if kind == "literal":
             out.extend(["```xml", *lines, "```", ""])
@@ -109,7 +109,7 @@ def _descriptor(code: str, slug: str, summary: str, doc: str, level: str) -> dic
     }
 
 
-def descriptors() -> List[dict]:
+def descriptors() -> list[dict]:
     """IRV000 and then every registered rule, in code order."""
     return [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in ALL]
 
@@ -135,7 +135,7 @@ def _fingerprint(rule_id: str, uri: str, f) -> str:
 
 def _properties(f) -> dict:
     """What the JSON report has and SARIF has no field for; absent values are left out."""
-    props: Dict[str, object] = {"lineKnown": bool(f.line and f.line > 0)}
+    props: dict[str, object] = {"lineKnown": bool(f.line and f.line > 0)}
     if f.layer is not None:
         props.update(layerId=f.layer.id, layerName=f.layer.name, layerType=f.layer.type)
     props.update({key: getattr(f, key) for key in ("port", "expected", "declared", "scope")
@@ -174,7 +174,7 @@ def _related(f, location: dict) -> dict:
 def render(results: Sequence, version: str) -> str:
     rules = descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
-    seen: Dict[str, int] = {}
+    seen: dict[str, int] = {}
     out = []
     for result in results:
         location = artifact_location(result.path)

@@ -6,8 +6,6 @@
 """
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ..rules.findings import ShapeTable, TableRow
 from .names import line_start
 
@@ -18,8 +16,8 @@ def _start(row: TableRow, columns: int) -> int:
     return max(columns - len(row.dims or ()), 0)
 
 
-def _cells(row: TableRow, columns: int) -> List[Optional[str]]:
-    cells: List[Optional[str]] = [None] * columns
+def _cells(row: TableRow, columns: int) -> list[str | None]:
+    cells: list[str | None] = [None] * columns
     start = _start(row, columns)
     for i, dim in enumerate(row.dims or ()):
         if 0 <= start + i < columns:
@@ -27,7 +25,7 @@ def _cells(row: TableRow, columns: int) -> List[Optional[str]]:
     return cells
 
 
-def _join(cells: List[Optional[str]], width: List[int]) -> str:
+def _join(cells: list[str | None], width: list[int]) -> str:
     out = []
     for c, cell in enumerate(cells):
         out.append(cell.rjust(width[c]) if cell is not None else " " * width[c])
@@ -37,7 +35,7 @@ def _join(cells: List[Optional[str]], width: List[int]) -> str:
     return "(" + "".join(out) + ")"
 
 
-def render(table: ShapeTable, indent: str = "    ") -> List[str]:
+def render(table: ShapeTable, indent: str = "    ") -> list[str]:
     columns = max([_start(row, 0) + len(row.dims or ()) for row in table.rows] + [0])
     width = [1] * columns
     for row in table.rows:

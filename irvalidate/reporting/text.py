@@ -7,10 +7,10 @@ are counted under it, or listed after it with ``-v``/``--show-consequences``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Sequence
+from collections.abc import Sequence
 
-from .names import printed, shown_path
 from .common import cause_key, cause_text, root_key, summary
+from .names import printed, shown_path
 from .table import render as render_table
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -30,7 +30,7 @@ def _line(f, color: bool) -> str:
             f"{message}{scope}{cause} {_DIM}({f.slug}){_RESET}")
 
 
-def _finding_lines(f, color: bool) -> List[str]:
+def _finding_lines(f, color: bool) -> list[str]:
     lines = [_line(f, color)]
     if f.fix is not None and f.fix.blocked:  # only --diff and --fix plan fixes
         lines.append(f"    not fixed automatically: {printed(f.fix.blocked)}")
@@ -44,14 +44,14 @@ def _following(n: int) -> str:
             f"follow{'' if n != 1 else 's'} from it")
 
 
-def _file_lines(findings: Sequence, color: bool, show_consequences: bool) -> List[str]:
+def _file_lines(findings: Sequence, color: bool, show_consequences: bool) -> list[str]:
     """A file's findings, roots first (see the module)."""
     roots = {root_key(f) for f in findings if f.caused_by is None}
-    following: Dict[tuple, List] = {}
+    following: dict[tuple, list] = {}
     for f in findings:
         if f.caused_by is not None and cause_key(f.caused_by) in roots:
             following.setdefault(cause_key(f.caused_by), []).append(f)
-    lines: List[str] = []
+    lines: list[str] = []
     for f in findings:
         if f.caused_by is not None and cause_key(f.caused_by) in roots:
             continue  # listed under its root
@@ -65,7 +65,7 @@ def _file_lines(findings: Sequence, color: bool, show_consequences: bool) -> Lis
     return lines
 
 
-def reshape_lines(result) -> List[str]:
+def reshape_lines(result) -> list[str]:
     """--reshape: the verdict, and the new shapes of the model's inputs and outputs."""
     from ..shapes.dims import format_shape
     outcome = result.reshape
@@ -85,7 +85,7 @@ def reshape_lines(result) -> List[str]:
 
 def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
            statistics: bool = False, show_consequences: bool = False) -> str:
-    lines: List[str] = []
+    lines: list[str] = []
     per_rule: Counter = Counter()
     slugs = {}
     for result in results:

@@ -15,14 +15,14 @@ inferred again, each from what the what-if analysis gave the rest.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, NamedTuple, Optional, Set
+from typing import NamedTuple
 
+from ..analysis.propagation import Propagation
+from ..analysis.what_if import WhatIf
 from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
 from ..ops.support.registry import lookup
 from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
-from ..analysis.propagation import Propagation
-from ..analysis.what_if import WhatIf
 
 #: the Consts tried per refused layer, and the ancestors searched for them
 MAX_TRIALS = 16
@@ -49,10 +49,10 @@ class PinFinder:
     def __init__(self, before, after, what_if: WhatIf) -> None:
         self.before, self.after, self.what_if = before, after, what_if
         self.edges = after.edges
-        self.layers: Dict[str, Layer] = after.layers
+        self.layers: dict[str, Layer] = after.layers
         self.position = {layer.id: i for i, layer in enumerate(after.propagation._order)}
 
-    def _producers(self, layer: Layer) -> List[Layer]:
+    def _producers(self, layer: Layer) -> list[Layer]:
         found = []
         for port in layer.inputs:
             edge = self.edges.incoming.get((layer.id, port.id))
@@ -63,7 +63,7 @@ class PinFinder:
     def _integral(self, const: Layer) -> bool:
         return (const.data.get("element_type") or "").lower() in INTEGRAL
 
-    def _numbers(self, const: Layer) -> Optional[List[float]]:
+    def _numbers(self, const: Layer) -> list[float] | None:
         try:
             return self.before.propagation.read_floats(const)
         except Exception:  # noqa: BLE001 - an unreadable Const is no candidate
@@ -89,10 +89,10 @@ class PinFinder:
             if layer.outputs else None
         return value is not None and value.tensor is not None
 
-    def clash_values(self, target: Layer) -> Set[float]:
+    def clash_values(self, target: Layer) -> set[float]:
         """The static dims reaching ``target`` that the new shapes left as they were (a pinned
         dim keeps its old value): an upstream Const pins only if it holds one of them."""
-        found: Set[float] = set()
+        found: set[float] = set()
         old, new = self.before.propagation, self.after.propagation
         for port in target.inputs:
             edge = self.edges.incoming.get((target.id, port.id))
@@ -106,18 +106,18 @@ class PinFinder:
             found.update(d.lo for d, e in zip(b.shape, a.shape) if d.is_static and d == e and d.lo > 1)
         return found
 
-    def candidates(self, target: Layer) -> List[Pin]:
+    def candidates(self, target: Layer) -> list[Pin]:
         """The trials, nearest to ``target`` first: its own Consts (value, then shape: an
         operand of baked shape), then the small Consts upstream that hold one of the dims the
         new shapes left as they were at ``target`` (values: targets, bounds, sizes)."""
-        pins: List[Pin] = []
+        pins: list[Pin] = []
         for index, producer in enumerate(self._producers(target)):
             if producer.type.lower() in CONST_TYPES:
                 if self._integral(producer):
                     pins.append(Pin(producer, target, index, True))
                 pins.append(Pin(producer, target, index, False))
         clash = self.clash_values(target)
-        seen: Set[str] = {target.id}
+        seen: set[str] = {target.id}
         frontier = [p for p in self._producers(target) if p.type.lower() not in CONST_TYPES]
         seen.update(p.id for p in frontier)
         while frontier and len(seen) < MAX_ANCESTORS and len(pins) < MAX_TRIALS:
@@ -135,7 +135,7 @@ class PinFinder:
             frontier = following
         return pins[:MAX_TRIALS]
 
-    def _descendants(self, start: Layer, limit: Set[str]) -> List[Layer]:
+    def _descendants(self, start: Layer, limit: set[str]) -> list[Layer]:
         found, stack = {start.id}, [start]
         while stack:
             layer = stack.pop()
@@ -147,7 +147,7 @@ class PinFinder:
         found.discard(start.id)
         return sorted((self.layers[i] for i in found), key=lambda lay: self.position.get(lay.id, 0))
 
-    def _passes(self, target: Layer, pin: Pin, ancestors: Set[str], by_value: bool) -> bool:
+    def _passes(self, target: Layer, pin: Pin, ancestors: set[str], by_value: bool) -> bool:
         order = self._descendants(pin.const, ancestors | {target.id})
         trial = WhatIf(list(self.what_if.rewrites.values()), relaxed=[pin.const.id] if by_value else (),
                        unshaped=() if by_value else [pin.const.id])
@@ -155,7 +155,7 @@ class PinFinder:
                            seed=self.after.propagation.outputs)
         return not refused(prop.inferences.get(target.id))
 
-    def find(self, target: Layer) -> List[Pin]:
+    def find(self, target: Layer) -> list[Pin]:
         """The Consts of the nearest layer whose relaxing lets ``target`` through ([] when
         none does)."""
         pins = self.candidates(target)
@@ -169,7 +169,7 @@ class PinFinder:
                 return [pin] + [p for p in same if self._passes(target, p, ancestors, p.by_value)]
         return []
 
-    def _ancestors(self, target: Layer) -> Set[str]:
+    def _ancestors(self, target: Layer) -> set[str]:
         seen, stack = {target.id}, [target]
         while stack and len(seen) < MAX_ANCESTORS:
             for producer in self._producers(stack.pop()):

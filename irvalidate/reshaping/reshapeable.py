@@ -16,17 +16,17 @@ tried"``, ``"untried"``: how many axes of that input from ``axis`` on.
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, List, Optional
+from collections.abc import Callable
 
 from ..analysis import analyse
-from .reshaped import ReshapeRun, what_if
-from .smart_reshape import plan
 from ..engine.validation import default_bin
 from ..ir.reader import parse
 from ..ir.weights import BinFile
-from ..reporting.names import line_start, printed, shown_path
 from ..ops.parameter_const import outputs_of
+from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import DYNAMIC, Dim, format_dim
+from .reshaped import ReshapeRun, what_if
+from .smart_reshape import plan
 
 #: the most trials one file may take (inputs x axes x 4); past it, axes are left out
 MAX_TRIALS = 64
@@ -35,13 +35,13 @@ MAX_TRIALS = 64
 MAX_TRIAL_DIMS = 1_000_000
 
 
-def _values(dim: Dim) -> List[int]:
+def _values(dim: Dim) -> list[int]:
     if dim.is_static:
         return sorted({1, dim.lo + 1, 2 * dim.lo} - {dim.lo} or {dim.lo + 1})
     return [1, 2, 8]
 
 
-def _pin(run: ReshapeRun) -> Optional[dict]:
+def _pin(run: ReshapeRun) -> dict | None:
     for layer in run.refused_layers():
         pins = run.pins(layer)
         if pins:
@@ -52,7 +52,7 @@ def _pin(run: ReshapeRun) -> Optional[dict]:
     return None
 
 
-def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> List[dict]:
+def axes_of(path: str, smart: bool = True, bin_path: str | None = None) -> list[dict]:
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
@@ -63,7 +63,7 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
     planned = plan(befores[0]) if smart else []  # the same for every trial
     trial = lambda layer, new: what_if(graphs, befores, weights,  # noqa: E731 - one trial, as a name
                                        {layer.id: new}, smart, planned)
-    rows: List[dict] = []
+    rows: list[dict] = []
     trials = dims = 0
     for layer in graphs[0].layers:
         if layer.type.lower() != "parameter":
@@ -84,8 +84,8 @@ def axes_of(path: str, smart: bool = True, bin_path: Optional[str] = None) -> Li
 def _axis_row(layer, shape: tuple, axis: int, trial: Callable) -> dict:
     """One axis tried: dynamic, then each of its values (see the module)."""
     dim = shape[axis]
-    works: Dict[str, bool] = {}
-    broken: Optional[ReshapeRun] = None  # the last trial that fails: its pin is told
+    works: dict[str, bool] = {}
+    broken: ReshapeRun | None = None  # the last trial that fails: its pin is told
     for name, value in [("dynamic", DYNAMIC)] + [(str(v), Dim(v, v)) for v in _values(dim)]:
         run = trial(layer, shape[:axis] + (value,) + shape[axis + 1:])
         works[name], broken = run.works, broken if run.works else run
@@ -103,7 +103,7 @@ def _untried(name: str, axis: int, count: int) -> dict:
             "verdict": "not tried", "untried": count, "pinned_by": None}
 
 
-def text_report(path: str, rows: List[dict]) -> str:
+def text_report(path: str, rows: list[dict]) -> str:
     """The text ``reshapeable`` prints for one file."""
     lines = [shown_path(path)]
     for row in rows:

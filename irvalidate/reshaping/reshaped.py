@@ -3,14 +3,14 @@ input shapes, the SmartReshape rewrites applied, and the pins found on demand.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import TYPE_CHECKING
 
+from ..analysis.what_if import Rewrite, WhatIf, changes_anything
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
 from ..shapes.dims import Shape
 from .pinning import Pin, PinFinder, refused
 from .smart_reshape import plan
-from ..analysis.what_if import Rewrite, WhatIf, changes_anything
 
 if TYPE_CHECKING:
     from ..analysis import GraphAnalysis
@@ -23,46 +23,46 @@ class ReshapeRun:
     after: GraphAnalysis
     what_if: WhatIf
     #: the new shape of each Parameter asked for, by layer id
-    inputs: Dict[str, Shape]
-    rewrites: List[Rewrite]
+    inputs: dict[str, Shape]
+    rewrites: list[Rewrite]
     #: False when Model.reshape does nothing (every input asked for already has that shape)
     changed: bool = True
     smart: bool = True
     #: the bodies' analyses: as read, and with the new shapes (the last one each outer
     #: layer asked for), by id() of the body's Graph
-    bodies_before: Dict[int, GraphAnalysis] = field(default_factory=dict)
-    bodies_after: Dict[int, GraphAnalysis] = field(default_factory=dict)
+    bodies_before: dict[int, GraphAnalysis] = field(default_factory=dict)
+    bodies_after: dict[int, GraphAnalysis] = field(default_factory=dict)
     #: the file's graphs, the model first, then its bodies outermost first
-    graphs: List[Graph] = field(default_factory=list)
-    _pins: Dict[str, List[Pin]] = field(default_factory=dict)
+    graphs: list[Graph] = field(default_factory=list)
+    _pins: dict[str, list[Pin]] = field(default_factory=dict)
 
-    def newly_refused(self, layer: Layer, graph: Optional[Graph] = None) -> bool:
+    def newly_refused(self, layer: Layer, graph: Graph | None = None) -> bool:
         before = self.before if graph is None or not graph.scope else \
             self.bodies_before.get(id(graph))
         return before is None or not refused(before.inferences.get(layer.id))
 
-    def pins(self, layer: Layer) -> List[Pin]:
+    def pins(self, layer: Layer) -> list[Pin]:
         """The Consts that pin the dim a refused layer clashes on, all inputs of one layer
         ([]: none found)."""
         if layer.id not in self._pins:
             self._pins[layer.id] = PinFinder(self.before, self.after, self.what_if).find(layer)
         return self._pins[layer.id]
 
-    def _analyses(self) -> List[GraphAnalysis]:
+    def _analyses(self) -> list[GraphAnalysis]:
         return [self.after] + [a for k, a in self.bodies_after.items() if a is not self.after]
 
     @property
     def works(self) -> bool:
         return not any(refused(i) for a in self._analyses() for i in a.inferences.values())
 
-    def refused_layers(self) -> List[Layer]:
+    def refused_layers(self) -> list[Layer]:
         """Refused layers of the model graph (those a pin can be searched for), then of
         the bodies."""
         return [i.layer for a in self._analyses() for i in a.inferences.values() if refused(i)]
 
 
-def what_if(graphs: List[Graph], befores: list, weights: BinFile, new: Dict[str, Shape],
-            smart: bool = True, planned: Optional[List[Rewrite]] = None) -> ReshapeRun:
+def what_if(graphs: list[Graph], befores: list, weights: BinFile, new: dict[str, Shape],
+            smart: bool = True, planned: list[Rewrite] | None = None) -> ReshapeRun:
     """The model re-inferred with the new Parameter shapes ``new`` (by layer id), after the
     rewrites Model.reshape makes; ``graphs`` and ``befores``: the file's graphs (the model
     first) and their analyses as read; ``planned``: the rewrites, when the caller tries many

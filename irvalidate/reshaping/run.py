@@ -7,11 +7,11 @@ of the model's outputs, the rewrites, the verdict) goes with the file's result.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING
 
 from ..analysis import analyse
-from .reshaped import ReshapeRun, what_if
 from ..analysis.what_if import Rewrite, UsageError, resolve
 from ..engine.validation import FileResult, validate_file
 from ..ir.records import Document
@@ -20,11 +20,12 @@ from ..ir.weights import BinFile
 from ..rules import RESHAPE_RULES
 from ..rules._common import Context
 from ..shapes.dims import Dim, Shape
+from .reshaped import ReshapeRun, what_if
 
 if TYPE_CHECKING:
     from ..settings.config import Config
 
-Request = Tuple[Optional[str], Tuple[Dim, ...]]
+Request = tuple[str | None, tuple[Dim, ...]]
 
 __all__ = ["ReshapeOutcome", "UsageError", "reshape_file", "reshape_work"]
 
@@ -32,17 +33,17 @@ __all__ = ["ReshapeOutcome", "UsageError", "reshape_file", "reshape_work"]
 @dataclass(frozen=True)
 class ReshapeOutcome:
     #: (Parameter name, new shape) for every input, asked for or kept
-    inputs: List[Tuple[str, Shape]]
+    inputs: list[tuple[str, Shape]]
     #: (Result layer name, shape reaching it) for every model output
-    outputs: List[Tuple[str, Shape]]
-    rewrites: List[Rewrite]
+    outputs: list[tuple[str, Shape]]
+    rewrites: list[Rewrite]
     #: Model.reshape succeeds (no layer refused)
     works: bool
     #: False when every input asked for already has that shape: Model.reshape does nothing
     changed: bool
     smart: bool
     #: the run, for ``shapes --reshape`` (every layer's new shapes)
-    run: Optional[ReshapeRun] = None
+    run: ReshapeRun | None = None
 
 
 def _outcome(run: ReshapeRun) -> ReshapeOutcome:
@@ -61,16 +62,16 @@ def _outcome(run: ReshapeRun) -> ReshapeOutcome:
 
 
 def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
-                 config: Optional["Config"] = None, bin_path: Optional[str] = None,
+                 config: Config | None = None, bin_path: str | None = None,
                  rules: Sequence = RESHAPE_RULES) -> FileResult:
     """The findings of the what-if for one file, and its outcome (``result.reshape``).
     Raises UsageError when the requests do not fit the model's inputs."""
-    runs: List[ReshapeRun] = []
+    runs: list[ReshapeRun] = []
 
-    def contexts_of(doc: Document, weights: BinFile) -> List[Context]:
+    def contexts_of(doc: Document, weights: BinFile) -> list[Context]:
         graphs = doc.graphs()
         befores = analyse(graphs, weights)
-        new: Dict[str, Shape] = resolve(graphs[0], parameter_names(doc.path), requests)
+        new: dict[str, Shape] = resolve(graphs[0], parameter_names(doc.path), requests)
         run = what_if(graphs, befores, weights, new, smart)
         runs.append(run)
         bodies = [Context(doc, g, run.bodies_after[id(g)], False, reshape=run)
@@ -81,7 +82,7 @@ def reshape_file(path: str, requests: Sequence[Request], smart: bool = True,
     return result._replace(reshape=_outcome(runs[0])) if runs else result
 
 
-def reshape_work(path: str, bin_path: Optional[str], config: "Config", requests: Sequence[Request],
+def reshape_work(path: str, bin_path: str | None, config: Config, requests: Sequence[Request],
                  smart: bool = True) -> FileResult:
     """api.validate_files' ``work`` for --reshape; a usage error names the file."""
     try:

@@ -8,12 +8,12 @@ commas, dots, slashes or colons, but not ``[``.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 
 #: one requested input: its name (None: the model's only input) and its shape
-Request = Tuple[Optional[str], Tuple[Dim, ...]]
+Request = tuple[str | None, tuple[Dim, ...]]
 
 
 class SpecError(ValueError):
@@ -45,16 +45,16 @@ def _count(text: str, spec: str) -> int:
     return int(item)
 
 
-def parse_shape(body: str, spec: str) -> Tuple[Dim, ...]:
+def parse_shape(body: str, spec: str) -> tuple[Dim, ...]:
     """The dims between one pair of brackets (``""`` is a scalar)."""
     if not body.strip():
         return ()
     return tuple(_dim(item, spec) for item in body.split(","))
 
 
-def parse(spec: str) -> List[Request]:
+def parse(spec: str) -> list[Request]:
     """Every input a SPEC names, in order; SpecError when it does not parse."""
-    requests: List[Request] = []
+    requests: list[Request] = []
     rest = spec
     while True:
         opening = rest.find("[")
@@ -87,9 +87,9 @@ def parse(spec: str) -> List[Request]:
     return requests
 
 
-def parse_all(specs: Sequence[str]) -> List[Request]:
+def parse_all(specs: Sequence[str]) -> list[Request]:
     """Every ``--reshape`` option given, in order."""
-    found: List[Request] = []
+    found: list[Request] = []
     for spec in specs:
         found.extend(parse(spec))
     names = [name for name, _ in found if name is not None]
@@ -127,7 +127,7 @@ def _api_dim(item) -> Dim:
     raise SpecError(f"{item!r} is not a dim (an int, -1, '?', 'a..b' or a (lo, hi) pair)")
 
 
-def api_shape(shape) -> Tuple[Dim, ...]:
+def api_shape(shape) -> tuple[Dim, ...]:
     """A shape as the Python API takes it: a list of dims (ints, -1, '?', 'a..b' or (lo, hi)
     pairs) or a string such as ``"1,3..5,?"`` (brackets allowed)."""
     if isinstance(shape, str):
@@ -141,7 +141,7 @@ def api_shape(shape) -> Tuple[Dim, ...]:
         raise SpecError(f"{shape!r} is not a shape") from None
 
 
-def from_api(shapes) -> List[Request]:
+def from_api(shapes) -> list[Request]:
     """``{name: shape}``, or one shape for a model with one input."""
     if isinstance(shapes, dict):
         return [(str(name), api_shape(shape)) for name, shape in shapes.items()]

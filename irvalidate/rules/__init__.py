@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Dict, Tuple
 
 from . import (
     body_port_map,
@@ -42,7 +41,7 @@ from . import (
     weights_mismatch,
 )
 
-RULES: Tuple[ModuleType, ...] = (
+RULES: tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation,
     output_mismatch, incompatible, dynamic_declared, invalid_attribute, input_count,
     element_type, divergence, unknown_attribute, static_declared,
@@ -55,7 +54,7 @@ RULES: Tuple[ModuleType, ...] = (
 #: what ``--reshape`` runs: the rules saying the runtime cannot read the file (its XML,
 #: schema, weights, edges, op types and body port maps), and the what-if's own (the
 #: declared dims describe the old shapes: they are not compared)
-RESHAPE_RULES: Tuple[ModuleType, ...] = (
+RESHAPE_RULES: tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, invalid_constant,
     missing_weights, dangling_edge, reversed_edge, multiple_edges, unconnected_input,
     graph_cycle, unknown_op_type, body_port_map, reshape_incompatible, reshape_rewrite,
@@ -65,17 +64,17 @@ RESHAPE_RULES: Tuple[ModuleType, ...] = (
 #: the engine's own failure on a file: documented like a rule, but it checks nothing
 INTERNAL_ERROR = internal_error
 #: everything with a code, IRV000 first (the listing, the docs, selection)
-ALL: Tuple[ModuleType, ...] = (internal_error,) + RULES
+ALL: tuple[ModuleType, ...] = (internal_error,) + RULES
 
 #: slugs a rule had before, still accepted in configuration and on the command line
-ALIASES: Dict[str, str] = {
+ALIASES: dict[str, str] = {
     "broadcast-output-mismatch": output_mismatch.SLUG,
     "incompatible-broadcast": incompatible.SLUG,
     "invalid-broadcast-attribute": invalid_attribute.SLUG,
 }
 
-BY_CODE: Dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
-BY_SLUG: Dict[str, ModuleType] = {rule.SLUG: rule for rule in ALL}
+BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
+BY_SLUG: dict[str, ModuleType] = {rule.SLUG: rule for rule in ALL}
 assert len(BY_CODE) == len(ALL) and len(BY_SLUG) == len(ALL), "codes and slugs are unique"
 
 

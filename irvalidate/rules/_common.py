@@ -1,16 +1,17 @@
 """What several rules share: the context they read and the shape tables they draw."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis import GraphAnalysis
-from .findings import Problem, ShapeTable, Site, TableRow
 from ..ir import elements
 from ..ir.locate import MAX_EXACT_LINE
 from ..ir.records import Document, Graph, Layer, Port
 from ..ops.support.spec import Inferred, Operand
 from ..shapes.dims import Dim, Shape
 from ._fixes import source_type_fix
+from .findings import Problem, ShapeTable, Site, TableRow
 
 if TYPE_CHECKING:  # the type only: the run is made above the rules, and handed down
     from ..reshaping.reshaped import ReshapeRun
@@ -24,13 +25,13 @@ class Context(NamedTuple):
     is_model: bool
     #: --reshape: the what-if run (analysis.reshaped.ReshapeRun); ``analysis`` is then its
     #: re-inferred graph
-    reshape: Optional[ReshapeRun] = None
+    reshape: ReshapeRun | None = None
 
     def inferences(self) -> Iterator[Inferred]:
         return iter(self.analysis.inferences.values())
 
 
-def inferred_ports(ctx: Context) -> Iterator[Tuple[Inferred, Layer, Port, Tuple]]:
+def inferred_ports(ctx: Context) -> Iterator[tuple[Inferred, Layer, Port, tuple]]:
     """Every output port with a readable declaration of the rank its layer's inference gives:
     what the declared-dims rules compare dim by dim."""
     for inference in ctx.inferences():
@@ -51,7 +52,7 @@ def input_site(layer: Layer, port: Port) -> Site:
     return ("in", layer.id, port.id)
 
 
-def upstream_sites(ctx: Context, layer: Layer) -> Tuple[Site, ...]:
+def upstream_sites(ctx: Context, layer: Layer) -> tuple[Site, ...]:
     """The sites whose contradiction makes a problem of this layer's outputs a consequence:
     each input port's declaration, and the producer's output port feeding it."""
     sites = []
@@ -67,8 +68,8 @@ def upstream_sites(ctx: Context, layer: Layer) -> Tuple[Site, ...]:
 MAX_TABLE_RANK = 64
 
 
-def shape_table(operands: Sequence[Operand], extra: Sequence[Tuple[str, Shape]] = (),
-                marks: Tuple[int, ...] = ()) -> Optional[ShapeTable]:
+def shape_table(operands: Sequence[Operand], extra: Sequence[tuple[str, Shape]] = (),
+                marks: tuple[int, ...] = ()) -> ShapeTable | None:
     shapes = [op.shape for op in operands] + [shape for _, shape in extra]
     if any(s is not None and len(s) > MAX_TABLE_RANK for s in shapes):
         return None
@@ -91,7 +92,7 @@ def port_dim(dim) -> str:
     return str(dim.lo) if dim.is_static else "-1"
 
 
-def fix_dims(inferred: Tuple[Dim, ...], marks: Tuple[int, ...]) -> Tuple[str, Optional[int]]:
+def fix_dims(inferred: tuple[Dim, ...], marks: tuple[int, ...]) -> tuple[str, int | None]:
     """What to write instead, and the axis to point at when one dim is wrong."""
     if len(marks) == 1:
         return f"set this <dim> to {port_dim(inferred[marks[0]])}", marks[0]
@@ -107,7 +108,7 @@ def fatal_problems(ctx: Context, kind: str) -> Iterator[Problem]:
 
 
 def attribute_vs_port(shape: Shape,
-                      dims: Tuple[Optional[int], ...]) -> Tuple[Optional[str], Optional[int]]:
+                      dims: tuple[int | None, ...]) -> tuple[str | None, int | None]:
     """Why port dims cannot be how the serializer writes a shape attribute (or None), and the
     axis to point at when one dim differs.
 

@@ -9,25 +9,25 @@ that layer's inputs.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional, Tuple
+from typing import TYPE_CHECKING
 
-from .findings import Change, Fix, SetAttribute, SetDims, SetPrecision
 from ..ir import elements
 from ..ir.records import Layer, Port
 from ..ops.support.spec import Value
 from ..shapes.dims import Dim, Shape, format_dim
+from .findings import Change, Fix, SetAttribute, SetDims, SetPrecision
 
 if TYPE_CHECKING:  # _common imports this module
     from ._common import Context
 
 
-def port_dims(shape: Tuple[Dim, ...]) -> Tuple[int, ...]:
+def port_dims(shape: tuple[Dim, ...]) -> tuple[int, ...]:
     """How OpenVINO's serializer writes a shape on a port: static dims as themselves, every
     other dim (``?``, intervals) as -1."""
     return tuple(d.lo if d.is_static else -1 for d in shape)
 
 
-def why_unproven(ctx: Context, value: Optional[Value]) -> Optional[str]:
+def why_unproven(ctx: Context, value: Value | None) -> str | None:
     """Why a value is not proven by inference alone, or None when it is."""
     if value is None:
         return "nothing reaches this port"
@@ -53,7 +53,7 @@ def why_unproven(ctx: Context, value: Optional[Value]) -> Optional[str]:
             f"check that layer by hand, or re-export the model")
 
 
-def output_value(ctx: Context, layer: Layer, port: Port) -> Optional[Value]:
+def output_value(ctx: Context, layer: Layer, port: Port) -> Value | None:
     return ctx.analysis.propagation.outputs.get((layer.id, port.id))
 
 
@@ -64,12 +64,12 @@ def dims_fix(ctx: Context, layer: Layer, port: Port) -> Fix:
     if reason:
         return Fix(blocked=reason)
     dims = port_dims(value.shape)  # type: ignore[union-attr, arg-type]  # proven: value and shape
-    changes: List[Change] = [SetDims(port, dims, layer)]
+    changes: list[Change] = [SetDims(port, dims, layer)]
     changes += consumer_dims(ctx, layer, port, dims)
     return Fix(tuple(changes))
 
 
-def consumer_dims(ctx: Context, layer: Layer, port: Port, dims: Tuple[int, ...]) -> List[Change]:
+def consumer_dims(ctx: Context, layer: Layer, port: Port, dims: tuple[int, ...]) -> list[Change]:
     """The input ports an output port feeds that do not declare ``dims`` yet."""
     return [SetDims(target, dims, consumer)
             for consumer, target in ctx.analysis.edges.consumers((layer.id, port.id))
@@ -90,7 +90,7 @@ def precision_fix(ctx: Context, layer: Layer, port: Port, element_type: str,
                   output: bool) -> Fix:
     """Write an inferred element type as a port's precision (an output's, and then on the
     input ports it feeds too)."""
-    changes: List[Change] = [SetPrecision(port, element_type, layer)]
+    changes: list[Change] = [SetPrecision(port, element_type, layer)]
     if output:
         changes += [SetPrecision(target, element_type, consumer)
                     for consumer, target in ctx.analysis.edges.consumers((layer.id, port.id))
@@ -98,7 +98,7 @@ def precision_fix(ctx: Context, layer: Layer, port: Port, element_type: str,
     return Fix(tuple(changes))
 
 
-def type_unproven(ctx: Context, value: Optional[Value]) -> Optional[str]:
+def type_unproven(ctx: Context, value: Value | None) -> str | None:
     """Why a value's element type is not inferred, or None when it is."""
     if value is not None and value.typed:
         return None
@@ -122,7 +122,7 @@ def source_shape_fix(ctx: Context, layer: Layer, port: Port, shape: Shape, text:
                         (SetAttribute(layer, "shape", shape_text(port.dims, shape, text, separator)),)))
 
 
-def shape_text(dims: Tuple[Optional[int], ...], shape: Shape, like: str, separator: str) -> str:
+def shape_text(dims: tuple[int | None, ...], shape: Shape, like: str, separator: str) -> str:
     """A shape attribute that says what a port declares; a -1 keeps the attribute's own
     interval there, when it had one, and is ``?`` otherwise (as the serializer writes).
     Dims are separated as in ``like`` when it has two or more, else by ``separator``."""

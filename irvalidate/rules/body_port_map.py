@@ -17,11 +17,11 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import Layer
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV216"
 SLUG = "body-port-map"

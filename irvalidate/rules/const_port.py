@@ -15,13 +15,13 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import CONST_TYPES, declared_shape
 from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision, output_site
 from ._fixes import source_shape_fix
+from .findings import Problem
 
 CODE = "IRV215"
 SLUG = "const-port-mismatch"

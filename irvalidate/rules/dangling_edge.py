@@ -13,10 +13,10 @@ Failing (there is no layer 99)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV202"
 SLUG = "dangling-edge"

@@ -21,11 +21,11 @@ Failing (no axis: the specification accepts, the runtime refuses)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ops.support.spec import DIVERGENCE
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV107"
 SLUG = "spec-runtime-divergence"

@@ -13,11 +13,11 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import Layer
 from ._common import Context, on_line
+from .findings import Problem
 
 CODE = "IRV205"
 SLUG = "duplicate-layer-id"
@@ -26,7 +26,7 @@ SUMMARY = "Two layers of one graph share an id; OpenVINO silently keeps only the
 
 
 def check(ctx: Context) -> Iterator[Problem]:
-    first: Dict[str, Layer] = {}
+    first: dict[str, Layer] = {}
     for layer in ctx.graph.layers:
         if layer.id not in first:
             first[layer.id] = layer

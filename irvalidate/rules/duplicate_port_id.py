@@ -13,10 +13,10 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV206"
 SLUG = "duplicate-port-id"
@@ -26,7 +26,7 @@ SUMMARY = "Two ports of one layer share an id, so edges to it are ambiguous."
 
 def check(ctx: Context) -> Iterator[Problem]:
     for layer in ctx.graph.layers:
-        seen: Dict[str, str] = {}
+        seen: dict[str, str] = {}
         for section, ports in (("input", layer.inputs), ("output", layer.outputs)):
             for port in ports:
                 if port.id in seen:

@@ -13,13 +13,13 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, inferred_ports, shape_table
 from ._fixes import dims_fix
+from .findings import Problem
 
 CODE = "IRV103"
 SLUG = "dynamic-dim-declared"

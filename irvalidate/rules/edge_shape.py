@@ -15,13 +15,13 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional, Tuple
+from collections.abc import Iterator
 
-from .findings import Problem, ShapeTable, TableRow
 from ..ir.records import Layer, Port, declared_shape
 from ..shapes.dims import Shape, format_shape
 from ._common import Context, input_site, port_dim
 from ._fixes import input_dims_fix, output_value, why_unproven
+from .findings import Problem, ShapeTable, TableRow
 
 CODE = "IRV201"
 SLUG = "edge-shape-mismatch"
@@ -50,7 +50,7 @@ def check(ctx: Context) -> Iterator[Problem]:
 
 
 def _advice(ctx: Context, producer: Layer, source: Port,
-            target: Port) -> Tuple[str, Port, Optional[int]]:
+            target: Port) -> tuple[str, Port, int | None]:
     """What to write and where (the port to change, and its one wrong axis), from the side
     inference proves; when it proves neither, the runtime's own rule: the producer's."""
     value = output_value(ctx, producer, source)
@@ -75,7 +75,7 @@ def _agrees(port: Port, inferred: Shape) -> bool:
         d == -1 or dim.contains(d) for d, dim in zip(port.dims, inferred))  # type: ignore[arg-type]  # readable ports: no None dim
 
 
-def _one_wrong_axis(port: Port, inferred: Shape) -> Optional[int]:
+def _one_wrong_axis(port: Port, inferred: Shape) -> int | None:
     """The axis of the port's one contradicted ``<dim>``, to point at it; None otherwise."""
     if inferred is None or len(port.dims) != len(inferred):
         return None

@@ -17,13 +17,13 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Fix, Problem
 from ..ir import elements
 from ..ops.support.spec import TYPE
 from ._common import Context
 from ._fixes import output_value, precision_fix, type_unproven
+from .findings import Fix, Problem
 
 CODE = "IRV106"
 SLUG = "element-type-mismatch"

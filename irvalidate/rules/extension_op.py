@@ -19,11 +19,11 @@ Failing (reported as info: the model needs openvino_tokenizers to load)::
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir import opsets
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV217"
 SLUG = "extension-op"

@@ -9,10 +9,11 @@ AttributeError on assignment, pickling for the ``-j`` workers).
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple, Union
+from typing import NamedTuple
 
 from ..ir.records import Layer, Port
 from ..shapes.dims import Shape, format_dim
+
 
 class FrozenInstanceError(AttributeError):
     """An assignment to a field of a frozen record (as dataclasses' own, without importing
@@ -25,7 +26,7 @@ _set = object.__setattr__  # how __init__ writes a field past the frozen __setat
 class _Frozen:
     """An immutable record whose fields are the subclass's ``__slots__``, in order; the
     subclass writes ``__init__``."""
-    __slots__: Tuple[str, ...] = ()
+    __slots__: tuple[str, ...] = ()
 
     def __init_subclass__(cls) -> None:
         type.__setattr__(cls, "__match_args__", cls.__slots__)  # mypy refuses an assignment
@@ -67,7 +68,7 @@ class LayerRef(_Frozen):
         _set(self, "type", type)
 
     @classmethod
-    def of(cls, layer: Optional[Layer]) -> Optional["LayerRef"]:
+    def of(cls, layer: Layer | None) -> LayerRef | None:
         return None if layer is None else cls(layer.id, layer.name, layer.type)
 
 
@@ -76,20 +77,20 @@ class TableRow(_Frozen):
     #: right-aligned; the layer the operand comes from: ``'x' (id 0)``
     __slots__ = ("label", "dims", "offset", "source")
     label: str
-    dims: Optional[Tuple[str, ...]]
-    offset: Optional[int]
-    source: Optional[str]
+    dims: tuple[str, ...] | None
+    offset: int | None
+    source: str | None
 
-    def __init__(self, label: str, dims: Optional[Tuple[str, ...]],
-                 offset: Optional[int] = None, source: Optional[str] = None) -> None:
+    def __init__(self, label: str, dims: tuple[str, ...] | None,
+                 offset: int | None = None, source: str | None = None) -> None:
         _set(self, "label", label)
         _set(self, "dims", dims)
         _set(self, "offset", offset)
         _set(self, "source", source)
 
     @classmethod
-    def of(cls, label: str, shape: Shape, offset: Optional[int] = None,
-           source: Optional[Layer] = None) -> "TableRow":
+    def of(cls, label: str, shape: Shape, offset: int | None = None,
+           source: Layer | None = None) -> TableRow:
         return cls(label, None if shape is None else tuple(format_dim(d) for d in shape), offset,
                    None if source is None else f"{source.name!r} (id {source.id})")
 
@@ -98,10 +99,10 @@ class ShapeTable(_Frozen):
     """The seeds' right-aligned table: operands, inferred result, declared; failing axes marked
     (``marks``: columns counted from the left of the widest row)."""
     __slots__ = ("rows", "marks")
-    rows: Tuple[TableRow, ...]
-    marks: Tuple[int, ...]
+    rows: tuple[TableRow, ...]
+    marks: tuple[int, ...]
 
-    def __init__(self, rows: Tuple[TableRow, ...], marks: Tuple[int, ...] = ()) -> None:
+    def __init__(self, rows: tuple[TableRow, ...], marks: tuple[int, ...] = ()) -> None:
         _set(self, "rows", rows)
         _set(self, "marks", marks)
 
@@ -111,10 +112,10 @@ class SetDims(_Frozen):
     is the layer the port belongs to, and whether it is an input port (for messages)."""
     __slots__ = ("port", "dims", "layer")
     port: Port
-    dims: Tuple[int, ...]
-    layer: Optional[Layer]
+    dims: tuple[int, ...]
+    layer: Layer | None
 
-    def __init__(self, port: Port, dims: Tuple[int, ...], layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, dims: tuple[int, ...], layer: Layer | None = None) -> None:
         _set(self, "port", port)
         _set(self, "dims", dims)
         _set(self, "layer", layer)
@@ -126,9 +127,9 @@ class SetPrecision(_Frozen):
     __slots__ = ("port", "element_type", "layer")
     port: Port
     element_type: str
-    layer: Optional[Layer]
+    layer: Layer | None
 
-    def __init__(self, port: Port, element_type: str, layer: Optional[Layer] = None) -> None:
+    def __init__(self, port: Port, element_type: str, layer: Layer | None = None) -> None:
         _set(self, "port", port)
         _set(self, "element_type", element_type)
         _set(self, "layer", layer)
@@ -147,7 +148,7 @@ class SetAttribute(_Frozen):
         _set(self, "text", text)
 
 
-Change = Union[SetDims, SetPrecision, SetAttribute]
+Change = SetDims | SetPrecision | SetAttribute
 
 
 class Fix(_Frozen):
@@ -159,13 +160,13 @@ class Fix(_Frozen):
     be written (the value rests on declarations irvalidate does not infer, ...).
     """
     __slots__ = ("changes", "choices", "blocked")
-    changes: Tuple[Change, ...]
-    choices: Tuple[Tuple[Change, ...], ...]
-    blocked: Optional[str]
+    changes: tuple[Change, ...]
+    choices: tuple[tuple[Change, ...], ...]
+    blocked: str | None
 
-    def __init__(self, changes: Tuple[Change, ...] = (),
-                 choices: Tuple[Tuple[Change, ...], ...] = (),
-                 blocked: Optional[str] = None) -> None:
+    def __init__(self, changes: tuple[Change, ...] = (),
+                 choices: tuple[tuple[Change, ...], ...] = (),
+                 blocked: str | None = None) -> None:
         _set(self, "changes", changes)
         _set(self, "choices", choices)
         _set(self, "blocked", blocked)
@@ -186,25 +187,25 @@ class Problem(_Frozen):
     __slots__ = ("message", "line", "layer", "port", "expected", "declared", "table", "scope",
                  "at", "axis", "fix", "site", "after")
     message: str
-    line: Optional[int]
-    layer: Optional[Layer]
-    port: Optional[str]
-    expected: Optional[str]
-    declared: Optional[str]
-    table: Optional[ShapeTable]
+    line: int | None
+    layer: Layer | None
+    port: str | None
+    expected: str | None
+    declared: str | None
+    table: ShapeTable | None
     scope: str
     at: object
-    axis: Optional[int]
-    fix: Optional[Fix]
-    site: Optional["Site"]
-    after: Tuple["Site", ...]
+    axis: int | None
+    fix: Fix | None
+    site: Site | None
+    after: tuple[Site, ...]
 
-    def __init__(self, message: str, line: Optional[int] = None, layer: Optional[Layer] = None,
-                 port: Optional[str] = None, expected: Optional[str] = None,
-                 declared: Optional[str] = None, table: Optional[ShapeTable] = None,
-                 scope: str = "", at: object = None, axis: Optional[int] = None,
-                 fix: Optional[Fix] = None, site: Optional["Site"] = None,
-                 after: Tuple["Site", ...] = ()) -> None:
+    def __init__(self, message: str, line: int | None = None, layer: Layer | None = None,
+                 port: str | None = None, expected: str | None = None,
+                 declared: str | None = None, table: ShapeTable | None = None,
+                 scope: str = "", at: object = None, axis: int | None = None,
+                 fix: Fix | None = None, site: Site | None = None,
+                 after: tuple[Site, ...] = ()) -> None:
         _set(self, "message", message)
         _set(self, "line", line)
         _set(self, "layer", layer)
@@ -221,7 +222,7 @@ class Problem(_Frozen):
 
 
 #: a declared port a problem is about: ``("out" | "in", layer id, port id)``
-Site = Tuple[str, str, str]
+Site = tuple[str, str, str]
 
 
 class Cause(_Frozen):
@@ -229,12 +230,12 @@ class Cause(_Frozen):
     its line (irvalidate.engine.linking)."""
     __slots__ = ("code", "layer", "port", "line")
     code: str
-    layer: Optional[LayerRef]
-    port: Optional[str]
-    line: Optional[int]
+    layer: LayerRef | None
+    port: str | None
+    line: int | None
 
-    def __init__(self, code: str, layer: Optional[LayerRef], port: Optional[str],
-                 line: Optional[int]) -> None:
+    def __init__(self, code: str, layer: LayerRef | None, port: str | None,
+                 line: int | None) -> None:
         _set(self, "code", code)
         _set(self, "layer", layer)
         _set(self, "port", port)
@@ -256,11 +257,11 @@ class Edit(_Frozen):
     end_line: int
     end_column: int
     rule: str
-    layer: Optional[str]
+    layer: str | None
 
     def __init__(self, start: int, end: int, old: str, new: str, line: int, column: int,
                  end_line: int, end_column: int, rule: str = "",
-                 layer: Optional[str] = None) -> None:
+                 layer: str | None = None) -> None:
         _set(self, "start", start)
         _set(self, "end", end)
         _set(self, "old", old)
@@ -276,10 +277,10 @@ class Edit(_Frozen):
 class FixInfo(_Frozen):
     """What a finding's fix writes (edits), or why it writes nothing (blocked)."""
     __slots__ = ("edits", "blocked")
-    edits: Tuple[Edit, ...]
-    blocked: Optional[str]
+    edits: tuple[Edit, ...]
+    blocked: str | None
 
-    def __init__(self, edits: Tuple[Edit, ...] = (), blocked: Optional[str] = None) -> None:
+    def __init__(self, edits: tuple[Edit, ...] = (), blocked: str | None = None) -> None:
         _set(self, "edits", edits)
         _set(self, "blocked", blocked)
 
@@ -288,24 +289,24 @@ class Finding(NamedTuple):
     """A problem with its rule's code, slug and level, and where it is.  (A named tuple: the
     engine attaches fixes with ``_replace``.)"""
     path: str
-    line: Optional[int]
+    line: int | None
     code: str
     slug: str
     level: str
     message: str
-    layer: Optional[LayerRef] = None
-    port: Optional[str] = None
-    expected: Optional[str] = None
-    declared: Optional[str] = None
-    table: Optional[ShapeTable] = None
+    layer: LayerRef | None = None
+    port: str | None = None
+    expected: str | None = None
+    declared: str | None = None
+    table: ShapeTable | None = None
     scope: str = ""
     #: with edits asked for (--diff, --fix, the API's fix()): the edits, or why there are none
-    fix: Optional[FixInfo] = None
+    fix: FixInfo | None = None
     #: a consequence: the root finding it follows from (irvalidate.engine.linking); None for a root
-    caused_by: Optional[Cause] = None
+    caused_by: Cause | None = None
     #: 1-based, in characters: where the element the finding names starts on its line (the
     #: ``<dim>``, the port, the layer, the edge); None when unknown
-    column: Optional[int] = None
+    column: int | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)
@@ -320,17 +321,17 @@ class FileFix(_Frozen):
     errors that ``remain`` once the edits are made (or, refused, that the file keeps), each
     with its own FixInfo saying why it is not fixed."""
     __slots__ = ("edits", "written", "refused", "failed", "fixed", "diff", "remain")
-    edits: Tuple[Edit, ...]
+    edits: tuple[Edit, ...]
     written: bool
-    refused: Optional[str]
+    refused: str | None
     failed: bool
     fixed: int
     diff: bytes
-    remain: Tuple[Finding, ...]
+    remain: tuple[Finding, ...]
 
-    def __init__(self, edits: Tuple[Edit, ...] = (), written: bool = False,
-                 refused: Optional[str] = None, failed: bool = False, fixed: int = 0,
-                 diff: bytes = b"", remain: Tuple[Finding, ...] = ()) -> None:
+    def __init__(self, edits: tuple[Edit, ...] = (), written: bool = False,
+                 refused: str | None = None, failed: bool = False, fixed: int = 0,
+                 diff: bytes = b"", remain: tuple[Finding, ...] = ()) -> None:
         _set(self, "edits", edits)
         _set(self, "written", written)
         _set(self, "refused", refused)

@@ -14,11 +14,11 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..analysis.order import find_cycles
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV210"
 SLUG = "graph-cycle"

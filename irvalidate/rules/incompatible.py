@@ -22,11 +22,11 @@ Failing (3 and 2 differ and neither is 1)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ops.support.spec import INCOMPATIBLE, Inferred, OpProblem
 from ._common import Context, shape_table
+from .findings import Problem
 
 CODE = "IRV102"
 SLUG = "incompatible-inputs"

@@ -15,11 +15,11 @@ Failing (a Broadcast-3 in numpy mode given axes_mapping)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ops.support.spec import ARITY
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV105"
 SLUG = "wrong-input-count"

@@ -15,11 +15,11 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ops.support.spec import ATTRIBUTE
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV104"
 SLUG = "invalid-attribute"

@@ -20,13 +20,13 @@ Failing (32 bytes are needed, 16 are declared)::
 from __future__ import annotations
 
 import os
-from typing import Iterator, List, Tuple
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import bytes_past_end, const_problems
 from ..ops.support.spec import CONSTANT
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV203"
 SLUG = "invalid-constant"
@@ -40,7 +40,7 @@ _ONE_BY_ONE = 3  # (weights_mismatch.PAST_END_MANY)
 def check(ctx: Context) -> Iterator[Problem]:
     weights = ctx.analysis.weights
     size = None if weights.error else weights.size()
-    past: List[Tuple[Layer, int]] = []
+    past: list[tuple[Layer, int]] = []
     for layer in ctx.analysis.layers.values():
         if layer.type.lower() not in CONST_TYPES:
             continue
@@ -63,7 +63,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                               f"{problem.message}", at=const, layer=const, scope=ctx.graph.scope)
 
 
-def _past_end(ctx: Context, past: List[Tuple[Layer, int]], size) -> Iterator[Problem]:
+def _past_end(ctx: Context, past: list[tuple[Layer, int]], size) -> Iterator[Problem]:
     name = os.path.basename(ctx.analysis.weights.path or "") or "the .bin"
     if len(past) <= _ONE_BY_ONE:
         for layer, end in past:

@@ -8,10 +8,10 @@ Failing: <net name="m" version="7">.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context, fatal_problems
+from .findings import Problem
 
 CODE = "IRV003"
 SLUG = "unsupported-ir-version"

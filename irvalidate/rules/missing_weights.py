@@ -22,11 +22,11 @@ work tree, a ``model.bin`` that links to a file outside it.
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import CONST_TYPES
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV204"
 SLUG = "missing-weights"

@@ -15,10 +15,10 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context, on_line
+from .findings import Problem
 
 CODE = "IRV208"
 SLUG = "multiple-edges-into-port"

@@ -8,10 +8,10 @@ Failing: <project>...</project> given explicitly (a directory scan skips such XM
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context, fatal_problems
+from .findings import Problem
 
 CODE = "IRV002"
 SLUG = "not-an-ir"

@@ -22,13 +22,13 @@ Failing (the output declares 6 where the inputs give 5)::
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional, Tuple
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape
 from ._common import Context, fix_dims, output_site, shape_table, upstream_sites
 from ._fixes import dims_fix
+from .findings import Problem
 
 CODE = "IRV101"
 SLUG = "output-shape-mismatch"
@@ -54,7 +54,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                            inference.operands)
 
 
-def _contradiction(port, inferred) -> Optional[Tuple[str, tuple]]:
+def _contradiction(port, inferred) -> tuple[str, tuple] | None:
     """What of a port's declared dims contradicts the inferred shape (and the axes), or None."""
     if len(port.dims) != len(inferred):
         return f"rank {len(port.dims)}", ()

@@ -16,13 +16,13 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.records import declared_shape
 from ..shapes.dims import format_shape, parse_shape
 from ._common import Context, attribute_vs_port, element_type_vs_precision, output_site
 from ._fixes import source_shape_fix
+from .findings import Problem
 
 CODE = "IRV214"
 SLUG = "parameter-port-mismatch"

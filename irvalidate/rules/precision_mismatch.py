@@ -14,12 +14,12 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Fix, Problem, SetPrecision
 from ..ir import elements
 from ._common import Context
 from ._fixes import output_value, type_unproven
+from .findings import Fix, Problem, SetPrecision
 
 CODE = "IRV213"
 SLUG = "precision-mismatch"

@@ -23,11 +23,11 @@ cannot become ``[1,64]``; the Const holding ``[1,64]`` is named as the cause)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
 from ._common import Context, shape_table
+from .findings import Problem
 
 CODE = "IRV301"
 SLUG = "reshape-incompatible"

@@ -17,10 +17,10 @@ Failing, that is reported (a constant target ``[1,64]`` into a MatMul with ``[64
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV302"
 SLUG = "reshape-rewrite"

@@ -16,11 +16,11 @@ Failing (no ``version``; a misspelt ``<ouput>``)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir.locate import MAX_EXACT_LINE
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV005"
 SLUG = "schema-violation"

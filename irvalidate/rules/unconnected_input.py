@@ -14,10 +14,10 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV209"
 SLUG = "unconnected-input"

@@ -18,12 +18,12 @@ Failing (ignored by the reader, which uses numpy broadcasting)::
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Iterator, List, Mapping
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 
-from .findings import Problem
 from ..ir import opsets
 from ..ops.support.registry import lookup
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV108"
 SLUG = "unknown-attribute"
@@ -60,7 +60,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                           layer=layer, scope=ctx.graph.scope)
 
 
-def _words(unknown: List[str], known: AbstractSet[str], data: Mapping[str, str]) -> str:
+def _words(unknown: list[str], known: AbstractSet[str], data: Mapping[str, str]) -> str:
     """``unknown attribute 'x': OpenVINO ignores it; did you mean 'y'?``, or for several
     ``unknown attributes 'a' (did you mean 'b'?) and 'c': OpenVINO ignores them; it has ...``."""
     import difflib  # for an unknown attribute only: a clean file never needs it

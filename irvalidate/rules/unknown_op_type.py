@@ -19,11 +19,11 @@ Failing (BitwiseAnd arrived in opset13; Add is not in the sparse opset17)::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ..ir import opsets
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV212"
 SLUG = "unknown-op-type"

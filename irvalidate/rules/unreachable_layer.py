@@ -14,11 +14,11 @@ Failing::
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..analysis.order import reaching
-from .findings import Problem
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV211"
 SLUG = "unreachable-layer"

@@ -8,10 +8,10 @@ Failing: a <net version="11"> with no closing tag (or an empty file).
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from .findings import Problem
 from ._common import Context, fatal_problems
+from .findings import Problem
 
 CODE = "IRV001"
 SLUG = "unreadable-xml"

@@ -27,13 +27,13 @@ as Gather's axis)::
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterator, List, Optional, Tuple
+from collections.abc import Iterator
 
 from ..analysis.batch import Batch
-from .findings import Problem
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.weights import ConstError, bytes_past_end, const_spec
 from ._common import Context
+from .findings import Problem
 
 CODE = "IRV218"
 SLUG = "weights-mismatch"
@@ -49,7 +49,7 @@ PAST_END_MANY = 3
 ABSURD_MANY = 2
 AXIS, SIZE = 1024, 2 ** 40
 #: (layer type, input index) -> (what the input is, the largest magnitude it can hold)
-ROLES: Dict[Tuple[str, Optional[int]], Tuple[str, int]] = {
+ROLES: dict[tuple[str, int | None], tuple[str, int]] = {
     ("reshape", 1): ("target shape", SIZE), ("broadcast", 1): ("target shape", SIZE),
     ("broadcast", 2): ("axes mapping", AXIS), ("tile", 1): ("repeats", SIZE),
     ("gather", 1): ("indices", SIZE), ("gather", 2): ("axis", AXIS),
@@ -98,7 +98,7 @@ def check(ctx: Context) -> Iterator[Problem]:
                   f"out)", at=first, layer=first, scope=ctx.graph.scope)
 
 
-def _past_end(ctx: Context, size: int) -> List[Tuple[Layer, int]]:
+def _past_end(ctx: Context, size: int) -> list[tuple[Layer, int]]:
     past = []
     for layer in ctx.analysis.layers.values():
         if layer.type.lower() in CONST_TYPES:
@@ -108,10 +108,10 @@ def _past_end(ctx: Context, size: int) -> List[Tuple[Layer, int]]:
     return past
 
 
-def _absurd_values(ctx: Context) -> List[Tuple[Layer, str]]:
+def _absurd_values(ctx: Context) -> list[tuple[Layer, str]]:
     """Each Const read in a role (see ROLES) that holds a value no model has there, with the
     words that say so, once per Const."""
-    found: Dict[str, Tuple[Layer, str]] = {}
+    found: dict[str, tuple[Layer, str]] = {}
     for _, producer, _, consumer, target in ctx.analysis.edges.edge_ports():
         role = ROLES.get((consumer.type.lower(), consumer.input_index(target.id)))
         if role is None or producer.id in found or producer.type.lower() not in CONST_TYPES:
@@ -123,7 +123,7 @@ def _absurd_values(ctx: Context) -> List[Tuple[Layer, str]]:
     return list(found.values())
 
 
-def _integers(ctx: Context, const: Layer) -> List[int]:
+def _integers(ctx: Context, const: Layer) -> list[int]:
     """A short integer Const's values; none when it is not one or cannot be read (the rules
     of constants say why)."""
     data = dict(const.data)

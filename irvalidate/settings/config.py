@@ -13,8 +13,9 @@ nothing on the command line gets :class:`Defaults`, which holds what ``Config()`
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..reporting import FORMAT_NAMES
 
@@ -26,19 +27,19 @@ if TYPE_CHECKING:
 
     class Config(BaseModel):
         """What the checker sees of the model _build() makes on first use (__getattr__)."""
-        select: List[str] = []
-        ignore: List[str] = []
-        extend_ignore: List[str] = []
-        per_file_ignores: Dict[str, List[str]] = {}
-        severity: Dict[str, Level] = {}
-        format: Optional[FormatName] = None
+        select: list[str] = []
+        ignore: list[str] = []
+        extend_ignore: list[str] = []
+        per_file_ignores: dict[str, list[str]] = {}
+        severity: dict[str, Level] = {}
+        format: FormatName | None = None
         exit_zero: bool = False
         jobs: int = 1
-        exclude: List[str] = []  # (the real default: DEFAULT_EXCLUDE)
-        extend_exclude: List[str] = []
+        exclude: list[str] = []  # (the real default: DEFAULT_EXCLUDE)
+        extend_exclude: list[str] = []
         force_exclude: bool = False
         respect_gitignore: bool = True
-        root: Optional[str] = None
+        root: str | None = None
 
         def merged(self, **overrides: object) -> Config: ...
 
@@ -95,44 +96,44 @@ def _build() -> type[Config]:
     class Config(BaseModel):
         model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=_kebab)
 
-        select: List[str] = Field(default_factory=list, description="rule codes, code "
+        select: list[str] = Field(default_factory=list, description="rule codes, code "
                                   "prefixes or slugs to run (empty: all)")
-        ignore: List[str] = Field(default_factory=list, description="rules not to run")
-        extend_ignore: List[str] = Field(default_factory=list,
+        ignore: list[str] = Field(default_factory=list, description="rules not to run")
+        extend_ignore: list[str] = Field(default_factory=list,
                                          description="more rules not to run, added to ignore")
-        per_file_ignores: Dict[str, List[str]] = Field(default_factory=dict, description=(
+        per_file_ignores: dict[str, list[str]] = Field(default_factory=dict, description=(
             "path pattern (as in exclude) -> rules not to run on matching files"))
-        severity: Dict[str, Level] = Field(default_factory=dict,
+        severity: dict[str, Level] = Field(default_factory=dict,
                                            description="rule code, prefix or slug -> level")
-        format: Optional[FormatName] = None
+        format: FormatName | None = None
         exit_zero: bool = Field(False, description="exit 0 even when there are error findings")
         jobs: int = Field(1, ge=0, description="files validated in parallel (0: one per CPU)")
-        exclude: List[str] = Field(
+        exclude: list[str] = Field(
             default_factory=lambda: list(DEFAULT_EXCLUDE), description="path patterns directory "
             "walks skip (replaces the default list); a name matches at any depth, a pattern with "
             "'/' or './' is relative to this file")
-        extend_exclude: List[str] = Field(default_factory=list,
+        extend_exclude: list[str] = Field(default_factory=list,
                                           description="more patterns, added to exclude")
         force_exclude: bool = Field(False, description="apply exclude and .gitignore to files "
                                     "named on the command line too (for pre-commit)")
         respect_gitignore: bool = Field(True, description="in a git work tree, skip what "
                                         ".gitignore files and .git/info/exclude exclude")
         #: the directory per-file-ignores globs are relative to (the config file's)
-        root: Optional[str] = Field(None, exclude=True)
+        root: str | None = Field(None, exclude=True)
 
         @field_validator("select", "ignore", "extend_ignore")
         @classmethod
-        def _selectors(cls, values: List[str]) -> List[str]:
+        def _selectors(cls, values: list[str]) -> list[str]:
             return [_known_selector(v) for v in values]
 
         @field_validator("per_file_ignores")
         @classmethod
-        def _per_file(cls, table: Dict[str, List[str]]) -> Dict[str, List[str]]:
+        def _per_file(cls, table: dict[str, list[str]]) -> dict[str, list[str]]:
             return _checked_per_file(table)
 
         @field_validator("exclude", "extend_exclude")
         @classmethod
-        def _patterns(cls, values: List[str]) -> List[str]:
+        def _patterns(cls, values: list[str]) -> list[str]:
             return [_pattern(v) for v in values]
 
         @field_validator("format", mode="before")  # a name in any case ("JSON"), as on the CLI
@@ -142,7 +143,7 @@ def _build() -> type[Config]:
 
         @field_validator("severity")
         @classmethod
-        def _severity(cls, table: Dict[str, Level]) -> Dict[str, Level]:
+        def _severity(cls, table: dict[str, Level]) -> dict[str, Level]:
             return {_known_selector(k): v for k, v in table.items()}
 
         merged = _merged
@@ -156,7 +157,7 @@ def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
-def _checked_per_file(table: Dict[str, List[str]]) -> Dict[str, List[str]]:
+def _checked_per_file(table: dict[str, list[str]]) -> dict[str, list[str]]:
     """per-file-ignores with each pattern and rule checked."""
     checked = {}
     for glob, values in table.items():
@@ -189,21 +190,21 @@ class Defaults:
                  "respect_gitignore", "root")
 
     def __init__(self) -> None:
-        self.select: List[str] = []
-        self.ignore: List[str] = []
-        self.extend_ignore: List[str] = []
-        self.per_file_ignores: Dict[str, List[str]] = {}
-        self.severity: Dict[str, Level] = {}
-        self.format: Optional[FormatName] = None
+        self.select: list[str] = []
+        self.ignore: list[str] = []
+        self.extend_ignore: list[str] = []
+        self.per_file_ignores: dict[str, list[str]] = {}
+        self.severity: dict[str, Level] = {}
+        self.format: FormatName | None = None
         self.exit_zero = False
         self.jobs = 1
-        self.exclude: List[str] = list(DEFAULT_EXCLUDE)
-        self.extend_exclude: List[str] = []
+        self.exclude: list[str] = list(DEFAULT_EXCLUDE)
+        self.extend_exclude: list[str] = []
         self.force_exclude = False
         self.respect_gitignore = True
-        self.root: Optional[str] = None
+        self.root: str | None = None
 
-    def as_dict(self) -> Dict[str, object]:
+    def as_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __eq__(self, other: object):
@@ -214,11 +215,11 @@ class Defaults:
     def __repr__(self) -> str:
         return "Defaults(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
 
-    def merged(self, **overrides: object) -> "Defaults | Config":
+    def merged(self, **overrides: object) -> Defaults | Config:
         """As :meth:`Config.merged`; command-line values are validated by the model, but
         for values the parser gives in their final type and range (``plain``): ``-j 2``
         alone need not build the model (~80 ms, more than a medium IR takes a worker)."""
-        given: Dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         if not plain(given):
             return _model()(**given)
         copy = Defaults()
@@ -229,7 +230,7 @@ class Defaults:
 
 if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a start)
     #: what the engine checks a file with: the model, or its defaults without pydantic
-    Settings = Union[Config, Defaults]
+    Settings = Config | Defaults
 
 #: options whose values argparse already gives as the model would hold them (--format by
 #: its choices, the flags as booleans, -j as an int: it alone can be out of range)
@@ -242,7 +243,7 @@ def plain(values: Mapping[str, object]) -> bool:
     return values.keys() <= PLAIN and type(jobs) is int and jobs >= 0
 
 
-def _key_hint(loc: List[str]) -> str:
+def _key_hint(loc: list[str]) -> str:
     """'; did you mean 'ignore'?' for an unknown top-level key near a known one."""
     from ..reporting.names import suggest
     keys = [name.replace("_", "-") for name in _model().model_fields if name != "root"]
@@ -250,7 +251,7 @@ def _key_hint(loc: List[str]) -> str:
     return f"; did you mean {close!r}?" if close else ""
 
 
-def describe(err: ValidationError, where: str = "", options: Optional[Dict[str, str]] = None) -> str:
+def describe(err: ValidationError, where: str = "", options: dict[str, str] | None = None) -> str:
     """A pydantic error as lines of ``WHERE: key: what is wrong``; with ``options`` (field ->
     command-line option) as ``--option: what is wrong``, the option standing for the key."""
     lines = []
@@ -266,7 +267,7 @@ def describe(err: ValidationError, where: str = "", options: Optional[Dict[str, 
     return "\n".join(lines)
 
 
-def _table_of(path: Path) -> Optional[dict]:
+def _table_of(path: Path) -> dict | None:
     tomllib = _tomllib()
     try:
         with path.open("rb") as handle:
@@ -281,7 +282,7 @@ def _table_of(path: Path) -> Optional[dict]:
     return document
 
 
-def build(table: Mapping[str, Any], where: str, root: Optional[str] = None) -> Config:
+def build(table: Mapping[str, Any], where: str, root: str | None = None) -> Config:
     """The model from a table of settings; ConfigError says what is wrong, after ``where``."""
     from pydantic import ValidationError
     try:
@@ -302,7 +303,7 @@ def load(path: Path) -> Config:
     return build(table, where, str(path.parent.resolve()))
 
 
-def config_file_in(folder: Path) -> Optional[Path]:
+def config_file_in(folder: Path) -> Path | None:
     """The configuration file of one folder, or None.  A file that is not valid TOML is a
     ConfigError, never skipped: a parent's configuration would silently replace it."""
     for name in CONFIG_NAMES:

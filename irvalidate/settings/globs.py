@@ -18,15 +18,15 @@ from __future__ import annotations
 import glob as _glob
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, List, Optional
 
 
 @dataclass(frozen=True)
 class Pattern:
     text: str
-    regex: "re.Pattern[str]"
+    regex: re.Pattern[str]
     #: no "/": tried on each name of the path
     basename: bool
     absolute: bool
@@ -99,11 +99,11 @@ def anchored(text: str, base: str) -> str:
     return f"{prefix}/{glob}"
 
 
-def _parts(path: str) -> List[str]:
+def _parts(path: str) -> list[str]:
     return [p for p in path.replace(os.sep, "/").split("/") if p]
 
 
-def _hit(pattern: Pattern, parts: List[str], is_dir: bool, ancestors: bool) -> bool:
+def _hit(pattern: Pattern, parts: list[str], is_dir: bool, ancestors: bool) -> bool:
     """Whether ``parts`` (or, with ``ancestors``, one of its leading folders) matches."""
     first = 1 if ancestors else len(parts)
     for end in range(first, len(parts) + 1):
@@ -116,8 +116,8 @@ def _hit(pattern: Pattern, parts: List[str], is_dir: bool, ancestors: bool) -> b
     return False
 
 
-def match(patterns: Iterable[str], path: str, base: Optional[str], is_dir: bool = False,
-          ancestors: bool = True) -> Optional[str]:
+def match(patterns: Iterable[str], path: str, base: str | None, is_dir: bool = False,
+          ancestors: bool = True) -> str | None:
     """The first pattern that matches ``path``, else None.  ``base`` is the folder relative
     patterns are anchored at (None: the working directory); a path outside it is matched
     by name and absolute patterns only."""

@@ -7,8 +7,9 @@ IRV000-IRV005 are selected whatever ``select`` says (see ``enabled``).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Tuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # a Config or config.Defaults; importing the model would import pydantic
     from .config import Settings
@@ -25,7 +26,7 @@ def _specificity(selectors: Iterable[str], code: str, slug: str) -> int:
     return best
 
 
-def ignores_for(config: Settings, path: str) -> List[str]:
+def ignores_for(config: Settings, path: str) -> list[str]:
     """ignore + extend-ignore + every per-file-ignores entry whose pattern matches ``path``
     (globs.py: ruff's patterns, anchored at the configuration file's folder)."""
     found = list(config.ignore) + list(config.extend_ignore)
@@ -36,7 +37,7 @@ def ignores_for(config: Settings, path: str) -> List[str]:
     return found
 
 
-def enabled(config: Settings, rule: ModuleType, ignores: List[str]) -> bool:
+def enabled(config: Settings, rule: ModuleType, ignores: list[str]) -> bool:
     """Whether a rule runs.  internal-error and the rules that say a file cannot be read as
     an IR at all (``ALWAYS_SELECTED``) run whatever ``select`` says: a ``select`` that left
     them out would pass a truncated or garbage model (an ``ignore`` naming them still wins)."""
@@ -65,7 +66,7 @@ def _as_prefix(selector: str) -> str:
     return rule.CODE if rule is not None and selector.upper() not in BY_CODE else selector.upper()
 
 
-def severity_over(files: Mapping[str, str], command_line: Mapping[str, str]) -> Dict[str, str]:
+def severity_over(files: Mapping[str, str], command_line: Mapping[str, str]) -> dict[str, str]:
     """A file's ``severity`` with the command line's on top: the command line wins over the
     files for every rule it names, however either spells it (a code, a prefix, a slug), so a
     file's entry for a rule a command-line entry covers is dropped; the command line's own
@@ -76,7 +77,7 @@ def severity_over(files: Mapping[str, str], command_line: Mapping[str, str]) -> 
     return {**kept, **command_line}
 
 
-def plan(config: Settings, path: str, rules: Iterable[ModuleType]) -> List[Tuple[ModuleType, str]]:
+def plan(config: Settings, path: str, rules: Iterable[ModuleType]) -> list[tuple[ModuleType, str]]:
     """The rules to run on ``path``, each with the level its findings get."""
     ignores = ignores_for(config, path)
     return [(rule, level(config, rule.CODE, rule.SLUG, rule.LEVEL)) for rule in rules

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
 
@@ -69,7 +69,7 @@ def ceil_div(a: Dim, n: int) -> Dim:
     return Dim(-(-a.lo // n), INF if a.hi == INF else -(-a.hi // n))
 
 
-def divide(a: Dim, n: int) -> Optional[Dim]:
+def divide(a: Dim, n: int) -> Dim | None:
     """``Dimension / n`` (``n > 0``): the multiples of ``n`` in ``a``, divided; None when there
     are none (a static 7 / 2: "not divisible").  ``?`` stays ``?`` and ``n == 1`` changes
     nothing; otherwise the runtime divides both bounds as doubles, so an unbounded upper bound
@@ -81,12 +81,12 @@ def divide(a: Dim, n: int) -> Optional[Dim]:
     return Dim(lo, hi) if lo <= hi else None
 
 
-def merge(a: Dim, b: Dim) -> Optional[Dim]:
+def merge(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::merge``: the intersection, None when the two cannot be equal."""
     return intersect(a, b)
 
 
-def merge_shapes(a: Shape, b: Shape) -> Optional[Shape]:
+def merge_shapes(a: Shape, b: Shape) -> Shape | None:
     """``PartialShape::merge_into`` without the target: None when ranks or a dim clash; a
     dynamic rank takes the other shape."""
     if a is None:
@@ -104,7 +104,7 @@ def merge_shapes(a: Shape, b: Shape) -> Optional[Shape]:
     return tuple(out)
 
 
-def merge_into(into: Shape, other: Shape) -> Tuple[Shape, bool]:
+def merge_into(into: Shape, other: Shape) -> tuple[Shape, bool]:
     """``PartialShape::merge_into`` with its outcome: a dynamic rank takes the other shape;
     ranks that differ fail and keep ``into``; dims that clash fail and keep their first
     value, the others are merged."""
@@ -139,7 +139,7 @@ def f32(x: float) -> float:
         return math.copysign(math.inf, x)
 
 
-def normalize_axis(axis: int, rank: int) -> Optional[int]:
+def normalize_axis(axis: int, rank: int) -> int | None:
     """A possibly negative axis of a tensor of ``rank``, or None when out of range."""
     return axis + rank if -rank <= axis < 0 else (axis if 0 <= axis < rank else None)
 

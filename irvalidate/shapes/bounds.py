@@ -9,13 +9,13 @@ element types the runtime has kernels for are followed (see :mod:`values`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from math import prod
-from typing import Callable, Dict, List, Tuple
 
 from .dims import INF, Dim
 from .values import (
-    COMPUTED_TYPES,
     COMPUTED_REALS,
+    COMPUTED_TYPES,
     DYNAMIC,
     FLOAT_TYPES,
     MAX_VALUE_ELEMENTS,
@@ -27,13 +27,13 @@ from .values import (
 )
 
 
-def numbers(b: Dim, et: str) -> Tuple[int, int]:
+def numbers(b: Dim, et: str) -> tuple[int, int]:
     """A bound pair as the runtime holds it: an unbounded upper bound is the type's maximum."""
     high = RANGES[et][1]
     return (high if b.lo == INF else b.lo), (high if b.hi == INF else b.hi)
 
 
-def broadcast_pairs(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[int, int]]]:
+def broadcast_pairs(a: Tensor, b: Tensor) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
     """Numpy broadcasting of two value shapes: the result shape and index pairs per element."""
     rank = max(a.rank, b.rank)
     sa, sb = (1,) * (rank - a.rank) + a.shape, (1,) * (rank - b.rank) + b.shape
@@ -45,7 +45,7 @@ def broadcast_pairs(a: Tensor, b: Tensor) -> Tuple[Tuple[int, ...], List[Tuple[i
     if prod(out) > MAX_VALUE_ELEMENTS:
         raise Unresolved("too many elements")
 
-    def flat(index: Tuple[int, ...], shape: Tuple[int, ...]) -> int:
+    def flat(index: tuple[int, ...], shape: tuple[int, ...]) -> int:
         k = 0
         for i, d in zip(index, shape):
             k = k * d + (i if d != 1 else 0)
@@ -110,7 +110,7 @@ def _power(x: int, y: int) -> int:
     return result
 
 
-_CORNER: Dict[str, Callable[[int, int], int]] = {
+_CORNER: dict[str, Callable[[int, int], int]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
@@ -121,7 +121,7 @@ _CORNER: Dict[str, Callable[[int, int], int]] = {
 }
 
 
-_REAL_CORNER: Dict[str, Callable[[float, float], float]] = {
+_REAL_CORNER: dict[str, Callable[[float, float], float]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
@@ -187,7 +187,7 @@ def _wrapped(value: int, et: str) -> int:
     return (value - low) % (high - low + 1) + low
 
 
-def _mod_value(v1: int, v2: int, m: int, et: str) -> Tuple[int, int]:
+def _mod_value(v1: int, v2: int, m: int, et: str) -> tuple[int, int]:
     """``reference::func::mod_interval_value``: ``[v1, v2] % m``, in ``et``'s arithmetic."""
     v_diff = _wrapped(v2 - v1, et)
     r = (_remainder(v1, m, et), _remainder(v2, m, et))
@@ -196,7 +196,7 @@ def _mod_value(v1: int, v2: int, m: int, et: str) -> Tuple[int, int]:
     return r
 
 
-def mod_interval(v1: int, v2: int, m1: int, m2: int, et: str) -> Tuple[int, int]:
+def mod_interval(v1: int, v2: int, m1: int, m2: int, et: str) -> tuple[int, int]:
     """``reference::func::mod_interval``: ``[v1, v2] % [m1, m2]`` as the runtime estimates it,
     written for ``0 <= v1 <= v2`` and ``0 < m1 <= m2`` and applied to anything (so
     ``17 % 2..6`` is ``..5``, and ``17 % 2..`` is ``..max-1``)."""
@@ -261,15 +261,15 @@ def reduce_prod(t: Tensor, keep_dims: bool, origin: Origin) -> Tensor:
     return make_tensor(shape, [Dim(lo, hi)], t.et, origin)
 
 
-def _groups(shape: Tuple[int, ...], where: frozenset, keep_dims: bool
-            ) -> Tuple[Tuple[int, ...], List[List[int]]]:
+def _groups(shape: tuple[int, ...], where: frozenset, keep_dims: bool
+            ) -> tuple[tuple[int, ...], list[list[int]]]:
     """The output shape of a reduction over the axes ``where`` and, per output element, the
     flat indices of the input elements it reduces (row-major)."""
     if keep_dims:
         out = tuple(1 if i in where else d for i, d in enumerate(shape))
     else:
         out = tuple(d for i, d in enumerate(shape) if i not in where)
-    groups: List[List[int]] = [[] for _ in range(prod(out))]
+    groups: list[list[int]] = [[] for _ in range(prod(out))]
     for flat, index in enumerate(itertools.product(*(range(d) for d in shape))):
         k = 0
         for i, (position, size) in enumerate(zip(index, shape)):
@@ -280,7 +280,7 @@ def _groups(shape: Tuple[int, ...], where: frozenset, keep_dims: bool
     return out, groups
 
 
-def reduce(kind: str, t: Tensor, axes: List[int], keep_dims: bool, origin: Origin) -> Tensor:
+def reduce(kind: str, t: Tensor, axes: list[int], keep_dims: bool, origin: Origin) -> Tensor:
     """ReduceMax/ReduceMin of bounded values (the lower bounds reduced, and the upper ones, as
     the runtime's default bound evaluators do), and ReduceSum/ReduceMean/ReduceL1 of exact
     values only (the runtime evaluates those on constants, not on bounds)."""

@@ -7,7 +7,8 @@ axis so a report can mark it, and whose ``offsets`` say where each operand sits 
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .dims import (
     DYNAMIC,
@@ -25,19 +26,19 @@ from .dims import (
 class Outcome(NamedTuple):
     shape: Shape
     #: (column, dim, dim) pairs that merged only because an interval contains 1
-    lenient: Tuple[Tuple[int, Dim, Dim], ...] = ()
+    lenient: tuple[tuple[int, Dim, Dim], ...] = ()
 
 
 class BroadcastError(ValueError):
-    def __init__(self, message: str, column: Optional[int] = None,
-                 offsets: Optional[Tuple[Optional[int], ...]] = None) -> None:
+    def __init__(self, message: str, column: int | None = None,
+                 offsets: tuple[int | None, ...] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.column = column
         self.offsets = offsets
 
 
-def _pad(shape: Tuple[Dim, ...], rank: int) -> Tuple[Dim, ...]:
+def _pad(shape: tuple[Dim, ...], rank: int) -> tuple[Dim, ...]:
     return (ONE,) * (rank - len(shape)) + shape
 
 
@@ -172,16 +173,16 @@ def fake_quantize(shapes: Sequence[Shape], mode: str, axis: int = -1) -> Outcome
     return Outcome(shapes[0], acc.lenient)
 
 
-def target_from_values(values: Sequence[int]) -> Tuple[Dim, ...]:
+def target_from_values(values: Sequence[int]) -> tuple[Dim, ...]:
     """A constant target_shape: -1 means ``?``, other negative values become 0."""
     return tuple(DYNAMIC if v == -1 else Dim(max(v, 0), max(v, 0)) for v in values)
 
 
-def _unknown_target(target_len: Optional[int]) -> Shape:
+def _unknown_target(target_len: int | None) -> Shape:
     return None if target_len is None else (DYNAMIC,) * target_len
 
 
-def broadcast_numpy(data: Shape, target: Shape, target_len: Optional[int]) -> Outcome:
+def broadcast_numpy(data: Shape, target: Shape, target_len: int | None) -> Outcome:
     """Broadcast numpy mode: the output is the target, never refined by the data."""
     if target is None:
         return Outcome(_unknown_target(target_len))
@@ -200,8 +201,8 @@ def broadcast_numpy(data: Shape, target: Shape, target_len: Optional[int]) -> Ou
     return Outcome(target)
 
 
-def broadcast_explicit(data: Shape, target: Shape, target_len: Optional[int],
-                       axes: Optional[Sequence[int]], axes_len: Optional[int]) -> Outcome:
+def broadcast_explicit(data: Shape, target: Shape, target_len: int | None,
+                       axes: Sequence[int] | None, axes_len: int | None) -> Outcome:
     """Broadcast explicit (none) mode with axes_mapping."""
     out = target if target is not None else _unknown_target(target_len)
     if data is None or target_len is None or axes_len is None:
@@ -231,7 +232,7 @@ def broadcast_explicit(data: Shape, target: Shape, target_len: Optional[int],
     return Outcome(out)
 
 
-def broadcast_bidirectional(data: Shape, target: Shape, target_len: Optional[int]) -> Outcome:
+def broadcast_bidirectional(data: Shape, target: Shape, target_len: int | None) -> Outcome:
     """Broadcast-3 bidirectional: numpy-style merge of data and target in both directions."""
     if target is None:
         if data is None or target_len is None:
@@ -248,7 +249,7 @@ def broadcast_bidirectional(data: Shape, target: Shape, target_len: Optional[int
                              f"{format_dim(d)}, got {format_dim(t)}", err.column) from None
 
 
-def broadcast_pdpd(data: Shape, target: Shape, target_len: Optional[int], axis: int) -> Outcome:
+def broadcast_pdpd(data: Shape, target: Shape, target_len: int | None, axis: int) -> Outcome:
     """Broadcast pdpd mode: data placed into the target at ``axis`` (-1: right-aligned)."""
     if target is None:
         return Outcome(_unknown_target(target_len))

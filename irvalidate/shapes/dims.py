@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple, Optional, Tuple
+from typing import NamedTuple
 
 #: The upper bound of an unbounded interval (OpenVINO uses int64 max the same way).
 INF = (1 << 63) - 1
@@ -29,7 +29,7 @@ class Dim(NamedTuple):
         return format_dim(self)
 
 
-Shape = Optional[Tuple[Dim, ...]]
+Shape = tuple[Dim, ...] | None
 
 DYNAMIC = Dim(0, INF)
 ONE = Dim(1, 1)
@@ -44,7 +44,7 @@ def static(value: int) -> Dim:
     return _STATIC[value] if 0 <= value < len(_STATIC) else Dim(value, value)
 
 
-def from_declared(value: Optional[int]) -> Dim:
+def from_declared(value: int | None) -> Dim:
     """A port ``<dim>``: ``-1`` is ``?`` (ports cannot write intervals); so is one that could
     not be read (None), for inference downstream; rules skip such a port."""
     return DYNAMIC if value is None or value == -1 else static(value)
@@ -128,7 +128,7 @@ def parse_shape(text: str) -> Shape:
     return tuple(parse_dim(t) for t in text.split(","))
 
 
-def intersect(a: Dim, b: Dim) -> Optional[Dim]:
+def intersect(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::merge``: the interval intersection, ``None`` when it is empty."""
     lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
     return Dim(lo, hi) if lo <= hi else None
@@ -138,7 +138,7 @@ def compatible(a: Dim, b: Dim) -> bool:
     return max(a.lo, b.lo) <= min(a.hi, b.hi)
 
 
-def broadcast_merge(a: Dim, b: Dim) -> Optional[Dim]:
+def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::broadcast_merge``: lenient, an interval containing 1 never conflicts."""
     a_has_one, b_has_one = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
     if a_has_one and b_has_one:

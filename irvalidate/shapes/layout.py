@@ -5,9 +5,9 @@ element; anything the runtime would not evaluate raises Unresolved.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from math import prod
-from typing import List, Optional, Sequence, Tuple
 
 from .dims import Dim
 from .values import (
@@ -24,7 +24,7 @@ from .values import (
 )
 
 
-def _strides(shape: Sequence[int]) -> List[int]:
+def _strides(shape: Sequence[int]) -> list[int]:
     out, step = [], 1
     for n in reversed(shape):
         out.append(step)
@@ -114,14 +114,14 @@ def scatter_rows(data: Tensor, indices: Sequence[int], updates: Tensor, axis: in
     return make_tensor(data.shape, bounds, data.et, origin)
 
 
-def _fits(shape: Sequence[int]) -> Tuple[int, ...]:
+def _fits(shape: Sequence[int]) -> tuple[int, ...]:
     """A value shape within the caps, checked before any element is built."""
     if len(shape) > MAX_VALUE_RANK or any(d < 0 for d in shape) or prod(shape) > MAX_VALUE_ELEMENTS:
         raise Unresolved("a value too large to evaluate")
     return tuple(shape)
 
 
-def numpy_shape(shapes: Sequence[Tuple[int, ...]]) -> Tuple[int, ...]:
+def numpy_shape(shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     """Numpy broadcasting of value shapes (Unresolved where they do not broadcast)."""
     rank = max(len(s) for s in shapes)
     out = []
@@ -183,7 +183,7 @@ def tile_values(data: Tensor, repeats: Sequence[int], origin: Origin) -> Tensor:
 
 
 def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str,
-               fill: Optional[Dim], origin: Origin) -> Tensor:
+               fill: Dim | None, origin: Origin) -> Tensor:
     """Pad (once the pads are exact), as ``reference::pad`` moves elements: constant mode
     fills with ``fill`` (the pad value's bounds; 0 without one), edge repeats the border,
     reflect mirrors without it and symmetric with it; negative pads crop."""
@@ -197,7 +197,7 @@ def pad_values(data: Tensor, begin: Sequence[int], end: Sequence[int], mode: str
         if mode == "edge" and n == 0 < n + b + e:
             raise Unresolved("edge padding of an empty axis")
 
-    def source(i: int, n: int, b: int) -> Optional[int]:
+    def source(i: int, n: int, b: int) -> int | None:
         c = i - b
         if mode == "constant":
             return c if 0 <= c < n else None

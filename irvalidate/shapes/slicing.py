@@ -8,12 +8,10 @@ the runtime on thousands of random cases (tests/ops/test_slicing.py).
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from .dims import DYNAMIC, INF, Dim
 
 INT64_MIN = -(1 << 63)
-Bound = Tuple[int, int]
+Bound = tuple[int, int]
 
 
 def _trunc_div(x: int, y: int) -> int:
@@ -56,7 +54,7 @@ def make_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Dim:
     return DYNAMIC if found is None else found
 
 
-def slice_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Optional[Dim]:
+def slice_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Dim | None:
     """The sliced dim, or None where the runtime's interval is empty (it prints ``?``, but
     nothing can be equal to it: ``2..8`` sliced -2:2 is such a dim, measured)."""
     top = d.hi

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable, Sequence
 from math import prod
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
 
 from .arith import normalize_axis
 from .dims import INF, Dim, Shape
@@ -85,7 +86,7 @@ class NegativeTarget(Exception):
 class Origin(NamedTuple):
     """How a value was computed: an operation label and the origins of its inputs."""
     label: str
-    inputs: Tuple["Origin", ...] = ()
+    inputs: tuple[Origin, ...] = ()
     #: left out of descriptions (constants: their consumer's label names them)
     hidden: bool = False
 
@@ -99,8 +100,8 @@ class Deferred:
     hidden = False
 
     def __init__(self, make: Callable[[], Origin]) -> None:
-        self._make: Optional[Callable[[], Origin]] = make
-        self._made: Optional[Origin] = None
+        self._make: Callable[[], Origin] | None = make
+        self._made: Origin | None = None
 
     def _origin(self) -> Origin:
         if self._made is None:
@@ -113,7 +114,7 @@ class Deferred:
         return self._origin().label
 
     @property
-    def inputs(self) -> Tuple["Origin", ...]:
+    def inputs(self) -> tuple[Origin, ...]:
         return self._origin().inputs
 
 
@@ -122,7 +123,7 @@ class Tensor:
     chain); not a dataclass (importing dataclasses costs ~10 ms of each start)."""
     __slots__ = ("shape", "bounds", "et", "origin")
 
-    def __init__(self, shape: Tuple[int, ...], bounds: Tuple[Dim, ...], et: str,
+    def __init__(self, shape: tuple[int, ...], bounds: tuple[Dim, ...], et: str,
                  origin: Origin) -> None:
         self.shape = shape
         #: one bound pair per element, row-major; ``hi == INF`` is unbounded
@@ -137,7 +138,7 @@ class Tensor:
     def rank(self) -> int:
         return len(self.shape)
 
-    def static_values(self) -> List[int]:
+    def static_values(self) -> list[int]:
         """The values, when every element is known exactly (else Unresolved)."""
         if any(b.lo != b.hi for b in self.bounds):
             raise Unresolved(f"{self.origin.label} is not constant")
@@ -164,7 +165,7 @@ def real(value: float, et: str) -> float:
     return rounded
 
 
-def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     if len(bounds) > MAX_REAL_ELEMENTS:
         raise Unresolved("too many real elements")  # (data, not a size: not followed)
     fitted = []
@@ -176,7 +177,7 @@ def _real_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
-def make_tensor(shape: Tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
+def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
     runtime reads it; bounds outside the type are unresolved."""
     if et not in RANGES and et not in FLOAT_TYPES:
@@ -304,7 +305,7 @@ def reshaped(t: Tensor, shape: Sequence[int], origin: Origin) -> Tensor:
     return make_tensor(tuple(shape), t.bounds, t.et, origin)
 
 
-def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> List[int]:
+def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> list[int]:
     """The output shape of Reshape(t, pattern)."""
     out = []
     for i, p in enumerate(pattern):
@@ -325,7 +326,7 @@ def reshape_target(t: Tensor, pattern: Sequence[int], special_zero: bool) -> Lis
     return out
 
 
-def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
+def unsqueeze_shape(shape: tuple[int, ...], axes: Sequence[int]) -> list[int]:
     rank = len(shape) + len(axes)
     where = sorted({axis_index(a, rank) for a in axes})
     if len(where) != len(axes):
@@ -336,7 +337,7 @@ def unsqueeze_shape(shape: Tuple[int, ...], axes: Sequence[int]) -> List[int]:
     return out
 
 
-def squeeze_shape(shape: Tuple[int, ...], axes: Optional[Sequence[int]]) -> List[int]:
+def squeeze_shape(shape: tuple[int, ...], axes: Sequence[int] | None) -> list[int]:
     if not axes:  # no axes (or an empty list): every 1 goes
         return [d for d in shape if d != 1]
     where = {axis_index(a, len(shape)) for a in axes} if shape else set()
@@ -358,7 +359,7 @@ def slice_1d(t: Tensor, start: int, stop: int, step: int, origin: Origin, shrink
     return make_tensor((len(picked),), picked, t.et, origin)
 
 
-def range_length(start: float, stop: float, step: float, integral: bool) -> Optional[int]:
+def range_length(start: float, stop: float, step: float, integral: bool) -> int | None:
     """Range's element count as ``range_shape_inference`` computes it, in doubles: the three
     truncated towards zero for an integral output, ``ceil(|stop - start| / |step|)`` (0 when
     the step points away from stop), cast to uint32.  None where C++ leaves the result
@@ -385,7 +386,7 @@ def arange(start: float, stop: float, step: float, et: str, origin: Origin) -> T
                                   for i in range(count)], et, origin)
 
 
-def as_target(t: Tensor) -> Tuple[Dim, ...]:
+def as_target(t: Tensor) -> tuple[Dim, ...]:
     """The dims a Broadcast reads from a computed target_shape (its rank is checked before).
 
     An unbounded element is ``?`` for i32 and i64 values, and the type's maximum for the

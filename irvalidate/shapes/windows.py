@@ -18,8 +18,6 @@ refusing, in plain words, for the op to report.
 """
 from __future__ import annotations
 
-from typing import Tuple
-
 from . import arith
 from .dims import DYNAMIC, INF, ONE, Dim, format_dim
 
@@ -123,7 +121,7 @@ def dilated_size(kernel: int, dilation: int) -> int:
     return SIZE_MAX if kernel < 1 else u64(dilation * (kernel - 1) + 1)
 
 
-def same_padding(length: int, kernel: int, dilation: int, stride: int) -> Tuple[int, int]:
+def same_padding(length: int, kernel: int, dilation: int, stride: int) -> tuple[int, int]:
     """``dim::padding``: the (smaller, larger) halves of the padding that makes
     ``ceil(length / stride)`` windows (int64 arithmetic)."""
     kernel, dilation, stride = i64(kernel), i64(dilation), i64(stride)
@@ -156,7 +154,7 @@ def conv_dim(data: Dim, kernel: Dim, stride: int, dilation: int, pad_sum: int, s
     return arith.add(floor_div(arith.sub(dim, window), i64(stride)), ONE)
 
 
-def pool_dim(data: Dim, kernel: int, stride: int, dilation: int, pads: Tuple[int, int],
+def pool_dim(data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int, int],
              rounding: str, auto_pad: str, axis: int, exclude_pad: bool = False) -> Dim:
     """One spatial output dim of MaxPool/AvgPool.
 

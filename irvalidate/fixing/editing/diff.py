@@ -7,7 +7,7 @@ one is marked the standard way.
 """
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from collections.abc import Sequence
 
 CONTEXT = 3
 _NO_NEWLINE = b"\\ No newline at end of file\n"
@@ -22,7 +22,7 @@ def _line_end(data: bytes, at: int) -> int:
     return len(data) if end < 0 else end + 1
 
 
-def _lines(text: bytes) -> List[bytes]:
+def _lines(text: bytes) -> list[bytes]:
     """Lines ending at each ``\\n`` only (``splitlines`` would also split at a lone ``\\r``,
     which diff and patch do not)."""
     parts = text.split(b"\n")
@@ -30,7 +30,7 @@ def _lines(text: bytes) -> List[bytes]:
     return lines + [parts[-1]] if parts[-1] else lines
 
 
-def _emit(prefix: bytes, lines: Sequence[bytes], out: List[bytes]) -> None:
+def _emit(prefix: bytes, lines: Sequence[bytes], out: list[bytes]) -> None:
     for line in lines:
         out.append(prefix + line)
         if not line.endswith(b"\n"):
@@ -46,7 +46,7 @@ class _Block:
         self.old, self.new = _lines(old), _lines(new)
 
 
-def _edit_lines(data: bytes, edit: Tuple[int, int, bytes]) -> Tuple[int, int]:
+def _edit_lines(data: bytes, edit: tuple[int, int, bytes]) -> tuple[int, int]:
     """The whole lines an edit touches, as a byte span.  An edit that takes a line's newline
     and puts none back joins the next line, which it then touches too."""
     start, end, text = edit
@@ -58,10 +58,10 @@ def _edit_lines(data: bytes, edit: Tuple[int, int, bytes]) -> Tuple[int, int]:
     return first, last
 
 
-def _blocks(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> List[_Block]:
-    blocks: List[_Block] = []
+def _blocks(data: bytes, edits: Sequence[tuple[int, int, bytes]]) -> list[_Block]:
+    blocks: list[_Block] = []
     line, counted = 1, 0
-    group: List[Tuple[int, int, bytes]] = []
+    group: list[tuple[int, int, bytes]] = []
     span = (0, 0)
     for edit in sorted(edits):
         lines = _edit_lines(data, edit)
@@ -78,7 +78,7 @@ def _blocks(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> List[_Block
     return blocks
 
 
-def _block(data: bytes, group, span: Tuple[int, int], line: int) -> _Block:
+def _block(data: bytes, group, span: tuple[int, int], line: int) -> _Block:
     start, end = span
     pieces, at = [], start
     for s, e, text in group:
@@ -105,14 +105,14 @@ def _quoted(name: bytes) -> bytes:
     return b'"' + b"".join(escaped) + b'"'
 
 
-def unified_diff(data: bytes, edits: Sequence[Tuple[int, int, bytes]], name: str) -> bytes:
+def unified_diff(data: bytes, edits: Sequence[tuple[int, int, bytes]], name: str) -> bytes:
     """The diff that turns ``data`` into ``data`` with ``edits`` (disjoint ``(start, end,
     new)`` byte replacements) applied; ``name`` is the path shown after ``a/`` and ``b/``."""
     blocks = [b for b in _blocks(data, edits) if b.old != b.new]
     if not blocks:
         return b""
     label = name.encode("utf-8", "surrogateescape")
-    out: List[bytes] = [b"--- " + _quoted(b"a/" + label) + b"\n",
+    out: list[bytes] = [b"--- " + _quoted(b"a/" + label) + b"\n",
                         b"+++ " + _quoted(b"b/" + label) + b"\n"]
     i, shift = 0, 0
     while i < len(blocks):
@@ -126,7 +126,7 @@ def unified_diff(data: bytes, edits: Sequence[Tuple[int, int, bytes]], name: str
     return b"".join(out)
 
 
-def _context_before(data: bytes, at: int) -> List[bytes]:
+def _context_before(data: bytes, at: int) -> list[bytes]:
     start = at
     for _ in range(CONTEXT):
         if start == 0:
@@ -135,7 +135,7 @@ def _context_before(data: bytes, at: int) -> List[bytes]:
     return _lines(data[start:at])
 
 
-def _context_after(data: bytes, at: int) -> List[bytes]:
+def _context_after(data: bytes, at: int) -> list[bytes]:
     end = at
     for _ in range(CONTEXT):
         if end >= len(data):
@@ -144,9 +144,9 @@ def _context_after(data: bytes, at: int) -> List[bytes]:
     return _lines(data[at:end])
 
 
-def _hunk(data: bytes, blocks: Sequence[_Block], shift: int) -> Tuple[List[bytes], int]:
+def _hunk(data: bytes, blocks: Sequence[_Block], shift: int) -> tuple[list[bytes], int]:
     """One hunk, and the line shift after it (``shift``: lines earlier hunks added)."""
-    body: List[bytes] = []
+    body: list[bytes] = []
     before = _context_before(data, blocks[0].start)
     old_count = new_count = len(before)
     _emit(b" ", before, body)

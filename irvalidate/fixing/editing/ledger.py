@@ -7,12 +7,12 @@ JSON and SARIF reports, the API) all point into the file as it is on disk.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ...rules.findings import Edit
 
 #: (start, end, new bytes, what it fixes: (rule code, layer id or None))
-Replacement = Tuple[int, int, bytes, Tuple[str, Optional[str]]]
+Replacement = tuple[int, int, bytes, tuple[str, str | None]]
 
 
 class Ledger:
@@ -20,7 +20,7 @@ class Ledger:
         self.original = original
         self.current = original
         #: net edits, sorted and disjoint: [original start, original end, new bytes, cause]
-        self.edits: List[list] = []
+        self.edits: list[list] = []
 
     def apply(self, replacements: Sequence[Replacement]) -> None:
         """Apply disjoint replacements given in the current text's coordinates.
@@ -41,7 +41,7 @@ class Ledger:
             shift += len(text) - (o_end - o_start)
         items += [(r[0], r[1], 1, j) for j, r in enumerate(ordered)]
         items.sort(key=lambda item: (item[0], item[1]))
-        merged: List[list] = []
+        merged: list[list] = []
         shift = 0  # of the net edits before the cluster being built
         i = 0
         while i < len(items):
@@ -64,7 +64,7 @@ class Ledger:
         self.edits = merged
         self.current = _splice(self.current, 0, len(self.current), ordered)
 
-    def net(self) -> List[Tuple[int, int, bytes, Tuple[str, Optional[str]]]]:
+    def net(self) -> list[tuple[int, int, bytes, tuple[str, str | None]]]:
         """The edits that turn the original into the current text (no-ops dropped)."""
         return [(s, e, t, c) for s, e, t, c in self.edits if self.original[s:e] != t]
 
@@ -79,10 +79,10 @@ def _splice(text: bytes, lo: int, hi: int, replacements: Sequence[Replacement]) 
     return b"".join(pieces)
 
 
-def positions(data: bytes, offsets: Sequence[int]) -> List[Tuple[int, int]]:
+def positions(data: bytes, offsets: Sequence[int]) -> list[tuple[int, int]]:
     """(line, column) of each byte offset, both 1-based, columns counted in characters."""
     order = sorted(range(len(offsets)), key=lambda i: offsets[i])
-    found: List[Tuple[int, int]] = [(0, 0)] * len(offsets)
+    found: list[tuple[int, int]] = [(0, 0)] * len(offsets)
     line, at = 1, 0  # offsets in increasing order: newlines are counted once
     for i in order:
         offset = offsets[i]
@@ -93,7 +93,7 @@ def positions(data: bytes, offsets: Sequence[int]) -> List[Tuple[int, int]]:
     return found
 
 
-def edits_of(data: bytes, net: Sequence[Tuple[int, int, bytes, object]]) -> List[Edit]:
+def edits_of(data: bytes, net: Sequence[tuple[int, int, bytes, object]]) -> list[Edit]:
     """The net edits as :class:`Edit` records, with lines and columns in ``data``."""
     where = positions(data, [o for s, e, _, _ in net for o in (s, e)])
     return [Edit(s, e, data[s:e].decode("utf-8", "replace"), t.decode("utf-8", "replace"),

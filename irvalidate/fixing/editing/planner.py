@@ -10,15 +10,15 @@ decision changes what every layer after it infers.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
-from ...rules.findings import Change, Fix, FixInfo, Problem
 from ...ir.records import Document
+from ...rules.findings import Change, Fix, FixInfo, Problem
 from .ledger import edits_of
 from .spans import SpanMap, Unlocatable
 
 #: (start, end, new bytes, cause: (rule code, layer id))
-Replacement = Tuple[int, int, bytes, Tuple[str, Optional[str]]]
+Replacement = tuple[int, int, bytes, tuple[str, str | None]]
 #: decide(problem, its fix) -> the index of the choice to write, or why none can be
 Decide = Callable[[Problem, Fix], "int | str"]
 
@@ -26,13 +26,13 @@ Decide = Callable[[Problem, Fix], "int | str"]
 class Round:
     """One round's plan: a FixInfo per problem, and the replacements to apply."""
 
-    def __init__(self, doc: Document, data: bytes, problems: Sequence[Tuple[str, Problem]],
-                 decide: Optional[Decide] = None) -> None:
-        self.infos: List[Optional[FixInfo]] = [None] * len(problems)
-        self.replacements: List[Replacement] = []
+    def __init__(self, doc: Document, data: bytes, problems: Sequence[tuple[str, Problem]],
+                 decide: Decide | None = None) -> None:
+        self.infos: list[FixInfo | None] = [None] * len(problems)
+        self.replacements: list[Replacement] = []
         #: the ports and layers whose declarations the accepted fixes change
-        self.changed: Dict[int, object] = {}
-        chosen: Dict[int, Tuple[Change, ...]] = {}
+        self.changed: dict[int, object] = {}
+        chosen: dict[int, tuple[Change, ...]] = {}
         for i, (_, problem) in enumerate(problems):
             fix = problem.fix
             if fix is None or not fix.choices or fix.blocked:
@@ -56,14 +56,14 @@ class Round:
                 chosen[i] = fix.changes
         self._locate(doc, data, problems, chosen)
 
-    def _locate(self, doc: Document, data: bytes, problems: Sequence[Tuple[str, Problem]],
-                chosen: Dict[int, Tuple[Change, ...]]) -> None:
+    def _locate(self, doc: Document, data: bytes, problems: Sequence[tuple[str, Problem]],
+                chosen: dict[int, tuple[Change, ...]]) -> None:
         if not chosen:
             return
         spans = SpanMap(doc, data, [c for changes in chosen.values() for c in changes])
-        taken: Dict[Tuple[int, int], bytes] = {}
-        intervals: List[Tuple[int, int]] = []
-        accepted: Dict[int, list] = {}
+        taken: dict[tuple[int, int], bytes] = {}
+        intervals: list[tuple[int, int]] = []
+        accepted: dict[int, list] = {}
         for i, changes in chosen.items():
             code, problem = problems[i]
             try:
@@ -88,7 +88,7 @@ class Round:
         owners = [i for i, mine in accepted.items() for _ in mine]
         flat = [(s, e, t, (problems[i][0], _layer_id(problems[i][1])))
                 for i, mine in accepted.items() for s, e, t in mine]
-        edits: Dict[int, list] = {i: [] for i in accepted}
+        edits: dict[int, list] = {i: [] for i in accepted}
         for edit, i in zip(edits_of(data, flat), owners):
             edits[i].append(edit)
         for i, found in edits.items():
@@ -99,10 +99,10 @@ def _record(change: Change) -> object:
     return change.port if hasattr(change, "port") else change.layer
 
 
-def _overlaps(intervals: List[Tuple[int, int]], r: Tuple[int, int, bytes]) -> bool:
+def _overlaps(intervals: list[tuple[int, int]], r: tuple[int, int, bytes]) -> bool:
     start, end = r[0], r[1]
     return any(s < end and start < e or (s == e == start == end) for s, e in intervals)
 
 
-def _layer_id(problem: Problem) -> Optional[str]:
+def _layer_id(problem: Problem) -> str | None:
     return problem.layer.id if problem.layer is not None else None

@@ -9,15 +9,15 @@ stays byte for byte.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
-from ...rules.findings import Change, SetAttribute, SetDims, SetPrecision
 from ...ir import elements
 from ...ir.locate import Key, dim_key, find_spans, record_keys
 from ...ir.records import Document
+from ...rules.findings import Change, SetAttribute, SetDims, SetPrecision
 
 #: (start, end, new bytes)
-Replacement = Tuple[int, int, bytes]
+Replacement = tuple[int, int, bytes]
 
 #: a start tag, attributes and all: quoted values may hold ``>``
 _START_TAG = re.compile(rb"""<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?)>""")
@@ -28,11 +28,11 @@ class Unlocatable(Exception):
     """The text a change needs cannot be found in the file (it changed since it was read)."""
 
 
-def _attribute(name: bytes) -> "re.Pattern[bytes]":
+def _attribute(name: bytes) -> re.Pattern[bytes]:
     return re.compile(rb"""(?<=[\s])""" + re.escape(name) + rb"""\s*=\s*(["'])(.*?)\1""", re.S)
 
 
-def start_tag(data: bytes, start: int) -> Tuple[int, bool]:
+def start_tag(data: bytes, start: int) -> tuple[int, bool]:
     """Where the start tag at ``start`` ends (after its ``>``) and whether it is ``<x/>``."""
     match = _START_TAG.match(data, start)
     if match is None:
@@ -40,7 +40,7 @@ def start_tag(data: bytes, start: int) -> Tuple[int, bool]:
     return match.end(), bool(match.group(1))
 
 
-def _indent(data: bytes, at: int) -> Optional[bytes]:
+def _indent(data: bytes, at: int) -> bytes | None:
     """The whitespace that starts the line of ``at``, or None when text precedes it."""
     line = data.rfind(b"\n", 0, at) + 1
     lead = data[line:at]
@@ -67,7 +67,7 @@ class SpanMap:
         self.data = data
         records = [c.layer if isinstance(c, SetAttribute) else c.port for c in changes]
         self.keys = record_keys(doc, records)
-        wanted: List[Key] = []
+        wanted: list[Key] = []
         for change in changes:
             key = self.keys.get(id(change.layer if isinstance(change, SetAttribute) else change.port))
             if key is None:
@@ -79,9 +79,9 @@ class SpanMap:
             if isinstance(change, SetDims):
                 wanted += [dim_key(key, axis) for axis in range(len(change.port.dims))]
                 wanted.append(("section",) + key[1:4])
-        self.spans: Dict[Key, Tuple[int, int]] = find_spans(data, wanted)
+        self.spans: dict[Key, tuple[int, int]] = find_spans(data, wanted)
 
-    def span(self, key: Key) -> Tuple[int, int]:
+    def span(self, key: Key) -> tuple[int, int]:
         found = self.spans.get(key)
         if found is None:
             raise Unlocatable(f"element {key} not found")
@@ -93,7 +93,7 @@ class SpanMap:
             raise Unlocatable("record not in the document")
         return key
 
-    def replacements(self, change: Change) -> List[Replacement]:
+    def replacements(self, change: Change) -> list[Replacement]:
         if isinstance(change, SetDims):
             return self._dims(change)
         if isinstance(change, SetPrecision):
@@ -102,7 +102,7 @@ class SpanMap:
 
     # -- dims ---------------------------------------------------------------------------------
 
-    def _dims(self, change: SetDims) -> List[Replacement]:
+    def _dims(self, change: SetDims) -> list[Replacement]:
         key = self.key_of(change.port)
         old, new = change.port.dims, change.dims
         dims = [self.span(dim_key(key, axis)) for axis in range(len(old))]
@@ -118,7 +118,7 @@ class SpanMap:
             return [self._respell_dims(dims, new)]
         return [self._first_dims(key, new)]
 
-    def _respell_dims(self, dims: List[Tuple[int, int]], new: Tuple[int, ...]) -> Replacement:
+    def _respell_dims(self, dims: list[tuple[int, int]], new: tuple[int, ...]) -> Replacement:
         """Replace every ``<dim>`` at once, separated as the existing ones are."""
         data = self.data
         first, last = dims[0][0], dims[-1][1]
@@ -129,7 +129,7 @@ class SpanMap:
         text = separator.join(b"<dim>%d</dim>" % v for v in new)
         return (first, last, text)
 
-    def _first_dims(self, key: Key, new: Tuple[int, ...]) -> Replacement:
+    def _first_dims(self, key: Key, new: tuple[int, ...]) -> Replacement:
         """Dims for a port that has none: one per line, a step deeper than the port."""
         data = self.data
         start, end = self.span(key)
@@ -159,7 +159,7 @@ class SpanMap:
 
     # -- attributes ---------------------------------------------------------------------------
 
-    def _precision(self, change: SetPrecision) -> List[Replacement]:
+    def _precision(self, change: SetPrecision) -> list[Replacement]:
         start = self.span(self.key_of(change.port))[0]
         end = start_tag(self.data, start)[0]
         match = _attribute(b"precision").search(self.data, start, end)
@@ -168,7 +168,7 @@ class SpanMap:
         old = match.group(2).decode("utf-8", "replace")
         return [(match.start(2), match.end(2), spell_precision(change.element_type, old).encode())]
 
-    def _data_attribute(self, change: SetAttribute) -> List[Replacement]:
+    def _data_attribute(self, change: SetAttribute) -> list[Replacement]:
         key = ("data",) + self.key_of(change.layer)[1:]
         start = self.span(key)[0]
         end, empty = start_tag(self.data, start)
@@ -197,7 +197,7 @@ def spell_precision(element_type: str, like: str) -> str:
 _DIM_MARKUP = re.compile(rb"<!--.*?-->|<\?.*?\?>", re.S)
 
 
-def _dim_text_edits(data: bytes, inner: int, close: int, value: bytes) -> List[Replacement]:
+def _dim_text_edits(data: bytes, inner: int, close: int, value: bytes) -> list[Replacement]:
     """A ``<dim>``'s number replaced where it is written, its comments and processing
     instructions kept: the first piece of text between them gets the number, any other loses
     its characters (whitespace around them stays)."""

@@ -12,7 +12,8 @@ more than validating a small IR, while a validator takes 0.1 ms once pydantic-co
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .memo import keep
 from .spec import ATTRIBUTE, OpError
@@ -41,7 +42,7 @@ def parse_bool(text: str, default: bool) -> bool:
     return False if lowered in ("false", "0") else default
 
 
-def enum_value(value: object, legal: Tuple[str, ...]) -> str:
+def enum_value(value: object, legal: tuple[str, ...]) -> str:
     """A case-insensitive enum value; ``explicit`` is an alias of ``none`` wherever both are
     legal (the broadcast specs); elsewhere (``auto_pad``) it is a value of its own."""
     lowered = str(value).lower()
@@ -50,7 +51,7 @@ def enum_value(value: object, legal: Tuple[str, ...]) -> str:
     return "none" if lowered == "explicit" and "none" in legal else lowered
 
 
-_BUILT: Dict[Callable[[], Any], Any] = {}
+_BUILT: dict[Callable[[], Any], Any] = {}
 #: pydantic-core's ValidationError, once a validator has been built (an import statement in
 #: the hot path costs a microsecond per layer)
 _ERRORS: list = []
@@ -78,7 +79,7 @@ class Attributes(dict):
         __getattr__ = dict.__getitem__
 
 
-def validate(model: Callable[[], Any], raw: Dict[str, Any], names: Mapping[str, str]) -> Attributes:
+def validate(model: Callable[[], Any], raw: dict[str, Any], names: Mapping[str, str]) -> Attributes:
     """The attributes as the lazily built validator gives them, or an attribute OpError
     naming each IR attribute (``names``: field -> the attribute as the IR spells it)."""
     built = model()
@@ -92,7 +93,7 @@ def validate(model: Callable[[], Any], raw: Dict[str, Any], names: Mapping[str, 
         raise OpError(ATTRIBUTE, "; ".join(parts)) from None
 
 
-def field(schema: Any, default: Any = ..., before: Optional[Callable[[Any], Any]] = None) -> Any:
+def field(schema: Any, default: Any = ..., before: Callable[[Any], Any] | None = None) -> Any:
     """A typed-dict field of a core schema: ``before`` parses the IR's text first, ``default``
     fills a missing attribute (none: it is required)."""
     from pydantic_core import core_schema as cs
@@ -103,7 +104,7 @@ def field(schema: Any, default: Any = ..., before: Optional[Callable[[Any], Any]
     return cs.typed_dict_field(schema)
 
 
-def typed_dict(fields: Dict[str, Any]) -> Any:
+def typed_dict(fields: dict[str, Any]) -> Any:
     from pydantic_core import core_schema as cs
     return cs.typed_dict_schema(fields)
 
@@ -124,7 +125,7 @@ class Field(NamedTuple):
     kind: str  # int, uint, ints, uints, float, floats, bool, enum, str, type
     default: Any
     #: enum: the legal values (lower case)
-    values: Tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
 
 
 def parse_float_prefix(text: str) -> float:
@@ -135,7 +136,7 @@ def parse_float_prefix(text: str) -> float:
     return float(match.group())
 
 
-def _items(text: str) -> List[str]:
+def _items(text: str) -> list[str]:
     return [t for t in (p.strip() for p in text.split(",")) if t] if text.strip() else []
 
 
@@ -171,7 +172,7 @@ def _parse(field: Field, text: str) -> Any:
     return text
 
 
-def _build_model(fields: Tuple[Field, ...]) -> Any:
+def _build_model(fields: tuple[Field, ...]) -> Any:
     from pydantic_core import core_schema as cs
 
     def parser(field_: Field):
@@ -180,12 +181,12 @@ def _build_model(fields: Tuple[Field, ...]) -> Any:
                        for i, f in enumerate(fields)})
 
 
-_MODELS: Dict[Tuple[str, Tuple[Field, ...]], Callable[[], Any]] = {}
+_MODELS: dict[tuple[str, tuple[Field, ...]], Callable[[], Any]] = {}
 #: (fields, attribute texts) -> their values (bounded: memo.keep)
-_READ: Dict[Tuple[Tuple[Field, ...], Tuple[Optional[str], ...]], Tuple[Any, ...]] = {}
+_READ: dict[tuple[tuple[Field, ...], tuple[str | None, ...]], tuple[Any, ...]] = {}
 
 
-def read(node_or_data: Any, name: str, fields: Tuple[Field, ...]) -> Tuple[Any, ...]:
+def read(node_or_data: Any, name: str, fields: tuple[Field, ...]) -> tuple[Any, ...]:
     """The values of ``fields`` for a layer (or a ``<data>`` mapping), in order; an attribute
     OpError names every attribute that does not parse."""
     data = getattr(getattr(node_or_data, "layer", None), "data", node_or_data)
@@ -200,7 +201,7 @@ def read(node_or_data: Any, name: str, fields: Tuple[Field, ...]) -> Tuple[Any, 
     return found
 
 
-def direct(fields: Tuple[Field, ...], raw: Tuple[Optional[str], ...]) -> Optional[Tuple[Any, ...]]:
+def direct(fields: tuple[Field, ...], raw: tuple[str | None, ...]) -> tuple[Any, ...] | None:
     """What the model gives when every attribute parses: its schema is "anything" behind
     each field's own parser, with the field's default for a missing attribute, so running
     the parsers is running the model (tests/ops/test_attribute_models.py checks the two
@@ -212,7 +213,7 @@ def direct(fields: Tuple[Field, ...], raw: Tuple[Optional[str], ...]) -> Optiona
         return None
 
 
-def _validated(name: str, fields: Tuple[Field, ...], raw: Tuple[Optional[str], ...]) -> Tuple[Any, ...]:
+def _validated(name: str, fields: tuple[Field, ...], raw: tuple[str | None, ...]) -> tuple[Any, ...]:
     """The attributes through the model (an attribute OpError when one does not parse)."""
     model = _MODELS.get((name, fields))
     if model is None:

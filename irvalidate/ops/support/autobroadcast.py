@@ -7,7 +7,8 @@ missing (the specification says -1).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ...ir import elements
 from ...shapes import broadcasting as bc
@@ -44,7 +45,7 @@ class Spec(NamedTuple):
 
 #: (auto_broadcast, axis) as written -> what they mean: a file repeats a few combinations on
 #: thousands of layers, and each is validated once (bounded: memo.keep)
-_READ: Dict[Tuple[Optional[str], Optional[str]], Spec] = {}
+_READ: dict[tuple[str | None, str | None], Spec] = {}
 
 
 def read(node: Node) -> Spec:
@@ -60,7 +61,7 @@ def read(node: Node) -> Spec:
     return found
 
 
-def direct(key: Tuple[Optional[str], Optional[str]]) -> Optional[Spec]:
+def direct(key: tuple[str | None, str | None]) -> Spec | None:
     """What the model gives when both attributes parse: each field is its own parser behind a
     literal or int check that the parser's result always passes, with a default when the
     attribute is missing (tests/ops/test_attribute_models.py checks the two agree); None
@@ -73,9 +74,9 @@ def direct(key: Tuple[Optional[str], Optional[str]]) -> Optional[Spec]:
         return None
 
 
-def _validated(key: Tuple[Optional[str], Optional[str]]) -> Spec:
+def _validated(key: tuple[str | None, str | None]) -> Spec:
     """The attribute through the model (an attribute OpError listing legal values)."""
-    raw: Dict[str, object] = {"mode": "numpy" if key[0] is None else key[0]}
+    raw: dict[str, object] = {"mode": "numpy" if key[0] is None else key[0]}
     if key[1] is not None:
         raw.update(axis=key[1], axis_given=True)
     model = validate(AutoBroadcast, raw, {"mode": "auto_broadcast",
@@ -109,7 +110,7 @@ def pdpd_divergence(node: Node, spec: Spec, later: Sequence[Shape],
                     fold: Callable[[Callable[[Shape, Shape], bc.Outcome]], bc.Outcome]) -> None:
     """Compare the runtime's pdpd with the specification's where the two can disagree."""
     spec_axis = spec.axis if spec.axis_given else -1
-    outcomes: List[Union[bc.Outcome, bc.BroadcastError]] = []
+    outcomes: list[bc.Outcome | bc.BroadcastError] = []
     for axis, merge in ((spec.axis, bc.pdpd_merge), (spec_axis, bc.pdpd_spec_merge)):
         try:
             outcomes.append(fold(lambda a, b, axis=axis, merge=merge: merge(a, b, axis)))  # type: ignore[misc]  # defaults bind the loop's values
@@ -125,16 +126,16 @@ def pdpd_divergence(node: Node, spec: Spec, later: Sequence[Shape],
     if any(s and s[-1] == ONE for s in later):
         reasons.append("the specification ignores trailing 1s of B, the runtime does not")
 
-    def verdict(o: Union[bc.Outcome, bc.BroadcastError]) -> str:
+    def verdict(o: bc.Outcome | bc.BroadcastError) -> str:
         return f"rejects it ({o.message})" if isinstance(o, bc.BroadcastError) else \
             f"accepts it, giving {format_shape(o.shape)}"
     node.note(DIVERGENCE, f"pdpd: {'; '.join(reasons) or 'the readings differ'}. OpenVINO 2026.4 "
                           f"{verdict(runtime)}; the specification {verdict(document)}")
 
 
-def merge_types(node: Node, names: Sequence[str], types: Sequence[Optional[str]]) -> Optional[str]:
+def merge_types(node: Node, names: Sequence[str], types: Sequence[str | None]) -> str | None:
     """The one element type of several inputs; a mismatch is noted (type) and gives None."""
-    merged: Optional[str] = None
+    merged: str | None = None
     for et in types:
         try:
             merged = elements.merge(merged, et)

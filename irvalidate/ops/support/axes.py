@@ -8,7 +8,7 @@ scalar or 1-D.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ...shapes import arith
 from ...shapes.dims import Shape, format_shape
@@ -28,7 +28,7 @@ def normalize(axis: int, rank: int, what: str = "axis", scalar_as_1d: bool = Tru
     return found
 
 
-def require_rank_at_most_one(node: Node, index: int, what: str) -> Optional[int]:
+def require_rank_at_most_one(node: Node, index: int, what: str) -> int | None:
     """The rank of an axes-like input (axes, a shift...), stopping unless it can be a scalar
     or 1-D (None: a dynamic rank)."""
     shape = node.inputs[index].shape
@@ -46,14 +46,14 @@ def require_1d(shape: Shape, what: str) -> None:
         raise OpError(INCOMPATIBLE, f"{what} must be 1-D, but has shape {format_shape(shape)}")
 
 
-def require_count_within(count: Optional[int], data: Shape, what: str) -> None:
+def require_count_within(count: int | None, data: Shape, what: str) -> None:
     """Stop when an axes input holds more axes than data has dims (both known)."""
     if data is not None and count is not None and count > len(data):
         raise OpError(INCOMPATIBLE, f"{what} holds {count} axes, more than the {len(data)} dims "
                                     f"of data {format_shape(data)}")
 
 
-def check_in_range(values: Optional[Sequence[int]], data: Shape, what: str = "axis") -> None:
+def check_in_range(values: Sequence[int] | None, data: Shape, what: str = "axis") -> None:
     """Every known axis in ``[-r, r-1]`` of data of known rank (a scalar counts as rank 1)."""
     if data is not None and values is not None:
         for axis in values:

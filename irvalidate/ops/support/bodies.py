@@ -13,12 +13,12 @@ readings agree, one analysis serves.
 """
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional
+from typing import NamedTuple
 
 from ...ir.records import Graph, Layer
+from ..parameter_const import outputs_of
 from .attributes import parse_int_prefix
 from .node import BodyOutcome, Node, ParameterValue
-from ..parameter_const import outputs_of
 from .spec import ATTRIBUTE, INCOMPATIBLE, OpError, Value
 
 
@@ -26,8 +26,8 @@ class Entry(NamedTuple):
     """One port map entry, read: the outer port place, the body layer, its slicing."""
     external: int
     internal: str
-    slicing: Dict[str, str]
-    purpose: Optional[str]
+    slicing: dict[str, str]
+    purpose: str | None
 
 
 def _int(text: str, what: str, unsigned: bool = False) -> int:
@@ -40,10 +40,10 @@ def _int(text: str, what: str, unsigned: bool = False) -> int:
     return value
 
 
-def port_map(layer: Layer, section: str, direction: str) -> List[Entry]:
+def port_map(layer: Layer, section: str, direction: str) -> list[Entry]:
     """A port map's inputs or outputs in the reader's order (by external_port_id, the first
     entry of a repeated id kept)."""
-    found: Dict[int, Entry] = {}
+    found: dict[int, Entry] = {}
     for e in layer.port_maps:
         if e.section != section or e.direction != direction:
             continue
@@ -53,11 +53,11 @@ def port_map(layer: Layer, section: str, direction: str) -> List[Entry]:
     return [found[k] for k in sorted(found)]
 
 
-def described_inputs(node: Node) -> List[tuple]:
+def described_inputs(node: Node) -> list[tuple]:
     """(entry, kind) of every input description of a TensorIterator or Loop, in the
     reader's order: sliced (it has an axis), merged (a back edge feeds its Parameter; the
     first such edge counts) or invariant (any other with external_port_id >= 0)."""
-    fed: Dict[str, str] = {}
+    fed: dict[str, str] = {}
     for edge in node.layer.back_edges:
         fed.setdefault(edge.to_layer, edge.from_layer)
     found = []
@@ -77,7 +77,7 @@ def slicing(entry: Entry, key: str, default: int, unsigned: bool = False) -> int
     return default if text is None else _int(text, key, unsigned)
 
 
-def declared(body: Graph, layer_id: str) -> Optional[ParameterValue]:
+def declared(body: Graph, layer_id: str) -> ParameterValue | None:
     """A body Parameter's own shape and type, or None when the id names no Parameter."""
     layer = body.layers_by_id().get(layer_id)
     if layer is None or layer.type.lower() != "parameter":
@@ -86,8 +86,8 @@ def declared(body: Graph, layer_id: str) -> Optional[ParameterValue]:
     return (shapes[0] if shapes else None), et
 
 
-def analyse(node: Node, body: Graph, parameters: Dict[str, ParameterValue],
-            what: str, loose: Optional[Dict[str, Layer]] = None) -> Optional[BodyOutcome]:
+def analyse(node: Node, body: Graph, parameters: dict[str, ParameterValue],
+            what: str, loose: dict[str, Layer] | None = None) -> BodyOutcome | None:
     """The body with its Parameters set (None when bodies are not analysed here; ``loose``:
     the Parameters set from values irvalidate may infer wider than the runtime, with the
     layer each rests on).  A layer of it the runtime refuses is reported there, by the
@@ -124,19 +124,19 @@ _COMPARISONS = {
 }
 
 
-def folded(node: Node, index: int) -> Optional[List[float]]:
+def folded(node: Node, index: int) -> list[float] | None:
     """The values of an input the runtime folds to a constant: a Const's (any element type),
     a computed value whose bounds meet, or a comparison of two such values (the usual
     ``Equal(Gather(ShapeOf(x)), n)`` of a condition); else None."""
     return _fold(node, node.inputs[index], 2)
 
 
-def folded_in_body(node: Node, value: Value) -> Optional[List[float]]:
+def folded_in_body(node: Node, value: Value) -> list[float] | None:
     """The same for a value inside a body (a Const, or exact bounds; no comparison)."""
     return _fold(node, value, 0)
 
 
-def _fold(node: Node, value: Value, depth: int) -> Optional[List[float]]:
+def _fold(node: Node, value: Value, depth: int) -> list[float] | None:
     producer = node.producer_layer(value)
     if producer is not None and producer.type.lower() in ("const", "constant"):
         return node.graph.read_numbers(producer)

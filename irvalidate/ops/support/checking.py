@@ -9,7 +9,7 @@ messages that name the input and its shape; an element type we do not know (None
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
 
 from ...ir import elements
 from ...shapes.dims import Dim, Shape, compatible, format_dim, format_shape, static
@@ -30,7 +30,7 @@ def ranked(node: Node, index: int, what: str, rank: int) -> Shape:
     return shape
 
 
-def fits(dim: Dim, want: Union[Dim, int], message: str) -> None:
+def fits(dim: Dim, want: Dim | int, message: str) -> None:
     """Refuse (``message``, then the two dims) unless ``dim`` can equal ``want``."""
     target = static(want) if isinstance(want, int) else want
     if not compatible(dim, target):
@@ -54,10 +54,10 @@ def same_type(node: Node, index: int, what: str, other: int, other_what: str) ->
                         f"they must have the same element type")
 
 
-def one_floating_type(node: Node, labels: Sequence[str]) -> Optional[str]:
+def one_floating_type(node: Node, labels: Sequence[str]) -> str | None:
     """The one floating element type all inputs must share (the detectron ops' check); a
     mismatch or a type that is not floating is noted and gives None."""
-    merged: Optional[str] = None
+    merged: str | None = None
     for value in node.inputs:
         et = value.element_type
         if not elements.is_known(et):

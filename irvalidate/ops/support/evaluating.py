@@ -6,7 +6,7 @@ follow it; the layer then has no value, and its consumers fall back as the runti
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from ...ir.records import Layer
 from ...shapes.values import FLOAT_TYPES, Origin, Tensor, Unresolved
@@ -41,7 +41,7 @@ def bool_attr(layer: Layer, name: str, default: bool) -> bool:
     return default if text is None else parse_bool(text, default)
 
 
-def mask(layer: Layer, name: str) -> List[int]:
+def mask(layer: Layer, name: str) -> list[int]:
     text = layer.data.get(name, "").strip()
     try:
         return [parse_int_prefix(t) for t in text.split(",")] if text else []
@@ -71,8 +71,8 @@ def origin(layer: Layer, tensors: Sequence[Tensor], detail: str = "") -> Origin:
     return Origin(label(layer, ", ".join(shown)), tuple(t.origin for t in tensors if not t.origin.hidden))
 
 
-def tensors(node: Node, counts: Sequence[int], reals: Optional[Sequence[int]] = (0,)
-            ) -> List[Tensor]:
+def tensors(node: Node, counts: Sequence[int], reals: Sequence[int] | None = (0,)
+            ) -> list[Tensor]:
     """Every input's value, the inputs counted first; Unresolved when one has none, or when
     a real value reaches an input not in ``reals`` (None: any), where numbers are indices,
     axes or counts (the runtime refuses such a type)."""

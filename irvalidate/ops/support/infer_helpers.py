@@ -5,7 +5,7 @@ families.  Value inputs are read by the node (``Node.as_shape``, ``Node.exact_va
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ...shapes import arith
 from ...shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
@@ -50,5 +50,5 @@ def text(value: object) -> str:
     return format_shape(value)  # type: ignore[arg-type]  # a shape, not a Dim
 
 
-def is_real(et: Optional[str]) -> bool:
+def is_real(et: str | None) -> bool:
     return et in REAL

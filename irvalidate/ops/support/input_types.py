@@ -6,7 +6,7 @@ not <type>"; a dynamic or unknown type passes, as it can only be less strict tha
 """
 from __future__ import annotations
 
-from typing import Collection, Optional
+from collections.abc import Collection
 
 from ...ir import elements
 from .node import Node
@@ -20,7 +20,7 @@ INTEGER_LIKE = elements.INTEGRAL | {"string"}
 
 
 def require_type(node: Node, index: int, what: str,
-                 allowed: Collection[str] = elements.INTEGRAL, words: Optional[str] = None) -> None:
+                 allowed: Collection[str] = elements.INTEGRAL, words: str | None = None) -> None:
     """Note input ``index`` when its element type is known and not one of ``allowed``.
 
     ``words`` name the wanted types in the message; by default a tuple of types is listed

@@ -17,14 +17,15 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...ir.records import Layer
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
 #: {their payloads: the result})
-_MEMO: Dict[tuple, Tuple[Mapping[str, str], "Traces"]] = {}
+_MEMO: dict[tuple, tuple[Mapping[str, str], Traces]] = {}
 #: remembered base keys at most (then all are forgotten: a hostile file must not grow it)
 SIZE = 4096
 #: a remembered result is rebuilt for each layer alike, and a named tuple's own __new__ is a
@@ -32,7 +33,7 @@ SIZE = 4096
 _new = tuple.__new__
 
 
-def key(spec_id: int, layer: Layer, inputs: Sequence[Value], weights: object) -> Optional[tuple]:
+def key(spec_id: int, layer: Layer, inputs: Sequence[Value], weights: object) -> tuple | None:
     """The base key of a layer, or None when an input carries a computed value (a shape
     subgraph, whose values differ from layer to layer).  ``weights``: the .bin its Consts'
     payloads are read from (the key holds it: payloads are offsets into one file)."""
@@ -44,7 +45,7 @@ def key(spec_id: int, layer: Layer, inputs: Sequence[Value], weights: object) ->
                    for v in inputs]))
 
 
-def _find(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+def _find(base: tuple, layer: Layer, inputs: Sequence[Value]) -> tuple | None:
     """(the Const inputs read, what was remembered) for a layer like this one, or None."""
     found = _MEMO.get(base)
     if found is None or found[0] is not layer.data:
@@ -60,10 +61,10 @@ def payload(data) -> tuple:
 
 #: traces: [(the Const inputs read, {their payloads: what was made})], one per set of inputs
 #: read (also analysis.likeness's)
-Traces = List[Tuple[Tuple[int, ...], Dict[tuple, object]]]
+Traces = list[tuple[tuple[int, ...], dict[tuple, object]]]
 
 
-def find_trace(traces: Traces, inputs: Sequence[Value]) -> Optional[tuple]:
+def find_trace(traces: Traces, inputs: Sequence[Value]) -> tuple | None:
     """(the Const inputs read, what was made) for the trace whose payloads are those of
     ``inputs``, or None."""
     for read, results in traces:
@@ -73,7 +74,7 @@ def find_trace(traces: Traces, inputs: Sequence[Value]) -> Optional[tuple]:
     return None
 
 
-def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], made: object,
+def add_trace(traces: Traces, read: tuple[int, ...], inputs: Sequence[Value], made: object,
               limit: int) -> None:
     """Keep ``made`` for the payloads ``inputs`` hold at ``read`` (at most ``limit`` a trace:
     a hostile file must not grow it)."""
@@ -87,14 +88,14 @@ def add_trace(traces: Traces, read: Tuple[int, ...], inputs: Sequence[Value], ma
         results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]  # read: Const inputs
 
 
-def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> Optional[tuple]:
+def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> tuple | None:
     """``(inferred, the Const inputs read)`` remembered for a layer like this one, or None."""
     found = _find(base, layer, inputs)
     return None if found is None else (_rebuild(found[1], layer, inputs), found[0])
 
 
-def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Tuple[int, ...],
-             inferred: Optional[Inferred]) -> None:
+def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: tuple[int, ...],
+             inferred: Inferred | None) -> None:
     """Keep a pure inference (``read``: its trace, the Const inputs whose values it read,
     sorted, each once)."""
     made = None if inferred is None else _made(inferred, inputs)
@@ -108,7 +109,7 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: Tuple[int
     add_trace(entry[1], read, inputs, made, SIZE)
 
 
-def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:
+def _made(inferred: Inferred, inputs: Sequence[Value]) -> tuple | None:
     """What a pure inference gives, each table row's layer as the index of the input it
     comes from; None when a row names another layer, or the result names a computed value."""
     if inferred.source is not None or inferred.loose is not None:
@@ -124,7 +125,7 @@ def _made(inferred: Inferred, inputs: Sequence[Value]) -> Optional[tuple]:
     return (inferred.outputs, inferred.output_types, tuple(rows), inferred.how, inferred.problems)
 
 
-def _rebuild(made: Optional[tuple], layer: Layer, inputs: Sequence[Value]) -> Optional[Inferred]:
+def _rebuild(made: tuple | None, layer: Layer, inputs: Sequence[Value]) -> Inferred | None:
     if made is None:
         return None
     outputs, types, rows, how, problems = made
@@ -137,7 +138,7 @@ def clear() -> None:
     _MEMO.clear()
 
 
-def keep(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
+def keep(cache: dict[Any, Any], key: Any, value: Any) -> Any:
     """``cache[key] = value`` for a process-wide cache keyed on text from the file (what an
     attribute's text means), forgetting it all first when it holds SIZE entries, as the memo
     does: a hostile file must not grow it.  (Such a cache is not cleared per file: what a

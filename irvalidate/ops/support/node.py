@@ -9,15 +9,22 @@ noted for the invalid-constant rule and read as unknown.  The graph behind the n
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
-from ...ir.records import CONST_TYPES, Layer
-from ...ir.records import Graph as Body
+from ...ir.records import CONST_TYPES, Graph as Body, Layer
 from ...ir.weights import REAL_TYPES, ConstError
 from ...shapes.arith import from_int
 from ...shapes.dims import Dim, Shape, format_dim, format_shape
-from ...shapes.values import (FLOAT_TYPES, NegativeTarget, Origin, Tensor, Unresolved, as_target,
-                              describe)
+from ...shapes.values import (
+    FLOAT_TYPES,
+    NegativeTarget,
+    Origin,
+    Tensor,
+    Unresolved,
+    as_target,
+    describe,
+)
 from .spec import (
     ARITY,
     CONSTANT,
@@ -39,15 +46,15 @@ _NOT_NUMERIC = frozenset({"u64", "boolean"}) | FLOAT_TYPES
 class BodyOutcome(NamedTuple):
     """A body (of TensorIterator, Loop or If) analysed with given Parameter shapes."""
     #: body Result layer id -> what reaches it
-    results: Dict[str, Value]
+    results: dict[str, Value]
     #: the body's layers by id
-    layers: Dict[str, Layer]
+    layers: dict[str, Layer]
     #: the first problem for which the runtime refuses a body layer, as "layer: problem"
-    refusal: Optional[str]
+    refusal: str | None
 
 
 #: a body Parameter's replacement: its shape, and its element type (None: the declared one)
-ParameterValue = Tuple[Any, Optional[str]]
+ParameterValue = tuple[Any, str | None]
 
 
 class Graph(Protocol):
@@ -56,27 +63,27 @@ class Graph(Protocol):
     #: the .bin of the file (ops.memo names Const payloads in it)
     weights: Any
 
-    def read_const(self, layer: Layer) -> List[int]: ...
+    def read_const(self, layer: Layer) -> list[int]: ...
 
-    def first_number(self, layer: Layer) -> Optional[float]: ...
+    def first_number(self, layer: Layer) -> float | None: ...
 
-    def tensor_of(self, value: Value) -> Optional[Tensor]: ...
+    def tensor_of(self, value: Value) -> Tensor | None: ...
 
-    def read_floats(self, layer: Layer) -> List[float]: ...
+    def read_floats(self, layer: Layer) -> list[float]: ...
 
-    def input_values(self, layer: Layer) -> List[Value]: ...
+    def input_values(self, layer: Layer) -> list[Value]: ...
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any: ...
 
-    def creation_order(self) -> List[Layer]: ...
+    def creation_order(self) -> list[Layer]: ...
 
-    def analyse_body(self, body: Body, parameters: Dict[str, ParameterValue],
-                     final: bool, loose: Optional[Dict[str, Layer]] = None
-                     ) -> Optional[BodyOutcome]: ...
+    def analyse_body(self, body: Body, parameters: dict[str, ParameterValue],
+                     final: bool, loose: dict[str, Layer] | None = None
+                     ) -> BodyOutcome | None: ...
 
-    def loop_iterations(self, loop: Layer, found: Optional[int]) -> int: ...
+    def loop_iterations(self, loop: Layer, found: int | None) -> int: ...
 
-    def read_numbers(self, layer: Layer) -> Optional[List[float]]: ...
+    def read_numbers(self, layer: Layer) -> list[float] | None: ...
 
 
 def is_const(value: Value) -> bool:
@@ -97,17 +104,17 @@ class Node:
         #: numbers of Const inputs (listed in ``read``): a producer's identity or name, a
         #: computed value, the graph.  A pure inference is remembered (ops.memo)
         self.pure = True
-        self.read: List[int] = []
-        self.operands: Tuple[Operand, ...] = ()
+        self.read: list[int] = []
+        self.operands: tuple[Operand, ...] = ()
         #: how the outputs follow from the inputs, for messages
         self.how = ""
-        self.source: Union[Origin, str, None] = None
+        self.source: Origin | str | None = None
         self.source_input = ""
-        self.problems: Tuple[OpProblem, ...] = ()
+        self.problems: tuple[OpProblem, ...] = ()
         #: the producer of a value input that irvalidate could not evaluate, where the
         #: runtime's bound evaluation may have: the outputs may then be wider than the
         #: runtime's, so nothing is claimed of their ``?`` and intervals (IRV109, --fix)
-        self.loose: Optional[Layer] = None
+        self.loose: Layer | None = None
 
     @property
     def graph(self) -> Graph:
@@ -117,12 +124,12 @@ class Node:
 
     # ---------------------------------------------------------------- what infer records
 
-    def note(self, kind: str, message: str, const: Optional[Layer] = None) -> None:
+    def note(self, kind: str, message: str, const: Layer | None = None) -> None:
         if const is not None:
             self.pure = False
         self.problems += (OpProblem(kind, message, const=const),)
 
-    def require_inputs(self, allowed: Tuple[int, ...], why: str = "") -> None:
+    def require_inputs(self, allowed: tuple[int, ...], why: str = "") -> None:
         """Stop with an arity problem unless the input count is one of ``allowed``."""
         if len(self.inputs) in allowed:
             return
@@ -135,7 +142,7 @@ class Node:
         self.operands = tuple(Operand(label, value.shape, None, value.producer)
                               for label, value in zip(labels, self.inputs))
 
-    def frozen(self, shapes: Optional[Tuple[Shape, ...]], types: Tuple[Optional[str], ...]) -> Inferred:
+    def frozen(self, shapes: tuple[Shape, ...] | None, types: tuple[str | None, ...]) -> Inferred:
         return Inferred(self.layer, shapes, types, self.operands, self.how, self.problems,
                         self.source, self.source_input, self.loose)
 
@@ -149,11 +156,11 @@ class Node:
 
     # ---------------------------------------------------------------- readers of input values
 
-    def const_ints(self, index: int) -> Optional[List[int]]:
+    def const_ints(self, index: int) -> list[int] | None:
         """A Const input's numbers (any integer type), or None."""
         return self._const(index, "read_const")
 
-    def const_floats(self, index: int) -> Optional[List[float]]:
+    def const_floats(self, index: int) -> list[float] | None:
         """A Const input's numbers as floats (real or integer types), or None."""
         return self._const(index, "read_floats")
 
@@ -169,7 +176,7 @@ class Node:
                 self.note(CONSTANT, str(err), const=value.producer)
             return None
 
-    def const_first_number(self, index: int) -> Optional[float]:
+    def const_first_number(self, index: int) -> float | None:
         """The first value of a Const input of any number type (a float min/max), or None
         (not a Const, empty, or unreadable: the invalid-constant rule speaks for that)."""
         value = self.inputs[index]
@@ -181,7 +188,7 @@ class Node:
         except ConstError:
             return None
 
-    def one_d_length(self, index: int, what: str) -> Optional[int]:
+    def one_d_length(self, index: int, what: str) -> int | None:
         """The static length of a 1-D shape input (None: dynamic); stops when its rank is not 1."""
         shape = self.inputs[index].shape
         if shape is None:
@@ -197,7 +204,7 @@ class Node:
         return shape[0].lo if shape[0].is_static else None
 
     def computed_as_shape(self, index: int, what: str,
-                          rank: Union[int, Tuple[int, ...]] = 1) -> Optional[Tuple[Dim, ...]]:
+                          rank: int | tuple[int, ...] = 1) -> tuple[Dim, ...] | None:
         """A 1-D shape input computed by a shape subgraph, read as OpenVINO's bound evaluation
         reads it (its Origin is kept as the node's source); ``rank=0`` reads a scalar one (a
         count such as EmbeddingSegmentsSum's num_segments) the same way, as one dim, and
@@ -221,14 +228,14 @@ class Node:
         self.source, self.source_input = tensor.origin, what
         return dims
 
-    def _numeric(self, index: int) -> Optional[Tensor]:
+    def _numeric(self, index: int) -> Tensor | None:
         """A computed input's value as the readers of numbers take it: a u64 value (whose
         maximum, and numbers past the int64 range, the runtime reads as negative int64s) or
         a boolean one is left to the ops that move values and to Broadcast's target."""
         tensor = self.inputs[index].tensor
         return None if tensor is None or tensor.et in _NOT_NUMERIC else tensor
 
-    def const_numbers(self, index: int) -> Optional[List[int]]:
+    def const_numbers(self, index: int) -> list[int] | None:
         """A Const input's numbers as the runtime casts them to integers: integer types as
         they are, a real Const's truncated towards zero (``2.7`` is 2).  None for anything
         else, an unreadable Const, or a value no int64 holds."""
@@ -242,7 +249,7 @@ class Node:
             return None
         return [int(r) for r in reals]
 
-    def exact_values(self, index: int, max_rank: Optional[int] = 1) -> Optional[List[int]]:
+    def exact_values(self, index: int, max_rank: int | None = 1) -> list[int] | None:
         """OpenVINO's ``get_input_const_data_as``: a Const's numbers, or a computed value
         (of rank ``max_rank`` at most; None: any) whose every element is known exactly;
         else None."""
@@ -263,7 +270,7 @@ class Node:
             self.unknown_value(index)
             return None
 
-    def exact_reals(self, index: int) -> Optional[List[float]]:
+    def exact_reals(self, index: int) -> list[float] | None:
         """OpenVINO's ``get_input_const_data_as<double>``: a Const's numbers of any number
         type, or a computed value, integer or real, whose every element is known exactly;
         else None (Range reads its inputs so)."""
@@ -281,7 +288,7 @@ class Node:
             return None
 
     def as_shape(self, index: int, what: str,
-                 rank: Union[int, Tuple[int, ...]] = 1) -> Optional[Tuple[Dim, ...]]:
+                 rank: int | tuple[int, ...] = 1) -> tuple[Dim, ...] | None:
         """OpenVINO's ``get_input_const_data_as_shape``: a Const's numbers as dims (-1 is
         ``?``, lower values 0), else the bounds a shape subgraph of that ``rank`` evaluates
         to (see :meth:`computed_as_shape`), else None."""
@@ -290,7 +297,7 @@ class Node:
             return tuple(from_int(v) for v in found)
         return self.computed_as_shape(index, what, rank)
 
-    def input_bounds(self, index: int) -> Optional[List[Dim]]:
+    def input_bounds(self, index: int) -> list[Dim] | None:
         """Each element's (lower, upper) bounds as a Dim, OpenVINO's ``get_input_bounds``: a
         Const's values (as ``Dim(v, v)``, negative ones kept), else what a shape subgraph
         evaluates to (an unbounded element has ``hi == INF``; its Origin is kept as the
@@ -310,12 +317,12 @@ class Node:
     # An op sees a producer through its type alone (ops.memo keys on it) and what the trace
     # names; all else of it goes through ``producer_layer``, which makes the inference not pure.
 
-    def producer_type(self, index: int) -> Optional[str]:
+    def producer_type(self, index: int) -> str | None:
         """The type of the layer producing input ``index`` (None: no layer does)."""
         producer = self.inputs[index].producer
         return None if producer is None else producer.type
 
-    def producer_layer(self, of: Union[int, Value]) -> Optional[Layer]:
+    def producer_layer(self, of: int | Value) -> Layer | None:
         """The whole layer producing input ``of`` (an index), or a value the graph gave: its
         id, name, version, attributes.  No likeness accounts for those, so the inference
         that asks is not pure: nothing alike is given its result (ops.memo, analysis.likeness)."""
@@ -323,12 +330,12 @@ class Node:
         return (self.inputs[of] if isinstance(of, int) else of).producer
 
     def operand(self, index: int, label: str, shape: Shape,
-                offset: Optional[int] = None) -> Operand:
+                offset: int | None = None) -> Operand:
         """A row of the shape table for input ``index`` (naming its producer, which ops.memo
         maps to the input it reaches)."""
         return Operand(label, shape, offset, self.inputs[index].producer)
 
-    def const_size(self, index: int) -> Optional[str]:
+    def const_size(self, index: int) -> str | None:
         """A Const input's ``size`` attribute (its bytes in the .bin), or None for anything
         else; in the trace, as its payload names it (ops.memo.payload)."""
         value = self.inputs[index]
@@ -337,19 +344,19 @@ class Node:
         self.read.append(index)
         return value.producer.data.get("size", "")  # type: ignore[union-attr]
 
-    def producer_inputs(self, index: int) -> List[Value]:
+    def producer_inputs(self, index: int) -> list[Value]:
         """What reaches the inputs of the layer that produces input ``index``."""
         producer = self.producer_layer(index)
         return [] if producer is None else self.graph.input_values(producer)
 
-    def first_const_value(self, value: Value) -> Optional[int]:
+    def first_const_value(self, value: Value) -> int | None:
         """The first value of a Const (None for anything computed or unreadable)."""
         if value.tensor is not None:
             return None
         tensor = self.graph.tensor_of(value)
         return tensor.bounds[0].lo if tensor is not None and tensor.bounds else None
 
-    def tensors(self) -> Optional[List[Tensor]]:
+    def tensors(self) -> list[Tensor] | None:
         """Every input's bounded value, or None as soon as one has none (a computed input
         without a value settles it before any Const is decoded)."""
         if not self.inputs or any(v.tensor is None and not is_const(v) for v in self.inputs):

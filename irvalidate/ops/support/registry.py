@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from typing import Dict, List, Optional, Tuple, Union
 
 from ...shapes.values import Tensor, Unresolved
-from .node import Node
 from . import memo
+from .node import Node
 from .spec import Inferred, OpError, OpSpec
 
 #: layer type (lower case) -> module of irvalidate.ops
-REGISTRY: Dict[str, str] = {
+REGISTRY: dict[str, str] = {
     **dict.fromkeys(("add", "subtract", "multiply", "divide", "power", "maximum", "minimum",
                      "floormod", "mod", "squareddifference", "equal", "notequal", "less",
                      "lessequal", "greater", "greaterequal", "logicaland", "logicalor",
@@ -109,10 +108,10 @@ REGISTRY: Dict[str, str] = {
 }
 
 _OPSET = re.compile(r"opset(\d+)")
-_SPECS: Dict[str, Tuple[OpSpec, ...]] = {}
+_SPECS: dict[str, tuple[OpSpec, ...]] = {}
 
 
-def _specs(kind: str) -> Tuple[OpSpec, ...]:
+def _specs(kind: str) -> tuple[OpSpec, ...]:
     found = _SPECS.get(kind)
     if found is None:
         module = import_module(f"irvalidate.ops.{REGISTRY[kind]}")
@@ -128,7 +127,7 @@ def preload(layer_types) -> None:
             _specs(kind.lower())
 
 
-def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
+def lookup(layer_type: str, version: str) -> OpSpec | None:
     """The spec for a layer of this type and version, or None when it is not modelled.
 
     A version that is no ``opsetN`` (missing, or ``experimental``) takes the newest class."""
@@ -139,11 +138,11 @@ def lookup(layer_type: str, version: str) -> Optional[OpSpec]:
     return found  # type: ignore[return-value]  # the sentinel is replaced above
 
 
-_FOUND: Dict[Tuple[str, str], Optional[OpSpec]] = {}
+_FOUND: dict[tuple[str, str], OpSpec | None] = {}
 _MISSING = object()
 
 
-def _lookup(kind: str, version: str) -> Optional[OpSpec]:
+def _lookup(kind: str, version: str) -> OpSpec | None:
     if kind not in REGISTRY:
         return None
     specs = _specs(kind)
@@ -157,7 +156,7 @@ def _lookup(kind: str, version: str) -> Optional[OpSpec]:
     return specs[-1]
 
 
-def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None], Optional[Tuple[int, ...]]]:
+def infer(spec: OpSpec, layer, inputs, graph) -> tuple[Inferred | None, Tensor | tuple[Tensor, ...] | None, tuple[int, ...] | None]:
     """``run`` for one layer, or what a layer like it got (ops.memo); also the Const inputs
     whose numbers its inference read when it read nothing else it was not given (its
     *trace*, as ``memo`` keeps it: analysis.likeness keys on it), else None."""
@@ -173,7 +172,7 @@ def infer(spec: OpSpec, layer, inputs, graph) -> Tuple[Optional[Inferred], Union
     return inferred, tensor, trace
 
 
-def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tuple[Tensor, ...], None], Optional[Tuple[int, ...]]]:
+def run(spec: OpSpec, node: Node) -> tuple[Inferred | None, Tensor | tuple[Tensor, ...] | None, tuple[int, ...] | None]:
     """One dispatch per layer: the spec's shape inference, then its value evaluation; and
     the trace of the layer (see ``infer``), or None."""
     inferred = None
@@ -202,7 +201,7 @@ def run(spec: OpSpec, node: Node) -> Tuple[Optional[Inferred], Union[Tensor, Tup
     return inferred, tensor, trace
 
 
-def evaluate(spec: OpSpec, node: Node) -> Union[Tensor, Tuple[Tensor, ...], None]:
+def evaluate(spec: OpSpec, node: Node) -> Tensor | tuple[Tensor, ...] | None:
     """The values a layer's outputs carry (a tuple, one per output, for Split), or None."""
     if spec.evaluate is None or not node.layer.outputs or (
             spec.arity is not None and len(node.inputs) not in spec.arity):
@@ -213,11 +212,11 @@ def evaluate(spec: OpSpec, node: Node) -> Union[Tensor, Tuple[Tensor, ...], None
         return None
 
 
-def catalogue() -> List[Tuple[str, Tuple[int, ...]]]:
+def catalogue() -> list[tuple[str, tuple[int, ...]]]:
     """Every op type irvalidate infers, as the reader spells it, with the opset each of its
     classes first appears in (``Broadcast`` has ``(1, 3)``: Broadcast-1 and Broadcast-3);
     Parameter and Constant, whose outputs are their own attributes, are left out."""
-    found: Dict[str, Tuple[int, ...]] = {}
+    found: dict[str, tuple[int, ...]] = {}
     for kind in REGISTRY:
         specs = [s for s in _specs(kind) if s.infer is not None and not s.source]
         if specs:

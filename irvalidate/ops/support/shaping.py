@@ -3,7 +3,7 @@ share: the words of their refusals (their axes: ``axes``; their input types: ``i
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...shapes.dims import Dim
 from .spec import INCOMPATIBLE, OpError

@@ -13,15 +13,11 @@ where the specification and the runtime disagree) and what it read are frozen in
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import (
     TYPE_CHECKING,
     Any,
-    Callable,
-    FrozenSet,
     NamedTuple,
-    Optional,
-    Tuple,
-    Union,
 )
 
 from ...ir.records import Layer
@@ -36,19 +32,19 @@ if TYPE_CHECKING:
 class Value(NamedTuple):
     """What reaches one input: its shape, element type and producing layer (if any)."""
     shape: Shape
-    element_type: Optional[str]
-    producer: Optional[Layer] = None
+    element_type: str | None
+    producer: Layer | None = None
     #: the bounded integer value, when a shape subgraph computes it (see evaluate)
-    tensor: Optional[Tensor] = None
+    tensor: Tensor | None = None
     #: the layer whose *declarations* this shape rests on: a layer irvalidate does not infer
     #: (its declared dims pass on) or a refused one, upstream; None when the shape follows
     #: from Parameters and Consts by inference alone (--fix writes only such shapes)
-    rests_on: Optional[Layer] = None
+    rests_on: Layer | None = None
     #: whether the element type is inferred too (else it is a port's declared precision)
     typed: bool = False
     #: a layer whose *values* irvalidate could not evaluate where the runtime may have: a
     #: ``?`` or interval here may be wider than the runtime's (see Node.loose)
-    loose: Optional[Layer] = None
+    loose: Layer | None = None
 
 
 class Operand(NamedTuple):
@@ -56,9 +52,9 @@ class Operand(NamedTuple):
     label: str
     shape: Shape
     #: first table column of this operand; None means right-aligned
-    offset: Optional[int] = None
+    offset: int | None = None
     #: the layer that produces it, named in the shape table
-    source: Optional[Layer] = None
+    source: Layer | None = None
 
 
 #: kinds of problem an op reports, each read by one rule
@@ -70,26 +66,26 @@ class OpProblem(NamedTuple):
     kind: str
     message: str
     #: incompatible: the column of the shape table to mark
-    column: Optional[int] = None
+    column: int | None = None
     #: incompatible: where the failing merge placed the operands (pdpd)
-    offsets: Optional[Tuple[Optional[int], ...]] = None
+    offsets: tuple[int | None, ...] | None = None
     #: constant: the Const layer the problem is about
-    const: Optional[Layer] = None
+    const: Layer | None = None
 
 
 class OpError(Exception):
     """Inference stops: the layer is refused (or cannot be read) for the reason given."""
 
-    def __init__(self, kind: str, message: str, column: Optional[int] = None,
-                 offsets: Optional[Tuple[Optional[int], ...]] = None) -> None:
+    def __init__(self, kind: str, message: str, column: int | None = None,
+                 offsets: tuple[int | None, ...] | None = None) -> None:
         super().__init__(message)
         self.problem = OpProblem(kind, message, column, offsets)
 
 
 class Result(NamedTuple):
     """What ``infer`` returns: one shape (None: dynamic rank) and element type per output."""
-    shapes: Tuple[Shape, ...]
-    types: Tuple[Optional[str], ...]
+    shapes: tuple[Shape, ...]
+    types: tuple[str | None, ...]
 
 
 class Inferred(NamedTuple):
@@ -98,28 +94,28 @@ class Inferred(NamedTuple):
     record to build.)"""
     layer: Layer
     #: inferred output shapes; None when inference stopped (see problems)
-    outputs: Optional[Tuple[Shape, ...]]
-    output_types: Tuple[Optional[str], ...]
+    outputs: tuple[Shape, ...] | None
+    output_types: tuple[str | None, ...]
     #: the shapes read, labelled for the shape table
-    operands: Tuple[Operand, ...]
+    operands: tuple[Operand, ...]
     #: how the outputs follow from the inputs, for messages: "numpy broadcast", ...
     how: str
-    problems: Tuple[OpProblem, ...] = ()
+    problems: tuple[OpProblem, ...] = ()
     #: where a value input came from, when computed: its Origin, or words for a fallback
-    source: Union[Origin, str, None] = None
+    source: Origin | str | None = None
     #: the input that value is: ``target_shape``
     source_input: str = ""
     #: a value input irvalidate could not evaluate came from this layer (see Node.loose)
-    loose: Optional[Layer] = None
+    loose: Layer | None = None
 
-    def of(self, kind: str) -> Tuple[OpProblem, ...]:
+    def of(self, kind: str) -> tuple[OpProblem, ...]:
         # six rules ask every layer; almost every layer has no problem at all
         if not self.problems:
             return ()
         return tuple(p for p in self.problems if p.kind == kind)
 
     @property
-    def chain(self) -> Optional[str]:
+    def chain(self) -> str | None:
         """``ShapeOf(...) → Gather(...) → Concat``, or words for a fallback: written only when
         a finding asks (a chain can be long, and a file may hold thousands)."""
         return self.source if isinstance(self.source, str) or self.source is None else \
@@ -131,42 +127,42 @@ class Inferred(NamedTuple):
         return "" if self.source is None else f"{self.source_input} computed as {self.chain}"
 
 
-Infer = Callable[["Node"], Optional[Result]]
+Infer = Callable[["Node"], Result | None]
 #: one value, of output 0, or (Split) a tuple of one value per output
-Evaluate = Callable[["Node"], Union[Tensor, Tuple[Tensor, ...]]]
+Evaluate = Callable[["Node"], Tensor | tuple[Tensor, ...]]
 
 
 class _Declared(NamedTuple):
     #: the reader's spelling, for messages
     name: str
     #: the opset numbers whose ``version`` names this class: (first, last)
-    versions: Tuple[int, int] = (1, 16)
+    versions: tuple[int, int] = (1, 16)
     #: the attribute names the reader reads (anything else it ignores: IRV108), those of
     #: ``fields`` included; None: not listed yet (the attributes are not checked)
-    attributes: Optional[FrozenSet[str]] = None
+    attributes: frozenset[str] | None = None
     #: shape inference; None when only the values are evaluated
-    infer: Optional[Infer] = None
+    infer: Infer | None = None
     #: value (bound) evaluation of output 0 (or of every output, as a tuple), raising
     #: Unresolved where the runtime gives up
-    evaluate: Optional[Evaluate] = None
+    evaluate: Evaluate | None = None
     #: input counts evaluation accepts (an op with ``infer`` checks its own and reports)
-    arity: Optional[Tuple[int, ...]] = None
+    arity: tuple[int, ...] | None = None
     #: a Parameter or Const: outputs from its own attributes, never compared with them
     source: bool = False
     #: the outputs whose element type is the op's own (an attribute, or always boolean),
     #: whatever its inputs' types: --fix trusts them even after a layer it does not infer
-    own_types: Tuple[int, ...] = ()
+    own_types: tuple[int, ...] = ()
     #: the attribute model (``attributes.Field``s) the op reads its attributes with: their
     #: names join ``attributes``
-    fields: Tuple["Field", ...] = ()
+    fields: tuple[Field, ...] = ()
     #: the inputs whose values shape inference reads (axes, an order, a target shape...),
     #: those of ``dim_inputs`` included: tests/ops/test_value_inputs.py checks them against
     #: what inference reads
-    value_inputs: Tuple[int, ...] = ()
+    value_inputs: tuple[int, ...] = ()
     #: the inputs whose values become output dims (a target, bounds, sizes, scales, repeats,
     #: pads, counts), not axes or an order: the IRV301 pin search tries the Consts upstream
     #: of them by value (relaxing axes would unknot every dim)
-    dim_inputs: Tuple[int, ...] = ()
+    dim_inputs: tuple[int, ...] = ()
 
 
 class OpSpec(_Declared):
@@ -176,7 +172,7 @@ class OpSpec(_Declared):
     when the spec is made, so that IRV108 and the pin search read one set each."""
     __slots__ = ()
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> "OpSpec":
+    def __new__(cls, *args: Any, **kwargs: Any) -> OpSpec:
         spec = super().__new__(cls, *args, **kwargs)
         if not spec.fields and not spec.dim_inputs:
             return spec

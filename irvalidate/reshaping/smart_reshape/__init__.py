@@ -16,8 +16,6 @@ LSTMStatesBroadcast for cells of the model graph and of TensorIterator bodies
 """
 from __future__ import annotations
 
-from typing import List
-
 from ...analysis.what_if import Rewrite
 from . import broadcast_range, lstm_states, proposal_scales, reshape_matmul, sinking, squeeze_slice
 from .graph import GraphView, is_type
@@ -36,7 +34,7 @@ PASSES = (
 )
 
 
-def plan(analysis) -> List[Rewrite]:
+def plan(analysis) -> list[Rewrite]:
     """The rewrites Model.reshape would make on this graph (read as the file declares it)."""
     view = GraphView(analysis)
     for kind, first_class, match in PASSES:

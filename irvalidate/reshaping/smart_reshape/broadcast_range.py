@@ -7,8 +7,6 @@ no interval: unless the target's size is exact, the new dim is ``?``.
 """
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from ...ir.elements import INTEGRAL
 from ...ir.records import Layer
 from ...ops.support.spec import Value
@@ -36,7 +34,7 @@ def broadcast(view: GraphView, layer: Layer) -> None:
         return
     axis, rank = long[0], len(shape)
 
-    def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer, list[Value]]:
         target = inputs[1].tensor if len(inputs) > 1 else None
         dim = DYNAMIC
         if target is not None and target.rank == 1 and target.shape[0] >= rank - axis:

@@ -3,19 +3,17 @@ shapes as read, consumers (counted as SharedOpOptimization leaves them), and the
 they register."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
+from ...analysis.what_if import Apply, Rewrite
 from ...ir.records import CONST_TYPES, Layer
 from ...ir.weights import ConstError
 from ...ops.support.spec import Value
 from ...shapes.dims import Dim, Shape
 from ...shapes.values import Origin, make_tensor
-from ...analysis.what_if import Apply, Rewrite
 
-PortKey = Tuple[str, str]
+PortKey = tuple[str, str]
 
 
-def is_type(layer: Optional[Layer], kind: str, opset1_only: bool = False) -> bool:
+def is_type(layer: Layer | None, kind: str, opset1_only: bool = False) -> bool:
     """A layer of this type (lower case); ``opset1_only``: of its first class (Squeeze-0,
     not Squeeze-15)."""
     if layer is None or layer.type.lower() != kind:
@@ -23,13 +21,13 @@ def is_type(layer: Optional[Layer], kind: str, opset1_only: bool = False) -> boo
     return not opset1_only or layer.version.lower() not in ("opset15", "opset16", "opset17")
 
 
-def shape_value(values: List[Dim], why: str) -> Value:
+def shape_value(values: list[Dim], why: str) -> Value:
     """A 1-D i64 input whose value is ``values`` (bounds), as a rewritten subgraph gives it."""
     tensor = make_tensor((len(values),), values, "i64", Origin(why))
     return Value((Dim(len(values), len(values)),), "i64", tensor=tensor)
 
 
-def exact(values: List[int], why: str) -> Value:
+def exact(values: list[int], why: str) -> Value:
     return shape_value([Dim(v, v) for v in values], why)
 
 
@@ -37,17 +35,17 @@ class GraphView:
     def __init__(self, analysis) -> None:
         self.analysis = analysis
         self.edges = analysis.edges
-        self.layers: Dict[str, Layer] = analysis.layers
-        self.outputs: Dict[PortKey, Value] = analysis.propagation.outputs
-        self.order: List[Layer] = list(analysis.propagation._order)
-        self.rewrites: Dict[str, Rewrite] = {}
-        self._siblings: Optional[Dict[tuple, List[Layer]]] = None
+        self.layers: dict[str, Layer] = analysis.layers
+        self.outputs: dict[PortKey, Value] = analysis.propagation.outputs
+        self.order: list[Layer] = list(analysis.propagation._order)
+        self.rewrites: dict[str, Rewrite] = {}
+        self._siblings: dict[tuple, list[Layer]] | None = None
 
     def add(self, layer: Layer, transformation: str, detail: str, apply: Apply,
             shown: bool = True) -> None:
         self.rewrites[layer.id] = Rewrite(layer, transformation, detail, apply, shown)
 
-    def producer(self, layer: Layer, index: int) -> Optional[Tuple[Layer, PortKey]]:
+    def producer(self, layer: Layer, index: int) -> tuple[Layer, PortKey] | None:
         if index >= len(layer.inputs):
             return None
         edge = self.edges.incoming.get((layer.id, layer.inputs[index].id))
@@ -55,7 +53,7 @@ class GraphView:
             return None
         return self.layers[edge.from_layer], (edge.from_layer, edge.from_port)
 
-    def const_values(self, layer: Layer, index: int) -> Optional[List[int]]:
+    def const_values(self, layer: Layer, index: int) -> list[int] | None:
         found = self.producer(layer, index)
         if found is None or found[0].type.lower() not in CONST_TYPES:
             return None
@@ -85,7 +83,7 @@ class GraphView:
                 total += len(self.edges.consumers((sibling.id, sibling.outputs[port].id)))
         return total
 
-    def siblings(self, layer: Layer) -> List[Layer]:
+    def siblings(self, layer: Layer) -> list[Layer]:
         if self._siblings is None:
             self._siblings = {}
             for other in self.order:
@@ -95,11 +93,11 @@ class GraphView:
         key = self._identity(layer)
         return self._siblings.get(key, [layer]) if key is not None else [layer]
 
-    def _identity(self, layer: Layer) -> Optional[tuple]:
+    def _identity(self, layer: Layer) -> tuple | None:
         """What makes two layers one for SharedOpOptimization (None: never merged)."""
         if layer.bodies or not layer.inputs or layer.type.lower() in CONST_TYPES:
             return None
-        parts: List[object] = [layer.type.lower(), layer.version.lower(),
+        parts: list[object] = [layer.type.lower(), layer.version.lower(),
                                tuple(sorted(layer.data.items()))]
         for index in range(len(layer.inputs)):
             found = self.producer(layer, index)

@@ -7,7 +7,7 @@ distinct marker value, and the marker that reaches X's batch names it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import TYPE_CHECKING
 
 from ...ir.records import Layer
 from ...ops.support.spec import Value
@@ -31,7 +31,7 @@ def lstm_cell(view: GraphView, cell: Layer) -> None:
     if not states:
         return
 
-    def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer, list[Value]]:
         new = list(inputs)
         x = inputs[0].shape if inputs else None
         batch = x[0] if x else DYNAMIC
@@ -50,12 +50,12 @@ def lstm_cell(view: GraphView, cell: Layer) -> None:
 _MARK = 1_000_003
 
 
-def _marked(params: Dict[str, Layer]) -> Tuple[Dict[str, ParameterValue],
-                                               Dict[int, Tuple[str, int]]]:
+def _marked(params: dict[str, Layer]) -> tuple[dict[str, ParameterValue],
+                                               dict[int, tuple[str, int]]]:
     """Each body Parameter with a mark for every dim (a static dim no model has), and the
     Parameter and axis each mark stands for."""
-    marks: Dict[str, ParameterValue] = {}
-    owner: Dict[int, Tuple[str, int]] = {}
+    marks: dict[str, ParameterValue] = {}
+    owner: dict[int, tuple[str, int]] = {}
     next_mark = _MARK
     for pid, layer in params.items():
         dims = tuple(int(d) for d in (layer.data.get("shape") or "").split(",") if d.strip())
@@ -85,8 +85,8 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
         inner = GraphAnalysis(body, view.analysis.weights, marks)
     except Exception:  # noqa: BLE001 - a body irvalidate cannot analyse is left as it is
         return
-    states: Dict[int, int] = {}  # outer input index -> outer index of X, whose dim gives batch
-    batch_at: Dict[int, int] = {}
+    states: dict[int, int] = {}  # outer input index -> outer index of X, whose dim gives batch
+    batch_at: dict[int, int] = {}
     for cell in body.layers:
         if not is_type(cell, "lstmcell") or cell.version.lower() in ("opset1", "opset2", "opset3"):
             continue
@@ -111,7 +111,7 @@ def tensor_iterator(view: GraphView, ti: Layer) -> None:
     if not states:
         return
 
-    def apply(lay: Layer, values: List[Value], _prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, values: list[Value], _prop) -> tuple[Layer, list[Value]]:
         new = list(values)
         for outer, x_outer in states.items():
             x = new[x_outer].shape if x_outer < len(new) else None

@@ -6,8 +6,6 @@ which Proposal reads 3).
 """
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from ...ir.records import Layer
 from ...ops.support.spec import Value
 from ...shapes.dims import INF, Dim
@@ -34,7 +32,7 @@ def proposal(view: GraphView, layer: Layer) -> None:
         return
     keep = shape[1].lo
 
-    def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer, list[Value]]:
         new = list(inputs)
         flat = new[2].shape if len(new) > 2 else None
         if flat is not None and len(flat) == 1:

@@ -10,11 +10,9 @@
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ...ir.records import Layer
-from ...ops.support.spec import Value
 from ...ops.support.attributes import parse_bool
+from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim, format_shape
 from .graph import GraphView, exact, is_type, shape_value
 
@@ -25,12 +23,12 @@ def reshape_to_1d(view: GraphView, layer: Layer) -> None:
     if old is None or shape is None or len(shape) != 1:
         return
 
-    def apply(lay: Layer, inputs: List[Value], _prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer, list[Value]]:
         return lay, inputs[:1] + [exact([-1], "ReshapeTo1D")] + inputs[2:]
     view.add(layer, "ReshapeTo1D", f"the target {old} becomes [-1]", apply)
 
 
-def _swap_transpose(view: GraphView, matmul: Layer, index: int) -> Optional[Layer]:
+def _swap_transpose(view: GraphView, matmul: Layer, index: int) -> Layer | None:
     """The Transpose feeding input ``index`` that TransposeMatMul folds, if any."""
     found = view.producer(matmul, index)
     if found is None or not is_type(found[0], "transpose"):
@@ -61,12 +59,12 @@ def matmul(view: GraphView, layer: Layer) -> None:
         _flatten(view, layer, side, operands, flags)
 
 
-def _fold(view: GraphView, layer: Layer, folded: List[Optional[Layer]], flags: List[bool]) -> None:
+def _fold(view: GraphView, layer: Layer, folded: list[Layer | None], flags: list[bool]) -> None:
     names = ", ".join(t.name for t in folded if t is not None)
     data = dict(layer.data)
     data["transpose_a"], data["transpose_b"] = (str(f).lower() for f in flags)
 
-    def apply(lay: Layer, inputs: List[Value], prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], prop) -> tuple[Layer, list[Value]]:
         new = list(inputs)
         for i, transpose in enumerate(folded):
             if transpose is not None and i < len(new):
@@ -79,7 +77,7 @@ def _fold(view: GraphView, layer: Layer, folded: List[Optional[Layer]], flags: L
              apply)
 
 
-def _flatten(view: GraphView, mm: Layer, side: int, operands, flags: List[bool]) -> None:
+def _flatten(view: GraphView, mm: Layer, side: int, operands, flags: list[bool]) -> None:
     mine, other = operands[side], operands[1 - side]
     if mine is None or other is None:
         return
@@ -110,7 +108,7 @@ def _flatten(view: GraphView, mm: Layer, side: int, operands, flags: List[bool])
     k_first = flags[0] if side == 0 else not flags[1]
     name = "ReshapeAMatMul" if side == 0 else "ReshapeBMatMul"
 
-    def apply(lay: Layer, inputs: List[Value], prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], prop) -> tuple[Layer, list[Value]]:
         value = prop.outputs.get(other_key) or view.outputs.get(other_key)
         dims = value.shape if value is not None else None
         k = dims[idx] if dims is not None and len(dims) >= -idx else DYNAMIC

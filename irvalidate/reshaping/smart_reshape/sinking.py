@@ -8,17 +8,17 @@ the old one written out, as it does in the runtime).
 """
 from __future__ import annotations
 
-from typing import List, Tuple, TypeGuard
+from typing import TypeGuard
 
-from ...ir.records import Layer
 from ...analysis.what_if import Apply
-from ...ops.support.spec import Value
+from ...ir.records import Layer
 from ...ops.support.attributes import parse_bool
+from ...ops.support.spec import Value
 from ...shapes.dims import Dim, Shape
 from .graph import GraphView, exact, is_type
 
 
-def _static(shape: Shape) -> TypeGuard[Tuple[Dim, ...]]:
+def _static(shape: Shape) -> TypeGuard[tuple[Dim, ...]]:
     return shape is not None and all(d.is_static for d in shape)
 
 
@@ -79,13 +79,13 @@ def sink(view: GraphView, last: Layer) -> None:
              _rewrite(last_target))
 
 
-def _rewrite(values: List[int]) -> Apply:
+def _rewrite(values: list[int]) -> Apply:
     """A Reshape given ``values`` as its target, with special_zero."""
-    def apply(lay: Layer, inputs: List[Value], _prop: object) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], _prop: object) -> tuple[Layer, list[Value]]:
         data_attrs = dict(lay.data, special_zero="true")
         return lay._replace(data=data_attrs), inputs[:1] + [exact(values, "ReshapeSinkingMatMul")]
     return apply
 
 
-def _text(values: List[int]) -> str:
+def _text(values: list[int]) -> str:
     return "[" + ",".join(map(str, values)) + "]"

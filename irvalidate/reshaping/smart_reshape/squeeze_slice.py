@@ -6,8 +6,6 @@ on; the StridedSliceSqueeze result keeps the Squeeze's name, as the runtime's do
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ...ir.records import Layer
 from ...ops.support.spec import Value
 from .graph import GraphView, exact, is_type
@@ -15,7 +13,7 @@ from .graph import GraphView, exact, is_type
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
 
 
-def _ints(text: Optional[str]) -> Optional[List[int]]:
+def _ints(text: str | None) -> list[int] | None:
     try:
         return [int(t) for t in (text or "").replace(" ", "").split(",") if t]
     except ValueError:
@@ -32,7 +30,7 @@ class _Slice:
         if any(v is None for v in vectors) or any(m is None for m in masks.values()):
             return
         self.begin, self.end, self.strides = (list(v) for v in vectors)  # type: ignore[arg-type]  # no None (above)
-        self.masks: Dict[str, List[int]] = masks  # type: ignore[assignment]  # no None (above)
+        self.masks: dict[str, list[int]] = masks  # type: ignore[assignment]  # no None (above)
         size = len(self.masks["begin_mask"])
         for name in ("new_axis_mask", "shrink_axis_mask", "ellipsis_mask"):
             self.masks[name] = self.masks[name] or [0] * size
@@ -45,22 +43,22 @@ class _Slice:
         data.update({m: ",".join(map(str, v)) for m, v in self.masks.items()})
         return layer._replace(type=source.type, version=source.version, data=data)
 
-    def values(self) -> List[Value]:
+    def values(self) -> list[Value]:
         return [exact(self.begin, "begin"), exact(self.end, "end"), exact(self.strides, "strides")]
 
 
-def _axes(view: GraphView, squeeze: Layer, rank: Optional[int]) -> Optional[List[int]]:
+def _axes(view: GraphView, squeeze: Layer, rank: int | None) -> list[int] | None:
     axes = view.const_values(squeeze, 1)
     if axes is None or rank is None or any(not -rank <= a < rank for a in axes):
         return None
     return sorted({a + rank if a < 0 else a for a in axes})
 
 
-def _resize(values: List[int], size: int, fill: int) -> List[int]:
+def _resize(values: list[int], size: int, fill: int) -> list[int]:
     return (values + [fill] * size)[:size]
 
 
-def _drop(lay: Layer, inputs: List[Value], _prop) -> Tuple[Optional[Layer], List[Value]]:
+def _drop(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer | None, list[Value]]:
     return None, inputs
 
 
@@ -86,7 +84,7 @@ def squeeze_then_slice(view: GraphView, slice_: Layer) -> None:
         for name in _MASKS:
             info.masks[name].insert(axis, 1 if name == "shrink_axis_mask" else 0)
 
-    def apply(lay: Layer, inputs: List[Value], prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], prop) -> tuple[Layer, list[Value]]:
         below = prop.input_values(squeeze)
         return info.rewritten(lay, slice_), below[:1] + info.values()
     view.add(slice_, "SqueezeStridedSlice", f"the Squeeze {squeeze.name} of axes {axes} is "
@@ -127,7 +125,7 @@ def slice_then_squeeze(view: GraphView, squeeze: Layer) -> None:
             info.masks["end_mask"][axis] = 0
         info.masks["shrink_axis_mask"][axis] = 1
 
-    def apply(lay: Layer, inputs: List[Value], prop) -> Tuple[Layer, List[Value]]:
+    def apply(lay: Layer, inputs: list[Value], prop) -> tuple[Layer, list[Value]]:
         below = prop.input_values(slice_)
         return info.rewritten(lay, slice_), below[:1] + info.values()
     view.add(squeeze, "StridedSliceSqueeze", f"becomes one StridedSlice with the slice "
