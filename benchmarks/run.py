@@ -44,8 +44,10 @@ PY = sys.executable
 SITE = sysconfig.get_paths()["purelib"]
 ISOLATED = f"import sys; sys.path.append({SITE!r}); "
 READ_MODEL = ISOLATED + "import openvino as ov; ov.Core().read_model(sys.argv[1])"
-FROM_SOURCES = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1)); "
-                           "from irvalidate.cli.main import main; sys.exit(main(sys.argv[1:]))")
+FROM_SOURCES = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1))\n"
+                           "try: from irvalidate.cli.main import main\n"
+                           "except ImportError: from irvalidate.cli import main\n"  # a baseline before the cli/ package
+                           "sys.exit(main(sys.argv[1:]))")
 FLOOR = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1)); from floor import floor; "
                     "print(*floor(sys.argv[1]))")
 TOOLS = ("irvalidate", "baseline", "read_model", "floor")
