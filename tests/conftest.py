@@ -6,6 +6,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from irvalidate.engine.validation import validate_file  # noqa: E402
+# without openvino, the runtime's recorded answers (tests/support/cassette.py)
+from support.cassette import (pytest_runtest_call, pytest_runtest_setup,  # noqa: E402,F401
+                              pytest_sessionfinish)
 
 
 @pytest.fixture

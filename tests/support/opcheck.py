@@ -20,6 +20,7 @@ import openvino as ov
 
 from irvalidate.engine.validation import validate_file
 from irvalidate.cli.shapes import layers_of
+from support import cassette
 
 
 def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
@@ -36,6 +37,9 @@ def core() -> ov.Core:
     if not _CORE:
         _CORE.append(ov.Core())
     return _CORE[0]
+
+
+cassette.per_test(_CORE.clear)
 
 
 def runtime_shapes(path: Path) -> Dict[str, List[str]]:

@@ -17,8 +17,10 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as o8
 from openvino.utils.node_factory import NodeFactory
+from support import cassette
 
 _FACTORIES = {}
+cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
 def shape(spec) -> ov.PartialShape:
