@@ -9,7 +9,7 @@ import pytest
 
 from support import cassette
 
-CASSETTES = sorted(cassette.SNAPSHOTS.rglob("*.json.gz"))
+CASSETTES = sorted(cassette.SNAPSHOTS.rglob("*.json.xz"))
 
 
 def differences(path: Path, folder: Path) -> List[str]:

@@ -7,7 +7,7 @@ As VCR records HTTP, a cassette records a test's conversation with openvino.  Th
   pytest so): the test modules see openvino through stand-ins that pass every call on to
   the runtime and write down, per test, each call and its answer (values, objects as
   numbers, a refusal as its exception), and the files a call writes (``save_model``'s xml
-  and bin).  A test that passes is kept in ``tests/snapshots/<folder>/<module>.json.gz``.
+  and bin).  A test that passes is kept in ``tests/snapshots/<folder>/<module>.json.xz``.
 - replay (openvino absent): ``import openvino`` gives the same stand-ins, which answer each
   call with the next recorded answer and write the recorded files where the test asked, so
   irvalidate's side runs for real on the runtime's own files and answers.  A test with no
@@ -22,7 +22,7 @@ shows as a diff named per test.
 from __future__ import annotations
 
 import base64
-import gzip
+import lzma
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -77,7 +77,7 @@ class Tape:
         self.objects: Dict[int, Any] = {}  # record: proxy number -> the real object
 
     def blob(self, data: bytes) -> str:
-        """A file's bytes kept once per module: text as it is (the module's gzip packs
+        """A file's bytes kept once per module: text as it is (the module's xz packs
         alike IRs well), anything else in base64."""
         key = hashlib.sha1(data).hexdigest()[:16]
         if key not in self.blobs:
@@ -119,7 +119,7 @@ def fingerprint(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(fingerprint(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"{k}:{fingerprint(v)}" for k, v in sorted(value.items())) + "}"
+        return "{" + ",".join(sorted(f"{fingerprint(k)}:{fingerprint(v)}" for k, v in value.items())) + "}"
     if isinstance(value, np.ndarray):
         return f"nd{value.dtype}{value.shape}{hashlib.sha1(value.tobytes()).hexdigest()[:8]}"
     if isinstance(value, type):
@@ -190,7 +190,7 @@ def real(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(real(v) for v in value)
     if isinstance(value, dict):
-        return {k: real(v) for k, v in value.items()}
+        return {real(k): real(v) for k, v in value.items()}
     return value
 
 
@@ -259,12 +259,12 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
     recorded answer (replay)."""
     kwargs = kwargs or {}
     keep = _TAPE[0]
-    if MODE == "record" and (keep is None or keep.depth):
-        # a module's import, or openvino's own code reaching its public names (a lazy
-        # import inside a recorded call): not the test's conversation
+    if MODE == "record" and keep is not None and keep.depth:
+        # openvino's own code reaching its public names (a lazy import inside a recorded
+        # call): not the test's conversation
         return thunk()(*real(args), **real(kwargs))
     if keep is None:
-        raise Unreplayable("openvino used outside a test")
+        return _at_import(ref, op, thunk, args, kwargs)
     mark = hashlib.sha1(fingerprint((args, kwargs)).encode()).hexdigest()[:8]
     if MODE == "replay":
         return _replay(keep, [ref, op, mark], args, kwargs)
@@ -274,6 +274,7 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
     before = [_stat(p) for _, p in paths]
     function = thunk()
     keep.depth += 1
+    _modules(_REAL)  # openvino's own lazy imports must find openvino
     try:
         result = {"r": encode(function(*real(args), **real(kwargs)), keep)}
     except Exception as err:  # noqa: BLE001 (a refusal is recorded, then raised again)
@@ -282,6 +283,7 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
         raise
     finally:
         keep.depth -= 1
+        _modules(_STAND_INS)
     written = [[key, keep.blob(Path(p).read_bytes())] for (key, p), old in zip(paths, before)
                if _stat(p) is not None and _stat(p) != old]
     if written:
@@ -289,6 +291,26 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
     keep.events.append([ref, op, mark, result])
     _keep_read(keep, function, args)
     return decode(result["r"])
+
+
+def _at_import(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple,
+               kwargs: dict) -> Any:
+    """Outside a test (a module's constants, ``_F16 = NodeFactory("opset16")``): an object
+    made is known by how it was made, in record and replay alike, so a test's calls on it
+    are on its tape."""
+    if op == "()":
+        key = f"{fingerprint(ref)}({fingerprint((args, kwargs))})"
+        if MODE == "record":
+            made = thunk()(*real(args), **real(kwargs))
+            if _plain(made):
+                return made
+            _IMPORTED[key] = made
+        return Made(key)
+    if MODE == "record":
+        return thunk()(*real(args), **real(kwargs))
+    if op == "bool":
+        return True
+    return Proxy(-1)  # no test's tape stands for it: using it in a test skips that test
 
 
 def _replay(keep: Tape, asked: list, args: tuple, kwargs: dict) -> Any:
@@ -349,6 +371,9 @@ class _Talking:
     def __hash__(self):
         return converse(self._ref(), "hash", lambda: lambda: hash(real(self)))
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        converse(self._ref(), "=" + name, lambda: lambda v: setattr(real(self), name, v), (value,))
+
     def __instancecheck__(self, other):
         return converse(self._ref(), "isinstance", lambda: lambda o: isinstance(o, real(self)),
                         (other,))
@@ -398,6 +423,27 @@ class PathProxy(_Talking):
             raise AttributeError(name)
         return PathProxy(f"{self._path}.{name}")
 
+    def __hash__(self) -> int:
+        """The runtime's hash of the name (``ov.Type.f32`` hashes as 4: a dict of them is
+        looked up with the types openvino gives), kept in tests/snapshots/hashes.json, as
+        a module's constants hash at its import, outside any test's tape."""
+        if MODE == "record":
+            resolved = self._resolve()
+            if isinstance(resolved, type):  # a class hashes by its address: not kept
+                return hash(resolved)
+            _HASHES[self._path] = hash(resolved)
+        return _HASHES.get(self._path, hash(self._path))
+
+    def __eq__(self, other: Any) -> Any:
+        if isinstance(other, PathProxy):
+            return self._path == other._path
+        return converse(self._ref(), "__eq__", lambda: real(self).__eq__, (other,))
+
+    def __ne__(self, other: Any) -> Any:
+        if isinstance(other, PathProxy):
+            return self._path != other._path
+        return converse(self._ref(), "__ne__", lambda: real(self).__ne__, (other,))
+
     def _resolve(self) -> Any:
         names = self._path.split(".")
         for cut in range(len(names), 0, -1):
@@ -411,6 +457,21 @@ class PathProxy(_Talking):
 
 
 _REAL: Dict[str, types.ModuleType] = {}
+
+
+class Made(PathProxy):
+    """An object a module made at its import, known by how it was made."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return converse(self._path, "." + name, lambda: lambda: getattr(real(self), name))
+
+    def _resolve(self) -> Any:
+        return _IMPORTED[self._path]
+
+
+_IMPORTED: Dict[str, Any] = {}  # record: what the modules' imports made, by how
 
 
 class StandInModule(types.ModuleType):
@@ -439,6 +500,15 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
+_STAND_INS: Dict[str, types.ModuleType] = {}
+
+
+def _modules(which: Dict[str, types.ModuleType]) -> None:
+    """record: the public openvino modules in sys.modules, real or stand-ins."""
+    for name in PUBLIC:
+        sys.modules[name] = which[name]
+
+
 def install() -> None:
     """Put the stand-ins where ``import openvino`` finds them (record and replay)."""
     if MODE == "replay":
@@ -446,25 +516,26 @@ def install() -> None:
     elif MODE == "record":
         for name in PUBLIC:
             importlib.import_module(name)
-        _REAL.update({n: m for n, m in sys.modules.items() if n.split(".")[0] == "openvino"})
+        _REAL.update({n: m for n, m in list(sys.modules.items()) if n.split(".")[0] == "openvino"})
         for name in PUBLIC:
             module = StandInModule(name)
             module.__path__ = []
-            sys.modules[name] = module
+            _STAND_INS[name] = module
+        _modules(_STAND_INS)
 
 
 # ----- the cassettes on disk, and the hooks that run a test on its tape ---------------------
 
 def snapshot_of(test_file: Path) -> Path:
-    """tests/ops/test_concat.py -> tests/snapshots/ops/test_concat.json.gz"""
-    return SNAPSHOTS / Path(test_file).resolve().relative_to(TESTS).with_suffix(".json.gz")
+    """tests/ops/test_concat.py -> tests/snapshots/ops/test_concat.json.xz"""
+    return SNAPSHOTS / Path(test_file).resolve().relative_to(TESTS).with_suffix(".json.xz")
 
 
 def load(path: Path) -> dict:
     """A cassette: {"tests": {node id: {"events", "reads"}}, "blobs": {key: file}}."""
     if not path.exists():
         return {"tests": {}, "blobs": {}}
-    with gzip.open(path, "rt", encoding="utf-8") as f:
+    with lzma.open(path, "rt", encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -475,9 +546,8 @@ def save(path: Path, cassette: dict) -> None:
                 "blobs": {k: v for k, v in cassette["blobs"].items() if k in used}}
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(cassette, sort_keys=True, separators=(",", ":"))
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9,
-                                                 mtime=0, filename="") as f:
-        f.write(text.encode("utf-8"))
+    # xz, not gzip: half the size, as a tape repeats itself further apart than gzip sees
+    path.write_bytes(lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME))
 
 
 def _blob_keys(entry: dict) -> List[str]:
@@ -486,6 +556,8 @@ def _blob_keys(entry: dict) -> List[str]:
 
 
 _LOADED: Dict[Path, dict] = {}
+HASHES = SNAPSHOTS / "hashes.json"
+_HASHES: Dict[str, int] = json.loads(HASHES.read_text()) if HASHES.exists() else {}
 _RESETS: List[Callable[[], None]] = []
 
 
@@ -531,6 +603,9 @@ def finish(item: Any, passed: bool) -> None:
 def write_all() -> None:
     """record: every cassette a test of this session touched."""
     if MODE == "record":
+        known = json.loads(HASHES.read_text()) if HASHES.exists() else {}
+        SNAPSHOTS.mkdir(exist_ok=True)
+        HASHES.write_text(json.dumps({**known, **_HASHES}, indent=0, sort_keys=True) + "\n")
         for path, cassette in _LOADED.items():
             if cassette["tests"]:
                 save(path, cassette)

@@ -4,7 +4,7 @@
     python tests/support/record.py tests/ops/test_concat.py tests/fixing
 
 Runs pytest with ``IRVALIDATE_RECORD=1``: each test that passes and talks to openvino keeps
-its tape in ``tests/snapshots/`` (one gzip JSON per test module), which the tests replay
+its tape in ``tests/snapshots/`` (one xz JSON per test module), which the tests replay
 where openvino is not installed.  Re-record after changing a test that uses openvino or
 after upgrading the runtime (``tests/test_snapshots.py`` then shows what changed).
 """
