@@ -326,8 +326,9 @@ def _replay(keep: Tape, asked: list, args: tuple, kwargs: dict) -> Any:
     for key, blob in result.get("w", []):
         index, _, suffix = key.partition(".")
         where = args[int(index)] if index.isdigit() else kwargs[index]
-        target = str(where)[:-4] + ".bin" if suffix else str(where)
-        Path(target).write_bytes(keep.data(blob))
+        target = Path(str(where)[:-4] + ".bin" if suffix else str(where))
+        target.parent.mkdir(parents=True, exist_ok=True)  # as save_model makes the folder
+        target.write_bytes(keep.data(blob))
     if "x" in result:
         kind, message = result["x"]
         raise BUILTIN_ERRORS[kind](message)
