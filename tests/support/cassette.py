@@ -58,9 +58,10 @@ BUILTIN_ERRORS = {e.__name__: e for e in (AttributeError, IndexError, KeyError, 
                                           TypeError, ValueError, OverflowError, RuntimeError)}
 
 
-class Unreplayable(BaseException):
-    """The recording cannot answer (none kept, or the test asked something else): a skip.
-    A BaseException, so a test's ``except Exception`` cannot swallow it."""
+class Unreplayable(pytest.skip.Exception):  # type: ignore[name-defined,misc]
+    """The recording cannot answer (none kept, or the test asked something else): a skip,
+    wherever it is raised (a module's fixture too), and not an Exception, so a test's
+    ``except Exception`` cannot swallow it."""
 
 
 class Tape:
