@@ -280,7 +280,9 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
         result = {"r": encode(function(*real(args), **real(kwargs)), keep)}
     except Exception as err:  # noqa: BLE001 (a refusal is recorded, then raised again)
         kind = next(c.__name__ for c in type(err).__mro__ if c.__name__ in BUILTIN_ERRORS)
-        keep.events.append([ref, op, mark, {"x": [kind, str(err)]}])
+        # a refusal names the file read: the repository's place is no part of the answer
+        message = str(err).replace(str(TESTS.parent), "<repository>")
+        keep.events.append([ref, op, mark, {"x": [kind, message]}])
         raise
     finally:
         keep.depth -= 1
