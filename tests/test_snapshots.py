@@ -2,6 +2,7 @@
 runtime installed: every file a recorded test gave ``read_model`` is read again, and what
 the runtime makes of it now must be what it made of it then.  After a runtime upgrade, a
 difference is named per test and read; re-record with ``python tests/support/record.py``."""
+import re
 from pathlib import Path
 from typing import List
 
@@ -10,6 +11,15 @@ import pytest
 from support import cassette
 
 CASSETTES = sorted(cassette.SNAPSHOTS.rglob("*.json.xz"))
+
+
+def comparable(answer: list) -> list:
+    """A reading without the names the runtime makes up as it reads (``Constant_157218``, a
+    Pad's default pad value: a process-wide counter), which no file holds."""
+    if answer[0] != "read":
+        return answer
+    return ["read", [[re.sub(r"^([A-Za-z]+)_\d+$", r"\1_#", name), *rest]
+                     for name, *rest in answer[1]]]
 
 
 def differences(path: Path, folder: Path) -> List[str]:
@@ -27,7 +37,7 @@ def differences(path: Path, folder: Path) -> List[str]:
             else:
                 weights.write_bytes(keep.data(read["bin"]))
             now = cassette.read_answer(str(xml))
-            if now != read["answer"]:
+            if comparable(now) != comparable(read["answer"]):
                 found.append(f"{test} read {index}: recorded {read['answer']}, now {now}")
     return found
 
