@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 
 from support import opcheck  # noqa: E402
 from irvalidate.ops.support.registry import lookup  # noqa: E402
-from support.ovmodels import make, model, param  # noqa: E402
+from support.ovmodels import make, model_of, param  # noqa: E402
 
 I64, F32, I32 = np.int64, np.float32, np.int32
 CASES = [
@@ -41,7 +41,7 @@ CASES = [
 @pytest.mark.parametrize("type_,opset,ets,attrs", CASES)
 def test_declared_attributes_are_the_written_ones(tmp_path, type_, opset, ets, attrs):
     node = make(opset, type_, [param(None, et) for et in ets], attrs, "victim")
-    path = opcheck.save(model(node), tmp_path)
+    path = opcheck.save(model_of(node), tmp_path)
     data = re.search(r'name="victim"[^>]*>\s*<data ([^>]*)/>', path.read_text())
     written = set(re.findall(r'([\w.]+)="', data.group(1)))
     layer_version = re.search(r'name="victim" type="\w+" version="(\w+)"', path.read_text())

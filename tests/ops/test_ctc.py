@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 
 def op(type_, opset, inputs, attrs, name="ctc"):
@@ -30,7 +30,7 @@ F, I = np.float32, np.int32
 ])
 def test_greedy_decoder_cases(tmp_path, inputs):
     node = op("CTCGreedyDecoder", "opset1", inputs, {"ctc_merge_repeated": True})
-    opcheck.compare(model(node), tmp_path, ["CTCGreedyDecoder"])
+    opcheck.compare(model_of(node), tmp_path, ["CTCGreedyDecoder"])
 
 
 @pytest.mark.parametrize("inputs,attrs", [
@@ -46,7 +46,7 @@ def test_greedy_decoder_cases(tmp_path, inputs):
 ])
 def test_greedy_decoder_seq_len_cases(tmp_path, inputs, attrs):
     node = op("CTCGreedyDecoderSeqLen", "opset6", inputs, attrs)
-    opcheck.compare(model(node), tmp_path, ["CTCGreedyDecoderSeqLen"])
+    opcheck.compare(model_of(node), tmp_path, ["CTCGreedyDecoderSeqLen"])
 
 
 @pytest.mark.parametrize("inputs", [
@@ -59,7 +59,7 @@ def test_greedy_decoder_seq_len_cases(tmp_path, inputs, attrs):
 ])
 def test_loss_cases(tmp_path, inputs):
     node = op("CTCLoss", "opset4", inputs, {})
-    opcheck.compare(model(node), tmp_path, ["CTCLoss"])
+    opcheck.compare(model_of(node), tmp_path, ["CTCLoss"])
 
 
 def _configs(rng, count):
@@ -67,17 +67,17 @@ def _configs(rng, count):
         n, t, c = rng.choice([1, 2, 5]), rng.choice([1, 7, 20]), 10
         kind = rng.choice(["decoder", "seq_len", "loss"])
         if kind == "decoder":
-            inputs = [(near_shape(rng, [t, n, c]), F), (near_shape(rng, [t, n]), F)]
+            inputs = [(near_dims(rng, [t, n, c]), F), (near_dims(rng, [t, n]), F)]
             yield inputs, ("CTCGreedyDecoder", "opset1", {})
         elif kind == "seq_len":
-            inputs = [(near_shape(rng, [n, t, c]), F), (near_shape(rng, [n]), I)]
+            inputs = [(near_dims(rng, [n, t, c]), F), (near_dims(rng, [n]), I)]
             if rng.random() < 0.5:
                 inputs.append((rng.choice([[], [1], [2], [-1], None]), I))
             attrs = dict(classes_index_type=rng.choice(["i32", "i64"]))
             yield inputs, ("CTCGreedyDecoderSeqLen", "opset6", attrs)
         else:
-            inputs = [(near_shape(rng, [n, t, c]), F), (near_shape(rng, [n]), I),
-                      (near_shape(rng, [n, t]), I), (near_shape(rng, [n]), I)]
+            inputs = [(near_dims(rng, [n, t, c]), F), (near_dims(rng, [n]), I),
+                      (near_dims(rng, [n, t]), I), (near_dims(rng, [n]), I)]
             if rng.random() < 0.4:
                 inputs.append((rng.choice([[], [1], None]), I))
             yield inputs, ("CTCLoss", "opset4", {})
@@ -85,7 +85,7 @@ def _configs(rng, count):
 
 def test_random_configurations_against_the_runtime(tmp_path):
     build = lambda ps, extra, name: make(extra[1], extra[0], ps, extra[2], name)  # noqa: E731
-    compared, refused = differential(tmp_path, _configs(random.Random(6), 400), build,
+    compared, refused = differential_batches(tmp_path, _configs(random.Random(6), 400), build,
                                      ["CTCGreedyDecoder", "CTCGreedyDecoderSeqLen", "CTCLoss"])
     assert compared > 200 and refused > 40, (compared, refused)
 
@@ -120,7 +120,7 @@ def test_seq_len_output_types_come_from_the_attributes(tmp_path):
     still declaring I64 is contradicted (and one declaring FP32 is not)."""
     node = op("CTCGreedyDecoderSeqLen", "opset6", [([2, 20, 10], F), ([2], I)],
               dict(classes_index_type="i64"), "victim")
-    path = opcheck.compare(model(node), tmp_path, ["CTCGreedyDecoderSeqLen"])
+    path = opcheck.compare(model_of(node), tmp_path, ["CTCGreedyDecoderSeqLen"])
     text = path.read_text().replace('classes_index_type="i64"', 'classes_index_type="f32"')
     path.write_text(text)
     runtime = ov.Core().read_model(str(path))
@@ -137,5 +137,5 @@ def test_seq_len_output_types_come_from_the_attributes(tmp_path):
     ("CTCLoss", "opset4", [([2, 20, 10], F), ([2], I), ([2, 20], I), ([2], I)], 0, 0),
 ])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, type_, opset, inputs, port, axis):
-    path = opcheck.compare(model(op(type_, opset, inputs, {}, "victim")), tmp_path, [type_])
+    path = opcheck.compare(model_of(op(type_, opset, inputs, {}, "victim")), tmp_path, [type_])
     assert opcheck.named(opcheck.mutate(path, "victim", port, axis, 9), "victim")

@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 B = dict(keep_top_k=[200], normalized=True, share_location=True, nms_threshold=0.45, top_k=400)
 SHAPES = ([2, 7668], [2, 40257], [1, 2, 7668])
@@ -41,13 +41,13 @@ def detection(opset, shapes, attrs, ets=(np.float32,) * 5, name="det"):
     (([(1, 4), 7668], [3, -1], [1, 2, -1]), dict(B, keep_top_k=[-1], top_k=5)),
 ])
 def test_the_runtime_cases(tmp_path, opset, shapes, attrs):
-    opcheck.compare(model(detection(opset, shapes, attrs)), tmp_path, ["DetectionOutput"])
+    opcheck.compare(model_of(detection(opset, shapes, attrs)), tmp_path, ["DetectionOutput"])
 
 
 @pytest.mark.parametrize("opset", ["opset1", "opset8"])
 def test_f16_inputs_give_f16(tmp_path, opset):
     node = detection(opset, SHAPES, B, (np.float16,) * 3)
-    opcheck.compare(model(node), tmp_path, ["DetectionOutput"])
+    opcheck.compare(model_of(node), tmp_path, ["DetectionOutput"])
 
 
 def _configs(rng, count):
@@ -59,7 +59,7 @@ def _configs(rng, count):
         shapes = [[n, p * loc * 4], [n, p * c], [rng.choice([1, n]), 1 if vet else 2, p * size]]
         if rng.random() < 0.3:
             shapes += [[n, p * 2], [n, p * loc * 4]]
-        shapes = [near_shape(rng, s, other_rank=0, keep=0.7, unknown=0.13) for s in shapes]
+        shapes = [near_dims(rng, s, other_rank=0, keep=0.7, unknown=0.13) for s in shapes]
         attrs = dict(keep_top_k=[rng.choice([-1, 0, 5, 100])] * rng.randint(1, 2),
                      top_k=rng.choice([-1, 0, 7]), share_location=share, normalized=normalized,
                      variance_encoded_in_target=vet)
@@ -72,7 +72,7 @@ def test_random_configurations_against_the_runtime(tmp_path):
     def build(params, extra, name):
         opset, attrs = extra
         return make(opset, "DetectionOutput", params, attrs, name)
-    compared, refused = differential(tmp_path, _configs(random.Random(5), 400), build,
+    compared, refused = differential_batches(tmp_path, _configs(random.Random(5), 400), build,
                                      ["DetectionOutput"])
     assert compared > 150 and refused > 50, (compared, refused)
 
@@ -129,6 +129,6 @@ def test_integer_inputs_are_a_type_error(tmp_path):
 
 @pytest.mark.parametrize("opset", ["opset1", "opset8"])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, opset):
-    path = opcheck.compare(model(detection(opset, SHAPES, B, name="victim")), tmp_path,
+    path = opcheck.compare(model_of(detection(opset, SHAPES, B, name="victim")), tmp_path,
                            ["DetectionOutput"])
     assert opcheck.named(opcheck.mutate(path, "victim", 0, 2, 401), "victim")

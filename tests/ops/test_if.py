@@ -12,7 +12,7 @@ import openvino.opset8 as o8  # noqa: E402
 from support import opcheck  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
 from irvalidate.cli.shapes import layers_of  # noqa: E402
-from support.ovmodels import compare_file, const, model, param  # noqa: E402
+from support.ovmodels import compare_file, const, model_of, param  # noqa: E402
 
 
 def if_layer(cond, xs, then_outputs, else_outputs, name="if"):
@@ -71,7 +71,7 @@ def test_the_runtime_cases(tmp_path, case, cond, x_shape):
          "unfolded": lambda: o8.equal(o8.gather(o8.shape_of(param([(1, 3), 3])), const(0),
                                                 const(0)), const(2))}[cond]()
     then_outputs, else_outputs = CASES[case]
-    opcheck.compare(model(if_layer(c, [x], then_outputs, else_outputs)), tmp_path, ["If"])
+    opcheck.compare(model_of(if_layer(c, [x], then_outputs, else_outputs)), tmp_path, ["If"])
 
 
 BODIES = [
@@ -100,7 +100,7 @@ def test_random_bodies_and_conditions(tmp_path):
             node = if_layer(cond, [x], then_outputs, else_outputs, name=f"if{n}")
         except RuntimeError:
             continue
-        opcheck.compare(model(node), tmp_path, ["If"], stem=f"m{n}")
+        opcheck.compare(model_of(node), tmp_path, ["If"], stem=f"m{n}")
         compared += 1
     assert compared > 40
 
@@ -110,7 +110,7 @@ def test_bodies_see_the_outer_shapes_and_types(tmp_path):
     both); the bodies' layers then hold what the outer input gives."""
     x = param([2, 3], name="x")
     node = if_layer(param([], np.bool_), [x], lambda p: [o8.relu(p)], lambda p: [o8.relu(p)])
-    path = opcheck.compare(model(node), tmp_path, ["If"])
+    path = opcheck.compare(model_of(node), tmp_path, ["If"])
     from lxml import etree
     tree = etree.parse(str(path))
     for data in tree.findall(".//layer[@type='If']//layer[@type='Parameter']/data"):
@@ -133,7 +133,7 @@ def test_nested_ifs(tmp_path):
         return [if_layer(const(True, np.bool_), [p], lambda q: [o8.concat([q, q], 0)],
                          lambda q: [q], name="inner")]
     node = if_layer(param([], np.bool_), [x], inner, lambda p: [o8.relu(p)], name="outer")
-    path = opcheck.compare(model(node), tmp_path, ["If"])
+    path = opcheck.compare(model_of(node), tmp_path, ["If"])
     rows = layers_of(str(path))
     [row] = [r for r in rows if r["name"] == "inner"]
     assert row["modelled"] and row["outputs"][0]["inferred"] == "[2..8,3]"
@@ -150,7 +150,7 @@ def _refusal(path, code, name):
 def test_a_condition_of_two_values_is_refused(tmp_path):
     x = param([2, 3], name="x")
     node = if_layer(param([2], np.bool_), [x], lambda p: [o8.relu(p)], lambda p: [p])
-    path = opcheck.save(model(node), tmp_path)
+    path = opcheck.save(model_of(node), tmp_path)
     # the condition a Const of two values (written over the Parameter)
     from lxml import etree
     tree = etree.parse(str(path))
@@ -167,7 +167,7 @@ def test_a_condition_of_two_values_is_refused(tmp_path):
 def test_a_matrix_condition_is_refused(tmp_path):
     x = param([2, 3], name="x")
     node = if_layer(param([1], np.bool_), [x], lambda p: [o8.relu(p)], lambda p: [p])
-    path = opcheck.compare(model(node), tmp_path, ["If"])
+    path = opcheck.compare(model_of(node), tmp_path, ["If"])
     from support.ovmodels import reshaped
     edited = reshaped(path, {[n for n, r in opcheck.irvalidate_shapes(path).items()
                               if r["type"] == "Parameter" and n != "x"][0]: [1, 1]})
@@ -181,7 +181,7 @@ def test_branch_types_must_agree_when_the_condition_is_unknown(tmp_path):
     for cond, refused in ((param([], np.bool_), True), (const(True, np.bool_), False)):
         x = param([2, 3], name="x")
         node = if_layer(cond, [x], lambda p: [o8.relu(p)], lambda p: [o8.relu(p)])
-        path = opcheck.save(model(node), tmp_path, f"m{refused}")
+        path = opcheck.save(model_of(node), tmp_path, f"m{refused}")
         tree = etree.parse(str(path))
         relu = tree.find(".//layer[@type='If']/else_body//layer[@type='ReLU']")
         relu.set("type", "Convert")
@@ -206,7 +206,7 @@ def test_a_body_refused_as_declared_refuses_the_if(tmp_path):
     x = param([2, 3], name="x")
     join = lambda p: [o8.concat([p, const(np.zeros((2, 3)), np.float32)], 0)]  # noqa: E731
     node = if_layer(param([], np.bool_), [x], join, join)
-    path = opcheck.compare(model(node), tmp_path, ["If"])
+    path = opcheck.compare(model_of(node), tmp_path, ["If"])
     from lxml import etree
     tree = etree.parse(str(path))
     data = tree.find(".//layer[@type='If']/then_body//layer[@type='Parameter']/data")
@@ -222,7 +222,7 @@ def test_stale_dims_outside_and_inside(tmp_path):
     x = param([2, 3], name="x")
     node = if_layer(param([], np.bool_), [x], lambda p: [o8.relu(p)],
                     lambda p: [reshape(p, [3, 2])], name="victim")
-    path = opcheck.compare(model(node), tmp_path, ["If"])
+    path = opcheck.compare(model_of(node), tmp_path, ["If"])
     assert opcheck.named(opcheck.mutate(path, "victim", 0, 0, 7), "victim")
 
 

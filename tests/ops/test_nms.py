@@ -13,7 +13,7 @@ import openvino.opset8 as o8  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import accepted, const, differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import accepted, const, differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 OPSETS = ["opset1", "opset3", "opset4", "opset5", "opset9"]
 
@@ -50,21 +50,21 @@ def computed_limit(dims):
 ])
 def test_the_runtime_cases(tmp_path, opset, boxes, scores, limit):
     node = nms(opset, boxes, scores, limit() if limit else None)
-    opcheck.compare(model(node), tmp_path, ["NonMaxSuppression"])
+    opcheck.compare(model_of(node), tmp_path, ["NonMaxSuppression"])
 
 
 @pytest.mark.parametrize("opset", ["opset5", "opset9"])
 def test_v5_takes_a_one_value_1d_limit_and_threshold(tmp_path, opset):
     node = make(opset, "NonMaxSuppression", [param([2, 6, 4]), param([2, 3, 6]), const([3]),
                                              const([0.5], np.float32)], {}, "nms")
-    opcheck.compare(model(node), tmp_path, ["NonMaxSuppression"])
+    opcheck.compare(model_of(node), tmp_path, ["NonMaxSuppression"])
 
 
 def _configs(rng, count):
     for _ in range(count):
         opset = rng.choice(OPSETS)
         b, n, c = rng.choice([0, 1, 2]), rng.choice([0, 1, 6, 20]), rng.choice([1, 3])
-        inputs = [(near_shape(rng, [b, n, 4]), np.float32), (near_shape(rng, [b, c, n]), np.float32)]
+        inputs = [(near_dims(rng, [b, n, 4]), np.float32), (near_dims(rng, [b, c, n]), np.float32)]
         limit = rng.choice(["const", "param", "none", "computed"])
         value = rng.choice([-3, -1, 0, 1, 4, 50])
         attrs = {}
@@ -86,7 +86,7 @@ def _build(params, extra, name):
 
 
 def test_random_configurations_against_the_runtime(tmp_path):
-    compared, refused = differential(tmp_path, _configs(random.Random(8), 400), _build,
+    compared, refused = differential_batches(tmp_path, _configs(random.Random(8), 400), _build,
                                      ["NonMaxSuppression"])
     assert compared > 250 and refused > 30, (compared, refused)
 
@@ -131,7 +131,7 @@ def test_v5_refuses_integer_boxes(tmp_path, opset):
 @pytest.mark.parametrize("opset,port", [("opset1", 0), ("opset4", 0), ("opset9", 0), ("opset9", 2)])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, opset, port):
     node = nms(opset, [2, 6, 4], [2, 3, 6], const(3), name="victim")
-    path = opcheck.compare(model(node), tmp_path, ["NonMaxSuppression"])
+    path = opcheck.compare(model_of(node), tmp_path, ["NonMaxSuppression"])
     axis = 0
     if opset == "opset9" and port == 0:  # an interval: declared -1, mutate the 3
         axis = 1

@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import accepted, const, make, model, param  # noqa: E402
+from support.ovmodels import accepted, const, make, model_of, param  # noqa: E402
 
 import openvino.opset8 as o8  # noqa: E402
 
@@ -50,7 +50,7 @@ def prior_box(opset, size, image, attrs, name="pb"):
     ([7, 5], [300, 300], dict(density=[0.], min_size=[1.])),
 ])
 def test_constant_sizes(tmp_path, opset, size, image, attrs):
-    opcheck.compare(model(prior_box(opset, const(size), const(image), attrs)), tmp_path,
+    opcheck.compare(model_of(prior_box(opset, const(size), const(image), attrs)), tmp_path,
                     ["PriorBox"])
 
 
@@ -61,7 +61,7 @@ def test_the_serializer_rounds_ratios_into_a_stale_dim(tmp_path):
     node = prior_box("opset8", const([19, 19]), const([300, 300]),
                      dict(aspect_ratio=[3., 1 / 3.], flip=True, min_size=[1.]), "victim")
     assert node.get_output_partial_shape(0) == ov.PartialShape([2, 4332])
-    path = opcheck.save(model(node), tmp_path)
+    path = opcheck.save(model_of(node), tmp_path)
     assert opcheck.runtime_shapes(path)["victim"] == ["[2,5776]"]
     assert opcheck.named(path, "victim")
 
@@ -69,7 +69,7 @@ def test_the_serializer_rounds_ratios_into_a_stale_dim(tmp_path):
 @pytest.mark.parametrize("opset", ["opset1", "opset8"])
 def test_integer_types_may_differ(tmp_path, opset):
     node = prior_box(opset, const([19, 19], np.int32), const([200, 200], np.uint8), BASE)
-    opcheck.compare(model(node), tmp_path, ["PriorBox"])
+    opcheck.compare(model_of(node), tmp_path, ["PriorBox"])
 
 
 @pytest.mark.parametrize("opset", ["opset1", "opset8"])
@@ -81,13 +81,13 @@ def test_integer_types_may_differ(tmp_path, opset):
     lambda: feature_size([19, 19]),
 ])
 def test_computed_and_unknown_sizes(tmp_path, opset, size):
-    opcheck.compare(model(prior_box(opset, size(), const([300, 300]), BASE)), tmp_path,
+    opcheck.compare(model_of(prior_box(opset, size(), const([300, 300]), BASE)), tmp_path,
                     ["PriorBox"])
 
 
 def test_a_dynamic_rank_size_lets_any_image_rank_pass(tmp_path):
     node = prior_box("opset1", param(None, np.int64), const([[300, 300]]), BASE)
-    opcheck.compare(model(node), tmp_path, ["PriorBox"])
+    opcheck.compare(model_of(node), tmp_path, ["PriorBox"])
 
 
 @pytest.mark.parametrize("size,image,attrs", [
@@ -99,7 +99,7 @@ def test_a_dynamic_rank_size_lets_any_image_rank_pass(tmp_path):
 ])
 def test_clustered_constant_sizes(tmp_path, size, image, attrs):
     node = make("opset1", "PriorBoxClustered", [const(size), const(image)], attrs, "pbc")
-    opcheck.compare(model(node), tmp_path, ["PriorBoxClustered"])
+    opcheck.compare(model_of(node), tmp_path, ["PriorBoxClustered"])
 
 
 @pytest.mark.parametrize("size", [
@@ -108,7 +108,7 @@ def test_clustered_constant_sizes(tmp_path, size, image, attrs):
 ])
 def test_clustered_computed_and_unknown_sizes(tmp_path, size):
     node = make("opset1", "PriorBoxClustered", [size(), const([300, 300])], CLUSTERED, "pbc")
-    opcheck.compare(model(node), tmp_path, ["PriorBoxClustered"])
+    opcheck.compare(model_of(node), tmp_path, ["PriorBoxClustered"])
 
 
 def _random_attrs(rng):
@@ -142,7 +142,7 @@ def test_random_prior_boxes_match_the_runtime(tmp_path):
                                               _random_attrs(rng), f"pb{k}"))
             if node is not None:
                 nodes.append(node)
-        opcheck.compare(model(*nodes), tmp_path, ["PriorBox"], stem=f"m{n}")
+        opcheck.compare(model_of(*nodes), tmp_path, ["PriorBox"], stem=f"m{n}")
 
 
 def test_random_clustered_match_the_runtime(tmp_path):
@@ -157,7 +157,7 @@ def test_random_clustered_match_the_runtime(tmp_path):
                 [rng.choice([1, 5, 19, -1]) for _ in range(2)])
             nodes.append(make("opset1", "PriorBoxClustered", [size, const([300, 300])],
                               dict(width=widths, height=widths[::-1]), f"pbc{k}"))
-        opcheck.compare(model(*nodes), tmp_path, ["PriorBoxClustered"], stem=f"c{n}")
+        opcheck.compare(model_of(*nodes), tmp_path, ["PriorBoxClustered"], stem=f"c{n}")
 
 
 def refusal(tmp_path, ir):
@@ -203,5 +203,5 @@ def test_a_float_size_is_a_type_error(tmp_path):
 @pytest.mark.parametrize("type_,attrs", [("PriorBox", BASE), ("PriorBoxClustered", CLUSTERED)])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, type_, attrs):
     node = make("opset1", type_, [feature_size([19, 19]), const([300, 300])], attrs, "victim")
-    path = opcheck.compare(model(node), tmp_path, [type_])
+    path = opcheck.compare(model_of(node), tmp_path, [type_])
     assert opcheck.named(opcheck.mutate(path, "victim", 0, 1, 7), "victim")

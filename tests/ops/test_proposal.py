@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 B = dict(base_size=16, pre_nms_topn=6000, post_nms_topn=300, nms_thresh=0.7, feat_stride=16,
          min_size=16, ratio=[0.5, 1., 2.], scale=[8., 16., 32.])
@@ -35,15 +35,15 @@ def proposal(opset, shapes, attrs, ets=(np.float32,) * 3, name="prop"):
     ((None, [(1, 3), 36, 14, 14], [3]), B),
 ])
 def test_the_runtime_cases(tmp_path, opset, shapes, attrs):
-    opcheck.compare(model(proposal(opset, shapes, attrs)), tmp_path, ["Proposal"])
+    opcheck.compare(model_of(proposal(opset, shapes, attrs)), tmp_path, ["Proposal"])
 
 
 @pytest.mark.parametrize("opset", ["opset1", "opset4"])
 def test_types(tmp_path, opset):
     shapes = ([2, 18, 14, 14], [2, 36, 14, 14], [3])
-    opcheck.compare(model(proposal(opset, shapes, B, (np.float16,) * 3)), tmp_path, ["Proposal"])
+    opcheck.compare(model_of(proposal(opset, shapes, B, (np.float16,) * 3)), tmp_path, ["Proposal"])
     node = proposal(opset, shapes, B, (np.float32, np.float16, np.float32), "mixed")
-    opcheck.compare(model(node), tmp_path, ["Proposal"], stem="mixed")
+    opcheck.compare(model_of(node), tmp_path, ["Proposal"], stem="mixed")
 
 
 @pytest.mark.parametrize("version", ["opset1", "opset4"])
@@ -64,7 +64,7 @@ def _configs(rng, count):
     for _ in range(count):
         n, a = rng.choice([1, 2]), rng.choice([1, 3, 9])
         shapes = [[n, 2 * a, 14, 14], [n, 4 * a, rng.choice([14, 15]), 14], [rng.choice([3, 4])]]
-        shapes = [near_shape(rng, s, other_rank=0) for s in shapes]
+        shapes = [near_dims(rng, s, other_rank=0) for s in shapes]
         if rng.random() < 0.05:
             shapes[rng.randrange(3)] = [2, 3]
         attrs = dict(B, post_nms_topn=rng.choice([0, 1, 300]))
@@ -73,7 +73,7 @@ def _configs(rng, count):
 
 def test_random_configurations_against_the_runtime(tmp_path):
     build = lambda ps, extra, name: make(extra[0], "Proposal", ps, extra[1], name)  # noqa: E731
-    compared, refused = differential(tmp_path, _configs(random.Random(4), 300), build, ["Proposal"])
+    compared, refused = differential_batches(tmp_path, _configs(random.Random(4), 300), build, ["Proposal"])
     assert compared > 150 and refused > 30, (compared, refused)
 
 
@@ -99,5 +99,5 @@ def test_refusals(tmp_path, shapes, ets, code, words):
 @pytest.mark.parametrize("opset,port", [("opset1", 0), ("opset4", 0), ("opset4", 1)])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, opset, port):
     shapes = ([2, 18, 14, 14], [2, 36, 14, 14], [3])
-    path = opcheck.compare(model(proposal(opset, shapes, B, name="victim")), tmp_path, ["Proposal"])
+    path = opcheck.compare(model_of(proposal(opset, shapes, B, name="victim")), tmp_path, ["Proposal"])
     assert opcheck.named(opcheck.mutate(path, "victim", port, 0, 599), "victim")

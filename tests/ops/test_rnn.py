@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
 CELL_OPSET = {"LSTMCell": "opset4", "GRUCell": "opset3", "RNNCell": "opset1"}
@@ -44,7 +44,7 @@ LSTM_SEQ = ([2, 5, 3], [2, 1, 4], [2, 1, 4], [2], [1, 16, 3], [1, 16, 4], [1, 16
 ])
 def test_lstm_sequence_cases(tmp_path, shapes, attrs):
     node = layer("LSTMSequence", "opset5", shapes, attrs)
-    opcheck.compare(model(node), tmp_path, ["LSTMSequence"])
+    opcheck.compare(model_of(node), tmp_path, ["LSTMSequence"])
 
 
 @pytest.mark.parametrize("type_,shapes,attrs", [
@@ -60,7 +60,7 @@ def test_lstm_sequence_cases(tmp_path, shapes, attrs):
 ])
 def test_gru_and_rnn_sequence_cases(tmp_path, type_, shapes, attrs):
     node = layer(type_, "opset5", shapes, dict(direction="forward", **attrs))
-    opcheck.compare(model(node), tmp_path, [type_])
+    opcheck.compare(model_of(node), tmp_path, [type_])
 
 
 @pytest.mark.parametrize("type_,opset,shapes,attrs", [
@@ -86,13 +86,13 @@ def test_gru_and_rnn_sequence_cases(tmp_path, type_, shapes, attrs):
     ("RNNCell", "opset1", ([2, 3], [2, 4], [4, 3], [4, 4], [4]), dict(activations=["relu", "foo"])),
 ])
 def test_cell_cases(tmp_path, type_, opset, shapes, attrs):
-    opcheck.compare(model(layer(type_, opset, shapes, attrs)), tmp_path, [type_])
+    opcheck.compare(model_of(layer(type_, opset, shapes, attrs)), tmp_path, [type_])
 
 
 def test_integer_cells_give_integers(tmp_path):
     shapes = ([2, 3], [2, 4], [4, 3], [4, 4], [4])
     node = layer("RNNCell", "opset1", shapes, {}, [np.int64] * 5)
-    opcheck.compare(model(node), tmp_path, ["RNNCell"])
+    opcheck.compare(model_of(node), tmp_path, ["RNNCell"])
 
 
 def _configs(rng, count):
@@ -122,7 +122,7 @@ def _configs(rng, count):
             attrs = dict(direction=direction, hidden_size=h)
         if lbr:
             attrs["linear_before_reset"] = True
-        shapes = [near_shape(rng, s, dynamic=0.12, other_rank=0.03, keep=0.7, unknown=0.12,
+        shapes = [near_dims(rng, s, dynamic=0.12, other_rank=0.03, keep=0.7, unknown=0.12,
                              unbounded=0.03) for s in dims]
         ets = [np.int32 if type_.endswith("Sequence") and k == 1 + states else np.float32
                for k in range(len(shapes))]
@@ -138,7 +138,7 @@ TYPES = ["LSTMCell", "GRUCell", "RNNCell", "LSTMSequence", "GRUSequence", "RNNSe
 
 
 def test_random_configurations_against_the_runtime(tmp_path):
-    compared, refused = differential(tmp_path, _configs(random.Random(10), 600), _build, TYPES)
+    compared, refused = differential_batches(tmp_path, _configs(random.Random(10), 600), _build, TYPES)
     assert compared > 250 and refused > 100, (compared, refused)
 
 
@@ -187,5 +187,5 @@ def test_reader_refusals(tmp_path, type_, version, shapes, data, code, words):
 ])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, type_, opset, shapes, port, axis):
     node = layer(type_, opset, shapes, dict(hidden_size=4), name="victim")
-    path = opcheck.compare(model(node), tmp_path, [type_])
+    path = opcheck.compare(model_of(node), tmp_path, [type_])
     assert opcheck.named(opcheck.mutate(path, "victim", port, axis, 9), "victim")

@@ -10,7 +10,7 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
-from support.ovmodels import differential, make, model, near_shape, param  # noqa: E402
+from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 POOL = dict(output_roi=[7, 6], spatial_scale=0.0625, method="max")
 ALIGN = dict(pooled_h=7, pooled_w=6, sampling_ratio=2, spatial_scale=0.0625, mode="avg")
@@ -37,7 +37,7 @@ def psroi(feat, rois, attrs, ets=(np.float32, np.float32), name="roi"):
     ([1, (256, 512), 14, 14], [(10, 100), 5], POOL),
 ])
 def test_roi_pooling_cases(tmp_path, feat, rois, attrs):
-    opcheck.compare(model(roi_pooling(feat, rois, attrs)), tmp_path, ["ROIPooling"])
+    opcheck.compare(model_of(roi_pooling(feat, rois, attrs)), tmp_path, ["ROIPooling"])
 
 
 @pytest.mark.parametrize("opset", ["opset3", "opset9"])
@@ -53,7 +53,7 @@ def test_roi_pooling_cases(tmp_path, feat, rois, attrs):
 ])
 def test_roi_align_cases(tmp_path, opset, data, rois, indices, attrs):
     node = roi_align(opset, data, rois, indices, attrs, np.int64 if opset == "opset9" else np.int32)
-    opcheck.compare(model(node), tmp_path, ["ROIAlign"])
+    opcheck.compare(model_of(node), tmp_path, ["ROIAlign"])
 
 
 @pytest.mark.parametrize("feat,rois,attrs", [
@@ -66,12 +66,12 @@ def test_roi_align_cases(tmp_path, opset, data, rois, indices, attrs):
     ([1, (300, 400), 14, 14], [10, 5], PS),
 ])
 def test_psroi_pooling_cases(tmp_path, feat, rois, attrs):
-    opcheck.compare(model(psroi(feat, rois, attrs)), tmp_path, ["PSROIPooling"])
+    opcheck.compare(model_of(psroi(feat, rois, attrs)), tmp_path, ["PSROIPooling"])
 
 
 def test_psroi_rois_may_be_f16(tmp_path):
     node = psroi([1, 392, 14, 14], [100, 5], PS, (np.float32, np.float16))
-    opcheck.compare(model(node), tmp_path, ["PSROIPooling"])
+    opcheck.compare(model_of(node), tmp_path, ["PSROIPooling"])
 
 
 def _pool_configs(rng, count):
@@ -79,8 +79,8 @@ def _pool_configs(rng, count):
         r, c = rng.choice([1, 10, 100]), rng.choice([3, 64])
         attrs = dict(output_roi=[rng.randint(1, 8), rng.randint(1, 8)],
                      spatial_scale=rng.choice([1.0, 0.0625]), method=rng.choice(["max", "bilinear"]))
-        yield [(near_shape(rng, [1, c, 14, 14]), np.float32),
-               (near_shape(rng, [r, 5]), np.float32)], attrs
+        yield [(near_dims(rng, [1, c, 14, 14]), np.float32),
+               (near_dims(rng, [r, 5]), np.float32)], attrs
 
 
 def _align_configs(rng, count):
@@ -89,8 +89,8 @@ def _align_configs(rng, count):
         opset = rng.choice(["opset3", "opset9"])
         attrs = dict(pooled_h=rng.randint(0, 8), pooled_w=rng.randint(0, 8), sampling_ratio=2,
                      spatial_scale=0.5, mode=rng.choice(["avg", "max"]))
-        inputs = [(near_shape(rng, [2, c, 14, 14]), np.float32), (near_shape(rng, [r, 4]), np.float32),
-                  (near_shape(rng, [r]), rng.choice([np.int32, np.int64]))]
+        inputs = [(near_dims(rng, [2, c, 14, 14]), np.float32), (near_dims(rng, [r, 4]), np.float32),
+                  (near_dims(rng, [r]), rng.choice([np.int32, np.int64]))]
         yield inputs, (opset, attrs)
 
 
@@ -102,28 +102,28 @@ def _psroi_configs(rng, count):
         channels = out * (group * group if mode == "average" else bins[0] * bins[1])
         attrs = dict(output_dim=out, group_size=group, spatial_scale=0.25, mode=mode,
                      spatial_bins_x=bins[0], spatial_bins_y=bins[1])
-        inputs = [(near_shape(rng, [1, channels, 14, 14]), np.float32),
-                  (near_shape(rng, [rng.choice([1, 10]), 5]), rng.choice([np.float32, np.float16]))]
+        inputs = [(near_dims(rng, [1, channels, 14, 14]), np.float32),
+                  (near_dims(rng, [rng.choice([1, 10]), 5]), rng.choice([np.float32, np.float16]))]
         yield inputs, attrs
 
 
 def test_random_roi_pooling(tmp_path):
     build = lambda ps, attrs, name: make("opset2", "ROIPooling", ps, attrs, name)  # noqa: E731
-    compared, refused = differential(tmp_path, _pool_configs(random.Random(1), 200), build,
+    compared, refused = differential_batches(tmp_path, _pool_configs(random.Random(1), 200), build,
                                      ["ROIPooling"])
     assert compared > 100 and refused > 20, (compared, refused)
 
 
 def test_random_roi_align(tmp_path):
     build = lambda ps, extra, name: make(extra[0], "ROIAlign", ps, extra[1], name)  # noqa: E731
-    compared, refused = differential(tmp_path, _align_configs(random.Random(2), 200), build,
+    compared, refused = differential_batches(tmp_path, _align_configs(random.Random(2), 200), build,
                                      ["ROIAlign"])
     assert compared > 100 and refused > 20, (compared, refused)
 
 
 def test_random_psroi_pooling(tmp_path):
     build = lambda ps, attrs, name: make("opset1", "PSROIPooling", ps, attrs, name)  # noqa: E731
-    compared, refused = differential(tmp_path, _psroi_configs(random.Random(3), 200), build,
+    compared, refused = differential_batches(tmp_path, _psroi_configs(random.Random(3), 200), build,
                                      ["PSROIPooling"])
     assert compared > 100 and refused > 20, (compared, refused)
 
@@ -189,6 +189,6 @@ def test_roi_pooling_reads_every_pooled_size_attribute(tmp_path, run):
     (lambda: psroi([1, 392, 14, 14], [100, 5], PS, name="victim"), "PSROIPooling"),
 ])
 def test_a_stale_declared_dim_names_the_layer(tmp_path, build, type_):
-    path = opcheck.compare(model(build()), tmp_path, [type_])
+    path = opcheck.compare(model_of(build()), tmp_path, [type_])
     assert opcheck.named(opcheck.mutate(path, "victim", 0, 1, 3), "victim")
     assert opcheck.named(opcheck.mutate(path, "victim", 0, 3, 1), "victim")

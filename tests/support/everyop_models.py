@@ -17,9 +17,11 @@ import openvino as ov
 import openvino.opset8 as o8
 from openvino.op.util import Variable, VariableInfo
 from openvino.utils.node_factory import NodeFactory
+from support import cassette
 
 F32, I32, I64, BOOL, U8 = np.float32, np.int32, np.int64, np.bool_, np.uint8
 _FACTORIES: Dict[str, NodeFactory] = {}
+cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
 def shape(spec) -> ov.PartialShape:

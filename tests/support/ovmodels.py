@@ -3,7 +3,7 @@ with NodeFactory (any attribute, any version), and a model gathered from its out
 
     x = param([2, (1, 8), -1])                      # [2,1..8,?] f32; None is a dynamic rank
     op = make("opset8", "PriorBox", [const([19, 19]), const([300, 300])], {...}, "pb")
-    opcheck.compare(model(op), tmp_path, ["PriorBox"])
+    opcheck.compare(model_of(op), tmp_path, ["PriorBox"])
 
 ``accepted`` builds a layer and gives None when openvino refuses it (random tests draw
 configurations and keep those the runtime accepts).
@@ -17,23 +17,13 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as o8
 from openvino.utils.node_factory import NodeFactory
+from support import cassette
+# one definition of each builder the shape-op tests share (shapeops also has a ``model`` of
+# outputs and Parameters, a ``differential`` of one configuration and a ``near_shape``)
+from support.shapeops import const, param, shape, shape_text  # noqa: F401
 
 _FACTORIES = {}
-
-
-def shape(spec) -> ov.PartialShape:
-    if spec is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d)
-                            for d in spec])
-
-
-def param(spec, et=np.float32, name: Optional[str] = None):
-    return o8.parameter(shape(spec), et, name=name)
-
-
-def const(values, et=np.int64):
-    return o8.constant(np.array(values, dtype=et))
+cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
 def make(opset: str, type_: str, inputs: Sequence, attrs: dict, name: str = "op"):
@@ -69,22 +59,10 @@ def parameters_of(outputs: Iterable) -> List:
     return sorted(found, key=lambda p: p.get_friendly_name())
 
 
-def model(*nodes) -> ov.Model:
+def model_of(*nodes) -> ov.Model:
     """A model whose results are every output of ``nodes`` (its Parameters found upstream)."""
     outputs = [out for node in nodes for out in node.outputs()]
     return ov.Model([o8.result(out) for out in outputs], parameters_of(outputs), "m")
-
-
-def shape_text(spec) -> str:
-    """A Parameter ``shape`` attribute: ``1..4,?,3``; None is a dynamic rank."""
-    if spec is None:
-        return "..."
-
-    def one(d):
-        if isinstance(d, tuple):
-            return f"{d[0]}.." if d[1] == -1 else f"{d[0]}..{d[1]}"
-        return "?" if d == -1 else str(d)
-    return ",".join(one(d) for d in spec)
 
 
 def reshaped(path: Path, shapes: dict) -> Path:
@@ -123,7 +101,7 @@ def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple
     from support import opcheck
     from irvalidate.engine.validation import validate_file
     params = [param(None, et, name=f"p{i}") for i, (_, et) in enumerate(inputs)]
-    path = reshaped(opcheck.save(model(build(params)), folder, stem),
+    path = reshaped(opcheck.save(model_of(build(params)), folder, stem),
                     {f"p{i}": spec for i, (spec, _) in enumerate(inputs)})
     try:
         ov.Core().read_model(str(path))
@@ -135,7 +113,7 @@ def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple
     return message, found
 
 
-def differential(folder: Path, configs, build, types: Sequence[str], batch: int = 16) -> Tuple[int, int]:
+def differential_batches(folder: Path, configs, build, types: Sequence[str], batch: int = 16) -> Tuple[int, int]:
     """Random configurations against the runtime, both ways.
 
     ``configs`` yields (inputs, extra): inputs a list of (shape, element type) for the
@@ -149,7 +127,7 @@ def differential(folder: Path, configs, build, types: Sequence[str], batch: int 
     def flush():
         nonlocal pending, compared
         if pending:
-            opcheck.compare(model(*pending), folder, types, stem=f"batch{compared}")
+            opcheck.compare(model_of(*pending), folder, types, stem=f"batch{compared}")
             compared += len(pending)
             pending = []
     for index, (inputs, extra) in enumerate(configs):
@@ -231,7 +209,7 @@ def near(rng, value: int, keep: float = 0.65, unknown: float = 0.15, interval: f
     return rng.choice([value + rng.choice([-1, 1, 3]), (value + 1, value + 5)]) if value else 1
 
 
-def near_shape(rng, dims, dynamic: float = 0.1, other_rank: float = 0.04, **kwargs):
+def near_dims(rng, dims, dynamic: float = 0.1, other_rank: float = 0.04, **kwargs):
     """A random shape for a random test: ``dims`` each ``near``, sometimes a dynamic rank,
     sometimes a dim more or less."""
     if rng.random() < dynamic:

@@ -19,8 +19,10 @@ from irvalidate.ops.support import registry
 from irvalidate.ops.support.node import Node
 from irvalidate.ops.support.spec import OpError, Value
 from irvalidate.shapes.dims import INF, Dim
+from support import cassette
 
 _FACTORIES: Dict[str, NodeFactory] = {}
+cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
 def shape(spec) -> ov.PartialShape:

@@ -14,7 +14,17 @@ import numpy as np
 import openvino as ov
 from openvino import opset1, opset8
 
+from support import cassette
+
 _NAMES = itertools.count()
+
+
+def _restart_names() -> None:
+    global _NAMES
+    _NAMES = itertools.count()
+
+
+cassette.per_test(_restart_names)  # a test's names must not depend on the tests before it
 
 
 def dim(d):
