@@ -25,8 +25,8 @@ import hashlib
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
 
 import numpy as np
 import openvino as ov
@@ -73,7 +73,7 @@ def pdpd(op, a: ov.Node, b: ov.Node, axis: int, name: str) -> ov.Node:
     return node
 
 
-def model(name: str, outputs: List[ov.Node], params: List[ov.Node]) -> ov.Model:
+def model(name: str, outputs: list[ov.Node], params: list[ov.Node]) -> ov.Model:
     results = [opset1.result(out, name=f"{out.get_friendly_name()}/sink") for out in outputs]
     return ov.Model(results, params, name)
 
@@ -102,7 +102,7 @@ class Edit:
             raise AssertionError(f"{self.xml.name}: {xpath} matched {len(found)} elements")
         return found[0]
 
-    def all(self, xpath: str) -> List[etree._Element]:
+    def all(self, xpath: str) -> list[etree._Element]:
         found = self.tree.xpath(xpath)
         if not found:
             raise AssertionError(f"{self.xml.name}: {xpath} matched nothing")
@@ -116,7 +116,7 @@ class Edit:
             raise AssertionError(f"{self.xml.name}:{index + 1}: {old!r} not once in {line!r}")
         self.lines[index] = line.replace(old, new)
 
-    def set_dims(self, port: etree._Element, dims: List[int]) -> None:
+    def set_dims(self, port: etree._Element, dims: list[int]) -> None:
         """Rewrite the values of a port's existing ``<dim>`` lines (same rank)."""
         children = port.findall("dim")
         assert len(children) == len(dims), (self.xml.name, len(children), dims)
@@ -141,11 +141,11 @@ class Edit:
         for start, end in spans:
             del self.lines[start:end + 1]
 
-    def block(self, element: etree._Element) -> List[str]:
+    def block(self, element: etree._Element) -> list[str]:
         """The lines of a whole element, as the serializer wrote them."""
         return self.lines[element.sourceline - 1:self._end_line(element) + 1]
 
-    def insert_after(self, element: etree._Element, new_lines: List[str]) -> None:
+    def insert_after(self, element: etree._Element, new_lines: list[str]) -> None:
         """Insert lines right after an element (call once per Edit: lines shift)."""
         end = self._end_line(element)
         self.lines[end + 1:end + 1] = new_lines
@@ -153,7 +153,7 @@ class Edit:
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    def save(self, target: Optional[Path] = None) -> None:
+    def save(self, target: Path | None = None) -> None:
         (target or self.xml).write_text(self.text(), encoding="utf-8")
 
 
@@ -972,7 +972,7 @@ def broken_irv217() -> None:
     save(m_strings(openvino_tokenizers._get_factory()), BROKEN / "IRV217-extension-op.xml")
 
 
-BROKEN_SAMPLES: List[Callable[[], None]] = [
+BROKEN_SAMPLES: list[Callable[[], None]] = [
     broken_irv001, broken_irv002, broken_irv003, broken_irv004, broken_irv005,
     broken_irv101, broken_irv101_computed, broken_irv102, broken_irv102_computed, broken_irv103, broken_irv104, broken_irv105, broken_irv106,
     broken_irv107, broken_irv108, broken_irv109, broken_irv201, broken_irv202, broken_irv203, broken_irv204, broken_irv204_lfs,
@@ -1045,7 +1045,7 @@ def read_model_outcome(xml: Path) -> str:
     return "loads"
 
 
-def check() -> Dict[str, str]:
+def check() -> dict[str, str]:
     outcomes = {}
     os.chdir(HERE)  # relative paths keep the runtime's messages short
     for xml in sorted(HERE.rglob("*.xml")):
@@ -1055,7 +1055,7 @@ def check() -> Dict[str, str]:
     return outcomes
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     generate()
     if "--check" in argv:
         check()

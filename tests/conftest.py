@@ -1,6 +1,7 @@
 import pytest
 
 from irvalidate.engine.validation import validate_file
+
 # without openvino, the runtime's recorded answers (tests/support/cassette.py)
 from support.cassette import (  # noqa: F401  (pytest's hooks, found by name in a conftest)
     pytest_runtest_call,

@@ -128,6 +128,7 @@ def test_no_import_circles():
 
 def test_every_registered_type_has_a_spec_in_its_module():
     from importlib import import_module
+
     from irvalidate.ops.support.registry import REGISTRY
     seen = set()
     for kind, name in REGISTRY.items():

@@ -23,14 +23,18 @@ from __future__ import annotations
 
 import collections
 import os
-from typing import Dict, List, Tuple
 
 import pytest
 
 ov = pytest.importorskip("openvino")
 
 from support import ovgen  # noqa: E402
-from support.jsonrun import errors as _errors, names_layer as _names_layer, run_validator, severity as _severity  # noqa: E402
+from support.jsonrun import (  # noqa: E402
+    errors as _errors,
+    names_layer as _names_layer,
+    run_validator,
+    severity as _severity,
+)
 
 N_VALID = int(os.environ.get("IRVALIDATE_DIFF_VALID", "600"))
 N_MUTATED = int(os.environ.get("IRVALIDATE_DIFF_MUTATED", "200"))
@@ -43,7 +47,7 @@ MIN_APPLICABLE = {"output_dims": 0.85, "output_rank": 0.85, "input_dims": 0.85,
                   "target_constant": 0.5}
 
 
-def _batches(n: int) -> List[Tuple[int, int]]:
+def _batches(n: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + BATCH, n)) for lo in range(0, n, BATCH)]
 
 
@@ -51,7 +55,7 @@ def _batches(n: int) -> List[Tuple[int, int]]:
 # running the validator
 
 
-def _fmt(findings: List[dict]) -> str:
+def _fmt(findings: list[dict]) -> str:
     lines = []
     for f in findings:
         layer = f.get("layer") or {}
@@ -66,7 +70,7 @@ def _fmt(findings: List[dict]) -> str:
 
 
 @pytest.fixture(scope="module")
-def models(tmp_path_factory) -> Dict[int, ovgen.GeneratedModel]:
+def models(tmp_path_factory) -> dict[int, ovgen.GeneratedModel]:
     root = tmp_path_factory.mktemp("ovgen")
     n = max(N_VALID, N_MUTATED)
     return {seed: ovgen.generate(seed, root / f"seed{seed}") for seed in range(n)}
@@ -137,7 +141,7 @@ def test_valid_models_have_no_errors(models, lo, hi):
 # mutated models: the mutated layer must be named in an error
 
 
-def _contradicts(declared: List[int], ps) -> bool:
+def _contradicts(declared: list[int], ps) -> bool:
     """Whether a declared port shape contradicts an inferred ov.PartialShape."""
     if ps.rank.is_dynamic:
         return False
@@ -179,7 +183,7 @@ def _check_runtime_view(m: ovgen.Mutation) -> None:
 @pytest.mark.parametrize("lo,hi", _batches(N_MUTATED), ids=lambda v: str(v))
 def test_mutations_are_reported(models, tmp_path, kind, lo, hi):
     mutator = ovgen.MUTATORS[kind]
-    mutations: List[ovgen.Mutation] = []
+    mutations: list[ovgen.Mutation] = []
     for seed in range(lo, hi):
         m = mutator(models[seed], tmp_path / f"seed{seed}")
         if m is not None:

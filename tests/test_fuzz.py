@@ -66,13 +66,12 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, note, settings, strategies as st
 from lxml import etree
 
 from irvalidate.engine.validation import FileResult, validate_file
@@ -92,8 +91,8 @@ HANG_SECONDS = float(os.environ.get("IRVALIDATE_FUZZ_HANG_SECONDS", "60"))
 SLOW_SECONDS = float(os.environ.get("IRVALIDATE_FUZZ_SLOW_SECONDS", "0"))
 
 
-def _seed_list(text: str) -> Tuple[int, ...]:
-    found: List[int] = []
+def _seed_list(text: str) -> tuple[int, ...]:
+    found: list[int] = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         lo, _, hi = part.partition("-")
         found.extend(range(int(lo), int(hi or lo) + 1))
@@ -119,10 +118,10 @@ FUZZ_SETTINGS = settings(
 class Seed:
     name: str
     xml: bytes
-    bin: Optional[bytes]
+    bin: bytes | None
 
 
-def _sample_seeds() -> List[Seed]:
+def _sample_seeds() -> list[Seed]:
     seeds = []
     folders = [ROOT / "sample_models" / "valid", ROOT / "sample_models" / "spec"]
     folders += [Path(p) for p in os.environ.get("IRVALIDATE_FUZZ_SEED_DIRS", "").split(os.pathsep) if p]
@@ -134,7 +133,7 @@ def _sample_seeds() -> List[Seed]:
     return seeds
 
 
-def _ovgen_seeds() -> List[Seed]:
+def _ovgen_seeds() -> list[Seed]:
     try:
         from support import ovgen  # noqa: WPS433 - needs openvino; optional
     except Exception:  # noqa: BLE001 - no openvino: the sample models alone
@@ -162,8 +161,8 @@ def _parses(seed: Seed) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
-def seeds() -> Tuple[Seed, ...]:
+@functools.cache
+def seeds() -> tuple[Seed, ...]:
     found = tuple(s for s in _sample_seeds() + _ovgen_seeds() if _parses(s))
     assert len(found) >= 10, "the fuzz seeds are missing (sample_models/valid, sample_models/spec)"
     return found
@@ -228,7 +227,7 @@ TEXT_SNIPPETS = (
     "\ufeff", "<", ">", "]]>", "<dim>1</dim>", "</layer>", "<layer/>", "é")
 
 
-def _ids(root: etree._Element) -> List[str]:
+def _ids(root: etree._Element) -> list[str]:
     """Layer and port ids that exist somewhere in the file: rewiring to them is the
     interesting case (ids that are valid, just wrong)."""
     found = set()
@@ -258,14 +257,14 @@ def _value(draw, root: etree._Element) -> str:
 # tree mutations: each returns a description, or None when it does not apply
 
 
-def _elements(root: etree._Element) -> List[etree._Element]:
+def _elements(root: etree._Element) -> list[etree._Element]:
     return [e for e in root.iter() if isinstance(e.tag, str)]
 
 
 def _pick(draw, root: etree._Element, include_root: bool = False,
-          tags: Optional[Tuple[str, ...]] = None) -> Optional[etree._Element]:
+          tags: tuple[str, ...] | None = None) -> etree._Element | None:
     """An element: first a tag (so rare tags such as back_edges get their share), then one."""
-    by_tag: Dict[str, List[etree._Element]] = {}
+    by_tag: dict[str, list[etree._Element]] = {}
     for elem in _elements(root):
         if (elem is root and not include_root) or (tags and elem.tag not in tags):
             continue
@@ -290,7 +289,7 @@ def m_delete(draw, root):
     return f"delete {_where(elem)}"
 
 
-def _destination(draw, root, elem) -> Tuple[etree._Element, int]:
+def _destination(draw, root, elem) -> tuple[etree._Element, int]:
     inside = set(elem.iter()) if elem is not None else set()
     parents = [e for e in _elements(root) if e not in inside]
     parent = parents[draw(st.integers(0, len(parents) - 1))]
@@ -419,7 +418,7 @@ def m_rewire(draw, root):
     return f"rewire {_where(elem)} {name}={value!r}"
 
 
-def _ports(layer: etree._Element, section: str) -> List[str]:
+def _ports(layer: etree._Element, section: str) -> list[str]:
     found = layer.find(section)
     return [p.get("id", "") for p in (found if found is not None else ()) if p.tag == "port"]
 
@@ -469,7 +468,7 @@ _ENUMS = ("none", "explicit", "numpy", "pdpd", "bidirectional", "NUMPY", "Explic
           "numpy ", "", "fancy", " numpy", "numpy,pdpd")
 
 
-def _semantic_value(draw, name: str, old: Optional[str]) -> str:
+def _semantic_value(draw, name: str, old: str | None) -> str:
     if name in ("auto_broadcast", "mode"):
         return draw(st.sampled_from(_ENUMS))
     if name in ("element_type", "precision", "destination_type"):
@@ -555,7 +554,7 @@ _BROADCASTING = ("broadcast", "select", "fakequantize", "add", "subtract", "mult
 _AXIS_VALUES = st.one_of(st.integers(-4, 6), st.sampled_from((-2, 100000, 1 << 31, 1 << 63, 10 ** 25)))
 
 
-def _layers_of_kind(root, kinds: Tuple[str, ...]) -> List[etree._Element]:
+def _layers_of_kind(root, kinds: tuple[str, ...]) -> list[etree._Element]:
     return [l for l in root.iter("layer") if (l.get("type") or "").lower() in kinds]
 
 
@@ -683,7 +682,7 @@ def m_explode(draw, root):
     return f"repeat {_where(elem)} {times} times"
 
 
-TREE_MUTATIONS: Dict[str, Callable] = {
+TREE_MUTATIONS: dict[str, Callable] = {
     "delete": m_delete, "duplicate": m_duplicate, "move": m_move, "rename_tag": m_rename_tag,
     "set_attribute": m_set_attribute, "delete_attribute": m_delete_attribute,
     "add_attribute": m_add_attribute, "dim_text": m_dim_text, "layer_type": m_layer_type,
@@ -707,7 +706,7 @@ _KINDS = ("delete", "delete", "duplicate", "move", "rename_tag", "set_attribute"
 # text and .bin mutations
 
 
-def _text_mutation(draw, xml: bytes) -> Tuple[bytes, Optional[str]]:
+def _text_mutation(draw, xml: bytes) -> tuple[bytes, str | None]:
     kind = draw(st.sampled_from(("none",) * 12 + ("truncate", "splice", "declaration", "utf16",
                                                    "entity")))
     if kind == "entity":  # a DTD declaring entities, referenced where a value or element goes
@@ -740,7 +739,7 @@ def _text_mutation(draw, xml: bytes) -> Tuple[bytes, Optional[str]]:
     return xml, None
 
 
-def _bin_mutation(draw, blob: Optional[bytes]) -> Tuple[object, Optional[str]]:
+def _bin_mutation(draw, blob: bytes | None) -> tuple[object, str | None]:
     """The new .bin: bytes, "missing" or "directory"; and what was done."""
     kind = draw(st.sampled_from(("keep",) * 8 + ("truncate", "flip", "empty", "append",
                                                    "replace", "missing", "directory")))
@@ -778,9 +777,9 @@ class Case:
     xml: bytes
     bin: object          # bytes, "missing" or "directory"
     bin_name: str        # model.bin (found by default) or weights.bin (passed as bin_path)
-    mutations: List[str]
+    mutations: list[str]
 
-    def write(self, folder: Path) -> Tuple[str, Optional[str]]:
+    def write(self, folder: Path) -> tuple[str, str | None]:
         folder.mkdir(parents=True, exist_ok=True)
         xml = folder / "model.xml"
         xml.write_bytes(self.xml)
@@ -838,14 +837,14 @@ def _signature_of_exception(kind: str, err: BaseException) -> str:
     return f"{kind}|{type(err).__name__}|{at}"
 
 
-def _full_traceback(xml: str, bin_path: Optional[str]) -> str:
+def _full_traceback(xml: str, bin_path: str | None) -> str:
     """Run the engine again with every rule, and its parse and analysis steps, wrapped so
     that the traceback of whatever crashed is kept (the IRV000 message has only its last
     frame)."""
     from irvalidate.engine import validation as engine
     from irvalidate.rules import RULES
 
-    traces: List[str] = []
+    traces: list[str] = []
 
     class Recording:
         def __init__(self, rule) -> None:
@@ -886,7 +885,7 @@ def _full_traceback(xml: str, bin_path: Optional[str]) -> str:
     return "\n".join(traces) or "(the crash did not reproduce)"
 
 
-_recorded: Dict[str, int] = {}
+_recorded: dict[str, int] = {}
 
 
 def record_failure(case: Case, signature: str, message: str, details: str) -> Path:
@@ -919,7 +918,7 @@ def record_failure(case: Case, signature: str, message: str, details: str) -> Pa
     return folder
 
 
-def _fail(case: Case, failures: List[Tuple[str, str, str]]) -> None:
+def _fail(case: Case, failures: list[tuple[str, str, str]]) -> None:
     saved = [f"{record_failure(case, sig, msg, det)}: {msg}" for sig, msg, det in failures]
     for line in saved:
         print(line)
@@ -974,7 +973,7 @@ def _check_file(case: Case, folder: Path) -> None:
     from irvalidate.reporting import FORMATTERS
 
     xml, bin_path = case.write(folder)
-    failures: List[Tuple[str, str, str]] = []
+    failures: list[tuple[str, str, str]] = []
     started = time.monotonic()
     try:
         with watchdog(case):
@@ -1022,7 +1021,7 @@ def test_mutated_ir_never_crashes_the_validator(data):
         _check_file(case, Path(tmp) / "case")
 
 
-def _root_tag(path: str) -> Optional[str]:
+def _root_tag(path: str) -> str | None:
     """The root element's tag, as far as the start of the file tells (None: not XML there)."""
     try:
         for _, elem in etree.iterparse(path, events=("start",), resolve_entities=False,
@@ -1033,8 +1032,8 @@ def _root_tag(path: str) -> Optional[str]:
     return None
 
 
-@functools.lru_cache(maxsize=None)
-def _schema_validators() -> Dict[str, Callable[[dict], None]]:
+@functools.cache
+def _schema_validators() -> dict[str, Callable[[dict], None]]:
     """The committed report schema and the SARIF 2.1.0 schema, when jsonschema is installed."""
     try:
         from jsonschema.validators import validator_for
@@ -1049,7 +1048,7 @@ def _schema_validators() -> Dict[str, Callable[[dict], None]]:
     return found
 
 
-def _run_cli(argv: List[str]) -> Tuple[int, str, str]:
+def _run_cli(argv: list[str]) -> tuple[int, str, str]:
     from irvalidate.cli.main import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -38,17 +38,17 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence
 
 import pytest
 
 import irvalidate.engine.validation
 import irvalidate.rules.incompatible
-from support.irbuilder import IR
 from irvalidate.cli.main import main
 from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_models"
@@ -100,11 +100,11 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def snapshot(*roots: Path) -> Dict[str, tuple]:
+def snapshot(*roots: Path) -> dict[str, tuple]:
     """Everything observable about the files under ``roots`` (symlinks not followed):
     type, inode, size, mtime, ctime and content hash; directories' mtimes too, so a file
     created and deleted again (a temporary file) shows."""
-    state: Dict[str, tuple] = {}
+    state: dict[str, tuple] = {}
     for root in roots:
         root = Path(root)
         st = root.lstat()
@@ -141,7 +141,7 @@ def run_main(args: Sequence, capsys) -> Run:
     return Run(rc, out, err, seconds, cpu)
 
 
-def internal_errors(fmt: str, out: str) -> List[str]:
+def internal_errors(fmt: str, out: str) -> list[str]:
     """IRV000 findings in a report of the given format."""
     if fmt == "json":
         return [f["message"] for f in json.loads(out)["files"] for f in f["findings"]
@@ -155,7 +155,7 @@ def internal_errors(fmt: str, out: str) -> List[str]:
 
 
 def run_problems(run: Run, fmt: str, what: str, forbidden: Iterable[str] = LEAKS,
-                 time_limit: float = TIME_LIMIT) -> List[str]:
+                 time_limit: float = TIME_LIMIT) -> list[str]:
     """What is wrong with one in-process run on a hostile file (empty: nothing)."""
     problems = []
     if run.rc not in (0, 1):
@@ -182,21 +182,21 @@ def check_clean_run(run: Run, fmt: str, what: str, forbidden: Iterable[str] = LE
     assert not problems, "\n".join(problems)
 
 
-def long_messages(findings: Iterable[dict], limit: int) -> List[str]:
+def long_messages(findings: Iterable[dict], limit: int) -> list[str]:
     return [f"{f['rule']} message is {len(f['message'])} characters long (limit {limit}): "
             f"{f['message'][:200]}..." for f in findings if len(f["message"]) > limit]
 
 
 @dataclass
 class Assessed:
-    findings: List[dict]
-    runs: Dict[str, Run]
+    findings: list[dict]
+    runs: dict[str, Run]
 
     @property
     def codes(self) -> set:
         return {f["rule"] for f in self.findings}
 
-    def messages(self, *codes: str) -> List[str]:
+    def messages(self, *codes: str) -> list[str]:
         return [f["message"] for f in self.findings if not codes or f["rule"] in codes]
 
     def has(self, code: str, pattern: str = "") -> bool:
@@ -241,7 +241,7 @@ class Proc:
     cpu: float  #: the child's own CPU seconds (wait4): what TIME_LIMIT bounds
     rss_mb: float
     timed_out: bool
-    temp_left: List[str]
+    temp_left: list[str]
 
 
 #: forks and measures ``python -m irvalidate``: a direct child of pytest would inherit
@@ -273,7 +273,7 @@ with open(report, "w") as handle:
 """
 
 
-def run_python_m(args: Sequence, workdir: Path, timeout: float = 60.0, cwd: Optional[Path] = None,
+def run_python_m(args: Sequence, workdir: Path, timeout: float = 60.0, cwd: Path | None = None,
                  address_space: int = ADDRESS_SPACE_LIMIT) -> Proc:
     """``python -m irvalidate ARGS`` in a subprocess with TMPDIR an empty directory, its
     address space limited: exit code, output, wall time and its own peak RSS (wait4)."""
@@ -355,7 +355,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.server.connections.append(self.client_address)  # type: ignore[attr-defined]
         super().setup()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path.endswith(".dtd"):
             body = (f'<!ENTITY leak "{NET_TOKEN}"><!ATTLIST layer name CDATA "{NET_TOKEN}">')
         else:
@@ -451,7 +451,7 @@ BIG = "<!DOCTYPE net [<!ENTITY big \"" + "A" * 100_000 + "\">]>"
 QUADRATIC = "&big;" * 30_000
 
 
-def xml_attacks(secrets: Path, web_url: str, closed: int) -> Dict[str, dict]:
+def xml_attacks(secrets: Path, web_url: str, closed: int) -> dict[str, dict]:
     """id -> the file text, and what must be found: ``any_of`` codes (one of them with a
     message matching ``says``) and whether the graph's own IRV102 must still be reported."""
     secret = (secrets / "secret.txt").as_uri()
@@ -706,7 +706,7 @@ INJECTING_FILE = "m\n::error file=evil.xml::FILE\x1b]0;pwned\x07\x1b[31m.xml"
 _RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def acted_on(output: str, own: Sequence[str] = ()) -> List[str]:
+def acted_on(output: str, own: Sequence[str] = ()) -> list[str]:
     """What in a human-readable output a CI log or a terminal would act on: a line that
     is a workflow command (GitHub strips leading white space first) other than the
     format's ``own``, and any raw control character."""
@@ -1365,7 +1365,7 @@ HOSTILE_FOR_ISOLATION = {
 }
 
 
-def isolation_set(directory: Path) -> List[Path]:
+def isolation_set(directory: Path) -> list[Path]:
     """20 files: 12 genuine valid IRs, 2 broken ones, 6 hostile or broken."""
     directory.mkdir(parents=True, exist_ok=True)
     chosen = sorted((SAMPLES / "valid").glob("*.xml"))[:12] + [
@@ -1416,7 +1416,7 @@ def test_one_run_over_many_files_isolates_the_bad_ones(tmp_path, capsys):
     assert snapshot(tmp_path / "models") == before
 
 
-def _patched_set(directory: Path) -> List[Path]:
+def _patched_set(directory: Path) -> list[Path]:
     directory.mkdir()
     ir = IR()
     x, y = ir.parameter("2,3", name="x"), ir.parameter("4", name="y")

@@ -4,7 +4,6 @@ the runtime makes of it now must be what it made of it then.  After a runtime up
 difference is named per test and read; re-record with ``python tests/support/record.py``."""
 import re
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -22,7 +21,7 @@ def comparable(answer: list) -> list:
                      for name, *rest in answer[1]]]
 
 
-def differences(path: Path, folder: Path) -> List[str]:
+def differences(path: Path, folder: Path) -> list[str]:
     """Each recorded reading of a file that the runtime now reads otherwise."""
     recorded = cassette.load(path)
     keep = cassette.Tape("check", blobs=recorded["blobs"])

@@ -8,9 +8,8 @@ import json
 import subprocess
 import sys
 
-from support.irbuilder import IR
-
 from irvalidate.settings.config import Config, Defaults
+from support.irbuilder import IR
 
 PROBE = """
 import json, sys

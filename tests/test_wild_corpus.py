@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.places import CORPUS
 
 from irvalidate.cli.main import main
+from support.places import CORPUS
 
 FILES = sorted(CORPUS.glob("*/*.xml")) if CORPUS.is_dir() else []
 pytestmark = pytest.mark.skipif(not FILES, reason=f"no wild corpus at {CORPUS}")
@@ -48,8 +48,8 @@ def oracle():
 
 @pytest.fixture(scope="module")
 def report():
-    from io import StringIO
     from contextlib import redirect_stdout
+    from io import StringIO
     buffer = StringIO()
     with redirect_stdout(buffer):
         main(["--format", "json", *map(str, FILES)])

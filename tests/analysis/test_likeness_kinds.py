@@ -2,13 +2,12 @@
 not in ``Value``) are forgotten with the values: a long file does not grow them."""
 from __future__ import annotations
 
-from support.irbuilder import IR
-
 from irvalidate.analysis import stream as stream_module
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import _weights
 from irvalidate.ops.support.spec import Value
 from irvalidate.rules import RULES
+from support.irbuilder import IR
 
 LAYERS = 300
 

@@ -371,6 +371,7 @@ def test_columns_tell_elements_on_one_line_apart(tmp_path):
 def test_lines_are_read_alike_across_chunks(tmp_path):
     """The column finder reads lines by 1 MB chunks: every line, wherever a chunk ends."""
     import random
+
     from irvalidate.ir.locate import _lines_of
     rng = random.Random(23)
     text = "".join(f"line {i} " + "\u00e9x" * rng.randint(0, 150) + "\r\n"[rng.random() < .5:]

@@ -4,9 +4,9 @@ import gc
 import sys
 
 import pytest
-from support.irbuilder import IR
 
 from irvalidate.cli.main import main
+from support.irbuilder import IR
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from support.irbuilder import IR
-from support.places import ROOT
 from irvalidate.cli import main as cli
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
+from support.places import ROOT
 
 
 def chain(size: int = 8, declared: int = 8, relu_out=None) -> IR:
@@ -152,8 +152,8 @@ def test_sarif_gives_a_consequence_its_root_as_a_related_location(tmp_path, caps
 
 
 def test_concise_prints_one_line_per_finding(tmp_path, capsys):
-    from irvalidate.rules.findings import Finding
     from irvalidate.reporting import FORMATTERS
+    from irvalidate.rules.findings import Finding
     path = str(chain(size=10).write(tmp_path))
     assert cli.main(["--format", "concise", path]) == 1
     out = capsys.readouterr().out.splitlines()

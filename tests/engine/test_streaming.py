@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
-from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import _weights, validate_file
 from irvalidate.rules import RULES
+from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 
 @pytest.fixture(autouse=True)
@@ -133,13 +133,12 @@ def test_remembered_inference_is_one_files(tmp_path):
     """ops.memo names a Const's values by its payload, an offset into one .bin: two files
     with their own values at the same offset, analysed one after the other in one process
     without the engine (which also clears the memo), keep their own results."""
-    from support.irbuilder import IR
-
     from irvalidate.analysis import analyse
     from irvalidate.engine.validation import default_bin
     from irvalidate.ir.reader import parse
     from irvalidate.ir.weights import BinFile
     from irvalidate.shapes.dims import format_shape
+    from support.irbuilder import IR
     shapes = []
     for repeats in ([1, 2], [3, 1]):  # (Tile has no <data>: both layers share the reader's)
         ir = IR()
@@ -181,9 +180,8 @@ def test_alike_layers_compute_their_own_values(tmp_path, monkeypatch):
     target) is alike the first one found clean; each repeat still computes its own values:
     an index of other numbers (block 3) gives another target, and the messages name each
     block's own layers."""
-    from support.irbuilder import IR
-
     from irvalidate.analysis import likeness
+    from support.irbuilder import IR
     ir = IR()
     data, one = ir.parameter("2,3"), ir.parameter("1")
     axis = ir.const([0], "i64", shape=[])

@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.irbuilder import IR, Ref
 
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import _weights, validate_file
 from irvalidate.rules import RULES
+from support.irbuilder import IR, Ref
 
 SEEDS = range(100)
 

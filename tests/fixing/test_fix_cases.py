@@ -22,8 +22,8 @@ import pytest
 
 pytest.importorskip("openvino")
 
-from support import fixcases  # noqa: E402
-from support.fixcheck import reference  # noqa: E402
+from support import fixcases
+from support.fixcheck import reference
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import irvalidate
-from irvalidate.fixing import run as fixing
 from irvalidate.cli.main import main
+from irvalidate.fixing import run as fixing
 
 BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 VALID = Path(__file__).resolve().parents[2] / "sample_models" / "valid"
@@ -283,8 +283,8 @@ def test_the_runtime_reads_what_the_encoding_sniffer_names(tmp_path, encoding, d
 
 def test_a_refused_file_gives_no_diff():
     from irvalidate.engine.validation import FileResult
-    from irvalidate.rules.findings import FileFix
     from irvalidate.fixing.report import diff_text
+    from irvalidate.rules.findings import FileFix
     refused = FileResult("a.xml", [], [], FileFix(refused="the file after its edits has IRV001 "
                                                           "errors", diff=b"--- a/a.xml\n"))
     kept = FileResult("b.xml", [], [], FileFix(diff=b"--- a/b.xml\n"))

@@ -36,13 +36,13 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from support import everyop_models  # noqa: E402
-from support.fixcheck import assert_untouched, cli, outside_lines, ports, reference  # noqa: E402
 from lxml import etree  # noqa: E402
 
 import irvalidate  # noqa: E402
 from irvalidate.fixing.run import FixError, fix_file  # noqa: E402
 from irvalidate.ops.support import registry  # noqa: E402
+from support import everyop_models  # noqa: E402
+from support.fixcheck import assert_untouched, cli, outside_lines, ports, reference  # noqa: E402
 
 MUTANTS_PER_CLASS = 3
 #: (op type, first opset of the class) -> why no model here holds a layer of it; empty: every

@@ -28,13 +28,24 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from support import opcheck  # noqa: E402
-from support.fixcheck import assert_untouched, cli, edit_line, inferred, line_of, outside_lines, ports, reference  # noqa: E402
 import openvino.opset16 as ops  # noqa: E402
-from support import ovgen  # noqa: E402
 from lxml import etree  # noqa: E402
 
 import irvalidate  # noqa: E402
+from support import (  # noqa: E402
+    opcheck,
+    ovgen,
+)
+from support.fixcheck import (  # noqa: E402
+    assert_untouched,
+    cli,
+    edit_line,
+    inferred,
+    line_of,
+    outside_lines,
+    ports,
+    reference,
+)
 
 F32, BOOL = ov.Type.f32, ov.Type.boolean
 N_GENERATED, N_PER_MODEL, N_VALID_GENERATED = 160, 12, 40

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import irvalidate
-from irvalidate.fixing import run as fixing
 from irvalidate.cli.main import main
+from irvalidate.fixing import run as fixing
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_models" / "broken" / "IRV101-output-shape-mismatch"

@@ -9,8 +9,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from irvalidate.fixing.editing.diff import unified_diff
 from irvalidate.fixing.editing.ledger import Ledger, edits_of, positions

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irvalidate.engine.validation import validate_file
 from irvalidate.cli.shapes import layers_of
+from irvalidate.engine.validation import validate_file
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset8")

@@ -143,9 +143,9 @@ REAL = sorted(WILD.glob("*/*.xml")) if WILD.is_dir() else []
 def test_the_locator_names_every_record_as_the_parser_does(path):
     # lxml's lines are exact up to 65,534: there the scan must find each record at its line;
     # past it (three real files), the line found must hold that very element
-    from irvalidate.ir.records import Edge, Layer, Port
     from irvalidate.ir.locate import MAX_EXACT_LINE, find_lines, record_keys
     from irvalidate.ir.parser import parse
+    from irvalidate.ir.records import Edge, Layer, Port
     doc = parse(str(path))
     records = list(every_record(doc))
     keys = record_keys(doc, records)

@@ -12,7 +12,6 @@ import sys
 import threading
 
 import pytest
-from support.places import CORPUS_FILES, GENUINE, SAMPLES
 from test_scanner import TEXT, VARIANTS, _variant, agree
 
 from irvalidate.engine import streaming
@@ -21,6 +20,7 @@ from irvalidate.ir import reader, scan_process, scanner
 from irvalidate.ir.records import Document, Graph
 from irvalidate.ir.scan_process import ScanProcess
 from irvalidate.ir.scanner import NotPlain, Scanner
+from support.places import CORPUS_FILES, GENUINE, SAMPLES
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import List
 
 import pytest
-from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 from irvalidate.ir import parser, reader
 from irvalidate.ir.records import Document, Graph
 from irvalidate.ir.scanner import CHUNK
+from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
 BODIES = ROOT / "sample_models" / "valid" / "body-port-map.xml"
 
@@ -163,7 +162,7 @@ def test_layers_past_a_chunk_and_line_65534(tmp_path):
     copies = 2 + max((2 * CHUNK) // len(body), 65535 // body.count("\n"))
     layers = re.findall(r"<layer .*?</layer>", body, flags=re.S)
     ids = [re.search(r'id="(\d+)"', l).group(1) for l in layers]
-    blocks: List[str] = []
+    blocks: list[str] = []
     for n in range(copies):
         block = body
         for lid in ids:  # fresh ids per copy, and edges of each copy

@@ -10,7 +10,11 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    create, expect_refusal, model, param, random_dim,
+    create,
+    expect_refusal,
+    model,
+    param,
+    random_dim,
 )
 
 Q, K, V = [2, 8, 10, 64], [2, 8, 12, 64], [2, 8, 12, 32]

@@ -11,11 +11,10 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from irvalidate.ops.support import attributes, autobroadcast
 from irvalidate.ops import broadcast
+from irvalidate.ops.support import attributes, autobroadcast
 from irvalidate.ops.support.attributes import Field
 from irvalidate.ops.support.spec import OpError
 

@@ -8,8 +8,8 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from support import opcheck  # noqa: E402
 from irvalidate.ops.support.registry import lookup  # noqa: E402
+from support import opcheck  # noqa: E402
 from support.ovmodels import make, model_of, param  # noqa: E402
 
 I64, F32, I32 = np.int64, np.float32, np.int32

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from support.irbuilder import IR
-
 from irvalidate.ir.records import Layer
 from irvalidate.ops.support.attributes import Field, parse_bool, read
 from irvalidate.ops.support.evaluating import bool_attr
+from support.irbuilder import IR
 
 #: spelling -> what the runtime reads with a default of true, and with a default of false
 RUNTIME = {

@@ -5,9 +5,9 @@ version takes (IRV104, IRV105) and an integer target (IRV106).
 The shape rules alone (irvalidate.shapes.broadcasting) are tested in
 tests/shapes/test_broadcasting.py and tests/shapes/test_seed_examples.py."""
 import pytest
+from conftest import codes
 
 from support.irbuilder import IR
-from conftest import codes
 
 
 def only(findings, code):

@@ -10,7 +10,12 @@ ov = pytest.importorskip("openvino")
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    create, errors_naming as _errors, expect_refusal, model, param, random_shape,
+    create,
+    errors_naming as _errors,
+    expect_refusal,
+    model,
+    param,
+    random_shape,
 )
 
 

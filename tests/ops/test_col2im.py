@@ -8,12 +8,17 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino import opset13 as o  # noqa: E402
 
+from irvalidate.ops.col2im import block_count  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    const, create, errors_naming as _errors, expect_refusal, model, param,
+    const,
+    create,
+    errors_naming as _errors,
+    expect_refusal,
+    model,
+    param,
 )
-from irvalidate.ops.col2im import block_count  # noqa: E402
 
 CB = {"strides": [1, 1], "dilations": [1, 1], "pads_begin": [0, 0], "pads_end": [0, 0]}
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
+from hypothesis import given, settings, strategies as st  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
-from hypothesis import given, settings, strategies as st  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.shapeops import model, param, refusal, shape_text  # noqa: E402
 

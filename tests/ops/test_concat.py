@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
+from conftest import codes  # noqa: E402
 from openvino import opset1  # noqa: E402
 
-from support import opcheck  # noqa: E402
-from conftest import codes  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
+from support import opcheck  # noqa: E402
 
 
 def shape(spec):

@@ -7,9 +7,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 B = dict(keep_top_k=[200], normalized=True, share_location=True, nms_threshold=0.45, top_k=400)

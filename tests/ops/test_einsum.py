@@ -5,17 +5,22 @@ import string
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 ov = pytest.importorskip("openvino")
 
+from irvalidate.ops.support.spec import OpError, Value  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    create, dims, errors_naming as _errors, expect_refusal, infer, model, param,
+    create,
+    dims,
+    errors_naming as _errors,
+    expect_refusal,
+    infer,
+    model,
+    param,
 )
-from irvalidate.ops.support.spec import OpError, Value  # noqa: E402
 
 
 def einsum(equation, shapes, types=None):

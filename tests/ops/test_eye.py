@@ -11,7 +11,12 @@ from openvino import opset13 as o  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    const, create, errors_naming as _errors, expect_refusal, model, param,
+    const,
+    create,
+    errors_naming as _errors,
+    expect_refusal,
+    model,
+    param,
 )
 
 

@@ -12,7 +12,17 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import both_ways, shape_text, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    both_ways,
+    computed_scalar,
+    const,
+    differential,
+    model,
+    param,
+    random_dim,
+    refusal,
+    shape_text,
+)
 
 
 def gather(data, indices, axis, batch=0, version=8, iet=np.int64):

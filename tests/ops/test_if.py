@@ -9,9 +9,9 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
-from support import opcheck  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from irvalidate.cli.shapes import layers_of  # noqa: E402
+from irvalidate.engine.validation import validate_file  # noqa: E402
+from support import opcheck  # noqa: E402
 from support.ovmodels import compare_file, const, model_of, param  # noqa: E402
 
 
@@ -231,9 +231,8 @@ def test_a_scalar_and_a_1d_branch_give_no_warning(tmp_path, seed):
     """Random valid models (tests/support/ovgen.py) whose If merges a scalar then-branch with a [1]
     else-branch: read_model gives [1] (the sources read as if they gave [?]); irvalidate
     infers [1] too, so the declared [1] draws no IRV109."""
-    from support import ovgen
-
     from irvalidate.engine.validation import validate_file
+    from support import ovgen
     model = ovgen.generate(seed, tmp_path / "m")
     assert [f.code for f in validate_file(str(model.xml)).findings] == []
 

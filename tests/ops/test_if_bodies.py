@@ -10,10 +10,10 @@ ov = pytest.importorskip("openvino")
 import openvino.opset8 as o8  # noqa: E402
 from lxml import etree  # noqa: E402
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import bodyports  # noqa: E402
 from support.bodyports import differing  # noqa: E402
 from support.ovmodels import parameters_of  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 
 
 def _body(shape, make):

@@ -10,11 +10,11 @@ from hypothesis import given, strategies as st
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
+from irvalidate.ops.interpolate import scale_dim  # noqa: E402
+from irvalidate.shapes.dims import DYNAMIC, Dim  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.irsettle import assert_refused, compare_ir, differential, refused_ir  # noqa: E402
-from irvalidate.ops.interpolate import scale_dim  # noqa: E402
-from irvalidate.shapes.dims import DYNAMIC, Dim  # noqa: E402
 from support.ovvalues import computed, parameter  # noqa: E402
 
 D = None

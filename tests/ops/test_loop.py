@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
-from support import opcheck  # noqa: E402
 import irvalidate  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
+from support import opcheck  # noqa: E402
 from support.ovmodels import (  # noqa: E402
     compare_file,
     const,

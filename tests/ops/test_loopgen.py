@@ -11,8 +11,10 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as op  # noqa: E402
 
-from support import loopgen  # noqa: E402
-from support import opcheck  # noqa: E402
+from support import (  # noqa: E402
+    loopgen,
+    opcheck,
+)
 from support.bodyports import differing  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_LOOPGEN_MODELS", "800"))

@@ -4,17 +4,23 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 
-from support import opcheck  # noqa: E402
-from support.irbuilder import IR  # noqa: E402
-from support.partial_shapes import dims, errors_naming as _errors, expect_refusal, infer, model, param  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
 from irvalidate.ops.support.spec import OpError, Value  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
+    dims,
+    errors_naming as _errors,
+    expect_refusal,
+    infer,
+    model,
+    param,
+)
 
 
 def matmul(a, b, ta=False, tb=False, et_a=np.float32, et_b=np.float32):

@@ -10,9 +10,9 @@ ov = pytest.importorskip("openvino")
 
 import openvino.opset8 as o8  # noqa: E402
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import accepted, const, differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 OPSETS = ["opset1", "opset3", "opset4", "opset5", "opset9"]

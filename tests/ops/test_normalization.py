@@ -11,7 +11,13 @@ from openvino import opset13 as o  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.partial_shapes import (  # noqa: E402
-    const, create, errors_naming as _errors, expect_refusal, model, param, random_shape,
+    const,
+    create,
+    errors_naming as _errors,
+    expect_refusal,
+    model,
+    param,
+    random_shape,
 )
 
 MVN1 = {"eps": 1e-9, "across_channels": True, "normalize_variance": True}

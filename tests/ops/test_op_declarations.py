@@ -29,8 +29,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from support.irbuilder import IR
-
 from irvalidate.cli.shapes import layers_of
 from irvalidate.engine.validation import validate_file
 from irvalidate.ops.support import memo, registry
@@ -38,6 +36,7 @@ from irvalidate.ops.support.attributes import Field, read
 from irvalidate.ops.support.node import Node
 from irvalidate.ops.support.spec import OpSpec, Result
 from irvalidate.reshaping.pinning import PinFinder
+from support.irbuilder import IR
 
 ROOT = Path(__file__).resolve().parents[2]
 OPS = ROOT / "irvalidate" / "ops"

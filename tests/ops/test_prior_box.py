@@ -7,12 +7,12 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
+import openvino.opset8 as o8  # noqa: E402
+
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import accepted, const, make, model_of, param  # noqa: E402
-
-import openvino.opset8 as o8  # noqa: E402
 
 BASE = dict(min_size=[64.], max_size=[128.], aspect_ratio=[2.], flip=True, clip=False, step=8.,
             offset=0.5, variance=[0.1, 0.1, 0.2, 0.2], scale_all_sizes=True)

@@ -8,8 +8,8 @@ key, its id, name, version and attributes are not.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List, Tuple
 
 from irvalidate.analysis.likeness import Likeness
 from irvalidate.ir.records import Layer, Port
@@ -24,7 +24,7 @@ FENCE = {OPS / "support" / "node.py", OPS / "support" / "memo.py"}
 LAYER_FIELDS = {"producer", "rests_on"}
 
 
-def reaches(source: str) -> Iterator[Tuple[int, str]]:
+def reaches(source: str) -> Iterator[tuple[int, str]]:
     """(line, how) for each read of a Value's layer fields in Python ``source``."""
     for found in ast.walk(ast.parse(source)):
         if isinstance(found, ast.Attribute) and found.attr in LAYER_FIELDS:
@@ -44,7 +44,7 @@ def test_the_scan_sees_each_way_of_reaching_a_producer():
 
 
 def test_ops_reach_a_producer_only_through_the_node():
-    found: List[str] = []
+    found: list[str] = []
     for path in sorted(OPS.rglob("*.py")):
         if path in FENCE:
             continue
@@ -94,7 +94,7 @@ def _layer(lid: str, kind: str, version: str, data: dict, outputs: int = 1) -> L
                  ports)
 
 
-def _shape_of(producer: Layer) -> Tuple[object, object, object]:
+def _shape_of(producer: Layer) -> tuple[object, object, object]:
     layer = _layer("9", "ShapeOf", "opset3", _DATA)
     spec = registry.lookup("ShapeOf", "opset3")
     return registry.infer(spec, layer, [Value((), "f32", producer)], _Graph())

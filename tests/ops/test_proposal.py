@@ -7,9 +7,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 B = dict(base_size=16, pre_nms_topn=6000, post_nms_topn=300, nms_thresh=0.7, feat_stride=16,

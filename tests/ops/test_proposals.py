@@ -8,8 +8,8 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-from support import opcheck  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
+from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
 from support.shapeops import both_ways, model, near_shape, param, refusal, shape_text  # noqa: E402
 

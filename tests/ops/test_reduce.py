@@ -4,19 +4,25 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 ov = pytest.importorskip("openvino")
 from openvino import opset13 as o  # noqa: E402
 
-from support import opcheck  # noqa: E402
-from support.partial_shapes import (  # noqa: E402
-    create, dims, errors_naming as _errors, expect_refusal, infer, model, param, random_shape,
-)
-from support.irbuilder import IR  # noqa: E402
 from irvalidate.ops.support.spec import Value  # noqa: E402
 from irvalidate.shapes.values import Origin, constant  # noqa: E402
+from support import opcheck  # noqa: E402
+from support.irbuilder import IR  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
+    create,
+    dims,
+    errors_naming as _errors,
+    expect_refusal,
+    infer,
+    model,
+    param,
+    random_shape,
+)
 
 ARITHMETIC = ["ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd", "ReduceL1",
               "ReduceL2"]

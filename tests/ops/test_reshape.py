@@ -6,12 +6,22 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
+from hypothesis import given, settings, strategies as st  # noqa: E402
 from openvino import opset1  # noqa: E402
 
 from support import opcheck  # noqa: E402
-from hypothesis import given, settings, strategies as st  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import both_ways, computed, const, differential, model, param, random_dim, refusal, shape_text  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    both_ways,
+    computed,
+    const,
+    differential,
+    model,
+    param,
+    random_dim,
+    refusal,
+    shape_text,
+)
 
 
 def reshape(data, pattern, special_zero):
@@ -157,8 +167,8 @@ def test_the_minus_one_on_intervals_holds_every_possible_size(lo, width, unbound
     """[lo..hi, static] reshaped to [-1, out]: every size the input may take that divides
     evenly lies inside the inferred interval (the runtime's rule may be wider, never narrower)."""
     from irvalidate.ops.reshape import _reshape
-    from irvalidate.shapes.dims import Dim
     from irvalidate.ops.support.spec import OpError
+    from irvalidate.shapes.dims import Dim
     hi = INF if unbounded else lo + width
     try:
         got = _reshape((Dim(lo, hi), Dim(static, static)), [Dim(0, INF), Dim(out, out)], 0, False)

@@ -7,9 +7,9 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import differential_batches, make, model_of, near_dims, param  # noqa: E402
 
 POOL = dict(output_roi=[7, 6], spatial_scale=0.0625, method="max")

@@ -8,9 +8,9 @@ import pytest
 ov = pytest.importorskip("openvino")
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.shapeops import both_ways, model, near_shape, param, refusal, shape_text  # noqa: E402
 
 _ET = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,

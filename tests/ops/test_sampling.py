@@ -12,7 +12,16 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import differential, computed, computed_scalar, const, model, param, refusal, shape_text  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    computed,
+    computed_scalar,
+    const,
+    differential,
+    model,
+    param,
+    refusal,
+    shape_text,
+)
 
 TYPES = {"i32": np.int32, "i64": np.int64, "u8": np.uint8, "f16": np.float16, "f32": np.float32,
          "f64": np.float64}

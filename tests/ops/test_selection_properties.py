@@ -10,10 +10,9 @@ values both intervals hold.  The layers are inferred through the registry, on a 
 from __future__ import annotations
 
 import itertools
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from irvalidate.ir.records import Layer
 from irvalidate.ops.support import registry
@@ -27,10 +26,10 @@ SETTINGS = settings(max_examples=150, deadline=None)
 class _Graph:
     """Just enough of the analysis for a layer whose value inputs are Consts."""
 
-    def __init__(self, consts: Dict[str, List[int]]) -> None:
+    def __init__(self, consts: dict[str, list[int]]) -> None:
         self.consts = consts
 
-    def read_const(self, layer: Layer) -> List[int]:
+    def read_const(self, layer: Layer) -> list[int]:
         return self.consts[layer.id]
 
     def tensor_of(self, value):
@@ -44,7 +43,7 @@ def _layer(lid: str, kind: str, version: str = "opset1", data=None) -> Layer:
     return Layer(lid, f"l{lid}", kind, version, 1, data or {}, (), ())
 
 
-def infer(kind: str, version: str, inputs: Sequence, data: Dict[str, str]):
+def infer(kind: str, version: str, inputs: Sequence, data: dict[str, str]):
     """The output shapes, or None when the layer is refused.  ``inputs``: shapes (tuples of
     Dim) of f32 inputs, or ``(values, et)`` for a scalar Const."""
     consts, values = {}, []
@@ -164,7 +163,7 @@ def test_proposals_are_bounded_by_the_largest_batch(info, deltas, scores, post):
     assert shapes is not None
     batch = shapes[2][0]
     # the batch merges the inputs in order, skipping one that would empty it
-    merged: Optional[set] = None
+    merged: set | None = None
     for d in (info, deltas, scores):
         values = set(_values(d))
         if merged is None or merged & values:

@@ -8,8 +8,8 @@ ov = pytest.importorskip("openvino")
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
-from support import opcheck  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
+from support import opcheck  # noqa: E402
 from support.shapeops import const, model, param  # noqa: E402
 
 P = param

@@ -2,16 +2,14 @@
 unknown values, random ranges, refusals and stale dims."""
 import random
 
-import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
 from openvino import opset1, opset3, opset4  # noqa: E402
-from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import const, scalar_input, differential, model, param, refusal  # noqa: E402
+from support.shapeops import differential, model, param, refusal, scalar_input  # noqa: E402
 
 
 @pytest.mark.parametrize("data", [[2, 3], [], None, [(1, 8), -1]])

@@ -7,13 +7,22 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
+from hypothesis import given, settings, strategies as st  # noqa: E402
 from openvino import opset8  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
-from hypothesis import given, settings, strategies as st  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import both_ways, const, differential, model, param, refusal, shape_text, value  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    both_ways,
+    const,
+    differential,
+    model,
+    param,
+    refusal,
+    shape_text,
+    value,
+)
 
 MAX, MIN = (1 << 63) - 1, -(1 << 63)
 MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")

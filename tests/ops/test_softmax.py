@@ -9,7 +9,14 @@ ov = pytest.importorskip("openvino")
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.partial_shapes import create, errors_naming as _errors, expect_refusal, model, param, random_shape  # noqa: E402
+from support.partial_shapes import (  # noqa: E402
+    create,
+    errors_naming as _errors,
+    expect_refusal,
+    model,
+    param,
+    random_shape,
+)
 
 VERSIONS = [("opset1", "Softmax"), ("opset8", "Softmax"), ("opset5", "LogSoftmax")]
 

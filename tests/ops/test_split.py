@@ -11,7 +11,17 @@ from openvino import opset1  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    both_ways,
+    computed,
+    const,
+    differential,
+    model,
+    param,
+    random_dim,
+    refusal,
+    shape_text,
+)
 
 
 def scalar_axis(axis, params, et=np.int64):

@@ -6,12 +6,23 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
-from openvino import opset1, opset15  # noqa: E402
+from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import both_ways, shape_text, computed, computed_scalar, const, differential, model, param, random_dim, refusal  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    both_ways,
+    computed,
+    computed_scalar,
+    const,
+    differential,
+    model,
+    param,
+    random_dim,
+    refusal,
+    shape_text,
+)
 
 
 def squeeze(data, axes, version=0, skip=False):

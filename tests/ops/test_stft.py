@@ -7,13 +7,22 @@ import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
+from hypothesis import given, settings, strategies as st  # noqa: E402
 from openvino import opset1  # noqa: E402
 from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
-from hypothesis import given, settings, strategies as st  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import computed, computed_scalar, const, model, param, refusal, scalar_input, shape_text  # noqa: E402
+from support.shapeops import (  # noqa: E402
+    computed,
+    computed_scalar,
+    const,
+    model,
+    param,
+    refusal,
+    scalar_input,
+    shape_text,
+)
 
 F32, F16 = np.float32, np.float16
 

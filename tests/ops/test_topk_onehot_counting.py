@@ -11,7 +11,7 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from support.shapeops import const, scalar_input, differential, model, param, random_dim, refusal  # noqa: E402
+from support.shapeops import const, differential, model, param, random_dim, refusal, scalar_input  # noqa: E402
 
 
 def topk(data, k, axis, version=11, index="i32", k_et=np.int64):

@@ -20,24 +20,25 @@ import os
 import random
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import pytest
 
 ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
-from support import opcheck  # noqa: E402
-from support import valuegen  # noqa: E402
+from support import (  # noqa: E402  (after importorskip: the module needs openvino)
+    opcheck,
+    valuegen,
+)
 from support.valuecheck import parse_bounds as _dims  # noqa: E402
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEGEN_MODELS", "300"))
 MAX_SHOWN = 15
 
-Bound = Tuple[int, Optional[int]]
+Bound = tuple[int, int | None]
 
 
-def _contains(outer: Optional[List[Bound]], inner: Optional[List[Bound]]) -> bool:
+def _contains(outer: list[Bound] | None, inner: list[Bound] | None) -> bool:
     if outer is None:
         return True
     return inner is not None and len(outer) == len(inner) and all(
@@ -45,7 +46,7 @@ def _contains(outer: Optional[List[Bound]], inner: Optional[List[Bound]]) -> boo
         for (lo, hi), (ilo, ihi) in zip(outer, inner))
 
 
-def shape_disagreements(model: valuegen.ValueModel) -> List[str]:
+def shape_disagreements(model: valuegen.ValueModel) -> list[str]:
     """The consumers whose shape irvalidate infers otherwise than the runtime."""
     ours = opcheck.irvalidate_shapes(model.xml)
     out = []
@@ -61,7 +62,7 @@ def shape_disagreements(model: valuegen.ValueModel) -> List[str]:
     return out
 
 
-def mutation(model: valuegen.ValueModel) -> Optional[Tuple[Path, str, str]]:
+def mutation(model: valuegen.ValueModel) -> tuple[Path, str, str] | None:
     """(the mutated copy, the layer, what changed): one bounded output dim of a consumer set
     past the runtime's upper bound."""
     rnd = random.Random(model.seed)
@@ -79,9 +80,9 @@ def mutation(model: valuegen.ValueModel) -> Optional[Tuple[Path, str, str]]:
     return path, name, f"port {port} axis {axis}: {model.runtime[name][port]} -> {value}"
 
 
-def measure(n: int, folder: Path) -> Dict[str, List[str]]:
+def measure(n: int, folder: Path) -> dict[str, list[str]]:
     """False errors, misses and shape disagreements over the models of seeds 0..n-1."""
-    found: Dict[str, List[str]] = {"false errors": [], "misses": [], "mutants": [],
+    found: dict[str, list[str]] = {"false errors": [], "misses": [], "mutants": [],
                                    "disagreements": [], "consumers": []}
     for seed in range(n):
         model = valuegen.generate(seed, folder / "models")
@@ -99,12 +100,12 @@ def measure(n: int, folder: Path) -> Dict[str, List[str]]:
     return found
 
 
-def _shown(title: str, cases: List[str]) -> str:
+def _shown(title: str, cases: list[str]) -> str:
     return f"{title}: {len(cases)}\n  " + "\n  ".join(cases[:MAX_SHOWN])
 
 
 @pytest.fixture(scope="module")
-def figures(tmp_path_factory) -> Dict[str, List[str]]:
+def figures(tmp_path_factory) -> dict[str, list[str]]:
     return measure(N_MODELS, tmp_path_factory.mktemp("valuegen"))
 
 
@@ -148,24 +149,25 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 import openvino.opset16 as op  # noqa: E402
+
 from support.ovvalues import parameter  # noqa: E402
 
 
-def _i64(values) -> "ov.Node":
+def _i64(values) -> ov.Node:
     return op.constant(np.array(values, dtype=np.int64))
 
 
-def _f32(values) -> "ov.Node":
+def _f32(values) -> ov.Node:
     return op.constant(np.array(values, dtype=np.float32))
 
 
-def _broadcast(value) -> "ov.Node":
+def _broadcast(value) -> ov.Node:
     node = op.broadcast(_f32(1.0), value)
     node.set_friendly_name("B")
     return node
 
 
-def _yolo_anchors() -> "ov.Model":
+def _yolo_anchors() -> ov.Model:
     """YOLOv8's anchor generation: a feature map's size, Converted to f32, is Range's stop."""
     image = parameter([1, 3, 320, 320], name="image")
     outs = []
@@ -179,7 +181,7 @@ def _yolo_anchors() -> "ov.Model":
     return ov.Model(outs, [image], "yolo")
 
 
-def _through(make) -> "ov.Model":
+def _through(make) -> ov.Model:
     x = parameter([4, 6], name="x")
     return ov.Model([_broadcast(make(op.shape_of(x)))], [x], "m")
 
@@ -197,7 +199,7 @@ CLASSES = {
 }
 
 
-def _strided_unbounded_begin() -> "ov.Model":
+def _strided_unbounded_begin() -> ov.Model:
     """A begin the runtime cannot bound (Relu of a shape with an interval) under begin_mask:
     the sliced dim is ..8, not 8, so adding a [5,3] Parameter later is valid."""
     x = parameter([(2, 6), 3], name="x")
@@ -209,7 +211,7 @@ def _strided_unbounded_begin() -> "ov.Model":
     return ov.Model([op.add(node, other)], [x, data, other], "ss")
 
 
-def _tile_of_empty_repeats(computed_begin: bool) -> "ov.Model":
+def _tile_of_empty_repeats(computed_begin: bool) -> ov.Model:
     """Repeats of length 0, a StridedSlice of a shape to nothing: the runtime evaluates it
     when every begin and end element no mask ignores is exact (the data's shape stays),
     and reads ``?`` repeats when one is not (a begin of ``-2..3``)."""
@@ -226,7 +228,7 @@ def _tile_of_empty_repeats(computed_begin: bool) -> "ov.Model":
     return ov.Model([node], [x], "tile")
 
 
-def _reals_gathered_and_reduced() -> "ov.Model":
+def _reals_gathered_and_reduced() -> ov.Model:
     """A size in f32, gathered and reduced (ReduceMin) before Range reads it."""
     x = parameter([4, 6, 3], name="x")
     sizes = op.convert(op.shape_of(x), "f32")
@@ -236,7 +238,7 @@ def _reals_gathered_and_reduced() -> "ov.Model":
     return ov.Model([node], [x], "reals")
 
 
-def _sum_of_nothing() -> "ov.Model":
+def _sum_of_nothing() -> ov.Model:
     """ReduceSum of an empty slice of a shape is 0: a Range to it is empty."""
     x = parameter([3, 3], name="x")
     empty = op.slice(op.shape_of(x), _i64([2]), _i64([5]), _i64([1]))
@@ -246,7 +248,7 @@ def _sum_of_nothing() -> "ov.Model":
     return ov.Model([node], [x], "sum")
 
 
-def _loop_of_computed_trips() -> "ov.Model":
+def _loop_of_computed_trips() -> ov.Model:
     """A Loop whose trip count is a size through Relu and f32: its concatenated output is
     [16,3] (the runtime folds the trip count), not [?,3]."""
     x = parameter([4, 3], name="x")
@@ -266,7 +268,7 @@ def _loop_of_computed_trips() -> "ov.Model":
     return ov.Model([joined], [x], "loop")
 
 
-def _min_of_nothing() -> "ov.Model":
+def _min_of_nothing() -> ov.Model:
     """ReduceMin of an empty i32 slice of a shape is the type's maximum, a number."""
     x = parameter([8, 6], name="x")
     empty = op.slice(op.shape_of(x, "i32"), _i64([2]), _i64([5]), _i64([1]))
@@ -274,18 +276,18 @@ def _min_of_nothing() -> "ov.Model":
     return ov.Model([node], [x], "min")
 
 
-def _through_f64() -> "ov.Model":
+def _through_f64() -> ov.Model:
     """The runtime does not gather f64 values: a size through f64 and Gather is ``?``."""
     return _through(lambda s: op.convert(op.gather(op.convert(s, "f64"), _i64([1]), _i64(0)),
                                          "i64"))
 
 
-def _f32_to_f64_and_back() -> "ov.Model":
+def _f32_to_f64_and_back() -> ov.Model:
     """A size through f32, then f64 (irvalidate's analysis once failed there), and back."""
     return _through(lambda s: op.convert(op.convert(op.convert(s, "f32"), "f64"), "i64"))
 
 
-def _product_of_maybe_negative() -> "ov.Model":
+def _product_of_maybe_negative() -> ov.Model:
     """ReduceProd of [2, -3..0]: the runtime evaluates no bounds of a value that may be
     negative, so a Reshape to it is [?] (irvalidate gave [36..0])."""
     x = parameter([6, (1, 4)], name="x")

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import collections
 from pathlib import Path
-from typing import Dict, Set, Tuple
 
 import pytest
 
-from irvalidate.ops.support import memo, registry
-from irvalidate.ops.support import node as node_module
+from irvalidate.ops.support import memo, node as node_module, registry
 from irvalidate.ops.support.spec import OpSpec, Value
 
 #: the inputs the pin search tried by value before the specs declared them (its own table,
@@ -57,7 +55,7 @@ class Watch:
     """What the inferences read, by (op name, first opset of its class): inputs by index."""
 
     def __init__(self, monkeypatch) -> None:
-        self.read: Dict[Tuple[str, int], Set[int]] = collections.defaultdict(set)
+        self.read: dict[tuple[str, int], set[int]] = collections.defaultdict(set)
         self.running = []  # (key, the node's inputs) of the inference running now
         for name in READERS:
             monkeypatch.setattr(node_module.Node, name, self._reader(getattr(node_module.Node, name)))
@@ -96,8 +94,8 @@ class Watch:
 
 def test_every_value_input_inference_reads_is_declared(tmp_path, monkeypatch):
     ov = pytest.importorskip("openvino")
-    from support import everyop_models
     from irvalidate.engine.validation import validate_file
+    from support import everyop_models
 
     paths = []
     for name, build in everyop_models.GROUPS.items():

@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import math
 import random
-from typing import List, Optional, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 pytest.importorskip("openvino")
-import openvino.opset1 as opset1  # noqa: E402
-import openvino.opset13 as op  # noqa: E402
+import openvino.opset1 as opset1
+import openvino.opset13 as op
 
-from support import valuecheck as vc  # noqa: E402
-from irvalidate.shapes import bounds, pointwise  # noqa: E402
-from irvalidate.shapes.dims import INF, Dim  # noqa: E402
-from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor  # noqa: E402
-from support.valuecheck import Case, i32, i64  # noqa: E402
+from irvalidate.shapes import bounds, pointwise
+from irvalidate.shapes.dims import INF, Dim
+from irvalidate.shapes.values import RANGES, Origin, Unresolved, make_tensor
+from support import valuecheck as vc
+from support.valuecheck import Case, i64
 
 #: shapes of x: static, an interval, ``?``, an unbounded interval, large and wrapping dims
 X_SHAPES = {
@@ -272,7 +270,7 @@ def _reversed(kind: str, left):
     return make
 
 
-def _grid(kind: str, rights, befores=(0, 3, 10), lefts=()) -> List[Case]:
+def _grid(kind: str, rights, befores=(0, 3, 10), lefts=()) -> list[Case]:
     cases = [binary_case(f"{kind}-{right}-{before}-{x}-{et}".replace(" ", ""), kind, right,
                          before, x=x, et=et)
              for right in rights for before in befores for x in X_BINARY

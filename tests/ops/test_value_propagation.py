@@ -30,7 +30,6 @@ import random
 import re
 import shutil
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -38,8 +37,12 @@ ov = pytest.importorskip("openvino")
 pytest.importorskip("lxml")
 
 from support import shapegen  # noqa: E402
-from support.jsonrun import errors as _errors, names_layer as _names_layer, severity as _severity  # noqa: E402
-from support.jsonrun import run_validator as _run  # noqa: E402
+from support.jsonrun import (  # noqa: E402
+    errors as _errors,
+    names_layer as _names_layer,
+    run_validator as _run,
+    severity as _severity,
+)
 
 N_MODELS = int(os.environ.get("IRVALIDATE_VALUEPROP_MODELS", "600"))
 #: below this many models the coverage test is skipped (too few to cover everything)
@@ -56,7 +59,7 @@ def _is_output_mismatch(f: dict) -> bool:
     return f.get("rule") in OUTPUT_MISMATCH or f.get("slug") in OUTPUT_MISMATCH
 
 
-def _fmt_findings(findings: List[dict]) -> str:
+def _fmt_findings(findings: list[dict]) -> str:
     if not findings:
         return "      (no findings)"
     lines = []
@@ -70,7 +73,7 @@ def _fmt_findings(findings: List[dict]) -> str:
     return "\n".join(lines)
 
 
-def _report(title: str, cases: List[str], total: int) -> str:
+def _report(title: str, cases: list[str], total: int) -> str:
     shown = "\n".join(cases[:MAX_SHOWN])
     more = f"\n  ... and {len(cases) - MAX_SHOWN} more" if len(cases) > MAX_SHOWN else ""
     return f"{title}: {len(cases)} of {total}\n{shown}{more}"
@@ -80,7 +83,7 @@ def _report(title: str, cases: List[str], total: int) -> str:
 # dims in irvalidate's notation (irvalidate/dims.py format_dim): 5, 2..8, ..8, 3.., ?
 
 
-def fmt_dim(lo: int, hi: Optional[int]) -> str:
+def fmt_dim(lo: int, hi: int | None) -> str:
     if hi is None:
         return "?" if lo == 0 else f"{lo}.."
     if lo == hi:
@@ -88,7 +91,7 @@ def fmt_dim(lo: int, hi: Optional[int]) -> str:
     return f"..{hi}" if lo == 0 else f"{lo}..{hi}"
 
 
-def parse_shape_text(text: Optional[str]) -> Optional[List[str]]:
+def parse_shape_text(text: str | None) -> list[str] | None:
     """``"[2,1..8,?]"`` -> ``["2", "1..8", "?"]``; None for a dynamic rank or no text."""
     if not text or text.strip() == "[...]":
         return None
@@ -109,13 +112,13 @@ def test_dim_notation_matches_openvino():
 
 
 @pytest.fixture(scope="module")
-def models(tmp_path_factory) -> List[shapegen.ShapeModel]:
+def models(tmp_path_factory) -> list[shapegen.ShapeModel]:
     root = tmp_path_factory.mktemp("shapegen")
     return [shapegen.generate(seed, root / f"seed{seed}") for seed in range(N_MODELS)]
 
 
 @pytest.fixture(scope="module")
-def valid_findings(models) -> Dict[Path, List[dict]]:
+def valid_findings(models) -> dict[Path, list[dict]]:
     return _run([m.xml for m in models])[1]
 
 
@@ -153,7 +156,7 @@ def _output_dim_elements(xml: Path, layer_id: str):
     return layer.find("output").find("port").findall("dim")
 
 
-def mutate(m: shapegen.ShapeModel, role: str, out_dir: Path) -> Optional[Mutation]:
+def mutate(m: shapegen.ShapeModel, role: str, out_dir: Path) -> Mutation | None:
     """Change one declared output dim of a ``role`` layer whose runtime dim is bounded."""
     rnd = random.Random(f"{m.seed}:{role}")
     cands = [(r, axis) for r in m.layers if r.role == role and r.dims is not None
@@ -178,9 +181,9 @@ def mutate(m: shapegen.ShapeModel, role: str, out_dir: Path) -> Optional[Mutatio
 
 
 @pytest.fixture(scope="module")
-def mutations(models, tmp_path_factory) -> Dict[str, List[Mutation]]:
+def mutations(models, tmp_path_factory) -> dict[str, list[Mutation]]:
     root = tmp_path_factory.mktemp("valueprop-mutated")
-    out: Dict[str, List[Mutation]] = {"broadcast": [], "downstream": []}
+    out: dict[str, list[Mutation]] = {"broadcast": [], "downstream": []}
     for m in models:
         for role in out:
             mut = mutate(m, role, root / f"seed{m.seed}-{role}")
@@ -190,7 +193,7 @@ def mutations(models, tmp_path_factory) -> Dict[str, List[Mutation]]:
 
 
 @pytest.fixture(scope="module")
-def mutated_findings(mutations) -> Dict[Path, List[dict]]:
+def mutated_findings(mutations) -> dict[Path, list[dict]]:
     return _run([mut.xml for muts in mutations.values() for mut in muts])[1]
 
 
@@ -276,7 +279,7 @@ def test_mutations_are_reported(mutations, mutated_findings, role):
     assert not bad, _report(f"{role} mutations whose layer no error names", bad, len(muts))
 
 
-def _expected_of(mut: Mutation, findings: List[dict]) -> List[Tuple[dict, Optional[List[str]]]]:
+def _expected_of(mut: Mutation, findings: list[dict]) -> list[tuple[dict, list[str] | None]]:
     return [(f, parse_shape_text(f.get("expected"))) for f in _errors(findings)
             if _names_layer(f, mut.record.id) and _is_output_mismatch(f) and f.get("expected")]
 
@@ -344,8 +347,8 @@ def test_a_quantized_weight_is_not_decoded_to_be_dropped(tmp_path, monkeypatch):
     """u8 weights feeding a Convert (every NNCF model) are far above the value cap: their
     element count is checked before any byte is decoded."""
     import irvalidate.ir.weights as binfile
-    from support.irbuilder import IR
     from irvalidate.engine.validation import validate_file
+    from support.irbuilder import IR
     decoded = []
     real = binfile.decode_integers
     monkeypatch.setattr(binfile, "decode_integers",

@@ -11,9 +11,9 @@ ov = pytest.importorskip("openvino")
 import openvino.opset6 as o6  # noqa: E402
 from openvino.op.util import Variable, VariableInfo  # noqa: E402
 
+from irvalidate.engine.validation import validate_file  # noqa: E402
 from support import opcheck  # noqa: E402
 from support.irbuilder import IR  # noqa: E402
-from irvalidate.engine.validation import validate_file  # noqa: E402
 from support.ovmodels import compare_file, edit_data, make, param, shape  # noqa: E402
 
 TYPES = ["ReadValue", "Assign"]

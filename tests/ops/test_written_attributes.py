@@ -6,8 +6,8 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from support.partial_shapes import const, create, param  # noqa: E402
 from irvalidate.engine.validation import validate_file  # noqa: E402
+from support.partial_shapes import const, create, param  # noqa: E402
 
 
 def _nodes():

@@ -12,12 +12,12 @@ import jsonschema
 import pytest
 from jsonschema.validators import validator_for
 
-from support.irbuilder import IR
 from irvalidate.cli import main as cli
 from irvalidate.engine.validation import FileResult
-from irvalidate.rules.findings import Finding, LayerRef
 from irvalidate.reporting import FORMATTERS, github, sarif
 from irvalidate.rules import INTERNAL_ERROR, RULES
+from irvalidate.rules.findings import Finding, LayerRef
+from support.irbuilder import IR
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"

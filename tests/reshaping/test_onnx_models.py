@@ -55,7 +55,6 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -88,7 +87,7 @@ GROUPS = STORED_GROUPS + ("light", "node")
 #: model, both ways, must agree) and its mismatches are left out of the group tests.
 #: None now: the CenterCropPad models (ShapeOf -> ScatterElementsUpdate -> Slice/Pad) were,
 #: until ScatterElementsUpdate's value was followed (test_scatter_elements_update_of_a_shape).
-KNOWN: Dict[str, str] = {}
+KNOWN: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------------------- sources
@@ -97,12 +96,12 @@ KNOWN: Dict[str, str] = {}
 class Source:
     name: str                      # "group/model"
     group: str
-    onnx_path: Optional[Path] = None
+    onnx_path: Path | None = None
     proto: object = None           # an onnx.ModelProto built in memory (node tests)
     sampled: bool = True           # converted and compared (else left out, see the module doc)
 
 
-def _stored_sources(left_out: List[str]) -> List[Source]:
+def _stored_sources(left_out: list[str]) -> list[Source]:
     out = []
     for group in STORED_GROUPS:
         stubs = 0
@@ -132,7 +131,7 @@ def _light_weight_bytes(path: Path) -> int:
     return total
 
 
-def _light_sources(left_out: List[str]) -> List[Source]:
+def _light_sources(left_out: list[str]) -> list[Source]:
     out = []
     for p in sorted((DATA / "light").glob("light_*.onnx")):
         name = f"light/{p.stem[len('light_'):]}"
@@ -163,7 +162,7 @@ def _frozen(case) -> object:
     return model
 
 
-def _node_sources(left_out: List[str]) -> List[Source]:
+def _node_sources(left_out: list[str]) -> list[Source]:
     """The node tests of NODE_MODULES (importing a generator module runs its cases)."""
     import numpy as np
     import onnx.backend.test.case.node as node_cases
@@ -195,20 +194,20 @@ def _node_sources(left_out: List[str]) -> List[Source]:
 class Converted:
     source: Source
     xml: Path
-    requests: List[Request]
+    requests: list[Request]
 
 
 @dataclass
 class Corpus:
     folder: Path
-    sources: List[Source] = field(default_factory=list)
-    found: Dict[str, int] = field(default_factory=collections.Counter)
-    models: List[Converted] = field(default_factory=list)  # the sampled ones, converted
-    refused: List[str] = field(default_factory=list)       # by the converter (or read_model)
-    left_out: List[str] = field(default_factory=list)      # stubs, and what the sample leaves
+    sources: list[Source] = field(default_factory=list)
+    found: dict[str, int] = field(default_factory=collections.Counter)
+    models: list[Converted] = field(default_factory=list)  # the sampled ones, converted
+    refused: list[str] = field(default_factory=list)       # by the converter (or read_model)
+    left_out: list[str] = field(default_factory=list)      # stubs, and what the sample leaves
     seconds: float = 0.0
 
-    def group(self, group: str) -> List[Converted]:
+    def group(self, group: str) -> list[Converted]:
         return [m for m in self.models if m.source.group == group]
 
     def by_name(self, name: str) -> Converted:
@@ -246,10 +245,10 @@ def _last_line(err: Exception) -> str:
     return (lines[-1] if lines else type(err).__name__)[:160]
 
 
-def requests_for(xml: Path) -> List[Request]:
+def requests_for(xml: Path) -> list[Request]:
     """The requests of the module doc, most telling first, at most MAX_REQUESTS."""
     model = read(xml)
-    inputs: List[Tuple[str, List[int]]] = []
+    inputs: list[tuple[str, list[int]]] = []
     for p in model.get_parameters():
         ps = p.get_partial_shape()
         if ps.rank.is_dynamic or ps.rank.get_length() == 0:
@@ -260,7 +259,7 @@ def requests_for(xml: Path) -> List[Request]:
         return []
     original = {n: s for n, s in inputs}
 
-    def spatial(s: List[int]) -> List[int]:
+    def spatial(s: list[int]) -> list[int]:
         if 3 <= len(s) <= 5:
             return list(range(2, len(s)))
         return [len(s) - 1] if len(s) == 2 else []
@@ -287,7 +286,7 @@ def requests_for(xml: Path) -> List[Request]:
     makers = [batch(2), dynamic_batch, grow(lambda d: d + 1), grow(lambda d: 2 * d)]
     if len(inputs) > 1:
         makers.append(batch(2, only_first=True))
-    out: List[Request] = []
+    out: list[Request] = []
     for make in makers:
         request = {n: make(i, list(s)) for i, (n, s) in enumerate(inputs)}
         if request == original or request in out:
@@ -328,10 +327,10 @@ def corpus(tmp_path_factory) -> Corpus:
 @dataclass
 class Tally:
     requests: int = 0
-    compared: Dict[bool, int] = field(default_factory=collections.Counter)
-    agree: Dict[bool, int] = field(default_factory=collections.Counter)
-    refused: Dict[bool, int] = field(default_factory=collections.Counter)
-    accepted: Dict[bool, int] = field(default_factory=collections.Counter)
+    compared: dict[bool, int] = field(default_factory=collections.Counter)
+    agree: dict[bool, int] = field(default_factory=collections.Counter)
+    refused: dict[bool, int] = field(default_factory=collections.Counter)
+    accepted: dict[bool, int] = field(default_factory=collections.Counter)
     smart_differs: int = 0  # requests where SmartReshape changes the runtime's verdict or shapes
 
     def line(self, smart: bool) -> str:
@@ -341,7 +340,7 @@ class Tally:
                 f"{self.accepted[smart]}")
 
 
-def compare(model: Converted, tally: Tally) -> List[str]:
+def compare(model: Converted, tally: Tally) -> list[str]:
     """The disagreements on the model's requests, with Model.reshape and plain re-inference."""
     problems = []
     for request in model.requests:
@@ -415,6 +414,7 @@ def test_scatter_elements_update_of_a_shape(tmp_path):
     before it followed ScatterElementsUpdate's value; ONNX's CenterCropPad builds on it)."""
     import numpy as np
     import openvino.opset13 as ops
+
     from support.runtime_oracle import save
     x = ops.parameter([2, 3], np.float32, name="x")
     target = ops.scatter_elements_update(ops.shape_of(x), np.array([0], np.int64),

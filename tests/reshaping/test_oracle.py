@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("openvino")  # the helpers below build and read models with it
-from support.cases import CASE_BY_NAME  # noqa: E402
-from support.runtime_oracle import (  # noqa: E402
+from support.cases import CASE_BY_NAME
+from support.runtime_oracle import (
     case_files,
     cli_spec,
     named_node,
@@ -118,8 +118,9 @@ def test_a_name_read_model_makes_up_is_not_a_file_layer():
     """read_model renames the CTCGreedyDecoder layer 'decode' of an IR v10 file (it reads as
     'CTCGreedyDecoder_N', N changing with every read), so the runtime can name a node the file
     does not have; the oracle then compares by the node's type."""
-    from support.runtime_oracle import file_layer_names
     from test_wild_corpus_reshape import CORPUS
+
+    from support.runtime_oracle import file_layer_names
     found = sorted(CORPUS.glob("*/license-plate-recognition-barrier-0001__FP16__*.xml"))
     if not found:
         pytest.skip(f"no license-plate-recognition-barrier-0001 in {CORPUS}")

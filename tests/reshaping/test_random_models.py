@@ -8,8 +8,8 @@ import collections
 import pytest
 
 pytest.importorskip("openvino")  # the helpers below build and read models with it
-from support.randmodels import random_model  # noqa: E402
-from support.runtime_oracle import describe, disagreement, runtime, save  # noqa: E402
+from support.randmodels import random_model
+from support.runtime_oracle import describe, disagreement, runtime, save
 
 SEEDS = range(48)
 

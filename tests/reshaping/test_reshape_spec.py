@@ -2,8 +2,7 @@
 import re
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from irvalidate.reshaping.spec import SpecError, api_shape, from_api, parse, parse_all
 from irvalidate.shapes.dims import DYNAMIC, INF, Dim, format_shape

@@ -19,10 +19,10 @@ import json
 import pytest
 
 pytest.importorskip("openvino")  # the helpers below build and read models with it
-from support.cases import CASE_BY_NAME, CASES  # noqa: E402
-from support.runtime_oracle import (  # noqa: E402
-    case_files,
+from support.cases import CASE_BY_NAME, CASES
+from support.runtime_oracle import (
     IRV301,
+    case_files,
     cli_spec,
     describe,
     disagreement,

@@ -11,6 +11,7 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 import openvino.opset13 as ops  # noqa: E402
+
 from support.runtime_oracle import irv_cli, runtime_reshape, save  # noqa: E402
 
 USAGE = 2

@@ -21,12 +21,11 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 
 pytest.importorskip("openvino")  # the helpers below build and read models with it
-from support.runtime_oracle import Request, describe, disagreement, read, runtime  # noqa: E402
+from support.runtime_oracle import Request, describe, disagreement, read, runtime
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS") or REPO.parent / "shared" / "wild-corpus")
@@ -38,7 +37,7 @@ PLAIN_REQUESTS = MAX_REQUESTS if FULL else 2
 SLOW_SECONDS = 3.0
 
 
-def _candidates() -> List[Path]:
+def _candidates() -> list[Path]:
     if LOADABLE.is_file():
         paths = []
         for line in LOADABLE.read_text().splitlines():
@@ -57,8 +56,8 @@ def _family(path: Path) -> str:
     return last if re.search(r"-\d{4}$", last) else f"{path.parent.name}/{path.stem}"
 
 
-def _one_per_family(paths: List[Path]) -> List[Path]:
-    best: Dict[str, Path] = {}
+def _one_per_family(paths: list[Path]) -> list[Path]:
+    best: dict[str, Path] = {}
     for p in paths:
         key = _family(p)
         if key not in best or p.stat().st_size < best[key].stat().st_size:
@@ -71,10 +70,10 @@ FILES = ALL_FILES if FULL else _one_per_family(ALL_FILES)
 pytestmark = pytest.mark.skipif(not FILES, reason=f"no wild corpus at {CORPUS}")
 
 
-def requests_for(path: Path) -> List[Request]:
+def requests_for(path: Path) -> list[Request]:
     """Requests derived from the file's inputs, most telling first, at most MAX_REQUESTS."""
     model = read(path)
-    inputs: List[Tuple[str, List]] = []
+    inputs: list[tuple[str, list]] = []
     for p in model.get_parameters():
         ps = p.get_partial_shape()
         if ps.rank.is_dynamic:
@@ -84,7 +83,7 @@ def requests_for(path: Path) -> List[Request]:
     if not inputs:
         return []
 
-    def varied(dims_of) -> Dict[str, List]:
+    def varied(dims_of) -> dict[str, list]:
         return {n: dims_of(list(s)) for n, s in inputs}
 
     def batch(value):
@@ -102,7 +101,7 @@ def requests_for(path: Path) -> List[Request]:
             return s
         return f
 
-    out: List[Request] = [
+    out: list[Request] = [
         varied(batch(2)),
         varied(lambda s: [-1] * len(s)),
         varied(grow(lambda d: 2 * d)),

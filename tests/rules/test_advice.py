@@ -3,9 +3,9 @@ broken samples (one realistic breakage per rule)."""
 from pathlib import Path
 
 import pytest
-from support.irbuilder import IR
 
 from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 
 BROKEN = Path(__file__).resolve().parents[2] / "sample_models" / "broken"
 

@@ -3,7 +3,6 @@ in tests/ops/test_broadcast.py)."""
 import pytest
 
 from support.irbuilder import IR
-from conftest import codes
 
 
 def binary(data=None, op="Add", a_et="f32", b_et="f32", out_precision=None, out=(2, 3)):

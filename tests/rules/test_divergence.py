@@ -1,6 +1,7 @@
 """IRV107 spec-runtime-divergence: both readings are named."""
-from support.irbuilder import IR
 from conftest import codes
+
+from support.irbuilder import IR
 
 
 def pdpd(a, b, axis=None):

@@ -1,8 +1,9 @@
 """IRV201 edge-shape-mismatch, IRV202 dangling-edge, IRV203 invalid-constant, IRV204 missing-weights."""
 import pytest
-from support.irbuilder import IR
 from conftest import codes
+
 from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 
 
 def test_edge_mismatch_names_consumer_and_producer(run):

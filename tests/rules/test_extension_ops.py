@@ -1,7 +1,7 @@
 """Extension ops (version="extension", custom opsets) are opaque; IRV212 helps with near misses."""
 import pytest
-
 from conftest import codes
+
 from support.irbuilder import IR
 
 

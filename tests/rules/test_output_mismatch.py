@@ -1,8 +1,8 @@
 """IRV101 output-shape-mismatch and IRV103 dynamic-dim-declared."""
 import pytest
+from conftest import codes
 
 from support.irbuilder import IR
-from conftest import codes
 
 
 def add_model(out, a="2,1,5", b="4,1", mode=None, name="add"):

@@ -67,6 +67,7 @@ def test_a_violation_does_not_hide_other_findings(tmp_path):
 ])
 def test_edge_fast_path_agrees_with_the_schema(edge):
     from lxml import etree
+
     from irvalidate.ir import schema as structure
     elem = etree.fromstring(f"<edges>{edge}</edges>")[0]
     by_schema = structure.validator("edge").validate(elem)

@@ -7,12 +7,13 @@ nothing, and --fix writes no -1.
 """
 import numpy as np
 import pytest
-from support.irbuilder import IR
 
 import irvalidate
+from support.irbuilder import IR
 
 ov = pytest.importorskip("openvino")
 import openvino.opset13 as ops  # noqa: E402
+
 from support.opcheck import runtime_shapes, save  # noqa: E402
 
 

@@ -1,10 +1,10 @@
 """IRV108 unknown-attribute: the reader ignores attributes an op does not have."""
 import numpy as np
 import pytest
-
 from conftest import codes
-from support.irbuilder import IR
+
 from irvalidate.ops import eltwise
+from support.irbuilder import IR
 
 
 @pytest.mark.parametrize("type_,data,suggestion", [
@@ -51,6 +51,7 @@ def test_every_attribute_openvino_writes_is_known(tmp_path):
     ov = pytest.importorskip("openvino")
     from openvino import opset1, opset3, opset5, opset7, opset10
     from openvino.utils.node_factory import NodeFactory
+
     from irvalidate.engine.validation import validate_file
     f32 = lambda shape: opset1.parameter(shape, np.float32)  # noqa: E731
     i32 = lambda shape: opset1.parameter(shape, np.int32)  # noqa: E731
@@ -146,8 +147,8 @@ def test_several_unknown_attributes_each_get_their_suggestion(run):
 
 
 def test_the_landmarks_model_of_the_corpus_gets_one_warning_per_maxpool():
-    from support.places import CORPUS_FILES
     from irvalidate.engine.validation import validate_file
+    from support.places import CORPUS_FILES
     wanted = [p for p in CORPUS_FILES
               if p.name == "landmarks-regression-retail-0009__FP16-INT8__landmarks-regression-retail-0009.xml"]
     if not wanted:

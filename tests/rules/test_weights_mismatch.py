@@ -4,8 +4,8 @@ import struct
 
 import pytest
 
-from support.irbuilder import IR
 from irvalidate.engine.validation import validate_file
+from support.irbuilder import IR
 from support.places import CORPUS_FILES, ROOT, SAMPLES
 
 SAMPLE = ROOT / "sample_models" / "broken" / "IRV218-weights-mismatch.xml"

@@ -211,8 +211,8 @@ def test_api_raises_config_error(tmp_path):
     ("invalid-broadcast-attribute", "invalid-attribute", "IRV104"),
 ])
 def test_former_slugs_still_name_their_rules(old, new, code):
-    from irvalidate.settings.config import Config
     from irvalidate.rules import get
+    from irvalidate.settings.config import Config
     assert get(old).CODE == code and get(old).SLUG == new
     config = Config(ignore=[old], severity={old: "warning"})
     assert config.ignore == [new] and config.severity == {new: "warning"}

@@ -5,8 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 import test_config
+
 from irvalidate.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_models"

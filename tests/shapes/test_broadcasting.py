@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from irvalidate.shapes import broadcasting as bc
-from irvalidate.shapes import dims
+from irvalidate.shapes import broadcasting as bc, dims
 from irvalidate.shapes.dims import DYNAMIC, INF, ONE, Dim
 
 SETTINGS = settings(max_examples=250, deadline=None)

@@ -15,10 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irvalidate.shapes import broadcasting as bc
-from irvalidate.shapes import dims
+from irvalidate.shapes import broadcasting as bc, dims
 from irvalidate.shapes.dims import INF, Dim, parse_dim, parse_shape
-
 
 # --------------------------------------------------------------------------------------------
 # helpers

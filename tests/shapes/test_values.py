@@ -9,20 +9,19 @@ pin the rules without openvino, with the runtime's results as measured on 2026.4
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, List, Tuple
 
 import pytest
 
-from irvalidate.shapes import bounds
-from irvalidate.shapes import values as vals
+from irvalidate.shapes import bounds, values as vals
 from irvalidate.shapes.dims import INF, Dim, format_shape
 from irvalidate.shapes.values import Origin, Unresolved
 
 ORIGIN = Origin("test")
 
 
-def _t(*bounds: Tuple[int, int], et: str = "i64") -> vals.Tensor:
+def _t(*bounds: tuple[int, int], et: str = "i64") -> vals.Tensor:
     return vals.Tensor((len(bounds),), tuple(Dim(lo, hi) for lo, hi in bounds), et, ORIGIN)
 
 
@@ -177,7 +176,7 @@ def _c(values, dtype="int64"):
 Builder = Callable[[object], object]
 
 
-def _cases() -> List[Tuple[str, Builder]]:
+def _cases() -> list[tuple[str, Builder]]:
     op, op1, op7 = _ops()
 
     def s(x, et="i64"):
@@ -287,9 +286,9 @@ def _parameters(node):
     Dim(*d) if isinstance(d, tuple) else (Dim(0, INF) if d == -1 else Dim(d, d)) for d in s)))
 def test_computed_targets_match_the_runtime(shape, tmp_path):
     from irvalidate.analysis import GraphAnalysis
-    from irvalidate.ir.weights import BinFile
     from irvalidate.engine.validation import validate_file
     from irvalidate.ir.parser import parse
+    from irvalidate.ir.weights import BinFile
 
     wrong, refused = [], []
     for name, make_target in _cases():
@@ -404,8 +403,8 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
     runtime = str(outs[0].get_output_partial_shape(0)).replace(" ", "")
     assert runtime == "[4,2,1..8]"
     from irvalidate.analysis import GraphAnalysis
-    from irvalidate.ir.weights import BinFile
     from irvalidate.ir.parser import parse
+    from irvalidate.ir.weights import BinFile
     analysis = GraphAnalysis(parse(str(xml)).graph, BinFile(str(xml.with_suffix(".bin")), str(tmp_path)))
     inferred = [format_shape(i.outputs[0]) for i in analysis.inferences.values()
                 if i.layer.name.startswith("bcast")]
@@ -414,8 +413,8 @@ def test_a_shared_subgraph_is_evaluated_once(tmp_path, monkeypatch):
 
 def test_a_shape_layer_with_the_wrong_input_count_is_unresolved(tmp_path):
     """A Range with two inputs (found by the fuzzer: it unpacked three): no value, no crash."""
-    from support.irbuilder import IR
     from irvalidate.engine.validation import validate_file
+    from support.irbuilder import IR
     ir = IR()
     start, stop = ir.const([0], shape=[]), ir.const([3], shape=[])
     target = ir.op("Range", [start, stop], [[3]], {"output_type": "i64"}, version="opset4",

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import openvino as ov
 from lxml import etree
 
 from irvalidate.cli.shapes import layers_of
 
-Ports = Dict[str, List[Optional[Tuple[int, ...]]]]
+Ports = dict[str, list[tuple[int, ...] | None]]
 
 
 def runtime_ports(path: Path, folder: Path) -> Ports:
@@ -40,13 +39,13 @@ def declared_ports(path: Path) -> Ports:
     return found
 
 
-def stale(path: Path, folder: Path) -> List[str]:
+def stale(path: Path, folder: Path) -> list[str]:
     """The layers one of whose output ports declares other dims than the runtime writes."""
     runtime, declared = runtime_ports(path, folder), declared_ports(path)
     return sorted(name for name, ports in runtime.items() if declared.get(name) != ports)
 
 
-def _as_port(text: Optional[str]) -> Optional[Tuple[int, ...]]:
+def _as_port(text: str | None) -> tuple[int, ...] | None:
     """An inferred shape as a port writes it (None: nothing inferred; a dynamic rank writes
     no dim, as a scalar does)."""
     if text is None:
@@ -63,7 +62,7 @@ def irvalidate_ports(path: Path) -> Ports:
             for row in layers_of(str(path))}
 
 
-def differing(path: Path, folder: Path) -> List[str]:
+def differing(path: Path, folder: Path) -> list[str]:
     """Every output port (model and bodies) where irvalidate's inference is not what the
     runtime writes; a port irvalidate infers nothing for counts as differing."""
     runtime, ours = runtime_ports(path, folder), irvalidate_ports(path)

@@ -16,8 +16,8 @@ Names are given to every layer a test or a message may mention; weights are dist
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, List, Tuple
 
 import numpy as np
 import openvino as ov
@@ -27,6 +27,7 @@ import openvino.opset10 as op10
 import openvino.opset11 as op11
 import openvino.opset13 as ops
 from openvino import PartialShape
+
 from support.runtime_oracle import Request
 
 
@@ -34,8 +35,8 @@ from support.runtime_oracle import Request
 class Case:
     name: str
     build: Callable[[], ov.Model]
-    requests: List[Request]
-    pins: Tuple[str, ...] = ()
+    requests: list[Request]
+    pins: tuple[str, ...] = ()
     note: str = ""
 
 
@@ -534,7 +535,7 @@ def scalar_input():
 # ---------------------------------------------------------------------------- the table
 
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     Case("cnn_flatten_matmul", cnn_flatten_matmul,
          [[4, 3, 16, 16], [1, 3, 32, 32], [1, 3, 20, 20], [-1, 3, 16, 16], "1..8,3,16,16", "?,3,?,?", [1, 3, 16, 16]],
          note="ReshapeAMatMul: [1,512] -> [-1,512]; [1,3,32,32] silently gives 4 rows"),

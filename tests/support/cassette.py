@@ -22,17 +22,18 @@ shows as a diff named per test.
 from __future__ import annotations
 
 import base64
-import lzma
 import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
+import lzma
 import os
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 import pytest
 
@@ -67,15 +68,15 @@ class Unreplayable(pytest.skip.Exception):  # type: ignore[name-defined,misc]
 class Tape:
     """One test's recording: the calls in order, the files they wrote, the files read."""
 
-    def __init__(self, test: str, events: Optional[list] = None, blobs: Optional[dict] = None):
+    def __init__(self, test: str, events: list | None = None, blobs: dict | None = None):
         self.test = test
         self.events: list = events if events is not None else []
-        self.blobs: Dict[str, str] = blobs if blobs is not None else {}
+        self.blobs: dict[str, str] = blobs if blobs is not None else {}
         self.reads: list = []
         self.position = 0
         self.depth = 0  # record: inside a call to the runtime
         self.kept = True  # record: False when the test reads the wild corpus
-        self.objects: Dict[int, Any] = {}  # record: proxy number -> the real object
+        self.objects: dict[int, Any] = {}  # record: proxy number -> the real object
 
     def blob(self, data: bytes) -> str:
         """A file's bytes kept once per module: text as it is (the module's xz packs
@@ -93,7 +94,7 @@ class Tape:
         return text[2:].encode("utf-8") if text.startswith("t:") else base64.b64decode(text[2:])
 
 
-_TAPE: List[Optional[Tape]] = [None]
+_TAPE: list[Tape | None] = [None]
 
 
 def tape() -> Tape:
@@ -197,7 +198,7 @@ def real(value: Any) -> Any:
 
 # ----- files a call writes or reads ---------------------------------------------------------
 
-def _paths(args: tuple, kwargs: dict) -> List[Tuple[str, str]]:
+def _paths(args: tuple, kwargs: dict) -> list[tuple[str, str]]:
     """(where the argument is, the file) for each .xml argument and the .bin beside it."""
     found = []
     for key, value in list(enumerate(args)) + list(kwargs.items()):
@@ -207,7 +208,7 @@ def _paths(args: tuple, kwargs: dict) -> List[Tuple[str, str]]:
     return found
 
 
-def _stat(path: str) -> Optional[Tuple[int, int]]:
+def _stat(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -255,7 +256,7 @@ def _keep_read(keep: Tape, target: Any, args: tuple) -> None:
 # ----- the conversation ---------------------------------------------------------------------
 
 def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
-             kwargs: Optional[dict] = None) -> Any:
+             kwargs: dict | None = None) -> Any:
     """One call on a stand-in: ``thunk()(*args, **kwargs)`` on the runtime (record), or the
     recorded answer (replay)."""
     kwargs = kwargs or {}
@@ -278,7 +279,7 @@ def converse(ref: Any, op: str, thunk: Callable[[], Callable], args: tuple = (),
     _modules(_REAL)  # openvino's own lazy imports must find openvino
     try:
         result = {"r": encode(function(*real(args), **real(kwargs)), keep)}
-    except Exception as err:  # noqa: BLE001 (a refusal is recorded, then raised again)
+    except Exception as err:
         kind = next(c.__name__ for c in type(err).__mro__ if c.__name__ in BUILTIN_ERRORS)
         # a refusal names the file read: the repository's place is no part of the answer
         message = str(err).replace(str(TESTS.parent), "<repository>")
@@ -460,7 +461,7 @@ class PathProxy(_Talking):
         raise Unreplayable(self._path)
 
 
-_REAL: Dict[str, types.ModuleType] = {}
+_REAL: dict[str, types.ModuleType] = {}
 
 
 class Made(PathProxy):
@@ -475,7 +476,7 @@ class Made(PathProxy):
         return _IMPORTED[self._path]
 
 
-_IMPORTED: Dict[str, Any] = {}  # record: what the modules' imports made, by how
+_IMPORTED: dict[str, Any] = {}  # record: what the modules' imports made, by how
 
 
 class StandInModule(types.ModuleType):
@@ -504,10 +505,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
-_STAND_INS: Dict[str, types.ModuleType] = {}
+_STAND_INS: dict[str, types.ModuleType] = {}
 
 
-def _modules(which: Dict[str, types.ModuleType]) -> None:
+def _modules(which: dict[str, types.ModuleType]) -> None:
     """record: the public openvino modules in sys.modules, real or stand-ins."""
     for name in PUBLIC:
         sys.modules[name] = which[name]
@@ -562,15 +563,15 @@ def save(path: Path, cassette: dict) -> None:
     path.write_bytes(lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME))
 
 
-def _blob_keys(entry: dict) -> List[str]:
+def _blob_keys(entry: dict) -> list[str]:
     keys = [key for event in entry["events"] for _, key in event[3].get("w", [])]
     return keys + [read[k] for read in entry["reads"] for k in ("xml", "bin") if read[k]]
 
 
-_LOADED: Dict[Path, dict] = {}
+_LOADED: dict[Path, dict] = {}
 HASHES = SNAPSHOTS / "hashes.json"
-_HASHES: Dict[str, int] = json.loads(HASHES.read_text()) if HASHES.exists() else {}
-_RESETS: List[Callable[[], None]] = []
+_HASHES: dict[str, int] = json.loads(HASHES.read_text()) if HASHES.exists() else {}
+_RESETS: list[Callable[[], None]] = []
 
 
 def per_test(reset: Callable[[], None]) -> None:

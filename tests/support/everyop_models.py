@@ -10,17 +10,18 @@ both.  The configurations are the per-op tests' (tests/ops/test_*.py).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import openvino as ov
 import openvino.opset8 as o8
 from openvino.op.util import Variable, VariableInfo
 from openvino.utils.node_factory import NodeFactory
+
 from support import cassette
 
 F32, I32, I64, BOOL, U8 = np.float32, np.int32, np.int64, np.bool_, np.uint8
-_FACTORIES: Dict[str, NodeFactory] = {}
+_FACTORIES: dict[str, NodeFactory] = {}
 cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
@@ -59,7 +60,7 @@ def computed(dims, index=0):
     return o8.gather(o8.shape_of(P(dims)), C(index), C(0))
 
 
-def parameters_of(outputs) -> List:
+def parameters_of(outputs) -> list:
     found, seen, stack = [], set(), [o.get_node() for o in outputs]
     while stack:
         node = stack.pop()
@@ -76,7 +77,7 @@ def model(nodes, sinks=(), name="m") -> ov.Model:
     """Every output of ``nodes`` a Result; layers named by type and position (unique)."""
     outputs = [out for node in nodes for out in node.outputs()]
     m = ov.Model([o8.result(o) for o in outputs], list(sinks), parameters_of(outputs), name)
-    counts: Dict[str, int] = {}
+    counts: dict[str, int] = {}
     for op in m.get_ordered_ops():
         kind = op.get_type_name()
         counts[kind] = counts.get(kind, 0) + 1
@@ -84,7 +85,7 @@ def model(nodes, sinks=(), name="m") -> ov.Model:
     return m
 
 
-GROUPS: Dict[str, Callable[[], ov.Model]] = {}
+GROUPS: dict[str, Callable[[], ov.Model]] = {}
 
 
 def group(fn):
@@ -652,7 +653,7 @@ MULTICLASS_NMS = dict(sort_result_type="none", output_type="i64", nms_top_k=-1, 
 
 @group
 def suppression():
-    boxes, scores = lambda: P([2, 6, 4]), lambda: P([2, 3, 6])  # noqa: E731
+    boxes, scores = lambda: P([2, 6, 4]), lambda: P([2, 3, 6])
     return model([
         mk(1, "NonMaxSuppression", [boxes(), scores(), C(3)], {"box_encoding": "corner"}),
         mk(3, "NonMaxSuppression", [boxes(), scores(), C(3)], {"output_type": "i32"}),

@@ -25,8 +25,9 @@ _SYMBOL = re.compile(rb"OpExtensionI(\d+)([A-Za-z0-9_]+)")
 
 
 def tokenizer_ops() -> dict:
-    import openvino_tokenizers
     from importlib.metadata import version
+
+    import openvino_tokenizers
     names = set()
     for lib in (Path(openvino_tokenizers.__file__).parent / "lib").glob("*.so*"):
         for length, rest in _SYMBOL.findall(lib.read_bytes()):

@@ -35,8 +35,9 @@ import ast
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 OPSET_COUNT = 17
 OPSET_NAMES = tuple(f"opset{i}" for i in range(1, OPSET_COUNT + 1))
@@ -190,8 +191,8 @@ def names_from_headers(ov_root: Path) -> set[str]:
 
 
 def names_from_bindings() -> set[str]:
-    import openvino.op
     import openvino._pyopenvino.op as pyop
+    import openvino.op
 
     names: set[str] = set()
     for mod in (openvino.op, pyop):

@@ -26,8 +26,8 @@ import os
 import random
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import openvino as ov
@@ -137,7 +137,7 @@ def attributes() -> ov.Model:
                     [x, y, z], "attributes")
 
 
-BUILT: Dict[str, Callable[[], ov.Model]] = {
+BUILT: dict[str, Callable[[], ov.Model]] = {
     f.__name__: f for f in (tensor_iterator, loop, if_op, nested, attributes)}
 #: ovgen seeds whose models hold an If or a Loop (found by generating seeds 0-59)
 GENERATED_WITH_BODIES = (2, 10, 23, 24, 35, 36, 42, 59)
@@ -153,7 +153,7 @@ class Case:
 
 
 # ------------------------------------------------------------------ what a file declares
-def _graphs(root) -> List[Tuple[tuple, "etree._Element"]]:
+def _graphs(root) -> list[tuple[tuple, etree._Element]]:
     found, todo = [], [((), root)]
     while todo:
         prefix, graph = todo.pop()
@@ -202,7 +202,7 @@ def _write(case_dir: Path, original: Path, data: bytes) -> Path:
 
 
 def dim_mutant(original: Path, case_dir: Path, rnd: random.Random, in_body: bool,
-               outer: bool = False) -> Optional[Case]:
+               outer: bool = False) -> Case | None:
     """One declared dim of a layer's output port changed (a body's layer when ``in_body``; a
     TensorIterator, Loop or If when ``outer``), on half the cases on the input ports it feeds
     too."""
@@ -235,7 +235,7 @@ def dim_mutant(original: Path, case_dir: Path, rnd: random.Random, in_body: bool
                 allowed, what)
 
 
-def shape_mutant(original: Path, case_dir: Path, rnd: random.Random, kind: str) -> Optional[Case]:
+def shape_mutant(original: Path, case_dir: Path, rnd: random.Random, kind: str) -> Case | None:
     """A top-level Parameter's or Const's ``shape`` attribute edited, its port unchanged: one
     dim changed (a Parameter), or the dims reordered or one changed (a Const)."""
     data = original.read_bytes()
@@ -272,7 +272,7 @@ def shape_mutant(original: Path, case_dir: Path, rnd: random.Random, kind: str) 
                 f"{wanted} '{layer.get('name')}' shape=\"{text}\" -> \"{separator.join(new)}\"")
 
 
-def body_parameter_mutant(original: Path, case_dir: Path, rnd: random.Random) -> Optional[Case]:
+def body_parameter_mutant(original: Path, case_dir: Path, rnd: random.Random) -> Case | None:
     """A body Parameter's declared shape changed where its outer layer sets it: its
     ``shape`` attribute, its port, or both (a stale body the runtime reads first)."""
     data = original.read_bytes()
@@ -306,7 +306,7 @@ def body_parameter_mutant(original: Path, case_dir: Path, rnd: random.Random) ->
 
 
 # ------------------------------------------------------------------ the set
-def originals(root: Path) -> List[Path]:
+def originals(root: Path) -> list[Path]:
     """The genuine IRs the cases start from: the models above and ovgen's with bodies."""
     found = []
     for name, build in BUILT.items():
@@ -324,9 +324,9 @@ PLAN = (("body dim", 6), ("body parameter", 3), ("outer dim", 2), ("dim", 3),
         ("parameter shape", 2), ("const shape", 2))
 
 
-def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
+def build_cases(root: Path, seed: int = 23) -> tuple[list[Path], list[Case]]:
     sources = originals(root / "originals")
-    cases: List[Case] = []
+    cases: list[Case] = []
     for n, source in enumerate(sources):
         for kind, count in PLAN:
             for k in range(count):
@@ -345,7 +345,7 @@ def build_cases(root: Path, seed: int = 23) -> Tuple[List[Path], List[Case]]:
     return sources, cases
 
 
-def weightless(sources: List[Path], root: Path, seed: int = 23) -> List[Path]:
+def weightless(sources: list[Path], root: Path, seed: int = 23) -> list[Path]:
     """Files --fix must leave alone besides the originals: a body dim edited in each original
     with Const layers, its ``.bin`` left out (the runtime refuses it; nothing is proven)."""
     found = []
@@ -360,7 +360,7 @@ def weightless(sources: List[Path], root: Path, seed: int = 23) -> List[Path]:
 
 
 # ------------------------------------------------------------------ scoring
-def score(sources: List[Path], cases: List[Case], keep: List[Path] = ()) -> dict:
+def score(sources: list[Path], cases: list[Case], keep: list[Path] = ()) -> dict:
     """Run --fix on every case, original and file to ``keep`` as it is; the counts and the
     cases that miss."""
     refs = {source: declared(reference(source)) for source in sources}

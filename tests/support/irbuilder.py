@@ -6,9 +6,9 @@ hand-edited and broken files that openvino's own builders refuse to produce.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
 from xml.sax.saxutils import quoteattr
 
 _FMT = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I",
@@ -22,7 +22,7 @@ def precision(et: str) -> str:
     return _PRECISION.get(et, et.upper())
 
 
-def port_dims(shape: str) -> List[int]:
+def port_dims(shape: str) -> list[int]:
     """The dims a port writes for a shape attribute: intervals and ? become -1."""
     shape = shape.strip()
     if not shape or shape == "...":  # a scalar and a dynamic rank both write no <dim>
@@ -34,7 +34,7 @@ def port_dims(shape: str) -> List[int]:
 class Ref:
     layer: str
     port: str
-    dims: List[int]
+    dims: list[int]
     precision: str
 
 
@@ -44,32 +44,32 @@ class _Layer:
     name: str
     type: str
     version: str
-    data: Dict[str, str]
-    inputs: List[Ref]
-    in_dims: List[List[int]]
-    outputs: List[Ref]
+    data: dict[str, str]
+    inputs: list[Ref]
+    in_dims: list[list[int]]
+    outputs: list[Ref]
 
 
 @dataclass
 class IR:
     version: str = "11"
-    layers: List[_Layer] = field(default_factory=list)
-    edges: List[tuple] = field(default_factory=list)
+    layers: list[_Layer] = field(default_factory=list)
+    edges: list[tuple] = field(default_factory=list)
     weights: bytearray = field(default_factory=bytearray)
 
     def _next(self) -> str:
         return str(len(self.layers))
 
-    def parameter(self, shape: str, et: str = "f32", name: Optional[str] = None,
-                  dims: Optional[List[int]] = None) -> Ref:
+    def parameter(self, shape: str, et: str = "f32", name: str | None = None,
+                  dims: list[int] | None = None) -> Ref:
         lid = self._next()
         data = {"shape": shape, "element_type": et}
         out = Ref(lid, "0", port_dims(shape) if dims is None else dims, precision(et))
         self.layers.append(_Layer(lid, name or f"p{lid}", "Parameter", "opset1", data, [], [], [out]))
         return out
 
-    def const(self, values: Sequence, et: str = "i64", shape: Optional[List[int]] = None,
-              offset: Optional[int] = None, size: Optional[int] = None) -> Ref:
+    def const(self, values: Sequence, et: str = "i64", shape: list[int] | None = None,
+              offset: int | None = None, size: int | None = None) -> Ref:
         lid = self._next()
         raw = b"".join(struct.pack("<" + _FMT[et], v) for v in values) if et in _FMT else bytes(values)
         start = len(self.weights)
@@ -82,10 +82,10 @@ class IR:
         self.layers.append(_Layer(lid, f"c{lid}", "Const", "opset1", data, [], [], [out]))
         return out
 
-    def op(self, type_: str, inputs: Sequence[Ref], out: Sequence[List[int]],
-           data: Optional[Dict[str, str]] = None, version: str = "opset1",
-           out_precision: Optional[str] = None, in_dims: Optional[Dict[int, List[int]]] = None,
-           name: Optional[str] = None, connect: Optional[Sequence[bool]] = None) -> Ref:
+    def op(self, type_: str, inputs: Sequence[Ref], out: Sequence[list[int]],
+           data: dict[str, str] | None = None, version: str = "opset1",
+           out_precision: str | None = None, in_dims: dict[int, list[int]] | None = None,
+           name: str | None = None, connect: Sequence[bool] | None = None) -> Ref:
         lid = self._next()
         n = len(inputs)
         dims = [list((in_dims or {}).get(i, r.dims)) for i, r in enumerate(inputs)]

@@ -9,8 +9,8 @@ compare is irvalidate's inference: ``compare_ir`` does both.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 import openvino as ov
 from lxml import etree
@@ -25,7 +25,7 @@ def _dims(shape: ov.PartialShape):
     return [d.get_length() if d.is_static else -1 for d in shape]
 
 
-def settle(path: Path, model: Optional[ov.Model] = None) -> Path:
+def settle(path: Path, model: ov.Model | None = None) -> Path:
     """Rewrite ``path`` with the runtime's output dims and precisions on every port
     (``model``: the file as read_model already read it)."""
     model = model or opcheck.core().read_model(str(path))
@@ -93,7 +93,7 @@ def differential(ir: IR, folder: Path, types: Iterable[str], name: str,
     return True
 
 
-def assert_refused(ir: IR, folder: Path, words: str, code: Optional[str] = None,
+def assert_refused(ir: IR, folder: Path, words: str, code: str | None = None,
                    name: str = "op") -> None:
     """The runtime refuses ``ir``, and irvalidate's first error naming layer ``name`` (or its
     first finding of ``code``) says ``words``."""

@@ -9,13 +9,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
 
 import pytest
 
 
-def _run_subprocess(paths: Sequence[Path]) -> Tuple[int, str, str]:
+def _run_subprocess(paths: Sequence[Path]) -> tuple[int, str, str]:
     proc = subprocess.run(
         [sys.executable, "-m", "irvalidate", "--format", "json", *map(str, paths)],
         capture_output=True, text=True, timeout=600,
@@ -23,7 +23,7 @@ def _run_subprocess(paths: Sequence[Path]) -> Tuple[int, str, str]:
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def _run_in_process(paths: Sequence[Path]) -> Tuple[int, str, str]:
+def _run_in_process(paths: Sequence[Path]) -> tuple[int, str, str]:
     from irvalidate.cli.main import main
 
     out_buf, err_buf = io.BytesIO(), io.BytesIO()
@@ -41,7 +41,7 @@ def _run_in_process(paths: Sequence[Path]) -> Tuple[int, str, str]:
     return int(code), out_buf.getvalue().decode("utf-8"), err_buf.getvalue().decode("utf-8")
 
 
-def run_validator(paths: Sequence[Path]) -> Tuple[int, Dict[Path, List[dict]], str]:
+def run_validator(paths: Sequence[Path]) -> tuple[int, dict[Path, list[dict]], str]:
     """Run the CLI on ``paths``; return (exit code, findings per resolved path, stderr)."""
     if os.environ.get("IRVALIDATE_DIFF_SUBPROCESS") == "1":
         code, stdout, stderr = _run_subprocess(paths)
@@ -56,7 +56,7 @@ def run_validator(paths: Sequence[Path]) -> Tuple[int, Dict[Path, List[dict]], s
     except ValueError:
         pytest.fail(f"validator output is not JSON (exit {code}):\n{stdout[:2000]}\n"
                     f"stderr:\n{stderr[-4000:]}")
-    per_file: Dict[Path, List[dict]] = {}
+    per_file: dict[Path, list[dict]] = {}
     for entry in doc.get("files", []):
         per_file[Path(entry["path"]).resolve()] = list(entry.get("findings", []))
     missing = [p for p in paths if Path(p).resolve() not in per_file]
@@ -68,7 +68,7 @@ def severity(f: dict) -> str:
     return f.get("severity", f.get("level", ""))
 
 
-def errors(findings: List[dict]) -> List[dict]:
+def errors(findings: list[dict]) -> list[dict]:
     return [f for f in findings if severity(f) == "error"]
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
 
 import numpy as np
 import openvino as ov
@@ -35,9 +34,9 @@ I64 = np.int64
 class Found:
     models: int = 0
     ports: int = 0
-    tighter: List[str] = field(default_factory=list)
-    looser: List[str] = field(default_factory=list)
-    other: List[str] = field(default_factory=list)
+    tighter: list[str] = field(default_factory=list)
+    looser: list[str] = field(default_factory=list)
+    other: list[str] = field(default_factory=list)
 
 
 def _const(value, et=I64) -> ov.Output:
@@ -56,7 +55,7 @@ def _part(ps: ov.PartialShape, axis: int, part: int) -> ov.PartialShape:
 class LoopGen:
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
-        self.params: List[ov.Node] = []
+        self.params: list[ov.Node] = []
         self.count = 0
 
     def name(self, node: ov.Node, stem: str) -> ov.Node:
@@ -137,7 +136,7 @@ class LoopGen:
         self.params.append(node)
         return node.output(0)
 
-    def condition(self, depth: int, data: Optional[ov.Output] = None) -> ov.Output:
+    def condition(self, depth: int, data: ov.Output | None = None) -> ov.Output:
         kind = self.r.choice(["true", "true", "false"] + (["parameter"] if not depth else []) +
                              (["computed"] if data is not None else []))
         if kind == "computed":  # a dim of the data against a number: folds where it is static
@@ -149,7 +148,7 @@ class LoopGen:
             return node.output(0)
         return _const(kind == "true", np.bool_)
 
-    def sliced_spec(self, ps: ov.PartialShape, ti: bool) -> Tuple[int, int, int, int, int]:
+    def sliced_spec(self, ps: ov.PartialShape, ti: bool) -> tuple[int, int, int, int, int]:
         rank = ps.rank.get_length() if ps.rank.is_static else 1
         axis = self.r.randrange(rank) - (rank if self.r.random() < 0.2 else 0)
         part = self.r.choice([1, 1, 2])
@@ -169,7 +168,7 @@ class LoopGen:
     def loop(self, data: ov.Output, depth: int) -> ov.Output:
         ps = data.get_partial_shape()
         node = op.loop(self.trip(data, depth), self.condition(depth, data))
-        inner_params: List[ov.Node] = []
+        inner_params: list[ov.Node] = []
         counter = op.parameter(ov.PartialShape(self.r.choice([[], [1]])), I64)
         use_counter = self.r.random() < 0.5
         how = self.r.choice(["invariant", "sliced", "merged"])
@@ -276,7 +275,7 @@ class LoopGen:
         return ov.Model(results, self.params, "m")
 
 
-def build(seed: int) -> Optional[ov.Model]:
+def build(seed: int) -> ov.Model | None:
     try:
         return LoopGen(seed).build()
     except (RuntimeError, ValueError, IndexError):  # the API refused the configuration

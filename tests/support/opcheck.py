@@ -12,13 +12,13 @@ stale export would) and ``named`` says whether an error finding names a layer.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
 
 import openvino as ov
 
-from irvalidate.engine.validation import validate_file
 from irvalidate.cli.shapes import layers_of
+from irvalidate.engine.validation import validate_file
 from support import cassette
 
 
@@ -28,7 +28,7 @@ def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
     return path
 
 
-_CORE: List[ov.Core] = []
+_CORE: list[ov.Core] = []
 
 
 def core() -> ov.Core:
@@ -41,7 +41,7 @@ def core() -> ov.Core:
 cassette.per_test(_CORE.clear)
 
 
-def runtime_shapes(path: Path) -> Dict[str, List[str]]:
+def runtime_shapes(path: Path) -> dict[str, list[str]]:
     """Friendly name -> the output shapes ``read_model`` infers, as it prints them."""
     model = core().read_model(str(path))
     return {op.get_friendly_name(): [str(op.get_output_partial_shape(i)).replace(" ", "")
@@ -49,11 +49,11 @@ def runtime_shapes(path: Path) -> Dict[str, List[str]]:
             for op in model.get_ordered_ops()}
 
 
-def irvalidate_shapes(path: Path) -> Dict[str, dict]:
+def irvalidate_shapes(path: Path) -> dict[str, dict]:
     return {row["name"]: row for row in layers_of(str(path)) if not row["scope"]}
 
 
-def errors(path: Path) -> List[str]:
+def errors(path: Path) -> list[str]:
     return [f"{f.code} {f.message}" for f in validate_file(str(path)).findings if f.level == "error"]
 
 
@@ -82,7 +82,7 @@ def compare_file(path: Path, types: Iterable[str]) -> Path:
     return path
 
 
-def inferred_types(path: Path) -> Dict[str, tuple]:
+def inferred_types(path: Path) -> dict[str, tuple]:
     """Friendly name -> the output element types irvalidate infers (None: not inferred)."""
     from irvalidate.analysis import GraphAnalysis
     from irvalidate.ir.parser import parse
@@ -114,7 +114,7 @@ def compare_types(path: Path, types: Iterable[str]) -> None:
     assert checked, f"no layer of {sorted(wanted)} in the model"
 
 
-def refused(build, folder: Path) -> Optional[str]:
+def refused(build, folder: Path) -> str | None:
     """The runtime's message when building or reading fails, else None."""
     try:
         model = build()

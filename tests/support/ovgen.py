@@ -32,8 +32,8 @@ import random
 import re
 import shutil
 import struct
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
@@ -89,14 +89,14 @@ class LayerInfo:
     name: str
     type: str
     mode: str                    # auto_broadcast / Broadcast mode, "" for other ops
-    axis: Optional[int] = None   # pdpd axis, if any
+    axis: int | None = None   # pdpd axis, if any
     version: str = ""            # "opset1"/"opset3" for Broadcast
     #: True when the whole upstream cone consists of Parameters, Constants, broadcasting ops
     #: with constant shape inputs and simple shape-keeping unary ops, i.e. a validator that
     #: implements the broadcasting rules can infer this layer's output exactly.
     pure: bool = True
     #: Broadcast only: friendly name of the Const feeding target_shape (None if computed).
-    target_const: Optional[str] = None
+    target_const: str | None = None
     target_kind: str = ""        # Broadcast only: "const-i64", "shapeof", "concat", ...
 
 
@@ -106,10 +106,10 @@ class GeneratedModel:
     xml: Path
     bin: Path
     #: friendly names of the elementwise/Select/FakeQuantize/Broadcast layers
-    broadcasting_layers: List[str]
-    layers: Dict[str, LayerInfo]
+    broadcasting_layers: list[str]
+    layers: dict[str, LayerInfo]
     #: friendly name -> IR layer id (top-level graph), read back from the written XML
-    ids: Dict[str, str]
+    ids: dict[str, str]
     #: number of <layer> elements, those in If/Loop bodies included
     n_layers: int
 
@@ -124,13 +124,13 @@ class Mutation:
     layer_type: str
     detail: str
     #: parameter_shape only: names of the layers downstream of the changed Parameter
-    affected: Tuple[str, ...] = ()
+    affected: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------
 # shape helpers (shapes are lists of ov.Dimension, or None for a dynamic rank)
 
-Dims = Optional[List[ov.Dimension]]
+Dims = list[ov.Dimension] | None
 
 
 def _is_one(d: ov.Dimension) -> bool:
@@ -179,23 +179,23 @@ class _Reject(Exception):
 
 
 class _Gen:
-    def __init__(self, seed: int, parent: Optional["_Gen"] = None) -> None:
+    def __init__(self, seed: int, parent: _Gen | None = None) -> None:
         self.seed = seed
         self.r = random.Random(seed)
         self.rng = np.random.default_rng(seed)
-        self.pool: List[_Entry] = []
-        self.params: List[ov.Node] = []
+        self.pool: list[_Entry] = []
+        self.params: list[ov.Node] = []
         self.nodes = 0                      # committed nodes (for the layer budget)
-        self.layers: Dict[str, LayerInfo] = {}
+        self.layers: dict[str, LayerInfo] = {}
         #: a body generator (If/Loop) shares the name counter and makes no Parameters
         self.in_body = parent is not None
         self.max_layers = MAX_BODY_LAYERS if self.in_body else MAX_LAYERS
         self._counter = parent._counter if parent is not None else [0]
-        self.body_layers: List[LayerInfo] = []
+        self.body_layers: list[LayerInfo] = []
         # candidate staging
-        self.staged_params: List[ov.Node] = []
+        self.staged_params: list[ov.Node] = []
         self.staged_nodes = 0
-        self.staged_used: List[_Entry] = []
+        self.staged_used: list[_Entry] = []
 
     # ---- naming / staging -------------------------------------------------------------
 
@@ -220,7 +220,7 @@ class _Gen:
     def unused_count(self) -> int:
         return sum(1 for e in self.pool if not e.used)
 
-    def commit(self, out: ov.Output, pure: bool, info: Optional[LayerInfo] = None,
+    def commit(self, out: ov.Output, pure: bool, info: LayerInfo | None = None,
                add_to_pool: bool = True) -> bool:
         used_ids = {id(e) for e in self.staged_used}
         newly_used = sum(1 for e in self.pool if id(e) in used_ids and not e.used)
@@ -256,7 +256,7 @@ class _Gen:
             return ov.Dimension(a, b)
         return ov.Dimension(self.r.randint(lo, hi))
 
-    def rshape(self, rank: Optional[int] = None, dynamic: bool = True) -> Dims:
+    def rshape(self, rank: int | None = None, dynamic: bool = True) -> Dims:
         if rank is None:
             rank = self.r.choice([0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5])
         pd, pi = (0.15, 0.12) if dynamic else (0.0, 0.0)
@@ -320,14 +320,14 @@ class _Gen:
         self.staged_params.append(p)
         return p.output(0)
 
-    def const_values(self, shape: List[int], et: ov.Type) -> np.ndarray:
+    def const_values(self, shape: list[int], et: ov.Type) -> np.ndarray:
         if et == BOOL:
             return self.rng.integers(0, 2, size=shape).astype(np.bool_)
         if et in (F32, F16):
             return self.rng.uniform(-2.0, 2.0, size=shape).astype(_NP[et])
         return self.rng.integers(1, 5, size=shape).astype(_NP[et])
 
-    def new_const(self, shape: List[int], et: ov.Type) -> ov.Output:
+    def new_const(self, shape: list[int], et: ov.Type) -> ov.Output:
         c = ops.constant(self.const_values(shape, et), dtype=_NP[et])
         self.named(c, "c")
         return c.output(0)
@@ -352,7 +352,7 @@ class _Gen:
 
     # ---- operands --------------------------------------------------------------------
 
-    def pick(self, pred: Callable[[_Entry], bool], recent: bool = True) -> Optional[_Entry]:
+    def pick(self, pred: Callable[[_Entry], bool], recent: bool = True) -> _Entry | None:
         cands = [e for e in self.pool if pred(e)]
         if not cands:
             return None
@@ -363,7 +363,7 @@ class _Gen:
                 return self.r.choice(unused[-4:])
         return self.r.choice(cands)
 
-    def base(self, ets: Sequence[ov.Type]) -> Tuple[ov.Output, bool]:
+    def base(self, ets: Sequence[ov.Type]) -> tuple[ov.Output, bool]:
         """An operand of one of ``ets``: a pool tensor, a Convert of one, or a new Parameter."""
         ets = list(ets)
         x = self.r.random()
@@ -384,7 +384,7 @@ class _Gen:
         return self.new_param(dims, self.r.choice(ets)), True
 
     def partner(self, dims: Dims, et: ov.Type, derive: Callable[[Dims], Dims],
-                p_pool: float = 0.25) -> Tuple[ov.Output, bool]:
+                p_pool: float = 0.25) -> tuple[ov.Output, bool]:
         x = self.r.random()
         if x < p_pool:
             e = self.pick(lambda e: e.et == et, recent=False)
@@ -470,7 +470,7 @@ class _Gen:
         return "numpy"
 
     @staticmethod
-    def autob_attrs(mode: str, axis: Optional[int]) -> dict:
+    def autob_attrs(mode: str, axis: int | None) -> dict:
         attrs = {"auto_broadcast": mode}
         if mode == "pdpd":
             attrs["auto_broadcast.auto_broadcast_axis"] = axis
@@ -589,7 +589,7 @@ class _Gen:
 
     # Broadcast ------------------------------------------------------------------------
 
-    def target_values_numpy(self, dims: Dims) -> List[int]:
+    def target_values_numpy(self, dims: Dims) -> list[int]:
         if dims is None:
             return [self.r.randint(1, 5) for _ in range(self.r.randint(0, 4))]
         out = []
@@ -603,7 +603,7 @@ class _Gen:
         extra = self.r.randint(0, max(0, 5 - len(dims))) if self.r.random() < 0.6 else 0
         return [self.r.randint(1, 5) for _ in range(extra)] + out
 
-    def target_values_bidirectional(self, dims: Dims) -> List[int]:
+    def target_values_bidirectional(self, dims: Dims) -> list[int]:
         if dims is None:
             return [self.r.randint(1, 5) for _ in range(self.r.randint(0, 4))]
         r = len(dims)
@@ -619,11 +619,11 @@ class _Gen:
             out = [self.r.randint(1, 5) for _ in range(self.r.randint(1, max(1, 5 - r)))] + out
         return out
 
-    def target_values_explicit(self, dims: List[ov.Dimension]) -> Tuple[List[int], List[int]]:
+    def target_values_explicit(self, dims: list[ov.Dimension]) -> tuple[list[int], list[int]]:
         k = len(dims)
         n = self.r.randint(max(k, 1), min(5, k + 2)) if k < 5 else k
         if k == 0:
-            axes: List[int] = [] if self.r.random() < 0.5 else [self.r.randrange(n)]
+            axes: list[int] = [] if self.r.random() < 0.5 else [self.r.randrange(n)]
         else:
             axes = sorted(self.r.sample(range(n), k))
         vals = [self.r.randint(1, 5) for _ in range(n)]
@@ -638,7 +638,7 @@ class _Gen:
                     else self.concretize(d)
         return vals, axes
 
-    def target_values_pdpd(self, dims: Dims) -> Tuple[List[int], int]:
+    def target_values_pdpd(self, dims: Dims) -> tuple[list[int], int]:
         """(target, axis): data dims are consumed from ``start`` to the end of the target."""
         if dims is None:
             n = self.r.randint(1, 4)
@@ -666,13 +666,13 @@ class _Gen:
                 vals.append(self.r.choice([1, self.concretize(d)]))
         return vals, axis
 
-    def target_const(self, vals: List[int]) -> Tuple[ov.Output, str]:
+    def target_const(self, vals: list[int]) -> tuple[ov.Output, str]:
         et = self.r.choices([I64, I32, U8, I16], weights=[6, 4, 1, 1])[0]
         if et == U8 and any(v < 0 for v in vals):
             et = I64
         return self.new_int_const(vals, et), "const-" + et.get_type_name()
 
-    def computed_target(self) -> Tuple[ov.Output, str, List[ov.Dimension]]:
+    def computed_target(self) -> tuple[ov.Output, str, list[ov.Dimension]]:
         """A target_shape that is not a Constant but that bound evaluation can resolve.
 
         Returns the target output, its kind and the dims OpenVINO will resolve it to.
@@ -851,7 +851,7 @@ class _Gen:
                 node = ops.reshape(x, shp, False)
             else:
                 total = int(np.prod([d.get_length() for d in dims])) if dims else 1
-                parts: List[int] = []
+                parts: list[int] = []
                 rest = total
                 for f in (2, 3, 5):
                     while rest % f == 0 and self.r.random() < 0.5:
@@ -901,7 +901,7 @@ class _Gen:
         if self.in_body:
             raise _Reject("no nesting")
         kind = self.r.choice(["If", "Loop"])
-        outer: List[_Entry] = []
+        outer: list[_Entry] = []
         for _ in range(self.r.randint(1, 3)):
             e = self.pick(lambda e: e.et != DYN and e not in outer)
             if e is not None:
@@ -1029,16 +1029,16 @@ def generate(seed: int, out_dir: Path, verify: bool = True) -> GeneratedModel:
 # XML inspection helpers
 
 
-def _layer_elems(root) -> Dict[str, "etree._Element"]:
+def _layer_elems(root) -> dict[str, etree._Element]:
     # top level only (generated models have no sub-graphs)
     return {l.get("id"): l for l in root.find("layers").findall("layer")}
 
 
-def _port_dims(port) -> List[int]:
+def _port_dims(port) -> list[int]:
     return [int(d.text) for d in port.findall("dim")]
 
 
-def _edges_into(root) -> Dict[Tuple[str, str], Tuple[str, str]]:
+def _edges_into(root) -> dict[tuple[str, str], tuple[str, str]]:
     return {(e.get("to-layer"), e.get("to-port")): (e.get("from-layer"), e.get("from-port"))
             for e in root.find("edges").findall("edge")}
 
@@ -1111,7 +1111,7 @@ def coverage(xml: Path) -> collections.Counter:
 
 
 def _copy_model(gm: GeneratedModel, out_dir: Path, xml_text: str,
-                bin_bytes: Optional[bytes] = None) -> Tuple[Path, Path]:
+                bin_bytes: bytes | None = None) -> tuple[Path, Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     xml = out_dir / "model.xml"
@@ -1124,13 +1124,13 @@ def _copy_model(gm: GeneratedModel, out_dir: Path, xml_text: str,
     return xml, binp
 
 
-def _lines(gm: GeneratedModel) -> Tuple[List[str], "etree._Element"]:
+def _lines(gm: GeneratedModel) -> tuple[list[str], etree._Element]:
     text = gm.xml.read_text(encoding="utf-8")
     return text.splitlines(keepends=True), etree.fromstring(text.encode("utf-8"))
 
 
-def _replace_dim_line(lines: List[str], dim_el, new_value: Optional[int],
-                      duplicate: bool = False) -> List[str]:
+def _replace_dim_line(lines: list[str], dim_el, new_value: int | None,
+                      duplicate: bool = False) -> list[str]:
     """Edit the source line of one ``<dim>`` element (serializer: one dim per line)."""
     idx = dim_el.sourceline - 1
     line = lines[idx]
@@ -1177,7 +1177,7 @@ def _new_value(rnd: random.Random, old: int, avoid: Sequence[int] = ()) -> int:
 
 
 def mutate_output_dims(gm: GeneratedModel, out_dir: Path, seed: int = 0,
-                       select: str = "pure") -> Optional[Mutation]:
+                       select: str = "pure") -> Mutation | None:
     """Change one static ``<dim>`` of a broadcasting layer's output port (value +1..5)."""
     rnd = random.Random(seed * 7919 + gm.seed)
     lines, root = _lines(gm)
@@ -1201,7 +1201,7 @@ def mutate_output_dims(gm: GeneratedModel, out_dir: Path, seed: int = 0,
 
 
 def mutate_output_rank(gm: GeneratedModel, out_dir: Path, seed: int = 0,
-                       select: str = "pure") -> Optional[Mutation]:
+                       select: str = "pure") -> Mutation | None:
     """Drop one ``<dim>`` of a broadcasting layer's output port, or duplicate one."""
     rnd = random.Random(seed * 7919 + gm.seed + 1)
     lines, root = _lines(gm)
@@ -1226,7 +1226,7 @@ def mutate_output_rank(gm: GeneratedModel, out_dir: Path, seed: int = 0,
 
 
 def mutate_input_dims(gm: GeneratedModel, out_dir: Path, seed: int = 0,
-                      select: str = "pure") -> Optional[Mutation]:
+                      select: str = "pure") -> Mutation | None:
     """Change one static ``<dim>`` of one of a broadcasting layer's input ports."""
     rnd = random.Random(seed * 7919 + gm.seed + 2)
     lines, root = _lines(gm)
@@ -1247,7 +1247,7 @@ def mutate_input_dims(gm: GeneratedModel, out_dir: Path, seed: int = 0,
                     f"input port {port.get('id')} dim {old} -> {new} (line {dim.sourceline})")
 
 
-def decode_const(layer, blob: bytes) -> Tuple[str, List[int], int, int]:
+def decode_const(layer, blob: bytes) -> tuple[str, list[int], int, int]:
     data = layer.find("data")
     et = data.get("element_type")
     offset, size = int(data.get("offset")), int(data.get("size"))
@@ -1264,7 +1264,7 @@ def decode_const(layer, blob: bytes) -> Tuple[str, List[int], int, int]:
 
 
 def mutate_target_constant(gm: GeneratedModel, out_dir: Path,
-                           seed: int = 0) -> Optional[Mutation]:
+                           seed: int = 0) -> Mutation | None:
     """Rewrite one value of a Broadcast's constant target_shape in the ``.bin``.
 
     The changed value is one whose output dim is declared static, and the new value is
@@ -1317,7 +1317,7 @@ SHAPE_KEEPING_TYPES = frozenset(["Convert", "ReLU", "Sigmoid", "Abs", "Result"])
 
 
 def mutate_parameter_shape(gm: GeneratedModel, out_dir: Path,
-                           seed: int = 0) -> Optional[Mutation]:
+                           seed: int = 0) -> Mutation | None:
     """Change one dim of a Parameter's ``shape`` (and the ports on its edges).
 
     The result may or may not be valid: OpenVINO decides (``read_model``).  Only Parameters
@@ -1330,12 +1330,12 @@ def mutate_parameter_shape(gm: GeneratedModel, out_dir: Path,
     root = tree.getroot()
     by_id = _layer_elems(root)
     edges = root.find("edges").findall("edge")
-    out_edges: Dict[str, List] = collections.defaultdict(list)
+    out_edges: dict[str, list] = collections.defaultdict(list)
     for e in edges:
         out_edges[e.get("from-layer")].append(e)
 
-    def cone(lid: str) -> Optional[List[str]]:
-        seen: List[str] = []
+    def cone(lid: str) -> list[str] | None:
+        seen: list[str] = []
         todo = [lid]
         while todo:
             for e in out_edges[todo.pop()]:
@@ -1417,7 +1417,7 @@ def _incoming_count(root, lid: str) -> int:
 
 
 def rewrite_benign(gm: GeneratedModel, out_dir: Path, kind: str,
-                   seed: int = 0) -> Optional[Tuple[Path, Path, str]]:
+                   seed: int = 0) -> tuple[Path, Path, str] | None:
     """Write a copy of ``gm`` changed in a way OpenVINO ignores; None if not applicable.
 
     Returns (xml, bin, description).  The caller should confirm with ``read_model`` that
@@ -1430,7 +1430,7 @@ def rewrite_benign(gm: GeneratedModel, out_dir: Path, kind: str,
     edges_el = root.find("edges")
     layers = list(layers_el)
     blob = gm.bin.read_bytes()
-    changed: List[str] = []
+    changed: list[str] = []
 
     def data_of(l):
         return l.find("data")
@@ -1556,7 +1556,7 @@ def rewrite_benign(gm: GeneratedModel, out_dir: Path, kind: str,
     return xml, binp, f"{kind}: " + ", ".join(changed[:8]) + (" ..." if len(changed) > 8 else "")
 
 
-def inferred_shapes(xml: Path) -> Dict[str, str]:
+def inferred_shapes(xml: Path) -> dict[str, str]:
     """friendly name -> str(output partial shape) as OpenVINO infers it on reading ``xml``."""
     model = ov.Core().read_model(str(xml))
     return {op.get_friendly_name(): str(op.get_output_partial_shape(0))

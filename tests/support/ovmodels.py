@@ -10,14 +10,15 @@ configurations and keep those the runtime accepts).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple
 
-import numpy as np
 import openvino as ov
 import openvino.opset8 as o8
 from openvino.utils.node_factory import NodeFactory
+
 from support import cassette
+
 # one definition of each builder the shape-op tests share (shapeops also has a ``model`` of
 # outputs and Parameters, a ``differential`` of one configuration and a ``near_shape``)
 from support.shapeops import const, param, shape, shape_text  # noqa: F401
@@ -44,7 +45,7 @@ def accepted(build):
         return None
 
 
-def parameters_of(outputs: Iterable) -> List:
+def parameters_of(outputs: Iterable) -> list:
     """The Parameters upstream of some outputs (by name)."""
     found, seen, stack = [], set(), [o.get_node() for o in outputs]
     while stack:
@@ -91,15 +92,15 @@ def reshaped(path: Path, shapes: dict) -> Path:
     return out
 
 
-def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple[str, List]:
+def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> tuple[str, list]:
     """A layer the runtime refuses for its input shapes, written as openvino would write it.
 
     ``inputs`` is a list of (shape, element type) for Parameters p0, p1...; ``build(params)``
     makes the layer (named 'victim') on Parameters of dynamic rank, which the builders
     accept; the saved file's Parameters then get the real shapes.  Returns read_model's
     message and irvalidate's error findings naming 'victim' (the caller asserts on both)."""
-    from support import opcheck
     from irvalidate.engine.validation import validate_file
+    from support import opcheck
     params = [param(None, et, name=f"p{i}") for i, (_, et) in enumerate(inputs)]
     path = reshaped(opcheck.save(model_of(build(params)), folder, stem),
                     {f"p{i}": spec for i, (spec, _) in enumerate(inputs)})
@@ -113,7 +114,7 @@ def refused_by_both(folder: Path, build, inputs, stem: str = "refused") -> Tuple
     return message, found
 
 
-def differential_batches(folder: Path, configs, build, types: Sequence[str], batch: int = 16) -> Tuple[int, int]:
+def differential_batches(folder: Path, configs, build, types: Sequence[str], batch: int = 16) -> tuple[int, int]:
     """Random configurations against the runtime, both ways.
 
     ``configs`` yields (inputs, extra): inputs a list of (shape, element type) for the
@@ -166,8 +167,8 @@ def compare_file(path: Path, types: Sequence[str], stale_parameters: bool = Fals
         inferred = [o["inferred"] for o in row["outputs"]]
         assert inferred == runtime[name], f"{name}: irvalidate {inferred}, read_model {runtime[name]}"
     if stale_parameters:
-        from support.bodyports import differing
         from irvalidate.engine.validation import validate_file
+        from support.bodyports import differing
         errors = [f for f in validate_file(str(path)).findings if f.level == "error"]
         assert errors and all(f.scope and f.layer.type == "Parameter" and
                               f.code in ("IRV101", "IRV106") for f in errors), errors
@@ -231,8 +232,8 @@ def edited(path: Path, stem: str, edit) -> Path:
     return out
 
 
-def redeclare_parameter(body, layer, shape_text: Optional[str] = None,
-                        precision: Optional[str] = None, element_type: Optional[str] = None):
+def redeclare_parameter(body, layer, shape_text: str | None = None,
+                        precision: str | None = None, element_type: str | None = None):
     """A body Parameter (lxml elements) declared otherwise: its attributes, its port and the
     body input ports it feeds (the file stays consistent; only the runtime replaces it)."""
     from lxml import etree

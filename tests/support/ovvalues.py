@@ -3,7 +3,7 @@ and value inputs computed by a shape subgraph (ShapeOf of a Parameter -> Gather 
 way real models compute sizes, pads and repeats."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 import openvino as ov
@@ -18,12 +18,12 @@ def shape(spec) -> ov.PartialShape:
                             for d in spec])
 
 
-def parameter(spec, et=np.float32, name: Optional[str] = None) -> ov.Node:
+def parameter(spec, et=np.float32, name: str | None = None) -> ov.Node:
     return opset1.parameter(shape(spec), et, name=name)
 
 
-def computed(dims, indices: Sequence[int], add: Optional[Sequence[int]] = None,
-             et: str = "i64") -> Tuple[ov.Node, ov.Node]:
+def computed(dims, indices: Sequence[int], add: Sequence[int] | None = None,
+             et: str = "i64") -> tuple[ov.Node, ov.Node]:
     """(the Parameter, a 1-D value computed from its shape): ``ShapeOf(p)[indices] (+ add)``."""
     source = parameter(dims, name="source")
     value = opset8.gather(opset3.shape_of(source, et), np.array(indices, dtype=np.int64),

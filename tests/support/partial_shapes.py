@@ -7,7 +7,7 @@ interval, ``hi`` -1 for unbounded); ``None`` is a dynamic rank.
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import openvino as ov
@@ -21,7 +21,7 @@ from irvalidate.ops.support.spec import OpError, Value
 from irvalidate.shapes.dims import INF, Dim
 from support import cassette
 
-_FACTORIES: Dict[str, NodeFactory] = {}
+_FACTORIES: dict[str, NodeFactory] = {}
 cassette.per_test(_FACTORIES.clear)  # NodeFactory objects are the runtime's
 
 
@@ -32,7 +32,7 @@ def shape(spec) -> ov.PartialShape:
                             for d in spec])
 
 
-def param(spec, et=np.float32, name: Optional[str] = None):
+def param(spec, et=np.float32, name: str | None = None):
     return ops.parameter(shape(spec), et, name=name)
 
 
@@ -40,7 +40,7 @@ def const(values, et=np.int64):
     return ops.constant(np.array(values, dtype=et))
 
 
-def create(opset: str, kind: str, inputs: Sequence, attrs: Optional[dict] = None, name: str = "op"):
+def create(opset: str, kind: str, inputs: Sequence, attrs: dict | None = None, name: str = "op"):
     factory = _FACTORIES.setdefault(opset, NodeFactory(opset))
     node = factory.create(kind, [i.output(0) if hasattr(i, "output") else i for i in inputs],
                           attrs or {})
@@ -70,7 +70,7 @@ def random_shape(rng: random.Random, low: int = 0, high: int = 4, dynamic_rank: 
     return [random_dim(rng, static_only) for _ in range(rng.randint(low, high))]
 
 
-def dims(spec) -> Optional[tuple]:
+def dims(spec) -> tuple | None:
     """The irvalidate shape of a compact spec."""
     if spec is None:
         return None
@@ -83,7 +83,7 @@ def dims(spec) -> Optional[tuple]:
     return tuple(out)
 
 
-def infer(kind: str, version: str, values: List[Value], data: Optional[dict] = None):
+def infer(kind: str, version: str, values: list[Value], data: dict | None = None):
     """irvalidate's inference of one layer fed ``values`` (no graph: no Const is read); the
     Result, or the OpError raised."""
     layer = Layer("1", "op", kind, version, 1, dict(data or {}), (), ())
@@ -102,7 +102,7 @@ def errors_naming(path, layer: str = "op") -> list:
             if f.level == "error" and f.layer is not None and f.layer.name == layer]
 
 
-def expect_refusal(ir, folder, words: Optional[str] = None, code: Optional[str] = None,
+def expect_refusal(ir, folder, words: str | None = None, code: str | None = None,
                    layer: str = "op", stem: str = "model") -> list:
     """Write a hand-made IR (tests/irbuilder.IR) that read_model must refuse; irvalidate must
     give an error finding naming the layer, with ``words`` in its message and of ``code``
@@ -148,8 +148,8 @@ def against_the_runtime(build, folder, stem: str = "ir") -> str:
     """Write the layer, read it with read_model: refused, irvalidate must give an error naming
     it; read, irvalidate must infer the runtime's shapes and give no error on the file
     declaring them.  Returns "refused" or "read"."""
-    from support.irbuilder import IR, precision
     from irvalidate.cli.shapes import layers_of
+    from support.irbuilder import IR, precision
     ir = IR()
     build(ir, [[]])
     path = ir.write(folder, stem=stem)

@@ -9,12 +9,12 @@ sequence, Softmax).  The same seed gives the same model and requests.
 from __future__ import annotations
 
 import random
-from typing import List, Tuple
 
 import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 from openvino import PartialShape
+
 from support.runtime_oracle import Request
 
 
@@ -132,7 +132,7 @@ class _Builder:
         for _ in range(self.r.randint(1, 4)):
             y = self.block(y)
         outs = self.head(y)
-        requests: List[Request] = [[self.r.choice([2, 3, 4]), c, h, w],
+        requests: list[Request] = [[self.r.choice([2, 3, 4]), c, h, w],
                                    [1, c, h + self.r.choice([2, 4, 8]), w * 2],
                                    [self.r.choice(["?", "1..4"]), c, h, w]]
         requests.append(self.r.choice([[1, c, "?", "?"], [2, c, h * 2, w * 2], [1, c, h // 2, w]]))
@@ -183,7 +183,7 @@ class _Builder:
         return ov.Model([y], [x], "random_mlp"), [",".join(map(str, q)) for q in requests]
 
 
-def random_model(seed: int) -> Tuple[ov.Model, List[Request]]:
+def random_model(seed: int) -> tuple[ov.Model, list[Request]]:
     """A seeded random model and its requests (a CNN for even seeds, an MLP for odd)."""
     b = _Builder(seed)
     return b.cnn() if seed % 2 == 0 else b.mlp()

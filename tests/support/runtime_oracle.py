@@ -21,19 +21,20 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import openvino as ov
-from support.opcheck import core, save  # noqa: F401 - runtime_oracle's users import them from here
+
+from support.opcheck import core, save
 
 #: the rule code of "inputs become incompatible after the reshape" (error)
 IRV301 = "IRV301"
 
-Dim = Union[int, Tuple[Optional[int], Optional[int]]]
-Shape = Union[str, Sequence[Dim]]
-Request = Union[Dict[str, Shape], Shape]
+Dim = int | tuple[int | None, int | None]
+Shape = str | Sequence[Dim]
+Request = dict[str, Shape] | Shape
 
 
 # ---------------------------------------------------------------------------- files
@@ -90,13 +91,13 @@ def describe(request: Request) -> str:
 @dataclass
 class Verdict:
     works: bool
-    outputs: Dict[str, str] = field(default_factory=dict)
-    node: Optional[str] = None  # the node the runtime's message names, when it names one
+    outputs: dict[str, str] = field(default_factory=dict)
+    node: str | None = None  # the node the runtime's message names, when it names one
     message: str = ""
-    node_type: Optional[str] = None  # that node's type, when the model still has it
+    node_type: str | None = None  # that node's type, when the model still has it
 
 
-def file_layer_names(path: Path) -> Set[str]:
+def file_layer_names(path: Path) -> set[str]:
     """Every layer name the XML has (bodies of TensorIterator/Loop/If included).  read_model
     gives some nodes a generated name instead (CTCGreedyDecoder 'decode' reads as
     'CTCGreedyDecoder_200'): such a node cannot be named by irvalidate."""
@@ -107,7 +108,7 @@ def file_layer_names(path: Path) -> Set[str]:
 _NAMED = re.compile(r"with friendly_name '(.*)':\s*$", re.M)
 
 
-def named_node(message: str) -> Optional[str]:
+def named_node(message: str) -> str | None:
     """The node an OpenVINO validation error names ("... with friendly_name 'x':"); the
     innermost (last) one when the message nests several."""
     found = _NAMED.findall(message)
@@ -136,11 +137,11 @@ def runtime_request(model: ov.Model, request: Request):
             for name, shape in request.items()}
 
 
-def result_shapes(model: ov.Model) -> Dict[str, str]:
+def result_shapes(model: ov.Model) -> dict[str, str]:
     return {r.get_friendly_name(): str(r.get_output_partial_shape(0)) for r in model.get_results()}
 
 
-def _failed(err: Exception, model: Optional[ov.Model] = None) -> Verdict:
+def _failed(err: Exception, model: ov.Model | None = None) -> Verdict:
     text = str(err)
     node = named_node(text)
     node_type = None
@@ -205,7 +206,7 @@ def runtime(path: Path, request: Request, smart: bool = True) -> Verdict:
     return (runtime_reshape if smart else runtime_reinfer)(path, request)
 
 
-def runtime_layer_shapes(path: Path, request: Request, smart: bool = True) -> Optional[Dict[str, List[str]]]:
+def runtime_layer_shapes(path: Path, request: Request, smart: bool = True) -> dict[str, list[str]] | None:
     """Friendly name -> output shapes of every node after the reshape (None when it fails)."""
     model = read(path)
     try:
@@ -230,8 +231,8 @@ def runtime_layer_shapes(path: Path, request: Request, smart: bool = True) -> Op
 @dataclass
 class IrvVerdict:
     works: bool
-    outputs: Dict[str, str]
-    error_layers: Set[str]          # layers with an IRV301 finding
+    outputs: dict[str, str]
+    error_layers: set[str]          # layers with an IRV301 finding
     findings: list                  # every finding of the file (pydantic FindingModel)
     rewrites: list = field(default_factory=list)
 
@@ -239,7 +240,7 @@ class IrvVerdict:
     def reshape_errors(self) -> list:
         return [f for f in self.findings if f.rule == IRV301]
 
-    def messages(self) -> List[str]:
+    def messages(self) -> list[str]:
         return [f.message for f in self.reshape_errors]
 
 
@@ -262,7 +263,7 @@ def _irvalidate_root() -> str:
     return str(Path(irvalidate.__file__).resolve().parents[1])
 
 
-def irv_cli(*args: str, cwd: Optional[Path] = None, timeout: float = 120) -> subprocess.CompletedProcess:
+def irv_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """``python -m irvalidate ARGS`` in a subprocess (no colour, text captured), run from
     ``cwd`` (default: the folder of the last path argument, away from any project config)."""
     root = _irvalidate_root()
@@ -283,7 +284,7 @@ def irv_cli_reshape(path: Path, request: Request, smart: bool = True, *extra: st
 # ---------------------------------------------------------------------------- comparing
 
 def disagreement(path: Path, request: Request, smart: bool = True,
-                 ours: Optional[IrvVerdict] = None, theirs: Optional[Verdict] = None) -> Optional[str]:
+                 ours: IrvVerdict | None = None, theirs: Verdict | None = None) -> str | None:
     """None when irvalidate's prediction agrees with the runtime on the request, else why
     not: the verdict, the node the runtime names (some IRV301 finding must be on it), the
     Result shapes (every one, exactly), and no IRV301 finding when the reshape works."""
@@ -321,9 +322,9 @@ def _first(message: str) -> str:
     return " / ".join(lines[-2:])[:300]
 
 
-def case_files(folder: Path, builders: Dict[str, Callable[[], ov.Model]]) -> Callable[[str], Path]:
+def case_files(folder: Path, builders: dict[str, Callable[[], ov.Model]]) -> Callable[[str], Path]:
     """A case's model saved once in ``folder``, by name (the test modules' ``files``)."""
-    cache: Dict[str, Path] = {}
+    cache: dict[str, Path] = {}
 
     def get(name: str) -> Path:
         if name not in cache:

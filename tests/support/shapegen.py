@@ -35,8 +35,8 @@ import collections
 import dataclasses
 import random
 import struct
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
@@ -78,7 +78,7 @@ class LayerRecord:
     chain: str                 # the target subgraph (Broadcast) or the inputs (downstream)
     shape: str                 # str(PartialShape) that read_model infers
     #: (min, max) per dim as read_model infers them, max None when unbounded; None: dynamic rank
-    dims: Optional[List[Tuple[int, Optional[int]]]]
+    dims: list[tuple[int, int | None]] | None
 
 
 @dataclasses.dataclass
@@ -87,19 +87,19 @@ class ShapeModel:
     attempt: int
     xml: Path
     bin: Path
-    layers: List[LayerRecord]
+    layers: list[LayerRecord]
 
 
 # --------------------------------------------------------------------------------------
 # small helpers
 
 
-def _rank(out: ov.Output) -> Optional[int]:
+def _rank(out: ov.Output) -> int | None:
     ps = out.get_partial_shape()
     return ps.rank.get_length() if ps.rank.is_static else None
 
 
-def _length(out: ov.Output) -> Optional[int]:
+def _length(out: ov.Output) -> int | None:
     """Static length of a 1-D value, else None."""
     ps = out.get_partial_shape()
     if ps.rank.is_dynamic or ps.rank.get_length() != 1 or ps[0].is_dynamic:
@@ -107,12 +107,12 @@ def _length(out: ov.Output) -> Optional[int]:
     return ps[0].get_length()
 
 
-def _dims(out: ov.Output) -> Optional[List[ov.Dimension]]:
+def _dims(out: ov.Output) -> list[ov.Dimension] | None:
     ps = out.get_partial_shape()
     return None if ps.rank.is_dynamic else [ps[i] for i in range(ps.rank.get_length())]
 
 
-def _bounds(ps: ov.PartialShape) -> Optional[List[Tuple[int, Optional[int]]]]:
+def _bounds(ps: ov.PartialShape) -> list[tuple[int, int | None]] | None:
     if ps.rank.is_dynamic:
         return None
     out = []
@@ -132,10 +132,10 @@ class _Builder:
     def __init__(self, subseed: int) -> None:
         self.r = random.Random(subseed)
         self.count = 0
-        self.sources: List[ov.Output] = []       # tensors a ShapeOf may read
-        self.pool: List[ov.Output] = []          # Broadcast/downstream outputs
+        self.sources: list[ov.Output] = []       # tensors a ShapeOf may read
+        self.pool: list[ov.Output] = []          # Broadcast/downstream outputs
         self.used: set = set()                   # indices of pool entries consumed
-        self.records: Dict[str, Tuple[str, str]] = {}   # name -> (role, chain)
+        self.records: dict[str, tuple[str, str]] = {}   # name -> (role, chain)
 
     # ---- naming and leaves ------------------------------------------------------------
 
@@ -187,7 +187,7 @@ class _Builder:
 
     # ---- shape values: the start ------------------------------------------------------
 
-    def shape_of(self, src: ov.Output, log: List[str]) -> ov.Output:
+    def shape_of(self, src: ov.Output, log: list[str]) -> ov.Output:
         kind = self.r.choice(["v0", "v3-i64", "v3-i32", "v3-i32"])
         if kind == "v0":
             node = op1.shape_of(src)
@@ -201,7 +201,7 @@ class _Builder:
     def int_const(self, values, like: ov.Output) -> ov.Output:
         return self.const(values, like.get_element_type())
 
-    def matching(self, other: ov.Output, like: ov.Output, log: List[str]) -> ov.Output:
+    def matching(self, other: ov.Output, like: ov.Output, log: list[str]) -> ov.Output:
         """``other`` converted to the element type of ``like`` (a Convert when needed)."""
         if other.get_element_type() == like.get_element_type():
             return other
@@ -209,9 +209,9 @@ class _Builder:
         node = op1.convert(other, like.get_element_type().get_type_name())
         return self.named(node, "convert").output(0)
 
-    def other_value(self, like: ov.Output, length: Optional[int], log: List[str]) -> ov.Output:
+    def other_value(self, like: ov.Output, length: int | None, log: list[str]) -> ov.Output:
         """Another shape value (a ShapeOf, maybe gathered) of ``length`` elements."""
-        sub: List[str] = []
+        sub: list[str] = []
         cands = [s for s in self.sources if _rank(s) == length] if length else []
         src = self.r.choice(cands) if cands and self.r.random() < 0.7 else None
         if src is None:
@@ -231,7 +231,7 @@ class _Builder:
 
     # ---- shape values: the steps ------------------------------------------------------
 
-    def step_gather(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_gather(self, v: ov.Output, log: list[str]) -> ov.Output:
         n = _length(v)
         if _rank(v) != 1 or not n:
             raise _Skip("gather needs a 1-D value of known length")
@@ -250,7 +250,7 @@ class _Builder:
         log.append(f"Gather-{version}({idx})")
         return self.named(node, "gather").output(0)
 
-    def concat_part(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def concat_part(self, v: ov.Output, log: list[str]) -> ov.Output:
         x = self.r.random()
         if x < 0.45:
             vals = [self.r.choice([1, 2, 3, 4, 5, 6, 8]) for _ in range(self.r.randint(1, 2))]
@@ -271,23 +271,23 @@ class _Builder:
             return self.named(node, "range").output(0)
         return self.other_value(v, None, log)
 
-    def step_concat(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_concat(self, v: ov.Output, log: list[str]) -> ov.Output:
         if _rank(v) == 0:
             v = self.step_unsqueeze(v, log)
         if _rank(v) != 1:
             raise _Skip("concat of 1-D values only")
-        sub: List[str] = []
+        sub: list[str] = []
         parts = [self.concat_part(v, sub) for _ in range(self.r.randint(1, 2))]
         parts.insert(self.r.randint(0, len(parts)), v)
         log.append("Concat(" + ", ".join(sub) + ")")
         return self.named(op1.concat(parts, 0), "concat").output(0)
 
-    def step_convert(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_convert(self, v: ov.Output, log: list[str]) -> ov.Output:
         to = I32 if v.get_element_type() == I64 else I64
         log.append(f"Convert->{to.get_type_name()}")
         return self.named(op1.convert(v, to.get_type_name()), "convert").output(0)
 
-    def step_unsqueeze(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_unsqueeze(self, v: ov.Output, log: list[str]) -> ov.Output:
         rank = _rank(v)
         if rank is None or rank > 1:
             raise _Skip("unsqueeze of a scalar or 1-D value")
@@ -295,7 +295,7 @@ class _Builder:
         log.append(f"Unsqueeze({axis})")
         return self.named(op1.unsqueeze(v, self.const([axis], I64)), "unsqueeze").output(0)
 
-    def step_squeeze(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_squeeze(self, v: ov.Output, log: list[str]) -> ov.Output:
         dims = _dims(v)
         ones = [i for i, d in enumerate(dims or []) if d.is_static and d.get_length() == 1]
         if not ones:
@@ -304,7 +304,7 @@ class _Builder:
         log.append(f"Squeeze({axis})")
         return self.named(op1.squeeze(v, self.const([axis], I64)), "squeeze").output(0)
 
-    def step_reshape(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_reshape(self, v: ov.Output, log: list[str]) -> ov.Output:
         rank, n = _rank(v), _length(v)
         if rank == 2 or (rank == 1 and self.r.random() < 0.4):
             target, zero = [-1], False
@@ -317,7 +317,7 @@ class _Builder:
         node = op1.reshape(v, self.const(target, I64), zero)
         return self.named(node, "reshape").output(0)
 
-    def step_slice(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_slice(self, v: ov.Output, log: list[str]) -> ov.Output:
         n = _length(v)
         if _rank(v) != 1 or not n:
             raise _Skip("slice of a 1-D value")
@@ -331,7 +331,7 @@ class _Builder:
                          self.const([step], I64), self.const([0], I64))
         return self.named(node, "slice").output(0)
 
-    def step_strided_slice(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_strided_slice(self, v: ov.Output, log: list[str]) -> ov.Output:
         n = _length(v)
         if _rank(v) != 1 or not n:
             raise _Skip("strided slice of a 1-D value")
@@ -354,7 +354,7 @@ class _Builder:
 
     ARITH = ["Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum"]
 
-    def arith_operand(self, kind: str, v: ov.Output, log: List[str]) -> ov.Output:
+    def arith_operand(self, kind: str, v: ov.Output, log: list[str]) -> ov.Output:
         rank = _rank(v)
         n = _length(v) if rank == 1 else None
         if kind != "Divide" and (rank == 0 or n) and self.r.random() < 0.35:
@@ -369,9 +369,9 @@ class _Builder:
         log.append(f"{vals}")
         return self.int_const(vals, v)
 
-    def step_arith(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_arith(self, v: ov.Output, log: list[str]) -> ov.Output:
         kind = self.r.choice(self.ARITH)
-        sub: List[str] = []
+        sub: list[str] = []
         other = self.arith_operand(kind, v, sub)
         if kind == "Divide" and self.r.random() < 0.3:
             # divide by another shape value, kept >= 1: Maximum(shape, 1)
@@ -389,7 +389,7 @@ class _Builder:
         node = _F1.create(kind, [a, b], attrs)
         return self.named(node, kind.lower()).output(0)
 
-    def step_reduce_prod(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def step_reduce_prod(self, v: ov.Output, log: list[str]) -> ov.Output:
         if _rank(v) != 1:
             raise _Skip("reduce a 1-D value")
         keep = self.r.random() < 0.5
@@ -403,7 +403,7 @@ class _Builder:
 
     # ---- whole targets ----------------------------------------------------------------
 
-    def finish(self, v: ov.Output, log: List[str]) -> ov.Output:
+    def finish(self, v: ov.Output, log: list[str]) -> ov.Output:
         """Make ``v`` a 1-D value of known, small length (a usable target_shape)."""
         if _rank(v) == 0:
             v = self.step_unsqueeze(v, log)
@@ -414,10 +414,10 @@ class _Builder:
             raise _Skip("unusable target")
         return v
 
-    def target(self) -> Tuple[ov.Output, List[ov.Dimension], str]:
+    def target(self) -> tuple[ov.Output, list[ov.Dimension], str]:
         """A computed target_shape, the dims OpenVINO resolves it to, and its description."""
         for _ in range(20):
-            log: List[str] = []
+            log: list[str] = []
             v = self.shape_of(self.source(), log)
             depth, tries = self.r.choice([0, 0, 1, 1, 2, 2, 3, 4]), 0
             while len(log) - 1 < depth and tries < 4 * depth + 4:
@@ -435,7 +435,7 @@ class _Builder:
         raise _Skip("no usable target")
 
     @staticmethod
-    def probe(v: ov.Output) -> List[ov.Dimension]:
+    def probe(v: ov.Output) -> list[ov.Dimension]:
         """The dims OpenVINO's bound evaluation gives ``v`` (a probe Broadcast, then dropped).
 
         Raises RuntimeError when a lower bound is negative."""
@@ -446,7 +446,7 @@ class _Builder:
             raise _Skip("dynamic target length")
         return dims
 
-    def resolve(self, v: ov.Output, log: List[str]) -> Tuple[ov.Output, List[ov.Dimension]]:
+    def resolve(self, v: ov.Output, log: list[str]) -> tuple[ov.Output, list[ov.Dimension]]:
         """(target, dims); a target that may be negative is clamped by Maximum(v, 0 or 1)."""
         try:
             return v, self.probe(v)
@@ -474,8 +474,8 @@ class _Builder:
         lo, hi = max(t.get_min_length(), 1), t.get_max_length()
         return ov.Dimension(self.r.randint(lo, lo + 4 if hi < 0 else max(lo, min(hi, lo + 4))))
 
-    def data_for(self, mode: str, tdims: List[ov.Dimension]) -> Tuple[List[ov.Dimension],
-                                                                        Optional[List[int]], int]:
+    def data_for(self, mode: str, tdims: list[ov.Dimension]) -> tuple[list[ov.Dimension],
+                                                                        list[int] | None, int]:
         """(data dims, explicit axes, pdpd axis)."""
         n = len(tdims)
         if mode == "explicit":
@@ -494,7 +494,7 @@ class _Builder:
         return dims, None, -1
 
     def broadcast_node(self, version: str, mode: str, data: ov.Output, target: ov.Output,
-                       axes: Optional[List[int]], axis: int) -> ov.Node:
+                       axes: list[int] | None, axis: int) -> ov.Node:
         attrs: dict = {"mode": mode}
         inputs = [data, target]
         if mode == "explicit":
@@ -532,7 +532,7 @@ class _Builder:
         if self.r.random() < 0.3:
             self.sources.append(out)
 
-    def partner_dims(self, dims: List[ov.Dimension]) -> List[ov.Dimension]:
+    def partner_dims(self, dims: list[ov.Dimension]) -> list[ov.Dimension]:
         """Dims that numpy-broadcast with ``dims`` without changing them."""
         k = self.r.randint(0, len(dims))
         out = []
@@ -542,7 +542,7 @@ class _Builder:
                        else ov.Dimension())
         return out
 
-    def operand(self, index: int, et: ov.Type) -> Tuple[ov.Output, str]:
+    def operand(self, index: int, et: ov.Type) -> tuple[ov.Output, str]:
         """Pool entry ``index`` or a fresh leaf that broadcasts with it."""
         out = self.pool[index]
         others = [i for i, o in enumerate(self.pool)
@@ -600,7 +600,7 @@ class _Builder:
         return ov.Model(results, _reachable_parameters(results), "shapegen")
 
 
-def _reachable_parameters(results: Sequence[ov.Node]) -> List[ov.Node]:
+def _reachable_parameters(results: Sequence[ov.Node]) -> list[ov.Node]:
     seen, params, stack = set(), [], list(results)
     while stack:
         node = stack.pop()
@@ -618,7 +618,7 @@ def _reachable_parameters(results: Sequence[ov.Node]) -> List[ov.Node]:
 # writing and reading back
 
 
-def _try_build(subseed: int) -> Optional[Tuple[_Builder, ov.Model]]:
+def _try_build(subseed: int) -> tuple[_Builder, ov.Model] | None:
     builder = _Builder(subseed)
     try:
         return builder, builder.build()
@@ -626,7 +626,7 @@ def _try_build(subseed: int) -> Optional[Tuple[_Builder, ov.Model]]:
         return None
 
 
-def _records(xml: Path, builder: _Builder, loaded: ov.Model) -> List[LayerRecord]:
+def _records(xml: Path, builder: _Builder, loaded: ov.Model) -> list[LayerRecord]:
     root = etree.parse(str(xml)).getroot()
     layers = {l.get("name"): l for l in root.find("layers").findall("layer")}
     shapes = {op.get_friendly_name(): op.get_output_partial_shape(0)
@@ -699,16 +699,16 @@ class _IR:
         self.blob = Path(xml).with_suffix(".bin").read_bytes()
         self.layers = {l.get("id"): l for l in root.find("layers").findall("layer")}
         #: layer id -> {input port: producer layer id}
-        self.inputs: Dict[str, Dict[int, str]] = collections.defaultdict(dict)
+        self.inputs: dict[str, dict[int, str]] = collections.defaultdict(dict)
         for e in root.find("edges").findall("edge"):
             self.inputs[e.get("to-layer")][int(e.get("to-port"))] = e.get("from-layer")
-        self._computed: Dict[str, bool] = {}
+        self._computed: dict[str, bool] = {}
 
-    def attrs(self, lid: str) -> Dict[str, str]:
+    def attrs(self, lid: str) -> dict[str, str]:
         data = self.layers[lid].find("data")
         return dict(data.attrib) if data is not None else {}
 
-    def const_values(self, lid: Optional[str]) -> List[int]:
+    def const_values(self, lid: str | None) -> list[int]:
         """The integers of a Const layer (i32/i64), [] for anything else."""
         if lid is None or self.layers[lid].get("type") != "Const":
             return []
@@ -748,7 +748,7 @@ class _IR:
         return seen
 
 
-def _gather_keys(ir: _IR, lid: str) -> List[str]:
+def _gather_keys(ir: _IR, lid: str) -> list[str]:
     idx = ir.inputs[lid].get(1)
     scalar = idx is not None and ir.attrs(idx).get("shape", "") == ""
     keys = [f"Gather/{ir.layers[lid].get('version')}",
@@ -756,21 +756,21 @@ def _gather_keys(ir: _IR, lid: str) -> List[str]:
     return keys + ["Gather negative index"] * any(x < 0 for x in ir.const_values(idx))
 
 
-def _concat_keys(ir: _IR, lid: str) -> List[str]:
+def _concat_keys(ir: _IR, lid: str) -> list[str]:
     srcs = list(ir.inputs[lid].values())
     consts = [x for src in srcs for x in ir.const_values(src)]
     return (["Concat"] + ["Concat const -1"] * (-1 in consts) + ["Concat const 0"] * (0 in consts)
             + ["Concat of two shapes"] * (sum(map(ir.computed, srcs)) >= 2))
 
 
-def _arith_keys(ir: _IR, lid: str) -> List[str]:
+def _arith_keys(ir: _IR, lid: str) -> list[str]:
     t = ir.layers[lid].get("type")
     key = f"Divide pythondiv={ir.attrs(lid).get('m_pythondiv')}" if t == "Divide" else t
     both = all(map(ir.computed, ir.inputs[lid].values()))
     return [key] + [f"{t} of two shapes"] * both
 
 
-def _slice_keys(ir: _IR, lid: str) -> List[str]:
+def _slice_keys(ir: _IR, lid: str) -> list[str]:
     negative = any(x < 0 for x in ir.const_values(ir.inputs[lid].get(3)))
     if ir.layers[lid].get("type") == "Slice":
         return [f"Slice/{ir.layers[lid].get('version')}"] + ["Slice negative step"] * negative
@@ -782,7 +782,7 @@ def _slice_keys(ir: _IR, lid: str) -> List[str]:
     return keys
 
 
-def _simple_keys(ir: _IR, lid: str) -> List[str]:
+def _simple_keys(ir: _IR, lid: str) -> list[str]:
     t, v, a = ir.layers[lid].get("type"), ir.layers[lid].get("version"), ir.attrs(lid)
     if t == "ShapeOf":
         return [f"ShapeOf/{v}" + (f"/{a.get('output_type')}" if v != "opset1" else "")]
@@ -797,13 +797,13 @@ def _simple_keys(ir: _IR, lid: str) -> List[str]:
     return [t] if t in ("Unsqueeze", "Squeeze") else []
 
 
-_KEYS: Dict[str, Callable[[_IR, str], List[str]]] = {
+_KEYS: dict[str, Callable[[_IR, str], list[str]]] = {
     "Gather": _gather_keys, "Concat": _concat_keys, "Slice": _slice_keys,
     "StridedSlice": _slice_keys, **{t: _arith_keys for t in
                                     ("Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum")}}
 
 
-def _broadcast_keys(ir: _IR, lid: str) -> List[str]:
+def _broadcast_keys(ir: _IR, lid: str) -> list[str]:
     version, mode = ir.layers[lid].get("version"), ir.attrs(lid).get("mode")
     if version == "opset1" and mode == "none":
         mode = "explicit"               # Broadcast-1 writes its explicit mode as "none"
@@ -814,7 +814,7 @@ def _broadcast_keys(ir: _IR, lid: str) -> List[str]:
     return keys
 
 
-def _parameter_keys(ir: _IR, lid: str) -> List[str]:
+def _parameter_keys(ir: _IR, lid: str) -> list[str]:
     return ["Parameter dim " + ("interval" if ".." in tok else "?" if tok in ("?", "-1")
                                 else "static")
             for tok in ir.attrs(lid).get("shape", "").split(",")]

@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
 import openvino.opset13 as op
 from lxml import etree
 
+from irvalidate.cli.shapes import layers_of
+from irvalidate.engine.validation import validate_file
 from support import opcheck
 from support.ovvalues import shape
-from irvalidate.engine.validation import validate_file
-from irvalidate.cli.shapes import layers_of
 
 REFUSED = "can't be lower than zero"
 #: shapes tried, in turn, to build a case whose own shape the Python API refuses
@@ -61,9 +61,9 @@ class Case:
     may_give_up: bool = False
     #: for a case no shape of x builds: (numbers the API accepts, the case's numbers), a
     #: Const's values written over after building with the first (``make(first)``)
-    stand_in: Optional[Tuple[Sequence[int], Sequence[int]]] = None
+    stand_in: tuple[Sequence[int], Sequence[int]] | None = None
     #: ``make`` for other numbers than the case's (see stand_in)
-    make_with: Optional[Callable[[Sequence[int]], Callable[[ov.Node], ov.Node]]] = None
+    make_with: Callable[[Sequence[int]], Callable[[ov.Node], ov.Node]] | None = None
     #: ShapeOf's output type
     et: str = "i64"
 
@@ -72,11 +72,11 @@ class Case:
 class Outcome:
     case: Case
     runtime: str          # the Broadcast's shape as the runtime prints it, or "refused: ..."
-    inferred: Optional[str]
-    errors: List[Tuple[str, str]]  # (code, layer name)
+    inferred: str | None
+    errors: list[tuple[str, str]]  # (code, layer name)
     edited: bool
 
-    def problem(self) -> Optional[str]:
+    def problem(self) -> str | None:
         """What is wrong with irvalidate's answer, or None."""
         c = self.case
         if c.may_give_up and (self._right(False) or self._right(True)):
@@ -98,12 +98,12 @@ class Outcome:
         return self.inferred == self.runtime
 
 
-def parse_bounds(text: Optional[str]) -> Optional[List[Tuple[int, Optional[int]]]]:
+def parse_bounds(text: str | None) -> list[tuple[int, int | None]] | None:
     """``"[2,1..8,?,..5,3..]"`` as (lo, hi) pairs, hi None when unbounded; None for ``[...]``
     (a dynamic rank) or no shape; ``[]`` (a scalar) is no pair."""
     if text is None or text == "[...]":
         return None
-    out: List[Tuple[int, Optional[int]]] = []
+    out: list[tuple[int, int | None]] = []
     for item in filter(None, text.strip("[]").split(",")):
         if item == "?":
             out.append((0, None))
@@ -115,7 +115,7 @@ def parse_bounds(text: Optional[str]) -> Optional[List[Tuple[int, Optional[int]]
     return out
 
 
-def _contains(mine: Optional[str], runtime: str) -> bool:
+def _contains(mine: str | None, runtime: str) -> bool:
     """Whether every runtime dim lies inside irvalidate's."""
     a, b = parse_bounds(mine), parse_bounds(runtime)
     if a is None:
@@ -156,7 +156,7 @@ def _set_shape(path: Path, spec: Spec) -> None:
     tree.write(str(path))
 
 
-def build(case: Case, folder: Path) -> Tuple[Path, bool]:
+def build(case: Case, folder: Path) -> tuple[Path, bool]:
     """The case's file, and whether x's shape had to be rewritten in it."""
     path = folder / f"{case.name}.xml"
     try:
@@ -210,7 +210,7 @@ def outcome(case: Case, folder: Path) -> Outcome:
     return Outcome(case, runtime, inferred, errors, edited)
 
 
-def check(cases: Sequence[Case], folder: Path) -> List[Outcome]:
+def check(cases: Sequence[Case], folder: Path) -> list[Outcome]:
     """Every case's outcome; fails listing the cases where irvalidate and the runtime differ."""
     folder.mkdir(parents=True, exist_ok=True)
     seen = set()
@@ -224,7 +224,7 @@ def check(cases: Sequence[Case], folder: Path) -> List[Outcome]:
     return outcomes
 
 
-def random_x(rnd: random.Random, rank: int = 2, top: int = 12) -> List:
+def random_x(rnd: random.Random, rank: int = 2, top: int = 12) -> list:
     """A random shape for x: static dims, intervals and ``?``."""
     out = []
     for _ in range(rank):

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import openvino as ov
@@ -49,12 +49,12 @@ class ValueModel:
     seed: int
     xml: Path
     #: friendly names of the layers whose shapes rest on computed values
-    consumers: List[str]
+    consumers: list[str]
     #: friendly name -> output shapes as read_model prints them
-    runtime: Dict[str, List[str]]
+    runtime: dict[str, list[str]]
 
 
-def _length(out: ov.Output) -> Optional[int]:
+def _length(out: ov.Output) -> int | None:
     ps = out.get_partial_shape()
     if ps.rank.is_dynamic or ps.rank.get_length() != 1 or ps[0].is_dynamic:
         return None
@@ -72,10 +72,10 @@ class _Builder:
     def __init__(self, subseed: int) -> None:
         self.r = random.Random(subseed)
         self.count = 0
-        self.params: List[ov.Node] = []
-        self.values: List[ov.Output] = []      # 1-D integer or f32 values
-        self.scalars: List[ov.Output] = []     # 0-D values
-        self.consumers: List[ov.Output] = []
+        self.params: list[ov.Node] = []
+        self.values: list[ov.Output] = []      # 1-D integer or f32 values
+        self.scalars: list[ov.Output] = []     # 0-D values
+        self.consumers: list[ov.Output] = []
 
     def named(self, node: ov.Node, prefix: str) -> ov.Output:
         self.count += 1
@@ -108,7 +108,7 @@ class _Builder:
 
     # ---- the value steps ------------------------------------------------------------
 
-    def pick(self, integer: Optional[bool] = None) -> ov.Output:
+    def pick(self, integer: bool | None = None) -> ov.Output:
         pool = [v for v in self.values
                 if integer is None or (v.get_element_type() != F32) == integer]
         if not pool:
@@ -377,7 +377,7 @@ class _Builder:
 
     # ---- bodies ---------------------------------------------------------------------
 
-    def body_output(self, inner: ov.Output, extra: List[Tuple[ov.Node, ov.Output]]) -> ov.Output:
+    def body_output(self, inner: ov.Output, extra: list[tuple[ov.Node, ov.Output]]) -> ov.Output:
         """What a body computes from its sliced or invariant Parameter ``inner``: a
         pointwise op, a Broadcast or Reshape to a shape computed from it, or to a value the
         outer graph computes (another Parameter and that value, appended to ``extra``)."""
@@ -421,7 +421,7 @@ class _Builder:
             part[axis] = ov.Dimension(1)
         inner = op.parameter(ov.PartialShape(part), np.float32)
         counter = op.parameter([], np.int64)
-        extra: List[Tuple[ov.Node, ov.Output]] = []
+        extra: list[tuple[ov.Node, ov.Output]] = []
         body_out = self.body_output(inner.output(0), extra)
         if self.r.random() < 0.5:
             keep = ov.op.Constant(np.array(True)).output(0)
@@ -459,7 +459,7 @@ class _Builder:
         part = list(ps)
         part[axis] = ov.Dimension(size)
         inner = op.parameter(ov.PartialShape(part), np.float32)
-        extra: List[Tuple[ov.Node, ov.Output]] = []
+        extra: list[tuple[ov.Node, ov.Output]] = []
         body_out = self.body_output(inner.output(0), extra)
         results = [op.result(body_out)]
         merged = self.r.random() < 0.3
@@ -517,7 +517,7 @@ class _Builder:
             pass
 
 
-def _runtime(path: Path) -> Dict[str, List[str]]:
+def _runtime(path: Path) -> dict[str, list[str]]:
     model = ov.Core().read_model(str(path))
     return {node.get_friendly_name(): [str(node.get_output_partial_shape(i)).replace(" ", "")
                                        for i in range(node.get_output_size())]
