@@ -81,3 +81,16 @@ def test_arguments_are_fingerprinted_without_the_temporary_folder(tmp_path):
     b = cassette.fingerprint(("/elsewhere/m.xml", [1, 2], np.arange(3)))
     assert a == b
     assert a != cassette.fingerprint(("/elsewhere/m.xml", [1, 2], np.arange(4)))
+
+
+def test_every_recording_names_tests_that_exist():
+    """A test file renamed or moved without its cassette would skip all its tests where
+    openvino is absent, silently: each cassette sits where its test file's path says, and
+    each recorded node id names that file."""
+    tests = Path(cassette.__file__).resolve().parents[1]
+    for path in CASSETTES:
+        module = tests / path.relative_to(cassette.SNAPSHOTS).with_suffix("").with_suffix(".py")
+        assert module.is_file(), f"{path.name}: no {module.relative_to(tests.parent)}"
+        where = module.relative_to(tests.parent).as_posix()
+        strays = [k for k in cassette.load(path)["tests"] if not k.startswith(where + "::")]
+        assert not strays, (path.name, strays[:3])
