@@ -1,10 +1,12 @@
-"""``--format json``: exactly one JSON document (schemas/report.schema.json)."""
+"""``--format json``: exactly one JSON document (schemas/report.schema.json), written from
+plain dicts (``document.py``) so the pydantic report model is not imported."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from . import report
+from . import document
 
 
-def render(results: Sequence, version: str) -> str:
-    return report.dumps(report.build(results, version)) + "\n"
+def render(results: Sequence[Any], version: str) -> str:
+    return document.dumps(results, version) + "\n"

@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 
 from ..rules.findings import Finding
+from .document import SCHEMA_VERSION
 from .names import display_path, raw_name
 
-SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://irvalidate.invalid/schemas/report-1.schema.json"
 
 
