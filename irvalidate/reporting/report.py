@@ -5,7 +5,6 @@
 """
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -13,9 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema
 
-from ..rules.findings import Finding
-from .document import SCHEMA_VERSION
-from .names import display_path, raw_name
+from .document import SCHEMA_VERSION, document
 
 SCHEMA_ID = "https://irvalidate.invalid/schemas/report-1.schema.json"
 
@@ -53,10 +50,6 @@ class EditModel(_Model):
     rule: str | None = Field(None, description="the rule whose finding the edit fixes")
     layer: str | None = Field(None, description="the id of the layer the finding is about")
 
-    @classmethod
-    def of(cls, e) -> EditModel:
-        return cls(line=e.line, column=e.column, end_line=e.end_line, end_column=e.end_column,
-                   old=e.old, new=e.new, rule=e.rule or None, layer=e.layer)
 
 
 class FindingFixModel(_Model):
@@ -77,13 +70,8 @@ class CauseModel(_Model):
     port: str | None = None
     line: int | None = Field(description="the root finding's line")
 
-    @classmethod
-    def of(cls, cause) -> CauseModel:
-        return cls(rule=cause.code, layer=_layer(cause.layer), port=cause.port, line=cause.line)
 
 
-def _layer(ref) -> LayerModel | None:
-    return None if ref is None else LayerModel(id=ref.id, name=ref.name, type=ref.type)
 
 
 class FindingModel(_Model):
@@ -105,20 +93,6 @@ class FindingModel(_Model):
         None, description="only for a consequence: the root finding it follows from (a "
         "declared dim contradicted because what reaches its layer already contradicts upstream)")
 
-    @classmethod
-    def of(cls, f: Finding) -> FindingModel:
-        table = None
-        if f.table is not None:
-            table = TableModel(rows=[TableRowModel(label=r.label, offset=r.offset, source=r.source,
-                                                   dims=None if r.dims is None else list(r.dims))
-                                     for r in f.table.rows], marks=list(f.table.marks))
-        return cls(rule=f.code, slug=f.slug, severity=f.level, message=f.message, line=f.line,  # type: ignore[arg-type]  # a level is one of the three
-                   column=f.column, layer=_layer(f.layer), port=f.port, scope=f.scope,
-                   expected=f.expected,
-                   declared=f.declared, table=table,
-                   fix=None if f.fix is None else FindingFixModel(
-                       edits=[EditModel.of(e) for e in f.fix.edits], unfixable=f.fix.blocked),
-                   caused_by=None if f.caused_by is None else CauseModel.of(f.caused_by))
 
 
 class TensorShapeModel(_Model):
@@ -143,17 +117,6 @@ class ReshapeModel(_Model):
     outputs: list[TensorShapeModel] = Field(description="what reaches each Result")
     rewrites: list[RewriteModel]
 
-    @classmethod
-    def of(cls, outcome) -> ReshapeModel:
-        from ..shapes.dims import format_shape
-        shown = [(n, s) for n, s in outcome.outputs]
-        return cls(works=outcome.works, changed=outcome.changed, smart_reshape=outcome.smart,
-                   inputs=[TensorShapeModel(name=n, shape=format_shape(s, False)) for n, s in outcome.inputs],
-                   outputs=[TensorShapeModel(name=n, shape=format_shape(s, False)) for n, s in shown],
-                   rewrites=[RewriteModel(transformation=r.transformation, detail=r.detail,
-                                          layer=LayerModel(id=r.layer.id, name=r.layer.name,
-                                                           type=r.layer.type))
-                             for r in outcome.rewrites])
 
 
 class FileModel(_Model):
@@ -168,18 +131,6 @@ class FileModel(_Model):
     reshape: ReshapeModel | None = Field(None, description="only with --reshape: the "
                                             "what-if's outcome")
 
-    @classmethod
-    def of(cls, result) -> FileModel:
-        raw = raw_name(result.path)
-        fix = getattr(result, "fix", None)
-        return cls(path=display_path(result.path),
-                   path_bytes=None if raw is None else base64.b64encode(raw).decode("ascii"),
-                   findings=[FindingModel.of(f) for f in result.findings],
-                   fix=None if fix is None else FileFixModel(
-                       written=fix.written, edits=[EditModel.of(e) for e in fix.edits],
-                       refused=fix.refused, fixed=fix.fixed),
-                   reshape=None if getattr(result, "reshape", None) is None
-                   else ReshapeModel.of(result.reshape))
 
 
 class Summary(_Model):
@@ -198,15 +149,9 @@ class Report(_Model):
 
 
 def build(results: Sequence, version: str) -> Report:
-    files = [FileModel.of(r) for r in results]
-    every = [f for r in results for f in r.findings]
-    by_rule: dict[str, int] = {}
-    for f in every:
-        by_rule[f.code] = by_rule.get(f.code, 0) + 1
-    summary = Summary(files=len(files), errors=sum(f.level == "error" for f in every),
-                      warnings=sum(f.level == "warning" for f in every),
-                      infos=sum(f.level == "info" for f in every), by_rule=dict(sorted(by_rule.items())))
-    return Report(tool={"name": "irvalidate", "version": version}, files=files, summary=summary)
+    """The report model of ``results``: the document ``--format json`` writes
+    (``document.py``), validated by the models."""
+    return Report.model_validate(document(results, version))
 
 
 def _findings_left_out(f: FileModel) -> dict[object, object] | None:
