@@ -306,7 +306,10 @@ def in_process(files: list, tool: str, rounds: int) -> list:
     cmd = [PY, "-S", "-c", ISOLATED + "import runpy; sys.argv = sys.argv[1:]; "
            "runpy.run_path(sys.argv[0], run_name='__main__')", str(HERE / "inprocess.py"),
            "--sources", sources, "--rounds", str(rounds), *map(str, files)]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode:      # a baseline without irvalidate.validate, say: no figures
+        print(f"in process ({tool}) failed:\n{done.stderr[-800:]}", file=sys.stderr)
+        return []
     rows = []
     for got in json.loads(done.stdout.splitlines()[-1])["files"]:
         row = {"file": got["file"], "loads": got["loads"]}
@@ -379,9 +382,11 @@ def issue26_lines(net_rows: list, tools: tuple, inproc: dict, totals: dict, wild
 
 def corpus_files(count: int = 0) -> list:
     """The wild corpus's IRs (none when it is absent); with count, the first count that have
-    their .bin beside them (read_model refuses an IR without it)."""
+    their .bin beside them, not a Git LFS pointer (read_model refuses an IR without it)."""
     found = sorted(CORPUS.rglob("*.xml")) if CORPUS.is_dir() else []
-    return [f for f in found if f.with_suffix(".bin").exists()][:count] if count else found
+    weighed = [f for f in found if f.with_suffix(".bin").exists()
+               and f.with_suffix(".bin").stat().st_size > 1024]
+    return weighed[:count] if count else found
 
 
 def code_state() -> str:
