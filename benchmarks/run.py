@@ -349,7 +349,9 @@ def in_process_table(rows: list, total: dict) -> str:
 def format_lines(formats: dict, small: Path, runs: int) -> list:
     if not formats:
         return []
-    head = [f"Start-up per format on {small.name} (bytecode compiled, as an install has it), "
+    how = "bytecode compiled, as an install has it" if "irvalidate" in SOURCES else \
+        "the live sources, compiled on every start if PYTHONDONTWRITEBYTECODE is set"
+    head = [f"Start-up per format on {small.name} ({how}), "
             f"median of {runs} interleaved runs, wall (CPU) ms:"]
     return head + [f"- {t}: " + ", ".join(f"{f} {got['wall'] * 1e3:.0f} ({got['cpu'] * 1e3:.0f})"
                                           for f, got in per.items())
