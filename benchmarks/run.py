@@ -1,20 +1,33 @@
 #!/usr/bin/env python3
-"""Time irvalidate against OpenVINO's reader and the iterparse floor, as whole processes.
+"""Time irvalidate against OpenVINO's reader and the iterparse floor, as whole processes and,
+for small IRs, in one process.
 
 Why this shape (issue 6): a user pays for a whole process, start-up and imports included, so
 each measurement is a fresh subprocess: ``irvalidate FILE``, ``ov.Core().read_model(FILE)`` in
 a fresh python, and ``benchmarks/floor.py FILE``.  The machine may be shared, so the three are
 interleaved round by round (order rotating) and medians reported; each child's own peak RSS and
-CPU time come from ``os.wait4``.  Nothing is asserted: the issue's targets are printed as
-met / NOT met (issue 16's).  Parts: the start-up case (a ~10-layer IR), the main table
-(LLM-like and stress IRs), a scaling series whose log-log slope is given raw, minus the
-start-up time, between the two largest sizes, and over the sizes of 10,000 layers or more
-(the target's: the start-up flattens the raw slope at small sizes), with the time per layer,
-and ``-j 2`` against ``-j 1`` on a folder of 20 medium IRs (copies of llm-3000).
+CPU time come from ``os.wait4``.  Nothing is asserted: the targets of issues 16 and 26 are
+printed as met / NOT met.  Parts:
 
-    python benchmarks/run.py                 # full run (~5-10 min on 2 cores)
-    python benchmarks/run.py --quick         # smoke run: small models, 1 round
-    python benchmarks/run.py --llm 0 --series 1000,10000 --json out.json
+* the start-up case (a ~10-layer IR), then ``--format`` text, json, sarif and github on it,
+  with irvalidate's sources byte-compiled first, as ``pip install`` leaves them;
+* the main table: llm-100000 (one block repeated), llm-fp16-100000 and llm-int8-100000 (the
+  stacks written as real exports are, distinct weights in every block, checked with
+  ``--format json``) and stress-200000;
+* the non-repeating set (resnet50, mobilenetv2, yolo, unet, audio: make_models.py --nets),
+  as whole processes and in one process: ``irvalidate.validate`` against ``read_model`` after
+  both are imported (benchmarks/inprocess.py: interleaved rounds, medians of CPU time), each
+  file and in total;
+* the same in-process comparison over the wild corpus (``../shared/wild-corpus`` beside the
+  repository, or IRVALIDATE_WILD_CORPUS), totalled over the files read_model loads;
+* a scaling series whose log-log slope is given raw, minus the start-up time, between the two
+  largest sizes, and over the sizes of 10,000 layers or more (the target's: the start-up
+  flattens the raw slope at small sizes), with the time per layer;
+* ``-j 2`` against ``-j 1`` on a folder of 20 medium IRs (copies of llm-3000).
+
+    python benchmarks/run.py                 # full run (~15 min on 2 cores)
+    python benchmarks/run.py --quick         # smoke run: small models, 1 round (~40 s)
+    python benchmarks/run.py --llm 0 --real 0 --series 1000,10000 --json out.json
     python benchmarks/run.py --baseline REV  # also time irvalidate at git revision REV
 Models are generated on demand by make_models.py into --dir (default: irv-bench in the temporary directory).
 """
@@ -51,6 +64,16 @@ FROM_SOURCES = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1))\n"
 FLOOR = ISOLATED + ("sys.path.insert(0, sys.argv.pop(1)); from floor import floor; "
                     "print(*floor(sys.argv[1]))")
 TOOLS = ("irvalidate", "baseline", "read_model", "floor")
+#: the decoder stacks written as real exports are, with distinct weights in every block
+#: (make_models.py); irvalidate checks them with --format json, what a CI integration runs
+REAL_KINDS = ("llm-fp16", "llm-int8")
+#: the non-repeating set (benchmarks/nets.py; its names, without importing openvino here)
+NETS = ("resnet50", "mobilenetv2", "yolo", "unet", "audio")
+#: the report formats whose start-up is timed (irvalidate's FORMAT_NAMES but concise)
+FORMATS = ("text", "json", "sarif", "github")
+#: the wild corpus, where the tests find it (tests/support/places.py)
+CORPUS = Path(os.environ.get("IRVALIDATE_WILD_CORPUS")
+              or HERE.parent.parent / "shared" / "wild-corpus")
 #: the irvalidate sources each irvalidate tool runs (a snapshot, a baseline), or none: installed
 SOURCES: dict = {}
 
@@ -98,15 +121,22 @@ def snapshot(dest: Path, revision: str = "") -> Path:
 
 
 def ensure(kind: str, layers: int, out: Path, gen: dict) -> Path:
-    """The model's path, generated first if missing (the seconds it took go into gen)."""
-    xml = out / f"{kind}-{layers}.xml"
+    """The model's path, generated first if missing (the seconds it took go into gen); a net
+    of the non-repeating set has its own size (``layers`` is not read)."""
+    xml = out / (f"{kind}.xml" if kind in NETS else f"{kind}-{layers}.xml")
     if not xml.exists():
-        args = [PY, str(HERE / "make_models.py"), "--layers", str(layers), "--out", str(out)]
+        which = ["--nets", kind] if kind in NETS else ["--kind", kind, "--layers", str(layers)]
         t0 = time.perf_counter()
-        subprocess.run(args + (["--stress"] if kind == "stress" else []), check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([PY, str(HERE / "make_models.py"), *which, "--out", str(out)],
+                       check=True, stdout=subprocess.DEVNULL)
         gen[xml.name] = round(time.perf_counter() - t0, 1)
     return xml
+
+
+def extra_for(tool: str, xml: Path) -> tuple:
+    """irvalidate's options on this file: --format json on the stacks like real exports."""
+    real = any(xml.name.startswith(k + "-") for k in REAL_KINDS)
+    return ("--format", "json") if real and tool in ("irvalidate", "baseline") else ()
 
 
 def layer_count(xml: Path) -> int:
@@ -132,7 +162,7 @@ def bench(files: list, tools: tuple, rounds: int) -> list:
         for f in files:
             order = tools[r % len(tools):] + tools[:r % len(tools)]   # rotate position
             for t in order:
-                res = measure(t, f)
+                res = measure(t, f, extra_for(t, f))
                 runs[f, t].append(res)
                 print(f"  round {r + 1}/{rounds} {f.name:<20} {t:<10} {res['wall']:7.2f} s "
                       f"{res['rss_mb']:7.1f} MB rc={res['rc']}", file=sys.stderr)
@@ -187,19 +217,32 @@ def table(rows: list, tools: tuple, key: str = "wall") -> str:
     return "\n".join(lines)
 
 
-def targets(startup: list, main: list, slopes: dict, jobs: dict) -> list:
-    """Issue 16's targets against the measured figures (informative, never asserted)."""
+def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict | None = None,
+            nets: dict | None = None) -> list:
+    """Issue 16's and issue 26's targets against the measured figures (informative, never
+    asserted).  ``formats``: startup_formats' figures; ``nets``: in_process_total's over the
+    non-repeating set."""
     nan = float("nan")
     get = lambda r, t, k: r[t][k] if t in r else nan   # noqa: E731
     checks = []
-    for r in [r for r in main if r["file"].startswith("llm")][:1]:
+    for r in [r for r in main if r["file"].split("-")[1][0].isdigit()
+              and r["file"].startswith("llm-")][:1]:
         checks += [(f"irv/read_model on {r['file']}", ratio(r, "irvalidate", "read_model"), 0.50),
                    (f"irv/floor on {r['file']}", ratio(r, "irvalidate", "floor"), 1.5)]
+    for r in [r for r in main if any(r["file"].startswith(k + "-") for k in REAL_KINDS)]:
+        checks += [(f"irv --format json/read_model on {r['file']} (distinct weights)",
+                    ratio(r, "irvalidate", "read_model"), 0.50),
+                   (f"irvalidate peak RSS MB on {r['file']}", get(r, "irvalidate", "rss_mb"), 60)]
     for r in [r for r in main if r["file"].startswith("stress")][:1]:
         checks.append((f"irvalidate peak RSS MB on {r['file']}", get(r, "irvalidate", "rss_mb"), 60))
+    if nets:
+        checks.append((f"in process, irvalidate.validate/read_model CPU over the non-repeating "
+                       f"set ({nets['loaded']} files)", nets["ratio"], 1.0))
     for r in startup[:1]:
-        checks.append((f"start-up s on {r['file']} ({r['layers']} layers)",
-                       get(r, "irvalidate", "wall"), 0.100))
+        alone = {"text": r.get("irvalidate", {"wall": nan})}   # without the formats' run
+        for f, got in ((formats or {}).get("irvalidate") or alone).items():
+            checks.append((f"start-up s on {r['file']} ({r['layers']} layers), --format {f}",
+                           got["wall"], 0.100))
     checks.append((f"log-log slope of irvalidate time vs layers ({LARGE:,} or more)",
                    slopes.get("irvalidate", nan), 1.05))
     lines = [f"- {label}: {fmt(v, '.3f')} (target <= {lim}): "
@@ -242,6 +285,112 @@ def medium_folder(out: Path, gen: dict, count: int = 20, layers: int = 3000) -> 
     return folder
 
 
+def startup_formats(small: Path, tools: tuple, rounds: int) -> dict:
+    """``irvalidate --format F`` on the start-up case, for every format, interleaved (the
+    order rotating each round): per tool and format, the medians of wall and CPU s."""
+    irv = [t for t in ("irvalidate", "baseline") if t in tools]
+    runs: dict = {(t, f): [] for t in irv for f in FORMATS}
+    for r in range(rounds):
+        for f in FORMATS[r % len(FORMATS):] + FORMATS[:r % len(FORMATS)]:
+            for t in irv:
+                runs[t, f].append(measure(t, small, ("--format", f)))
+    return {t: {f: {k: statistics.median(x[k] for x in runs[t, f]) for k in ("wall", "cpu")}
+                | {"rcs": sorted({x["rc"] for x in runs[t, f]})} for f in FORMATS} for t in irv}
+
+
+def in_process(files: list, tool: str, rounds: int) -> list:
+    """``irvalidate.validate`` against ``read_model`` in one process (benchmarks/inprocess.py,
+    run with -S and this environment's site-packages as every child is): per file, whether
+    read_model loads it and each one's median CPU and wall s (nan where it was not run)."""
+    sources = str(SOURCES.get(tool, HERE.parent))
+    cmd = [PY, "-S", "-c", ISOLATED + "import runpy; sys.argv = sys.argv[1:]; "
+           "runpy.run_path(sys.argv[0], run_name='__main__')", str(HERE / "inprocess.py"),
+           "--sources", sources, "--rounds", str(rounds), *map(str, files)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode:      # a baseline without irvalidate.validate, say: no figures
+        print(f"in process ({tool}) failed:\n{done.stderr[-800:]}", file=sys.stderr)
+        return []
+    rows = []
+    for got in json.loads(done.stdout.splitlines()[-1])["files"]:
+        row = {"file": got["file"], "loads": got["loads"]}
+        for t in ("irvalidate", "read_model"):
+            for k, i in (("cpu", 0), ("wall", 1)):
+                row[f"{t}_{k}"] = statistics.median(x[i] for x in got[t]) if got[t] \
+                    else float("nan")
+        rows.append(row)
+    return rows
+
+
+def in_process_total(rows: list, key: str = "cpu") -> dict:
+    """Totals over the files read_model loads, and the spread of the files' own ratios."""
+    both = [r for r in rows if r["loads"]]
+    irv = sum(r[f"irvalidate_{key}"] for r in both)
+    rm = sum(r[f"read_model_{key}"] for r in both)
+    each = sorted(r[f"irvalidate_{key}"] / r[f"read_model_{key}"] for r in both
+                  if r[f"read_model_{key}"] > 0)
+    return {"files": len(rows), "loaded": len(both), "irvalidate": irv, "read_model": rm,
+            "ratio": irv / rm if rm > 0 else float("nan"),
+            "each": (each[0], statistics.median(each), each[-1]) if each else ()}
+
+
+def in_process_table(rows: list, total: dict) -> str:
+    lines = ["| file | irvalidate CPU ms | read_model CPU ms | irv/read_model | wall irv/read_model |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        cpu = r["irvalidate_cpu"] / r["read_model_cpu"] if r["loads"] else float("nan")
+        wall = r["irvalidate_wall"] / r["read_model_wall"] if r["loads"] else float("nan")
+        lines.append(f"| {Path(r['file']).name} | {r['irvalidate_cpu'] * 1e3:.1f} | "
+                     f"{r['read_model_cpu'] * 1e3:.1f} | {fmt(cpu)} | {fmt(wall)} |")
+    lines.append(f"| total ({total['loaded']} files) | {total['irvalidate'] * 1e3:.1f} | "
+                 f"{total['read_model'] * 1e3:.1f} | {fmt(total['ratio'])} | |")
+    return "\n".join(lines)
+
+
+def format_lines(formats: dict, small: Path, runs: int) -> list:
+    if not formats:
+        return []
+    how = "bytecode compiled, as an install has it" if "irvalidate" in SOURCES else \
+        "the live sources, compiled on every start if PYTHONDONTWRITEBYTECODE is set"
+    head = [f"Start-up per format on {small.name} ({how}), "
+            f"median of {runs} interleaved runs, wall (CPU) ms:"]
+    return head + [f"- {t}: " + ", ".join(f"{f} {got['wall'] * 1e3:.0f} ({got['cpu'] * 1e3:.0f})"
+                                          for f, got in per.items())
+                   for t, per in formats.items()]
+
+
+def issue26_lines(net_rows: list, tools: tuple, inproc: dict, totals: dict, wild: dict,
+                  args) -> list:
+    """The non-repeating set (whole processes, then in process) and the corpus in process."""
+    out = []
+    if net_rows:
+        out += [f"Non-repeating set, whole process, {args.rounds} interleaved rounds: wall time",
+                "", table(net_rows, tools), "", "Same runs, CPU time", "",
+                table(net_rows, tools, "cpu"), ""]
+    for t, rows in inproc.items():
+        out += [f"Non-repeating set in one process ({t}): irvalidate.validate against "
+                f"read_model, both imported first, each file read once by each before "
+                f"{args.inproc_rounds} interleaved rounds; medians of CPU time", "",
+                in_process_table(rows, totals[t]), ""]
+    for t, rows in wild.items():
+        total = in_process_total(rows)
+        low, mid, high = total["each"] or (float("nan"),) * 3
+        out += [f"Wild corpus in one process ({t}), {args.inproc_rounds} rounds: of "
+                f"{total['files']} files read_model loads {total['loaded']}; over those, "
+                f"irvalidate.validate {total['irvalidate']:.2f} s CPU against read_model "
+                f"{total['read_model']:.2f} s: {fmt(total['ratio'])}x (per file {fmt(low)}x, "
+                f"median {fmt(mid)}x, up to {fmt(high)}x)", ""]
+    return out
+
+
+def corpus_files(count: int = 0) -> list:
+    """The wild corpus's IRs (none when it is absent); with count, the first count that have
+    their .bin beside them, not a Git LFS pointer (read_model refuses an IR without it)."""
+    found = sorted(CORPUS.rglob("*.xml")) if CORPUS.is_dir() else []
+    weighed = [f for f in found if f.with_suffix(".bin").exists()
+               and f.with_suffix(".bin").stat().st_size > 1024]
+    return weighed[:count] if count else found
+
+
 def code_state() -> str:
     """irvalidate's commit (read-only git), '+dirty' when its sources differ from it."""
     git = ["git", "-C", str(HERE.parent)]
@@ -269,14 +418,23 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="rounds per main/series run (3)")
     ap.add_argument("--startup-rounds", type=int, default=10, help="runs of the start-up case")
     ap.add_argument("--llm", type=int, default=100_000, help="LLM-like layers (0: skip)")
+    ap.add_argument("--real", type=int, default=100_000, help="layers of the stacks like real "
+                    "exports, llm-fp16 and llm-int8, distinct weights in every block (0: skip)")
     ap.add_argument("--stress", type=int, default=200_000, help="stress layers (0: skip)")
+    ap.add_argument("--nets", default=",".join(NETS),
+                    help="the non-repeating set, or some of it ('' to skip)")
+    ap.add_argument("--inproc-rounds", type=int, default=5,
+                    help="rounds of the in-process runs (nets and corpus)")
+    ap.add_argument("--corpus-files", type=int, default=0,
+                    help="in process, the wild corpus's first N files that have a .bin (0: "
+                    "every file; -1: skip)")
     ap.add_argument("--series", default="1000,3000,10000,30000,100000,200000",
                     help="comma-separated layer counts for the slope ('' to skip)")
     ap.add_argument("--series-kind", choices=("llm", "stress"), default="llm")
     ap.add_argument("--tools", default=",".join(TOOLS), help="subset of " + ",".join(TOOLS))
     ap.add_argument("--quick", action="store_true",
-                    help="smoke run: llm 3000, stress 5000, series 1000,3000,10000, 1 round "
-                    "(options given explicitly still win)")
+                    help="smoke run: llm 3000, real 3000, stress 5000, series 1000,3000,10000, "
+                    "1 round, 8 corpus files (options given explicitly still win)")
     ap.add_argument("--no-snapshot", action="store_true",
                     help="run the live irvalidate sources, not a copy taken at the start")
     ap.add_argument("--baseline", metavar="REV", default="",
@@ -288,8 +446,8 @@ def main(argv=None) -> int:
                     help="rounds of the -j part (15: a round takes ~2.5 s, and this machine "
                     "class's speed drifts by 25%% between seconds)")
     args = ap.parse_args(argv)
-    quick = dict(llm=3000, stress=5000, series="1000,3000,10000", rounds=1, startup_rounds=3,
-                 jobs_files=6, jobs_rounds=1)
+    quick = dict(llm=3000, real=3000, stress=5000, series="1000,3000,10000", rounds=1,
+                 startup_rounds=3, jobs_files=6, jobs_rounds=1, inproc_rounds=1, corpus_files=8)
     for k, v in quick.items():   # --quick changes only what the command line left at default
         if args.quick and getattr(args, k) == ap.get_default(k):
             setattr(args, k, v)
@@ -299,8 +457,10 @@ def main(argv=None) -> int:
 
     gen: dict = {}
     small = ensure("stress", 10, args.dir, gen)
-    big = [ensure(k, n, args.dir, gen) for k, n in (("llm", args.llm), ("stress", args.stress))
-           if n]
+    kinds = [("llm", args.llm), *((k, args.real) for k in REAL_KINDS), ("stress", args.stress)]
+    big = [ensure(k, n, args.dir, gen) for k, n in kinds if n]
+    nets = [ensure(n, 0, args.dir, gen) for n in args.nets.split(",") if n.strip()]
+    corpus = corpus_files(args.corpus_files) if args.corpus_files >= 0 else []
     ser = [ensure(args.series_kind, n, args.dir, gen) for n in series]
 
     code0, snapdir = code_state(), tempfile.TemporaryDirectory(prefix="irv-snapshot-")
@@ -311,8 +471,19 @@ def main(argv=None) -> int:
     load0, t0 = os.getloadavg(), time.perf_counter()
     print(f"start-up case: {small.name}, {args.startup_rounds} runs", file=sys.stderr)
     startup = bench([small], tools, args.startup_rounds)
+    print(f"start-up per format: {', '.join(FORMATS)}, {args.startup_rounds} runs each",
+          file=sys.stderr)
+    formats = startup_formats(small, tools, args.startup_rounds)
     print(f"main table: {[f.name for f in big]}, {args.rounds} rounds", file=sys.stderr)
     main_rows = bench(big, tools, args.rounds)
+    print(f"non-repeating set: {[f.name for f in nets]}, {args.rounds} rounds, then "
+          f"{args.inproc_rounds} in process", file=sys.stderr)
+    net_rows = bench(nets, tools, args.rounds) if nets else []
+    irv_tools = [t for t in ("irvalidate", "baseline") if t in tools]
+    inproc = {t: in_process(nets, t, args.inproc_rounds) for t in irv_tools} if nets else {}
+    print(f"wild corpus in process: {len(corpus)} files, {args.inproc_rounds} rounds",
+          file=sys.stderr)
+    wild = {t: in_process(corpus, t, args.inproc_rounds) for t in irv_tools} if corpus else {}
     print(f"series: {[f.name for f in ser]}, {args.rounds} rounds", file=sys.stderr)
     ser_tools = tuple(t for t in ("irvalidate", "baseline", "floor") if t in tools)
     ser_rows = bench(ser, ser_tools, args.rounds) if ser else []
@@ -353,7 +524,10 @@ def main(argv=None) -> int:
            "Same runs, CPU time (user+sys of the child) instead of wall time", "",
            table(startup + main_rows, tools, "cpu"), "",
            f"Peak RSS is each child's own (os.wait4); the runner's own peak was {own_rss:.0f} MB"
-           " and Linux carries it into children, so no figure can read below it.", ""]
+           " and Linux carries it into children, so no figure can read below it.", "",
+           *format_lines(formats, small, args.startup_rounds), ""]
+    nets_total = {t: in_process_total(rows) for t, rows in inproc.items()}
+    out += issue26_lines(net_rows, tools, inproc, nets_total, wild, args)
     if ser_rows:
         each = lambda d: ", ".join(f"{t} {fmt(d[t], '.3f')}" for t in ser_tools)  # noqa: E731
         out += [f"Scaling series ({args.series_kind}), {args.rounds} rounds", "",
@@ -366,8 +540,10 @@ def main(argv=None) -> int:
                 f"- the same, irvalidate minus its {start_s * 1000:.0f} ms start-up: "
                 f"{fmt(net.get('irvalidate'), '.3f')}",
                 f"- between the two largest sizes only: {each(top)}", ""]
-    bad = [(r["file"], t, r[t]["rcs"]) for r in startup + main_rows + ser_rows for t in tools
-           if t in r and r[t]["rcs"] != [0]]
+    bad = [(r["file"], t, r[t]["rcs"]) for r in startup + main_rows + net_rows + ser_rows
+           for t in tools if t in r and r[t]["rcs"] != [0]]
+    bad += [(f"{small.name} --format {f}", t, got["rcs"]) for t, per in formats.items()
+            for f, got in per.items() if got["rcs"] != [0]]
     if jobs:
         out += [f"A folder of {jobs['files']} medium IRs, {jobs['rounds']} interleaved rounds: "
                 f"-j 1 {jobs['wall_j1']:.2f} s, -j 2 "
@@ -375,7 +551,8 @@ def main(argv=None) -> int:
                 f"median of the rounds' own ratios {jobs['speedup_paired']:.2f}x; CPU time -j 1 "
                 f"{jobs['cpu_j1']:.2f} s, -j 2 {jobs['cpu_j2']:.2f} s (workers included)", ""]
     out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
-            "Issue 16 targets (informative):", *targets(startup, main_rows, large, jobs)]
+            "Issue 16 and 26 targets (informative):",
+            *targets(startup, main_rows, large, jobs, formats, nets_total.get("irvalidate"))]
     if gen:
         out += ["", "Generated this run (s): " + ", ".join(f"{k} {v}" for k, v in gen.items())]
     print("\n".join(out))
@@ -383,7 +560,9 @@ def main(argv=None) -> int:
         args.json.write_text(json.dumps({
             "machine": env_note(), "commit": code, "load_start": load0, "load_end": load1,
             "elapsed_s": elapsed, "rounds": args.rounds, "runner_rss_mb": own_rss,
-            "startup": startup, "main": main_rows, "series": ser_rows,
+            "startup": startup, "startup_formats": formats, "main": main_rows,
+            "nets": net_rows, "nets_in_process": inproc, "nets_in_process_total": nets_total,
+            "corpus_in_process": wild, "series": ser_rows,
             "series_kind": args.series_kind, "slope": slopes, "slope_minus_startup": net,
             "slope_two_largest": top, "slope_large": large, "jobs": jobs, "generated_s": gen}, indent=1))
     return 0

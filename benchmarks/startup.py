@@ -3,14 +3,21 @@
 
 run.py's start-up row times ``irvalidate FILE`` alone; this adds what explains it, with
 run.py's own measurement (whole processes, interleaved, medians): ``python -c pass`` and
-``python -c "import lxml.etree"`` (which no change to irvalidate can remove), the text and json
-reports, and an import-time breakdown (``python -X importtime``).  Nothing is asserted.
+``python -c "import lxml.etree"`` (which no change to irvalidate can remove), the text, json,
+sarif and github reports, and an import-time breakdown (``python -X importtime``).  Nothing
+is asserted.
 
-Time a non-editable install (an editable install's finder adds ~12 ms to every start):
+What an installed user pays: by default irvalidate runs from a copy of its sources,
+byte-compiled first as ``pip install`` compiles them (run.py's snapshot; with
+PYTHONDONTWRITEBYTECODE set, the sources themselves would be compiled on every start), with
+``python -S`` and this environment's site-packages on the path, as run.py's children (an
+editable install's finder adds ~12 ms to every start).  ``--installed`` times the console
+script of this environment instead, as pre-commit runs it:
 
-    python3 -m venv /tmp/v && /tmp/v/bin/pip install . && /tmp/v/bin/python benchmarks/startup.py
-    .../python benchmarks/startup.py --runs 30 my.xml
-    .../python benchmarks/startup.py --instructions   # also callgrind's count of each case
+    python benchmarks/startup.py
+    python benchmarks/startup.py --runs 30 my.xml
+    python benchmarks/startup.py --instructions   # also callgrind's count of each case
+    python3 -m venv /tmp/v && /tmp/v/bin/pip install . && /tmp/v/bin/python benchmarks/startup.py --installed
 
 On a shared machine the wall times of two runs can differ by 20%; the instruction counts
 (valgrind's callgrind, one run each, ~15 s) move by less than 0.1% and tell what a change
@@ -25,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -35,16 +43,29 @@ SAMPLES = [HERE.parent / "sample_models" / "valid" / n
            for n in ("incompatible-inputs.xml", "duplicate-port-id.xml")]
 
 
+#: the compiled copy of the sources irvalidate runs from (unset: --installed)
+SNAPSHOT: list = []
+
+
 def irvalidate(*args: str) -> list:
+    if SNAPSHOT:
+        return [run.PY, "-S", "-c", run.FROM_SOURCES, str(SNAPSHOT[0]), *args]
     script = Path(run.PY).parent / "irvalidate"     # the console script, as pre-commit runs it
     return [str(script), *args] if script.exists() else [run.PY, "-m", "irvalidate", *args]
 
 
+def python(code: str) -> list:
+    """``python -c code`` as irvalidate runs: -S and site-packages, unless --installed."""
+    return [run.PY, "-S", "-c", run.ISOLATED + code] if SNAPSHOT else [run.PY, "-c", code]
+
+
 CASES = {
-    "pass": lambda xml: [run.PY, "-c", "pass"],
-    "lxml": lambda xml: [run.PY, "-c", "import lxml.etree"],
+    "pass": lambda xml: python("pass"),
+    "lxml": lambda xml: python("import lxml.etree"),
     "text": lambda xml: irvalidate(str(xml)),
     "json": lambda xml: irvalidate("--format", "json", str(xml)),
+    "sarif": lambda xml: irvalidate("--format", "sarif", str(xml)),
+    "github": lambda xml: irvalidate("--format", "github", str(xml)),
 }
 
 
@@ -77,13 +98,20 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=15, help="top-level imports listed (15)")
     ap.add_argument("--instructions", action="store_true",
                     help="also count each case's instructions once with valgrind's callgrind")
+    ap.add_argument("--installed", action="store_true",
+                    help="time this environment's console script, not a compiled copy")
     args = ap.parse_args(argv)
+    copy = tempfile.TemporaryDirectory(prefix="irv-startup-")
+    if not args.installed:
+        SNAPSHOT.append(run.snapshot(Path(copy.name)))
     files = args.files or SAMPLES + [p for p in [Path(run.tempfile.gettempdir()) / "irv-bench"
                                                  / "stress-10.xml"] if p.exists()]
     run.command = lambda tool, xml, extra=(): CASES[tool](xml)   # run.measure times our cases
     rows = run.bench(files, tuple(CASES), args.runs)
-    print(f"python {sys.version.split()[0]} ({run.PY}); whole-process wall time, median of "
-          f"{args.runs} interleaved runs\n\n{run.table(rows, tuple(CASES))}")
+    how = "this environment's console script" if args.installed else \
+        "a byte-compiled copy of the sources, python -S"
+    print(f"python {sys.version.split()[0]} ({run.PY}), irvalidate from {how}; whole-process "
+          f"wall time, median of {args.runs} interleaved runs\n\n{run.table(rows, tuple(CASES))}")
     if args.instructions:
         if shutil.which("valgrind") is None:
             print("\n--instructions: valgrind is not installed (apt-get install valgrind)")
@@ -96,6 +124,7 @@ def main(argv=None) -> int:
     for xml in files:
         print(f"\nimport time of `irvalidate {xml.name}` (one run, -X importtime):\n"
               f"{import_times(xml, args.top)}")
+    copy.cleanup()
     return 0
 
 
