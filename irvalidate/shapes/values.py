@@ -168,13 +168,37 @@ def real(value: float, et: str) -> float:
 def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     if len(bounds) > MAX_REAL_ELEMENTS:
         raise Unresolved("too many real elements")  # (data, not a size: not followed)
-    fitted = []
+    at_once = _rounded_at_once(bounds, et)
+    if at_once is not None:
+        return Tensor(tuple(shape), at_once, et, origin)
+    fitted = []  # (one by one: the first element out of range says why, as it always did)
     for lo, hi in bounds:
         if lo == INF:
             raise Unresolved("a lower bound is unbounded")
         upper = INF if hi == INF else real(hi, et)
         fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]  # reals ride in Dims
     return Tensor(tuple(shape), tuple(fitted), et, origin)
+
+
+def _rounded_at_once(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
+    """Every bound as ``et`` stores it, in one pack and unpack (a small weight's Convert
+    rounds dozens of numbers, one struct call each was most of its cost); None when one is
+    unbounded below or not finite in ``et``, left to the element-wise path."""
+    lows = [b[0] for b in bounds]
+    highs = [b[1] for b in bounds]
+    if INF in lows:
+        return None
+    finite = [h for h in highs if h != INF]
+    code = f"={len(lows) + len(finite)}{FLOAT_CODES[et]}"
+    try:
+        rounded = struct.unpack(code, struct.pack(code, *lows, *finite))
+    except (OverflowError, struct.error):
+        return None
+    if not all(map(math.isfinite, rounded)):
+        return None
+    upper = iter(rounded[len(lows):])
+    return tuple([Dim(lo, INF if hi == INF else next(upper))
+                  for lo, hi in zip(rounded, highs)])
 
 
 def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
