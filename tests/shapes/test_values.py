@@ -510,3 +510,33 @@ def test_reals_rounded_at_once_are_rounded_one_by_one(pairs, et):
         made = str(err)
     expected = _one_by_one(given_, et)
     assert repr(made) == repr(expected)  # (repr: -0.0 and 0.0 differ, nan is itself)
+
+
+def _or_reason(make: Callable[[], vals.Tensor]) -> str:
+    try:
+        return repr(make().bounds)
+    except Unresolved as err:
+        return str(err)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NUMBERS, min_size=1, max_size=vals.MAX_REAL_ELEMENTS + 2),
+       st.sampled_from(sorted(vals.FLOAT_TYPES)), st.booleans())
+def test_a_real_constant_rounds_each_number_once_as_make_tensor_would(numbers, et, flat):
+    shape = (len(numbers),) if flat else (1, len(numbers))
+    assert _or_reason(lambda: vals.constant(numbers, shape, et, ORIGIN)) == _or_reason(
+        lambda: vals.make_tensor(shape, [Dim(v, v) for v in numbers], et, ORIGIN))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_NUMBERS, _NUMBERS), min_size=1, max_size=vals.MAX_REAL_ELEMENTS),
+       st.sampled_from(sorted(vals.FLOAT_TYPES)), st.sampled_from(sorted(vals.FLOAT_TYPES)))
+def test_a_real_convert_that_widens_keeps_the_bounds_make_tensor_would_give(pairs, source, et):
+    """(f16 weights decompressed to f32: the bounds are kept, not rounded again)"""
+    try:
+        t = vals.make_tensor((len(pairs),), [Dim(lo, hi) for lo, hi in pairs], source, ORIGIN)
+    except Unresolved:
+        return
+    assert _or_reason(lambda: vals.convert(t, et, ORIGIN)) == _or_reason(
+        lambda: vals.make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
+                                           for b in t.bounds], et, ORIGIN))
