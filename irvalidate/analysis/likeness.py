@@ -48,6 +48,11 @@ Output = tuple[str, Shape, str | None, bool, bool, int]
 Template = tuple[tuple[Output, ...], bool, bool]
 #: likenesses remembered at most (then all are forgotten)
 SIZE = 8192
+#: computed values remembered at most: the shape subgraphs a model repeats are a few dozen,
+#: and a small weight behind a Convert (up to 64 numbers, its own in every block) would
+#: otherwise keep 8,192 of them alive (measured: 27 MB of a 60 MB peak on a 100k-layer f16
+#: export of benchmarks/make_models.py)
+VALUES_SIZE = 1024
 
 
 class Likeness:
@@ -136,7 +141,7 @@ class Likeness:
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
             tensors: tuple[Tensor | None, ...] = made if isinstance(made, tuple) else (made,)
-            if len(self._values) >= SIZE:
+            if len(self._values) >= VALUES_SIZE:
                 self._values.clear()
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
                                            for t in tensors])
