@@ -210,6 +210,23 @@ def _reals(numbers: Sequence[float], et: str) -> tuple[float, ...] | None:
     return rounded if all(map(math.isfinite, rounded)) else None
 
 
+def holds_value(shape: Shape, et: str | None) -> bool:
+    """Whether a Const of this shape and element type can carry a value here: its dims all
+    static and at most MAX_REAL_ELEMENTS reals or MAX_VALUE_ELEMENTS integers (a weight is
+    data, not a size).  Told from the shape alone: nothing is decoded to find out."""
+    if shape is None:
+        return False
+    most = MAX_REAL_ELEMENTS if et in FLOAT_TYPES else MAX_VALUE_ELEMENTS if et in RANGES else -1
+    total = 1
+    for dim in shape:
+        if not dim.is_static:
+            return False
+        total *= dim.lo
+        if total > most:
+            return False
+    return True
+
+
 def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
     runtime reads it; bounds outside the type are unresolved."""

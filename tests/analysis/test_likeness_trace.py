@@ -152,3 +152,23 @@ def test_a_value_read_still_tells_layers_apart(tmp_path, monkeypatch):
     whole = validate_file(str(bad)).findings
     assert [(f.code, f.layer) for f in streamed] == [(f.code, f.layer) for f in whole]
     assert [(f.code, f.layer.name) for f in streamed][0] == ("IRV101", "tile4")
+
+
+def test_converts_of_weights_too_large_to_be_values_are_alike(tmp_path, monkeypatch):
+    """A weight of more than MAX_REAL_ELEMENTS numbers never carries a value, which its shape
+    tells: its Convert's evaluation asks nothing of the graph, and the next block's Convert
+    is alike it (each was inferred anew: 'it read more and made nothing')."""
+    ir = IR()
+    x = ir.parameter("?,16")
+    for number in range(12):
+        weights = ir.const(_f16([float(number + i % 7) for i in range(16 * 16)]), "f16",
+                           shape=[16, 16])
+        wide = ir.op("Convert", [weights], [[16, 16]], {"destination_type": "f32"},
+                     out_precision="FP32", name=f"convert{number}")
+        x = ir.op("MatMul", [x, wide], [[-1, 16]], {"transpose_a": "false",
+                                                     "transpose_b": "false"},
+                  name=f"matmul{number}")
+    ir.result(x)
+    novel, findings = _novel(ir.write(tmp_path), monkeypatch)
+    assert not findings
+    assert novel.count("Convert") == 1 and novel.count("MatMul") <= 2, novel

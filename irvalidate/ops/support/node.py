@@ -24,6 +24,7 @@ from ...shapes.values import (
     Unresolved,
     as_target,
     describe,
+    holds_value,
 )
 from .spec import (
     ARITY,
@@ -370,7 +371,10 @@ class Node:
     def tensors(self) -> list[Tensor] | None:
         """Every input's bounded value, or None as soon as one has none (a computed input
         without a value settles it before any Const is decoded)."""
-        if not self.inputs or any(v.tensor is None and not is_const(v) for v in self.inputs):
+        if not self.inputs or any(v.tensor is None and not (
+                is_const(v) and holds_value(v.shape, v.element_type)) for v in self.inputs):
+            # (told before the graph is asked: a Convert of a large weight stays pure, and a
+            # layer alike it is given its result whatever the weight's numbers)
             return None
         found = [self.graph.tensor_of(v) for v in self.inputs]
         return None if any(t is None for t in found) else found  # type: ignore[return-value]  # no None left
