@@ -172,3 +172,25 @@ def test_converts_of_weights_too_large_to_be_values_are_alike(tmp_path, monkeypa
     novel, findings = _novel(ir.write(tmp_path), monkeypatch)
     assert not findings
     assert novel.count("Convert") == 1 and novel.count("MatMul") <= 2, novel
+
+
+def test_decompression_converts_of_integer_weights_are_alike(tmp_path, monkeypatch):
+    """u8 weights of 4,096 numbers (a value as integers) behind a Convert to a real type: no
+    real value has that many numbers, which Convert says from the shape, before decoding the
+    weight; each block's Convert and scaling Multiply are alike the first's."""
+    ir = IR()
+    x = ir.parameter("?,64")
+    for number in range(12):
+        weights = ir.const([(number * 7 + i) % 256 for i in range(64 * 64)], "u8",
+                           shape=[64, 64])
+        wide = ir.op("Convert", [weights], [[64, 64]], {"destination_type": "f32"},
+                     out_precision="FP32", name=f"convert{number}")
+        scale = ir.const([0.01 * (number + 1)] * 64, "f32", shape=[64, 1])
+        scaled = ir.op("Multiply", [wide, scale], [[64, 64]], name=f"scale{number}")
+        x = ir.op("MatMul", [x, scaled], [[-1, 64]], {"transpose_a": "false",
+                                                       "transpose_b": "true"},
+                  name=f"matmul{number}")
+    ir.result(x)
+    novel, findings = _novel(ir.write(tmp_path), monkeypatch)
+    assert not findings
+    assert novel.count("Convert") == 1 and novel.count("Multiply") == 1, novel
