@@ -7,14 +7,16 @@ and the inference read gives the same outputs and the same (no) findings; the st
 check then only writes its output values.
 
 "Alike" is exact.  Every value a layer produces gets a *kind* (kept here, by output port,
-beside the stream's values): a number for all that a
-consumer's inference and rules read of it (shape, element type, whether it is typed, loose
-and rests on a declaration, the producer's type, the dims and precision its port declares,
-and the bounds of the value it carries, if computed: a shape subgraph's).  A layer is then
-alike another when it has the same type, version, ``<data>`` dict and declared ports (the
-scanner's object for the text of its port sections, shared by equal texts), and the same
-kind reaching each input port; and, when inferring it read Const values (``Node.read``), the
-same payloads for those Consts (``ops.memo.payload``).  A Parameter is alike another with the
+beside the stream's values): a number for all that a consumer's inference and rules read of
+it whatever its numbers (shape, element type, whether it is typed, loose and rests on a
+declaration, the producer's type, the dims and precision its port declares, and whether it
+carries a computed value).  A layer is then alike another when it has the same type,
+version, ``<data>`` dict and declared ports (the scanner's object for the text of its port
+sections, shared by equal texts), and the same kind reaching each input port; and, when
+inferring it read values (``Node.read``: a Const's numbers, a computed value's bounds), the
+same payloads for those inputs (``ops.memo.value_payload``).  Values no inference read may
+differ: a MatMul is alike another whatever the numbers of the weights behind its Convert,
+as real exports give every block its own.  A Parameter is alike another with the
 same ``<data>`` and ports; a Const one with the same attributes but its offset (the rules only
 need its bytes to lie inside the .bin) and ports.  The objects named by id are kept while
 their likeness is.
@@ -22,8 +24,8 @@ their likeness is.
 A layer whose outputs carry computed values (ShapeOf, and the Gather, Concat, ... after it)
 has values of its own: their bounds may rest on Const numbers the inference did not read,
 and each value names the layers it was computed from (its ``Origin``, for messages).  The
-bounds are those of the first layer evaluated with the same likeness key and the same Const
-payloads (all that an evaluation reads); the origin is made only if a message shows it
+bounds are those of the first layer evaluated with the same likeness key and the same
+payloads of its Const and computed inputs (all that an evaluation reads); the origin is made only if a message shows it
 (``shapes.values.Deferred``), by evaluating the layer then.
 """
 from __future__ import annotations
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 
 from ..ir.records import Layer, Port
 from ..ops.support import memo, registry
-from ..ops.support.memo import payload
+from ..ops.support.memo import value_payload
 from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
 from ..shapes.dims import Shape
@@ -46,6 +48,11 @@ Output = tuple[str, Shape, str | None, bool, bool, int]
 Template = tuple[tuple[Output, ...], bool, bool]
 #: likenesses remembered at most (then all are forgotten)
 SIZE = 8192
+#: computed values remembered at most: the shape subgraphs a model repeats are a few dozen,
+#: and a small weight behind a Convert (up to 64 numbers, its own in every block) would
+#: otherwise keep 8,192 of them alive (measured: 27 MB of a 60 MB peak on a 100k-layer f16
+#: export of benchmarks/make_models.py)
+VALUES_SIZE = 1024
 
 
 class Likeness:
@@ -58,10 +65,11 @@ class Likeness:
         #: (layer id, port id) -> the kind of the value the stream holds there (0: none)
         self.kinds: dict[tuple[str, str], int] = {}
         self._next = 1
-        #: likeness key -> [kept objects, [(Const inputs read, {their payloads: template})],
+        #: likeness key -> [kept objects, [(inputs read, {their payloads: template})],
         #: the template when no Const value was read]
         self._clean: dict[tuple, list] = {}
-        #: (likeness key, payloads of the Const inputs) -> the bounds of each computed output
+        #: (likeness key, payloads of the Const and computed inputs) -> the bounds of each
+        #: computed output
         self._values: dict[tuple, tuple] = {}
 
     def kind(self, layer: Layer, port: Port, value: Value) -> int:
@@ -69,8 +77,8 @@ class Likeness:
         key: tuple = (value.shape, value.element_type, value.typed, value.loose is None,
                value.rests_on is None, layer.type, port.dims, port.precision)
         tensor = value.tensor
-        if tensor is not None:  # (its origin only names layers, for messages)
-            key = (key, tensor.shape, tensor.bounds, tensor.et)
+        if tensor is not None:  # (its bounds are in the trace of a layer that reads them)
+            key = (key, tensor.shape, tensor.et)
         found = self._kinds.get(key)
         if found is None:
             if len(self._kinds) >= SIZE:
@@ -124,14 +132,16 @@ class Likeness:
                   loose: Layer | None, outputs: dict[tuple[str, str], Value]) -> None:
         """The outputs of a layer alike one whose outputs carry computed values, and their
         kinds.  The values' bounds follow from all the evaluation reads (the likeness key,
-        and the payloads of the Const inputs): the first layer of such a content is evaluated,
-        the others get its bounds and an origin made if a message ever shows it."""
-        content = (key, tuple([payload(v.producer.data) for v in inputs if is_const(v)]))  # type: ignore[union-attr]  # Const inputs have producers
+        and the payloads of the Const and computed inputs): the first layer of such a
+        content is evaluated, the others get its bounds and an origin made if a message
+        ever shows it."""
+        content = (key, tuple([value_payload(v) for v in inputs
+                               if v.tensor is not None or is_const(v)]))
         bounds = self._values.get(content)
         if bounds is None:
             made = registry.evaluate(spec, Node(layer, inputs, self._graph))
             tensors: tuple[Tensor | None, ...] = made if isinstance(made, tuple) else (made,)
-            if len(self._values) >= SIZE:
+            if len(self._values) >= VALUES_SIZE:
                 self._values.clear()
             self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
                                            for t in tensors])
@@ -176,7 +186,7 @@ class Likeness:
                  inputs: Sequence[Value], made: Template,
                  trace: tuple[int, ...] | None) -> None:
         """A layer the rules found clean, with the template of its outputs and the trace of
-        its inference (``registry.infer``: the Const inputs it read; None when it read more)."""
+        its inference (``registry.infer``: the inputs whose values it read; None when it read more)."""
         read: tuple[int, ...] = ()
         if not spec.source:
             if trace is None:

@@ -21,22 +21,11 @@ from ..ops.support import registry
 from ..ops.support.memo import payload
 from ..ops.support.node import BodyOutcome, ParameterValue
 from ..ops.support.spec import ARITY, Inferred, Value
-from ..shapes.dims import Shape
-from ..shapes.values import FLOAT_TYPES, MAX_REAL_ELEMENTS, MAX_VALUE_ELEMENTS, RANGES, Tensor
+from ..shapes.values import FLOAT_TYPES, Tensor, holds_value
 from .edges import EdgeIndex
 from .order import reader_order
 
 PortKey = tuple[str, str]
-
-
-def _count(shape: Shape) -> float:
-    """Elements of a shape; infinite unless every dim is static."""
-    total = 1
-    for dim in shape or ():
-        if not dim.is_static:
-            return float("inf")
-        total *= dim.lo
-    return total
 
 
 class Propagation:
@@ -216,9 +205,7 @@ class Propagation:
             # count first: a quantized weight (u8/u4 into a Convert) holds far more values than
             # a tensor of shape values may, and decoding it only to drop it was most of the
             # time spent on such models
-            most = MAX_REAL_ELEMENTS if value.element_type in FLOAT_TYPES else \
-                MAX_VALUE_ELEMENTS if value.element_type in RANGES else -1
-            if _count(value.shape) <= most:
+            if holds_value(value.shape, value.element_type):
                 # Consts of one payload (a model's every block reads the same indices)
                 # make one value; each Const names itself in its own origin
                 key = (payload(producer.data), value.shape, value.element_type)

@@ -115,7 +115,7 @@ def _concat_fallback(node: Node, length: int | None) -> tuple[Dim, ...] | None:
     hold one element, which keeps them at their positions; otherwise every dim is ``?``.
     """
     producer_type = node.producer_type(1)
-    if producer_type is None or producer_type.lower() != "concat" or node.inputs[1].tensor is not None:
+    if producer_type is None or producer_type.lower() != "concat" or node.computed(1) is not None:
         return None
     parts = node.producer_inputs(1)
     node.unknown_value(1)  # the runtime may bound more of the Concat than irvalidate does

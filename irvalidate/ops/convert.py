@@ -19,8 +19,12 @@ def _infer(node: Node) -> Result | None:
 
 
 def _evaluate(node: Node) -> Tensor:
-    t = tensors(node, (1,))
     et = elements.from_element_type(node.layer.data.get("destination_type")) or "?"
+    if et in vals.FLOAT_TYPES and not vals.holds_value(node.inputs[0].shape, et):
+        # no real value has that many numbers: said before the input is decoded (a u8
+        # weight's decompression Convert), and from its shape alone, so the layer stays pure
+        raise vals.Unresolved("too many real elements")
+    t = tensors(node, (1,))
     return vals.convert(t[0], et, origin(node.layer, t, et))
 
 

@@ -43,7 +43,7 @@ def _size(node: Node, index: int) -> Dim:
         if values[0] < 0:
             raise OpError(INCOMPATIBLE, f"{what} is {values[0]}: a size cannot be negative")
         return Dim(values[0], values[0])
-    tensor = node.inputs[index].tensor
+    tensor = node.computed(index)
     if tensor is None or not tensor.bounds:
         node.unknown_value(index)
         return DYNAMIC

@@ -42,7 +42,7 @@ def _constant(node: Node) -> Sequence[float] | None:
         found = node.const_ints(0)
         return found if found is not None or node.inputs[0].element_type not in REAL_TYPES \
             else node.const_floats(0)
-    tensor = node.inputs[0].tensor
+    tensor = node.computed(0)
     if tensor is None or any(not b.is_static for b in tensor.bounds):
         return None
     return [b.lo for b in tensor.bounds]

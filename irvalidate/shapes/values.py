@@ -60,6 +60,8 @@ WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: Not bf16 (it behaves as f16 does, but its rounding is not followed here)
 FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
 FLOAT_TYPES = frozenset(FLOAT_CODES)
+#: the floating types that hold every number of a floating type (itself included)
+_WIDER = {"f16": ("f16", "f32", "f64"), "f32": ("f32", "f64"), "f64": ("f64",)}
 #: reals the runtime computes on (arithmetic, Gather, the Reduce ops); f64 values are only
 #: moved and converted (measured: Gather and ReduceMax of f64 give ``?``, Add ``?`` too, and
 #: Multiply by 2.0 of ``2..6`` gives 0)
@@ -168,13 +170,61 @@ def real(value: float, et: str) -> float:
 def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     if len(bounds) > MAX_REAL_ELEMENTS:
         raise Unresolved("too many real elements")  # (data, not a size: not followed)
-    fitted = []
+    at_once = _rounded_at_once(bounds, et)
+    if at_once is not None:
+        return Tensor(tuple(shape), at_once, et, origin)
+    fitted = []  # (one by one: the first element out of range says why, as it always did)
     for lo, hi in bounds:
         if lo == INF:
             raise Unresolved("a lower bound is unbounded")
         upper = INF if hi == INF else real(hi, et)
         fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]  # reals ride in Dims
     return Tensor(tuple(shape), tuple(fitted), et, origin)
+
+
+def _rounded_at_once(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
+    """Every bound as ``et`` stores it, in one pack and unpack (a small weight's Convert
+    rounds dozens of numbers, one struct call each was most of its cost); None when one is
+    unbounded below or not finite in ``et``, left to the element-wise path."""
+    lows = [b[0] for b in bounds]
+    highs = [b[1] for b in bounds]
+    if INF in lows:
+        return None
+    finite = [h for h in highs if h != INF]
+    rounded = _reals(lows + finite, et)
+    if rounded is None:
+        return None
+    upper = iter(rounded[len(lows):])
+    return tuple([Dim(lo, INF if hi == INF else next(upper))  # type: ignore[arg-type]  # reals ride in Dims
+                  for lo, hi in zip(rounded, highs)])
+
+
+def _reals(numbers: Sequence[float], et: str) -> tuple[float, ...] | None:
+    """``real`` of every number, in one struct call; None when one is past ``et``'s range or
+    not finite (the caller then rounds one by one, for the reason)."""
+    code = f"={len(numbers)}{FLOAT_CODES[et]}"
+    try:
+        rounded = struct.unpack(code, struct.pack(code, *numbers))
+    except (OverflowError, struct.error):
+        return None
+    return rounded if all(map(math.isfinite, rounded)) else None
+
+
+def holds_value(shape: Shape, et: str | None) -> bool:
+    """Whether a Const of this shape and element type can carry a value here: its dims all
+    static and at most MAX_REAL_ELEMENTS reals or MAX_VALUE_ELEMENTS integers (a weight is
+    data, not a size).  Told from the shape alone: nothing is decoded to find out."""
+    if shape is None:
+        return False
+    most = MAX_REAL_ELEMENTS if et in FLOAT_TYPES else MAX_VALUE_ELEMENTS if et in RANGES else -1
+    total = 1
+    for dim in shape:
+        if not dim.is_static:
+            return False
+        total *= dim.lo
+        if total > most:
+            return False
+    return True
 
 
 def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
@@ -206,6 +256,11 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
     # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
+    if et in FLOAT_TYPES and len(values) <= MAX_REAL_ELEMENTS and prod(shape) == len(values) \
+            and len(shape) <= MAX_VALUE_RANK and INF not in values:
+        rounded = _reals(values, et)  # (each number once, not as both bounds of its Dim)
+        if rounded is not None:
+            return Tensor(tuple(shape), tuple([Dim(v, v) for v in rounded]), et, origin)  # type: ignore[arg-type]  # (above)
     return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]  # (above)
 
 
@@ -226,6 +281,11 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
     A real past the integer type's range is not followed (C++ leaves it undefined)."""
     if et in FLOAT_TYPES:
+        if et in _WIDER.get(t.et, ()) and all(
+                type(lo) is float and (hi == INF or type(hi) is float) for lo, hi in t.bounds):
+            # every real of the narrower type is one of the wider type: the bounds stay
+            # (an f16 weight's decompression Convert to f32)
+            return Tensor(t.shape, t.bounds, et, origin)
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
     if et not in RANGES:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from irvalidate.shapes import bounds, values as vals
 from irvalidate.shapes.dims import INF, Dim, format_shape
@@ -474,3 +475,68 @@ def test_a_deferred_origin_is_made_once_when_read():
     assert describe(chain) == "ShapeOf(layer 1 'x' [2,3]) → Gather(axis 0, indices [1]) → " \
                               "Concat(Const 'head' [4])"
     assert describe(chain) == describe(chain) and made == [1]
+
+
+# -------------------------------------------------------------------- reals rounded at once
+
+_NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2**70, 2**70),
+                     st.sampled_from([INF, 65504.0, 65520.0, 3.4028235e38, 1e-8, -0.0]))
+
+
+def _one_by_one(bounds_: list[Dim], et: str) -> tuple | str:
+    """The reference: each bound through ``values.real``, the first failure's message."""
+    try:
+        fitted = []
+        for lo, hi in bounds_:
+            if lo == INF:
+                raise Unresolved("a lower bound is unbounded")
+            upper = INF if hi == INF else vals.real(hi, et)
+            fitted.append(Dim(vals.real(lo, et), upper))
+        return tuple(fitted)
+    except Unresolved as err:
+        return str(err)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_NUMBERS, _NUMBERS), min_size=1, max_size=vals.MAX_REAL_ELEMENTS),
+       st.sampled_from(sorted(vals.FLOAT_TYPES)))
+def test_reals_rounded_at_once_are_rounded_one_by_one(pairs, et):
+    """A real tensor's bounds are rounded in one struct call (a weight's Convert rounds dozens):
+    the same numbers, and the same refusal with the same reason, as rounding each alone."""
+    given_ = [Dim(lo, hi) for lo, hi in pairs]
+    try:
+        made: tuple | str = vals.make_tensor((len(given_),), given_, et, ORIGIN).bounds
+    except Unresolved as err:
+        made = str(err)
+    expected = _one_by_one(given_, et)
+    assert repr(made) == repr(expected)  # (repr: -0.0 and 0.0 differ, nan is itself)
+
+
+def _or_reason(make: Callable[[], vals.Tensor]) -> str:
+    try:
+        return repr(make().bounds)
+    except Unresolved as err:
+        return str(err)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NUMBERS, min_size=1, max_size=vals.MAX_REAL_ELEMENTS + 2),
+       st.sampled_from(sorted(vals.FLOAT_TYPES)), st.booleans())
+def test_a_real_constant_rounds_each_number_once_as_make_tensor_would(numbers, et, flat):
+    shape = (len(numbers),) if flat else (1, len(numbers))
+    assert _or_reason(lambda: vals.constant(numbers, shape, et, ORIGIN)) == _or_reason(
+        lambda: vals.make_tensor(shape, [Dim(v, v) for v in numbers], et, ORIGIN))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_NUMBERS, _NUMBERS), min_size=1, max_size=vals.MAX_REAL_ELEMENTS),
+       st.sampled_from(sorted(vals.FLOAT_TYPES)), st.sampled_from(sorted(vals.FLOAT_TYPES)))
+def test_a_real_convert_that_widens_keeps_the_bounds_make_tensor_would_give(pairs, source, et):
+    """(f16 weights decompressed to f32: the bounds are kept, not rounded again)"""
+    try:
+        t = vals.make_tensor((len(pairs),), [Dim(lo, hi) for lo, hi in pairs], source, ORIGIN)
+    except Unresolved:
+        return
+    assert _or_reason(lambda: vals.convert(t, et, ORIGIN)) == _or_reason(
+        lambda: vals.make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
+                                           for b in t.bounds], et, ORIGIN))

@@ -59,16 +59,25 @@ def payload(data) -> tuple:
     return (data.get("element_type"), data.get("shape"), data.get("offset"), data.get("size"))
 
 
-#: traces: [(the Const inputs read, {their payloads: what was made})], one per set of inputs
-#: read (also analysis.likeness's)
+def value_payload(value: Value) -> tuple:
+    """What names the values an input holds, for a trace: a computed value's own bounds,
+    else its Const's payload (``read`` names only inputs with values)."""
+    tensor = value.tensor
+    if tensor is not None:
+        return (tensor.shape, tensor.bounds, tensor.et)
+    return payload(value.producer.data)  # type: ignore[union-attr]  # a Const has a producer
+
+
+#: traces: [(the inputs whose values were read, {their payloads: what was made})], one per
+#: set of inputs read (also analysis.likeness's)
 Traces = list[tuple[tuple[int, ...], dict[tuple, object]]]
 
 
 def find_trace(traces: Traces, inputs: Sequence[Value]) -> tuple | None:
-    """(the Const inputs read, what was made) for the trace whose payloads are those of
-    ``inputs``, or None."""
+    """(the inputs whose values were read, what was made) for the trace whose payloads are
+    those of ``inputs``, or None."""
     for read, results in traces:
-        made = results.get(tuple([payload(inputs[i].producer.data) for i in read]))  # type: ignore[union-attr]  # read: Const inputs
+        made = results.get(tuple([value_payload(inputs[i]) for i in read]))
         if made is not None:
             return read, made
     return None
@@ -85,7 +94,7 @@ def add_trace(traces: Traces, read: tuple[int, ...], inputs: Sequence[Value], ma
         results = {}
         traces.append((read, results))
     if len(results) < limit:
-        results[tuple([payload(inputs[i].producer.data) for i in read])] = made  # type: ignore[union-attr]  # read: Const inputs
+        results[tuple([value_payload(inputs[i]) for i in read])] = made
 
 
 def recall(base: tuple, layer: Layer, inputs: Sequence[Value]) -> tuple | None:

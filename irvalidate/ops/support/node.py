@@ -24,6 +24,7 @@ from ...shapes.values import (
     Unresolved,
     as_target,
     describe,
+    holds_value,
 )
 from .spec import (
     ARITY,
@@ -101,9 +102,11 @@ class Node:
         self._graph = graph
         #: False once inference has read anything but the input shapes, element types and
         #: producer types, the layer's type, version, attributes and output count, and the
-        #: numbers of Const inputs (listed in ``read``): a producer's identity or name, a
-        #: computed value, the graph.  A pure inference is remembered (ops.memo)
+        #: numbers of Const inputs and computed values (listed in ``read``): a producer's
+        #: identity or name, the graph.  A pure inference is remembered (ops.memo)
         self.pure = True
+        #: the inputs whose values (a Const's numbers, a computed value) were read: the
+        #: trace a layer alike must agree with (ops.memo.value_payload)
         self.read: list[int] = []
         self.operands: tuple[Operand, ...] = ()
         #: how the outputs follow from the inputs, for messages
@@ -209,7 +212,7 @@ class Node:
         reads it (its Origin is kept as the node's source); ``rank=0`` reads a scalar one (a
         count such as EmbeddingSegmentsSum's num_segments) the same way, as one dim, and
         ``rank=(0, 1)`` takes either."""
-        tensor = self.inputs[index].tensor
+        tensor = self.computed(index)
         if tensor is None or tensor.rank not in ((rank,) if isinstance(rank, int) else rank):
             if not is_const(self.inputs[index]):
                 self.unknown_value(index)
@@ -232,8 +235,17 @@ class Node:
         """A computed input's value as the readers of numbers take it: a u64 value (whose
         maximum, and numbers past the int64 range, the runtime reads as negative int64s) or
         a boolean one is left to the ops that move values and to Broadcast's target."""
-        tensor = self.inputs[index].tensor
+        tensor = self.computed(index)
         return None if tensor is None or tensor.et in _NOT_NUMERIC else tensor
+
+    def computed(self, index: int) -> Tensor | None:
+        """The value a shape subgraph computed for input ``index`` (None: none), noted in the
+        trace: a layer alike another only when its inputs agree on the values it read, a
+        value no inference read may differ (distinct weights behind a Convert)."""
+        tensor = self.inputs[index].tensor
+        if tensor is not None:
+            self.read.append(index)
+        return tensor
 
     def const_numbers(self, index: int) -> list[int] | None:
         """A Const input's numbers as the runtime casts them to integers: integer types as
@@ -277,7 +289,7 @@ class Node:
         value = self.inputs[index]
         if is_const(value):
             return self.const_floats(index)
-        tensor = value.tensor
+        tensor = self.computed(index)
         if tensor is None or tensor.et in ("u64", "boolean"):
             self.unknown_value(index)
             return None
@@ -359,7 +371,10 @@ class Node:
     def tensors(self) -> list[Tensor] | None:
         """Every input's bounded value, or None as soon as one has none (a computed input
         without a value settles it before any Const is decoded)."""
-        if not self.inputs or any(v.tensor is None and not is_const(v) for v in self.inputs):
+        if not self.inputs or any(v.tensor is None and not (
+                is_const(v) and holds_value(v.shape, v.element_type)) for v in self.inputs):
+            # (told before the graph is asked: a Convert of a large weight stays pure, and a
+            # layer alike it is given its result whatever the weight's numbers)
             return None
         found = [self.graph.tensor_of(v) for v in self.inputs]
         return None if any(t is None for t in found) else found  # type: ignore[return-value]  # no None left

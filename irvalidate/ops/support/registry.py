@@ -157,9 +157,10 @@ def _lookup(kind: str, version: str) -> OpSpec | None:
 
 
 def infer(spec: OpSpec, layer, inputs, graph) -> tuple[Inferred | None, Tensor | tuple[Tensor, ...] | None, tuple[int, ...] | None]:
-    """``run`` for one layer, or what a layer like it got (ops.memo); also the Const inputs
-    whose numbers its inference read when it read nothing else it was not given (its
-    *trace*, as ``memo`` keeps it: analysis.likeness keys on it), else None."""
+    """``run`` for one layer, or what a layer like it got (ops.memo); also the inputs whose
+    values (a Const's numbers, a computed value) its inference read when it read nothing
+    else it was not given (its *trace*, as ``memo`` keeps it: analysis.likeness keys on
+    it), else None."""
     base = memo.key(id(spec), layer, inputs, graph.weights)
     if base is not None:
         found = memo.recall(base, layer, inputs)
@@ -189,7 +190,7 @@ def run(spec: OpSpec, node: Node) -> tuple[Inferred | None, Tensor | tuple[Tenso
     tensor = evaluate(spec, node)
     if not pure:
         trace = None
-    elif node.pure:  # (the evaluation too read only Const inputs, and named them)
+    elif node.pure:  # (the evaluation too read only the values it named)
         trace = tuple(sorted(set(node.read)))
     elif tensor is not None and any(t is not None for t in (
             tensor if isinstance(tensor, tuple) else (tensor,))):
