@@ -1,8 +1,7 @@
 """reporting/docs.py: the rules' docstrings as the reports read them."""
 import inspect
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from irvalidate.reporting.docs import cleandoc
 from irvalidate.rules import ALL
