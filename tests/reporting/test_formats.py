@@ -6,10 +6,12 @@ schema validity, rule coverage, relative uris), so a wrong golden file cannot pa
 """
 import json
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 import jsonschema
 import pytest
+from hypothesis import given, strategies as st
 from jsonschema.validators import validator_for
 
 from irvalidate.cli import main as cli
@@ -398,3 +400,16 @@ def test_text_and_github_show_the_name_with_replacement_characters(latin1, fmt):
     out = run(fmt)
     out.encode("utf-8")  # no lone surrogate reaches the stream
     assert "\ufffd\ufffd-latin1-\ufffd.xml" in out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="elsewhere file_uri is pathlib's own")
+@given(st.lists(st.text(alphabet="a/. %#?é\udcff\u4e2d:", max_size=6), max_size=4))
+def test_sarif_file_uri_is_pathlibs(parts):
+    path = os.path.normpath("/" + "/".join(parts))  # a realpath's form, as file_uri is given
+    assert sarif.file_uri(path) == PurePosixPath(path).as_uri()
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("/%~\udc80\udcff"),
+               max_size=12))
+def test_sarif_quoted_is_urllibs(name):
+    assert sarif.quoted(name) == quote(os.fsencode(name), safe="/")
