@@ -3,8 +3,9 @@
 
 run.py's start-up row times ``irvalidate FILE`` alone; this adds what explains it, with
 run.py's own measurement (whole processes, interleaved, medians): ``python -c pass`` and
-``python -c "import lxml.etree"`` (which no change to irvalidate can remove), the text and json
-reports, and an import-time breakdown (``python -X importtime``).  Nothing is asserted.
+``python -c "import lxml.etree"`` (which no change to irvalidate can remove), the text, json,
+sarif and github reports, and an import-time breakdown (``python -X importtime``).  Nothing is
+asserted.
 
 Time a non-editable install (an editable install's finder adds ~12 ms to every start):
 
@@ -45,6 +46,8 @@ CASES = {
     "lxml": lambda xml: [run.PY, "-c", "import lxml.etree"],
     "text": lambda xml: irvalidate(str(xml)),
     "json": lambda xml: irvalidate("--format", "json", str(xml)),
+    "sarif": lambda xml: irvalidate("--format", "sarif", str(xml)),
+    "github": lambda xml: irvalidate("--format", "github", str(xml)),
 }
 
 
