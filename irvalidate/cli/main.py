@@ -182,8 +182,8 @@ def _main(argv: list) -> int:
     handled = _subcommand(argv)
     if handled is not None:
         return handled
-    from .options import only_paths, parser
-    args: Arguments | None = only_paths(argv)
+    from .options import parser, without_argparse
+    args: Arguments | None = without_argparse(argv)
     if args is None:
         options = parser(_version)
         try:

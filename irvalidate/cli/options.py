@@ -30,7 +30,7 @@ OPTION_NAMES = {
 
 
 #: what the parser gives each option the command line leaves out (a test holds the two
-#: together), for :func:`only_paths`
+#: together), for :func:`without_argparse`
 DEFAULTS = {
     "format": None, "output": None, "config": None, "isolated": False, "show_settings": False,
     "show_files": False, "exclude": None, "extend_exclude": None, "force_exclude": None,
@@ -41,20 +41,55 @@ DEFAULTS = {
     "no_smart_reshape": False, "show_consequences": False,
 }
 
+#: the options :func:`without_argparse` reads that take no value: what each sets (the hooks'
+#: entries, .pre-commit-hooks.yaml, and what CI adds to them; a test compares with argparse)
+FLAGS = {
+    "--skip-non-ir": ("skip_non_ir", True), "--force-exclude": ("force_exclude", True),
+    "--fix": ("fix", True), "--exit-non-zero-on-fix": ("exit_non_zero_on_fix", True),
+    "--diff": ("diff", True), "--exit-zero": ("exit_zero", True),
+    "--isolated": ("isolated", True), "--statistics": ("statistics", True),
+    "--show-consequences": ("show_consequences", True), "-v": ("show_consequences", True),
+    "--respect-gitignore": ("respect_gitignore", True),
+    "--no-respect-gitignore": ("respect_gitignore", False),
+}
+#: the options it reads that take one value of a few (lower-cased, as the parser's type does)
+CHOICES = {"--format": ("format", FORMAT_NAMES), "--color": ("color", ("auto", "always", "never"))}
+
 
 if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a start)
-    #: the parsed command line: argparse's, or only_paths' for a command line of paths alone
+    #: the parsed command line: argparse's, or without_argparse's for a plain one
     Arguments = argparse.Namespace | SimpleNamespace
 
 
-def only_paths(argv: Sequence[str]) -> SimpleNamespace | None:
-    """The command line parsed as the parser parses it, when every argument is a path
-    (``irvalidate FILE...``, as pre-commit runs it); else None.  Importing argparse and
+def without_argparse(argv: Sequence[str]) -> SimpleNamespace | None:
+    """The command line parsed as the parser parses it, when it is paths after options of
+    :data:`FLAGS` and :data:`CHOICES` (``irvalidate --skip-non-ir --force-exclude FILE...``,
+    as pre-commit runs it; ``--format sarif DIR`` in CI); else None.  Importing argparse and
     building the parser cost ~6 ms (gettext, locale, shutil), more than checking a small IR.
-    Only an argument that starts with ``-`` can be an option to argparse."""
-    if not argv or any(arg.startswith("-") for arg in argv):
+    Anything else (an option not listed, a bad value, a path after which an option comes, a
+    path that starts with ``-``) is left to argparse, which also words the errors."""
+    parsed = dict(DEFAULTS)
+    at = 0
+    while at < len(argv) and argv[at].startswith("-"):
+        option, equals, value = argv[at].partition("=")
+        if option in FLAGS and not equals:
+            dest, constant = FLAGS[option]
+            parsed[dest] = constant
+        elif option in CHOICES:
+            if not equals:  # the value is the next argument
+                at += 1
+                value = argv[at] if at < len(argv) else "-"
+            dest, choices = CHOICES[option]
+            if value.lower() not in choices:
+                return None
+            parsed[dest] = value.lower()
+        else:
+            return None
+        at += 1
+    paths = list(argv[at:])
+    if not paths or any(path.startswith("-") for path in paths):
         return None
-    return SimpleNamespace(paths=list(argv), **DEFAULTS)
+    return SimpleNamespace(paths=paths, **parsed)
 
 
 def _suggestion(message: str, options: Sequence[str]) -> str:

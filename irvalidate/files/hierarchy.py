@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..settings import config as _config
+
+if TYPE_CHECKING:  # a run without configuration files does not import pathlib
+    from pathlib import Path
 
 
 class Resolver:
@@ -26,7 +29,10 @@ class Resolver:
         if config_file and not os.path.isfile(config_file):
             raise _config.ConfigError(f"{config_file}: no such configuration file")
         self._apply = apply
-        self._fixed = Path(config_file) if config_file else None
+        self._fixed: Path | None = None
+        if config_file:
+            from pathlib import Path
+            self._fixed = Path(config_file)
         self.isolated = isolated
         self._nearest: dict[str, Path | None] = {}
         self._settings: dict[Path | None, object] = {}
@@ -45,7 +51,7 @@ class Resolver:
         current = folder
         while current not in self._nearest:
             walked.append(current)
-            found = _config.config_file_in(Path(current))
+            found = _config.config_file_in(current)
             parent = os.path.dirname(current)
             if found is not None or parent == current:
                 break

@@ -22,18 +22,17 @@ Why these choices (github/docs "SARIF support for code scanning"):
 """
 from __future__ import annotations
 
-import hashlib
-import inspect
 import json
 import os
 import re
-from collections.abc import Sequence
-from pathlib import Path
-from urllib.parse import quote
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import import_module
+from typing import Any
 
 from ..rules import ALL, INTERNAL_ERROR
 from .common import message_text, relative_path
-from .docs import blocks
+from .docs import blocks, cleandoc
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -46,6 +45,8 @@ FAMILY = {"0": "file", "1": "inference", "2": "graph"}
 #: versioned like SARIF's own examples ("/v1"); bump it whenever the recipe in _fingerprint changes
 FINGERPRINT = "irvalidateFindingHash/v1"
 LIMIT = 1024  # GitHub's limit for shortDescription and fullDescription
+#: the bytes a uri keeps as they are: RFC 3986's unreserved characters and "/"
+_KEPT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 
 def _fit_description(text: str) -> str:
@@ -55,7 +56,7 @@ def _fit_description(text: str) -> str:
 def _doc_parts(doc: str) -> tuple[str, str]:
     """(description, help): the docstring minus its ``CODE slug: summary`` heading; the
     description stops at the Passing/Failing examples and is unwrapped."""
-    _, _, body = inspect.cleandoc(doc).partition("\n\n")
+    _, _, body = cleandoc(doc).partition("\n\n")
     description = []
     for paragraph in body.split("\n\n"):
         if paragraph.lstrip().startswith(("Passing", "Failing")):
@@ -114,13 +115,42 @@ def descriptors() -> list[dict]:
     return [_descriptor(r.CODE, r.SLUG, r.SUMMARY, r.__doc__ or "", r.LEVEL) for r in ALL]
 
 
+def quoted(name: str) -> str:
+    """``urllib.parse.quote(os.fsencode(name), safe="/")``, without importing urllib.parse
+    (which brings ipaddress: ~3 ms of a SARIF report's start): the name's own bytes, each
+    one but the unreserved and "/" as %XX."""
+    return "".join(chr(b) if b in _KEPT else f"%{b:02X}" for b in os.fsencode(name))
+
+
+def file_uri(path: str) -> str:
+    """``PurePath.as_uri()`` of an absolute path, without importing pathlib: on POSIX, file://
+    and the path's bytes percent-encoded but for ``/``."""
+    if os.name != "posix":  # drive letters and backslashes: pathlib knows them
+        from pathlib import Path
+        return Path(path).as_uri()
+    return "file://" + quoted(path)
+
+
 def artifact_location(path: str) -> dict:
     """A uri relative to the working directory when the file is inside it, else file://.
     Both percent-encode the name's own bytes, so a name that is not UTF-8 is found again."""
     relative = relative_path(path)
     if relative is None:
-        return {"uri": Path(os.path.realpath(path)).as_uri()}
-    return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
+        return {"uri": file_uri(os.path.realpath(path))}
+    return {"uri": quoted(relative), "uriBaseId": SRCROOT}
+
+
+@cache
+def _sha256() -> Callable[[bytes], Any]:
+    """hashlib's sha256 from Python's own module (_sha2, or _sha256 before 3.12): importing
+    hashlib loads OpenSSL first (~3 ms of a SARIF report's start); the digest is the same."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return import_module(name).sha256
+        except ImportError:  # a Python built without it: hashlib has one
+            continue
+    from hashlib import sha256
+    return sha256
 
 
 def _fingerprint(rule_id: str, uri: str, f) -> str:
@@ -130,7 +160,7 @@ def _fingerprint(rule_id: str, uri: str, f) -> str:
     layer = "" if f.layer is None else f"{f.layer.type}:{f.layer.name or f.layer.id}"
     message = re.sub(r"\d+", "0", f.message)
     key = "\0".join((rule_id, uri, layer, f.port or "", f.scope, message))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return _sha256()(key.encode("utf-8")).hexdigest()[:32]
 
 
 def _properties(f) -> dict:
@@ -204,7 +234,7 @@ def render(results: Sequence, version: str) -> str:
     if _SEMVER.match(version or ""):
         driver["semanticVersion"] = version
     run = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints",
-           "originalUriBaseIds": {SRCROOT: {"uri": Path(os.path.realpath(os.getcwd())).as_uri()
+           "originalUriBaseIds": {SRCROOT: {"uri": file_uri(os.path.realpath(os.getcwd()))
                                             .rstrip("/") + "/"}},
            "results": out}
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

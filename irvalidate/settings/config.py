@@ -12,9 +12,9 @@ nothing on the command line gets :class:`Defaults`, which holds what ``Config()`
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..reporting import FORMAT_NAMES
@@ -22,7 +22,9 @@ from ..reporting import FORMAT_NAMES
 Level = Literal["error", "warning", "info"]
 FormatName = Literal[FORMAT_NAMES]  # type: ignore[valid-type]  # the names, spelled once in reporting
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib (with urllib.parse and ipaddress) is imported for a file found
+    from pathlib import Path
+
     from pydantic import BaseModel, ValidationError
 
     class Config(BaseModel):
@@ -267,14 +269,14 @@ def describe(err: ValidationError, where: str = "", options: dict[str, str] | No
     return "\n".join(lines)
 
 
-def _table_of(path: Path) -> dict | None:
+def _table_of(path: str | Path) -> dict | None:
     tomllib = _tomllib()
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             document = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read it as TOML: {err}") from None
-    if path.name == "pyproject.toml" or "tool" in document:
+    if os.path.basename(path) == "pyproject.toml" or "tool" in document:
         table = document.get("tool", {}).get("irvalidate")
         if table is not None and not isinstance(table, dict):
             raise ConfigError(f"{path}: [tool.irvalidate] must be a table")
@@ -303,13 +305,16 @@ def load(path: Path) -> Config:
     return build(table, where, str(path.parent.resolve()))
 
 
-def config_file_in(folder: Path) -> Path | None:
+def config_file_in(folder: str | Path) -> Path | None:
     """The configuration file of one folder, or None.  A file that is not valid TOML is a
-    ConfigError, never skipped: a parent's configuration would silently replace it."""
+    ConfigError, never skipped: a parent's configuration would silently replace it.  (Looked
+    for with os.path: a run that finds none does not import pathlib.)"""
     for name in CONFIG_NAMES:
-        candidate = folder / name
-        if candidate.is_file() and (name != "pyproject.toml" or _table_of(candidate) is not None):
-            return candidate
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and (name != "pyproject.toml"
+                                          or _table_of(candidate) is not None):
+            from pathlib import Path
+            return Path(folder) / name
     return None
 
 

@@ -6,17 +6,19 @@ schema validity, rule coverage, relative uris), so a wrong golden file cannot pa
 """
 import json
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 import jsonschema
 import pytest
+from hypothesis import given, strategies as st
 from jsonschema.validators import validator_for
 
 from irvalidate.cli import main as cli
 from irvalidate.engine.validation import FileResult
 from irvalidate.reporting import FORMATTERS, github, sarif
 from irvalidate.rules import INTERNAL_ERROR, RULES
-from irvalidate.rules.findings import Finding, LayerRef
+from irvalidate.rules.findings import Cause, Finding, LayerRef
 from support.irbuilder import IR
 
 HERE = Path(__file__).resolve().parent
@@ -103,6 +105,40 @@ def test_sarif_validates_against_the_oasis_schema(report):
     jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
     # the copy declares draft-07 and uses only draft-04 keywords: both dialects must agree
     validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(log)
+
+
+SAMPLES = HERE.parents[1] / "sample_models"
+
+
+def valid_sarif(text: str) -> dict:
+    log = json.loads(text)
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
+    return log
+
+
+@pytest.mark.parametrize("args", [[str(SAMPLES)], ["--diff", str(SAMPLES / "broken")]],
+                         ids=["samples", "diff"])
+@pytest.mark.parametrize("inside", [True, False], ids=["relative", "file-uri"])
+def test_sarif_of_the_samples_validates(args, inside, tmp_path, monkeypatch, capsys):
+    """Every sample, with the fixes --diff offers, from the tree (relative uris) and from
+    elsewhere (file:// uris)."""
+    monkeypatch.chdir(SAMPLES.parent if inside else tmp_path)
+    cli.main(["--format", "sarif", *args])
+    results = valid_sarif(capsys.readouterr().out)["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert results and all(u.startswith("file://") != inside for u in uris)
+    assert any("fixes" in r for r in results) == ("--diff" in args)
+
+
+def test_sarif_of_a_consequence_and_a_name_not_utf8_validates():
+    root = LayerRef("3", "relu", "Relu")
+    base = dict(path=os.fsdecode(b"m\xff.xml"), line=7, code="IRV101",
+                slug="output-shape-mismatch", level="error", message="x", layer=root, port="1")
+    consequence = Finding(**{**base, "line": 9, "layer": LayerRef("4", "b", "Relu")})
+    results = [FileResult(base["path"], [Finding(**base), consequence._replace(
+        caused_by=Cause("IRV101", root, "1", 7))])]
+    log = valid_sarif(sarif.render(results, "1.2.3"))
+    assert "relatedLocations" in log["runs"][0]["results"][1]
 
 
 def test_sarif_has_what_github_code_scanning_requires(report):
@@ -398,3 +434,16 @@ def test_text_and_github_show_the_name_with_replacement_characters(latin1, fmt):
     out = run(fmt)
     out.encode("utf-8")  # no lone surrogate reaches the stream
     assert "\ufffd\ufffd-latin1-\ufffd.xml" in out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="elsewhere file_uri is pathlib's own")
+@given(st.lists(st.text(alphabet="a/. %#?é\udcff\u4e2d:", max_size=6), max_size=4))
+def test_sarif_file_uri_is_pathlibs(parts):
+    path = os.path.normpath("/" + "/".join(parts))  # a realpath's form, as file_uri is given
+    assert sarif.file_uri(path) == PurePosixPath(path).as_uri()
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("/%~\udc80\udcff"),
+               max_size=12))
+def test_sarif_quoted_is_urllibs(name):
+    assert sarif.quoted(name) == quote(os.fsencode(name), safe="/")
