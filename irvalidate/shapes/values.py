@@ -177,13 +177,17 @@ def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
+def _sized(shape: tuple[int, ...], count: int) -> None:
+    if count > MAX_VALUE_ELEMENTS or prod(shape) != count or len(shape) > MAX_VALUE_RANK:
+        raise Unresolved("too many elements")
+
+
 def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     """A tensor of ``et``: an upper bound at the type's maximum is unbounded, as the
     runtime reads it; bounds outside the type are unresolved."""
     if et not in RANGES and et not in FLOAT_TYPES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_VALUE_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
-        raise Unresolved("too many elements")
+    _sized(shape, len(bounds))
     if et in FLOAT_TYPES:
         return _real_tensor(shape, bounds, et, origin)
     low, high = RANGES[et]
@@ -205,8 +209,26 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
+    if et in RANGES and values and len(values) <= MAX_VALUE_ELEMENTS:
+        exact = _integer_constant(values, tuple(shape), et, origin)
+        if exact is not None:
+            return exact
     # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
     return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]  # (above)
+
+
+def _integer_constant(values: Sequence[float], shape: tuple[int, ...], et: str,
+                      origin: Origin) -> Tensor | None:
+    """What make_tensor makes of integers inside ``et``'s range, each value's Dim made once
+    (a quantized weight's thousands of numbers take a few hundred values); None for
+    anything else, which make_tensor words."""
+    low, high = RANGES[et]
+    if prod(shape) != len(values) or len(shape) > MAX_VALUE_RANK or \
+            set(map(type, values)) != {int} or not low <= min(values) <= max(values) <= high or \
+            (et == "u64" and INF in values):
+        return None
+    dims = {v: Dim(v, v) for v in set(values)}  # type: ignore[arg-type]  # ints (above)
+    return Tensor(shape, tuple(map(dims.__getitem__, values)), et, origin)
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -226,6 +248,9 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
     A real past the integer type's range is not followed (C++ leaves it undefined)."""
     if et in FLOAT_TYPES:
+        if len(t.bounds) > MAX_REAL_ELEMENTS:  # what make_tensor says, without the reals made
+            _sized(t.shape, len(t.bounds))
+            raise Unresolved("too many real elements")
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
     if et not in RANGES:

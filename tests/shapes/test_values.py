@@ -474,3 +474,54 @@ def test_a_deferred_origin_is_made_once_when_read():
     assert describe(chain) == "ShapeOf(layer 1 'x' [2,3]) → Gather(axis 0, indices [1]) → " \
                               "Concat(Const 'head' [4])"
     assert describe(chain) == describe(chain) and made == [1]
+
+
+# --------------------------------------------------------------------------------------
+# a Const's numbers made into a tensor: the integers' shortcut gives what the bound-by-bound
+# reading gives, and refuses what it refuses
+
+@pytest.mark.parametrize("et,numbers,shape", [
+    ("i8", [-128, 127, 0, 5, 5, -1], [2, 3]),
+    ("u8", list(range(256)) * 16, [4096]),
+    ("i64", [(1 << 63) - 1, -(1 << 63)], [2]),       # the int64 maximum is itself, not ?
+    ("u64", [(1 << 63) - 2, 0], [2]),
+    ("boolean", [0, 1, 1], [3]),
+    ("i32", [7], []),
+])
+def test_constant_of_integers_is_what_make_tensor_makes(et, numbers, shape):
+    made = vals.constant(numbers, shape, et, ORIGIN)
+    by_bounds = vals.make_tensor(tuple(shape), [Dim(n, n) for n in numbers], et, ORIGIN)
+    assert (made.shape, made.bounds, made.et) == (by_bounds.shape, by_bounds.bounds, by_bounds.et)
+    assert all(type(b.lo) is int and b.lo == b.hi == n for b, n in zip(made.bounds, numbers))
+
+
+@pytest.mark.parametrize("et,numbers,shape,why", [
+    ("i8", [128], [1], "a bound leaves the range of i8"),
+    ("u8", [-1, 3], [2], "a bound leaves the range of u8"),
+    ("boolean", [0, 2], [2], "a bound leaves the range of boolean"),
+    ("u64", [(1 << 63) - 1], [1], "a u64 bound at the int64 maximum"),
+    ("i32", [1, 2, 3], [2], "too many elements"),
+    ("i32", [1] * 4097, [4097], "too many elements"),
+    ("i32", [1], [1] * 9, "too many elements"),
+])
+def test_constant_of_integers_refuses_what_make_tensor_refuses(et, numbers, shape, why):
+    with pytest.raises(Unresolved, match=why):
+        vals.constant(numbers, shape, et, ORIGIN)
+
+
+def test_constant_keeps_numbers_of_other_kinds_as_given():
+    # True and 2.0 equal 1 and 2 as keys: the shortcut must not make them ints, nor ints them
+    made = vals.constant([True, 1, 2.0, 2], [4], "i32", ORIGIN)
+    assert [type(b.lo) for b in made.bounds] == [bool, int, float, int]
+
+
+@pytest.mark.parametrize("count,shape,why", [
+    (65, (65,), "too many real elements"),
+    (4096, (64, 64), "too many real elements"),
+    (4097, (4097,), "too many elements"),
+    (100, (99,), "too many elements"),
+])
+def test_convert_of_many_numbers_to_reals_is_refused_as_make_tensor_refuses(count, shape, why):
+    t = vals.Tensor(shape, tuple(Dim(i, i) for i in range(count)), "i8", ORIGIN)
+    with pytest.raises(Unresolved, match=f"^{why}$"):
+        vals.convert(t, "f32", ORIGIN)
