@@ -18,7 +18,7 @@ _VALUE = r'"[^"<&\t\n\r]*"'
 _ATTRS = rf"(?:{S}+{_NAME}{S}*={S}*{_VALUE})*{S}*"
 _DIMS = rf"(?:{S}*<dim>(?:-1|[0-9]{{1,18}})</dim>)*"
 _RT_INFO = rf"<rt_info>(?:{S}*<attribute{_ATTRS}/>)*{S}*</rt_info>|<rt_info{S}*/>"
-_PORT = rf"<port{_ATTRS}(?:/>|>{_DIMS}(?:{S}*{_RT_INFO})?{S}*</port>)"
+_PORT = rf"<port{_ATTRS}(?:/>|>{_DIMS}(?:{S}*(?:{_RT_INFO}))?{S}*</port>)"
 _PORTS = rf"(?:{S}*{_PORT})*{S}*"
 #: a layer's start tag (group 2: self-closing) or end tag (group 1), for nested layers
 LAYER_TAG = re.compile(r"<(?:(/)layer[ \t\r\n]*>|layer(?=[ \t\r\n/>])"
