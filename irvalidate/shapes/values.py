@@ -168,6 +168,9 @@ def real(value: float, et: str) -> float:
 def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     if len(bounds) > MAX_REAL_ELEMENTS:
         raise Unresolved("too many real elements")  # (data, not a size: not followed)
+    rounded = _rounded(bounds, et)
+    if rounded is not None:
+        return Tensor(tuple(shape), rounded, et, origin)
     fitted = []
     for lo, hi in bounds:
         if lo == INF:
@@ -175,6 +178,27 @@ def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
         upper = INF if hi == INF else real(hi, et)
         fitted.append(Dim(real(lo, et), upper))  # type: ignore[arg-type]  # reals ride in Dims
     return Tensor(tuple(shape), tuple(fitted), et, origin)
+
+
+def _rounded(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
+    """Every bound as ``et`` stores it (``real`` of each), in one struct call; the given
+    Dims when rounding changed none (a Const's reals converted from f16 to f32). None when
+    one is unbounded, past the type's range or not finite: the caller then goes bound by
+    bound, which words the first of those."""
+    flat = [number for bound in bounds for number in bound]
+    reals = set(map(type, flat)) == {float}
+    if not reals and INF in flat:  # (INF is an int: no float is it)
+        return None
+    code = f"{len(flat)}{FLOAT_CODES[et]}"
+    try:
+        rounded = struct.unpack(code, struct.pack(code, *flat))
+    except (OverflowError, struct.error):
+        return None
+    if not math.isfinite(sum(rounded)):  # (an infinity or a NaN among them, or past 1e308)
+        return None
+    if reals and rounded == tuple(flat) and all(type(b) is Dim for b in bounds):
+        return tuple(bounds)  # (equal floats are the same number: the sign of 0 survives)
+    return tuple(map(Dim, rounded[::2], rounded[1::2]))
 
 
 def _sized(shape: tuple[int, ...], count: int) -> None:
@@ -251,6 +275,8 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
         if len(t.bounds) > MAX_REAL_ELEMENTS:  # what make_tensor says, without the reals made
             _sized(t.shape, len(t.bounds))
             raise Unresolved("too many real elements")
+        if all(type(b.lo) is float and type(b.hi) is float for b in t.bounds):
+            return make_tensor(t.shape, t.bounds, et, origin)  # (reals already: as below)
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
     if et not in RANGES:

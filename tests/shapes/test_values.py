@@ -525,3 +525,31 @@ def test_convert_of_many_numbers_to_reals_is_refused_as_make_tensor_refuses(coun
     t = vals.Tensor(shape, tuple(Dim(i, i) for i in range(count)), "i8", ORIGIN)
     with pytest.raises(Unresolved, match=f"^{why}$"):
         vals.convert(t, "f32", ORIGIN)
+
+
+@pytest.mark.parametrize("et", ["f16", "f32", "f64"])
+def test_reals_are_rounded_each_as_its_type_stores_it(et):
+    # the rounding of every bound in one call is the rounding of each (vals.real)
+    import random
+    numbers = [random.Random(26).uniform(-1000, 1000) for _ in range(60)] + [3, -0.0, 1e-9]
+    bounds = [Dim(n, n + 0.1) for n in numbers]
+    made = vals.make_tensor((len(bounds),), bounds, et, ORIGIN)
+    assert made.bounds == tuple(Dim(vals.real(lo, et), vals.real(hi, et)) for lo, hi in bounds)
+    assert [type(b.lo) for b in made.bounds] == [float] * len(bounds)
+    assert str(made.bounds[-2].lo) == "-0.0"
+
+
+@pytest.mark.parametrize("bounds,et,why", [
+    ([Dim(1, 1), Dim(70000, 70000)], "f16", "a number past the range of f16"),
+    ([Dim(1, 1), Dim(float("nan"), 2)], "f32", "a number past the range of f32"),
+    ([Dim(1, 1), Dim(INF, INF)], "f32", "a lower bound is unbounded"),
+    ([Dim(1, 70000), Dim(INF, INF)], "f16", "a number past the range of f16"),  # the first
+])
+def test_reals_past_their_type_are_refused_in_order(bounds, et, why):
+    with pytest.raises(Unresolved, match=f"^{why}$"):
+        vals.make_tensor((len(bounds),), bounds, et, ORIGIN)
+
+
+def test_an_unbounded_upper_real_stays_unbounded():
+    made = vals.make_tensor((2,), [Dim(1, INF), Dim(2, 3)], "f32", ORIGIN)
+    assert made.bounds == (Dim(1.0, INF), Dim(2.0, 3.0))
