@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, Sequence
+from itertools import chain
 from math import prod
 from typing import NamedTuple
 
@@ -185,7 +186,7 @@ def _rounded(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
     Dims when rounding changed none (a Const's reals converted from f16 to f32). None when
     one is unbounded, past the type's range or not finite: the caller then goes bound by
     bound, which words the first of those."""
-    flat = [number for bound in bounds for number in bound]
+    flat = list(chain.from_iterable(bounds))
     reals = set(map(type, flat)) == {float}
     if not reals and INF in flat:  # (INF is an int: no float is it)
         return None
@@ -275,7 +276,7 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
         if len(t.bounds) > MAX_REAL_ELEMENTS:  # what make_tensor says, without the reals made
             _sized(t.shape, len(t.bounds))
             raise Unresolved("too many real elements")
-        if all(type(b.lo) is float and type(b.hi) is float for b in t.bounds):
+        if set(map(type, chain.from_iterable(t.bounds))) <= {float}:
             return make_tensor(t.shape, t.bounds, et, origin)  # (reals already: as below)
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
