@@ -120,7 +120,7 @@ def const_problems(data: Mapping[str, str]) -> list[str]:
     return []
 
 
-def bytes_past_end(data: dict, bin_size: int) -> int | None:
+def bytes_past_end(data: Mapping[str, str], bin_size: int) -> int | None:
     """The end of a Const's bytes when it lies past the end of a ``.bin`` of ``bin_size``
     bytes (OpenVINO: "Incorrect weights in bin file!"), else None."""
     try:
