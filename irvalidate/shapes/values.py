@@ -36,6 +36,7 @@ import struct
 from collections.abc import Callable, Sequence
 from itertools import chain
 from math import prod
+from operator import itemgetter
 from typing import NamedTuple
 
 from .arith import normalize_axis
@@ -249,11 +250,24 @@ def _integer_constant(values: Sequence[float], shape: tuple[int, ...], et: str,
     anything else, which make_tensor words."""
     low, high = RANGES[et]
     if prod(shape) != len(values) or len(shape) > MAX_VALUE_RANK or \
-            set(map(type, values)) != {int} or not low <= min(values) <= max(values) <= high or \
-            (et == "u64" and INF in values):
+            set(map(type, values)) != {int}:
         return None
-    dims = {v: Dim(v, v) for v in set(values)}  # type: ignore[arg-type]  # ints (above)
-    return Tensor(shape, tuple(map(dims.__getitem__, values)), et, origin)
+    distinct = set(values)
+    if not low <= min(distinct) <= max(distinct) <= high or (et == "u64" and INF in distinct):
+        return None
+    points = _POINTS
+    if len(points) + len(distinct) > MAX_POINTS:
+        points.clear()
+    for number in distinct - points.keys():
+        points[number] = Dim(number, number)  # type: ignore[arg-type]  # ints (above)
+    bounds = itemgetter(*values)(points)
+    return Tensor(shape, bounds if len(values) > 1 else (bounds,), et, origin)
+
+
+#: the Dim of each integer a constant held (a quantized weight's numbers are few: -128..255),
+#: made once; forgotten past MAX_POINTS
+_POINTS: dict[int, Dim] = {}
+MAX_POINTS = 4096
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:

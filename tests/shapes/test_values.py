@@ -553,3 +553,14 @@ def test_reals_past_their_type_are_refused_in_order(bounds, et, why):
 def test_an_unbounded_upper_real_stays_unbounded():
     made = vals.make_tensor((2,), [Dim(1, INF), Dim(2, 3)], "f32", ORIGIN)
     assert made.bounds == (Dim(1.0, INF), Dim(2.0, 3.0))
+
+
+def test_the_points_of_constants_stay_bounded_and_right(monkeypatch):
+    # each integer's Dim is made once (values._POINTS); forgotten past its bound
+    monkeypatch.setattr(vals, "_POINTS", {})
+    monkeypatch.setattr(vals, "MAX_POINTS", 10)
+    for start in range(0, 60, 6):
+        numbers = list(range(start, start + 8)) * 2
+        made = vals.constant(numbers, [16], "i32", ORIGIN)
+        assert made.bounds == tuple(Dim(n, n) for n in numbers)
+        assert len(vals._POINTS) <= 10
