@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from itertools import chain
 from math import prod
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .arith import normalize_axis
 from .dims import INF, Dim, Shape
@@ -252,14 +252,14 @@ def _integer_constant(values: Sequence[float], shape: tuple[int, ...], et: str,
     if prod(shape) != len(values) or len(shape) > MAX_VALUE_RANK or \
             set(map(type, values)) != {int}:
         return None
-    distinct = set(values)
+    distinct = cast("set[int]", set(values))  # (ints: told above)
     if not low <= min(distinct) <= max(distinct) <= high or (et == "u64" and INF in distinct):
         return None
     points = _POINTS
     if len(points) + len(distinct) > MAX_POINTS:
         points.clear()
     for number in distinct - points.keys():
-        points[number] = Dim(number, number)  # type: ignore[arg-type]  # ints (above)
+        points[number] = Dim(number, number)
     bounds = itemgetter(*values)(points)
     return Tensor(shape, bounds if len(values) > 1 else (bounds,), et, origin)
 
