@@ -54,6 +54,16 @@ class _Propagation(Propagation):
 
     #: the layer being inferred: the one whose edges into it the batch holds for sure
     _current: Layer | None = None
+    #: what reaches the layer ``visit`` was given, by its edges, in port order
+    _reaching: tuple[Layer | None, list[Value]] = (None, [])
+
+    def visit(self, layer: Layer, reaching: list[Value]) -> tuple[int, ...] | None:
+        """``_visit``, the values reaching the layer given (StreamAnalysis.add found them)."""
+        self._reaching = (layer, reaching)
+        try:
+            return self._visit(layer)
+        finally:
+            self._reaching = (None, [])
 
     def _visit(self, layer: Layer) -> tuple[int, ...] | None:
         self._current = layer
@@ -62,6 +72,9 @@ class _Propagation(Propagation):
     def input_values(self, layer: Layer) -> list[Value]:
         if layer is not self._current:  # (its producer's inputs: their edges may be gone)
             raise Decline(f"an op reads what reaches {layer.describe()}")
+        given, reaching = self._reaching
+        if given is layer and reaching:  # (what Propagation finds by the edges; with no
+            return list(reaching)       # edge, its declared ports stand in: found there)
         return super().input_values(layer)
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
@@ -197,7 +210,7 @@ class StreamAnalysis:
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
         propagation = self.propagation
-        trace = propagation._visit(layer)
+        trace = propagation.visit(layer, values)
         self._novel.append((layer, spec, parts, key, values, entering, trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")

@@ -18,7 +18,7 @@ _VALUE = r'"[^"<&\t\n\r]*"'
 _ATTRS = rf"(?:{S}+{_NAME}{S}*={S}*{_VALUE})*{S}*"
 _DIMS = rf"(?:{S}*<dim>(?:-1|[0-9]{{1,18}})</dim>)*"
 _RT_INFO = rf"<rt_info>(?:{S}*<attribute{_ATTRS}/>)*{S}*</rt_info>|<rt_info{S}*/>"
-_PORT = rf"<port{_ATTRS}(?:/>|>{_DIMS}(?:{S}*{_RT_INFO})?{S}*</port>)"
+_PORT = rf"<port{_ATTRS}(?:/>|>{_DIMS}(?:{S}*(?:{_RT_INFO}))?{S}*</port>)"
 _PORTS = rf"(?:{S}*{_PORT})*{S}*"
 #: a layer's start tag (group 2: self-closing) or end tag (group 1), for nested layers
 LAYER_TAG = re.compile(r"<(?:(/)layer[ \t\r\n]*>|layer(?=[ \t\r\n/>])"
@@ -139,15 +139,51 @@ def _section(text: str, lines: int) -> tuple[PortText, ...]:
     newlines into what the layer's lines count from."""
     ports: list[PortText] = []
     counted = 0
+    port_of, dims_of = _PORT_ATTRIBUTES.get, _DIMS_READ.get
     for match in _PORT_PARTS.finditer(text):
-        found = attributes(match.group(1), _PORT_KEYS)
-        if found is None or "id" not in found:
-            raise Complex
-        dims = tuple(int(d) for d in _DIM.findall(match.group(3))) if not match.group(2) else ()
+        attrs, closed, dims_text = match.groups()
+        port = port_of(attrs)
+        if port is None:
+            port = _port_attributes(attrs)
+        dims = () if closed else dims_of(dims_text)
+        if dims is None:
+            dims = _dims(dims_text)
         lines += text.count("\n", counted, match.end(2))  # (counted once: a Concat may
         counted = match.end(2)                            # have thousands of ports)
-        ports.append((found["id"], dims, found.get("precision"), lines))
+        ports.append((port[0], dims, port[1], lines))
     return tuple(ports)
+
+
+#: a port's attribute text -> (id, precision), and a port's dims text -> its dims: an input
+#: port's text repeats (an output port's holds its names), dims repeat all over a model
+_PORT_ATTRIBUTES: dict[str, tuple[str, str | None]] = {}
+_DIMS_READ: dict[str, tuple[int, ...]] = {}
+#: entries each keeps at most (then all are forgotten: a hostile file must not grow them),
+#: and the longest text kept (a port's dims at rank 8 take ~150 characters)
+MAX_PORT_TEXTS = 4096
+MAX_PORT_TEXT = 512
+
+
+def _port_attributes(text: str) -> tuple[str, str | None]:
+    found = attributes(text, _PORT_KEYS)
+    if found is None or "id" not in found:
+        raise Complex
+    port = found["id"], found.get("precision")
+    _keep(_PORT_ATTRIBUTES, text, port)
+    return port
+
+
+def _dims(text: str) -> tuple[int, ...]:
+    dims = tuple(int(d) for d in _DIM.findall(text))
+    _keep(_DIMS_READ, text, dims)
+    return dims
+
+
+def _keep(cache: dict, text: str, read: tuple) -> None:
+    if len(text) <= MAX_PORT_TEXT:
+        if len(cache) >= MAX_PORT_TEXTS:
+            cache.clear()
+        cache[text] = read
 
 
 #: what may follow ``</edges>``: whitespace and tags with plain attributes

@@ -120,7 +120,7 @@ def const_problems(data: Mapping[str, str]) -> list[str]:
     return []
 
 
-def bytes_past_end(data: dict, bin_size: int) -> int | None:
+def bytes_past_end(data: Mapping[str, str], bin_size: int) -> int | None:
     """The end of a Const's bytes when it lies past the end of a ``.bin`` of ``bin_size``
     bytes (OpenVINO: "Incorrect weights in bin file!"), else None."""
     try:
@@ -173,6 +173,10 @@ def _group_bytes(spec: ConstSpec) -> int:
     return -(-spec.count // per_group) * 3
 
 
+#: struct's code for a signed integer of each width in bytes (upper case: unsigned)
+_INTEGER_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
+
+
 def decode_integers(spec: ConstSpec, raw: bytes) -> list[int]:
     """Integer values of a Const payload, little-endian; sub-byte types as OpenVINO packs them."""
     et, count = spec.element_type, spec.count
@@ -181,6 +185,10 @@ def decode_integers(spec: ConstSpec, raw: bytes) -> list[int]:
     bits = elements.BITS[et]
     if bits >= 8:
         width, signed = bits // 8, et in elements.SIGNED
+        if len(raw) >= count * width:  # (one C call: a quantized weight holds thousands)
+            code = _INTEGER_CODES[width]
+            return list(struct.unpack(f"<{count}{code if signed else code.upper()}",
+                                      raw[:count * width]))
         return [int.from_bytes(raw[i * width:(i + 1) * width], "little", signed=signed)
                 for i in range(count)]
     if et == "u1":

@@ -29,6 +29,8 @@ SUMMARY = "A declared -1 where inference gives a static dimension."
 
 def check(ctx: Context) -> Iterator[Problem]:
     for inference, layer, port, inferred in inferred_ports(ctx):
+        if -1 not in port.dims:
+            continue  # (most ports)
         marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
                       if d == -1 and inf.is_static)
         if not marks:

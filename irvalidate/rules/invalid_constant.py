@@ -44,11 +44,11 @@ def check(ctx: Context) -> Iterator[Problem]:
     for layer in ctx.analysis.layers.values():
         if layer.type.lower() not in CONST_TYPES:
             continue
-        for message in const_problems(dict(layer.data)):
+        for message in const_problems(layer.data):
             yield Problem(f"{layer.describe()}: {message}; fix its <data> attributes or "
                           f"re-export the model", at=layer, layer=layer,
                           scope=ctx.graph.scope)
-        end = None if size is None else bytes_past_end(dict(layer.data), size)
+        end = None if size is None else bytes_past_end(layer.data, size)
         if end is not None:
             past.append((layer, end))
     yield from _past_end(ctx, past, size)

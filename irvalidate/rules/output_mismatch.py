@@ -58,6 +58,11 @@ def _contradiction(port, inferred) -> tuple[str, tuple] | None:
     """What of a port's declared dims contradicts the inferred shape (and the axes), or None."""
     if len(port.dims) != len(inferred):
         return f"rank {len(port.dims)}", ()
+    for declared, (low, high) in zip(port.dims, inferred):  # (most ports agree: told fast)
+        if declared != -1 and not low <= declared <= high:
+            break
+    else:
+        return None
     marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
                   if d != -1 and not inf.contains(d))
     if not marks:

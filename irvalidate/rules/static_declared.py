@@ -33,6 +33,8 @@ def check(ctx: Context) -> Iterator[Problem]:
     if ctx.analysis.propagation.unread_const is not None:
         return  # a dim may be dynamic only because a constant's values are missing
     for inference, layer, port, inferred in inferred_ports(ctx):
+        if all(low == high for low, high in inferred):
+            continue  # (most ports: a static dim is no interval)
         marks = tuple(i for i, (d, inf) in enumerate(zip(port.dims, inferred))
                       if d != -1 and not inf.is_static and inf.contains(d))
         if not marks:

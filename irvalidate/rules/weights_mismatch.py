@@ -64,6 +64,7 @@ ROLES: dict[tuple[str, int | None], tuple[str, int]] = {
         "reducesum", "reducemean", "reducemax", "reducemin", "reduceprod", "reducel1",
         "reducel2", "reducelogicaland", "reducelogicalor")},
 }
+_ROLE_TYPES = frozenset(kind for kind, _ in ROLES)
 #: integer Consts longer than this are not read (a role's value is a short list)
 MOST_READ = 64
 
@@ -102,7 +103,7 @@ def _past_end(ctx: Context, size: int) -> list[tuple[Layer, int]]:
     past = []
     for layer in ctx.analysis.layers.values():
         if layer.type.lower() in CONST_TYPES:
-            end = bytes_past_end(dict(layer.data), size)
+            end = bytes_past_end(layer.data, size)
             if end is not None:
                 past.append((layer, end))
     return past
@@ -113,8 +114,13 @@ def _absurd_values(ctx: Context) -> list[tuple[Layer, str]]:
     words that say so, once per Const."""
     found: dict[str, tuple[Layer, str]] = {}
     for _, producer, _, consumer, target in ctx.analysis.edges.edge_ports():
-        role = ROLES.get((consumer.type.lower(), consumer.input_index(target.id)))
-        if role is None or producer.id in found or producer.type.lower() not in CONST_TYPES:
+        # (the cheap tests first: this reads every edge of the file)
+        kind = consumer.type.lower()
+        if kind not in _ROLE_TYPES or producer.type.lower() not in CONST_TYPES or \
+                producer.id in found:
+            continue
+        role = ROLES.get((kind, consumer.input_index(target.id)))
+        if role is None:
             continue
         wild = next((v for v in _integers(ctx, producer) if abs(v) > role[1]), None)
         if wild is not None:

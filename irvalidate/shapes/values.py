@@ -34,8 +34,10 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, Sequence
+from itertools import chain
 from math import prod
-from typing import NamedTuple
+from operator import itemgetter
+from typing import NamedTuple, cast
 
 from .arith import normalize_axis
 from .dims import INF, Dim, Shape
@@ -60,8 +62,6 @@ WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: Not bf16 (it behaves as f16 does, but its rounding is not followed here)
 FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
 FLOAT_TYPES = frozenset(FLOAT_CODES)
-#: the floating types that hold every number of a floating type (itself included)
-_WIDER = {"f16": ("f16", "f32", "f64"), "f32": ("f32", "f64"), "f64": ("f64",)}
 #: reals the runtime computes on (arithmetic, Gather, the Reduce ops); f64 values are only
 #: moved and converted (measured: Gather and ReduceMax of f64 give ``?``, Add ``?`` too, and
 #: Multiply by 2.0 of ``2..6`` gives 0)
@@ -170,9 +170,9 @@ def real(value: float, et: str) -> float:
 def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: Origin) -> Tensor:
     if len(bounds) > MAX_REAL_ELEMENTS:
         raise Unresolved("too many real elements")  # (data, not a size: not followed)
-    at_once = _rounded_at_once(bounds, et)
-    if at_once is not None:
-        return Tensor(tuple(shape), at_once, et, origin)
+    rounded = _rounded(bounds, et)
+    if rounded is not None:
+        return Tensor(tuple(shape), rounded, et, origin)
     fitted = []  # (one by one: the first element out of range says why, as it always did)
     for lo, hi in bounds:
         if lo == INF:
@@ -182,21 +182,30 @@ def _real_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin:
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
-def _rounded_at_once(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
-    """Every bound as ``et`` stores it, in one pack and unpack (a small weight's Convert
-    rounds dozens of numbers, one struct call each was most of its cost); None when one is
-    unbounded below or not finite in ``et``, left to the element-wise path."""
-    lows = [b[0] for b in bounds]
-    highs = [b[1] for b in bounds]
-    if INF in lows:
+def _rounded(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
+    """Every bound as ``et`` stores it (``real`` of each), in one struct call; the given
+    Dims when rounding changed none (a Const's reals converted from f16 to f32). None when
+    one is unbounded, past the type's range or not finite: the caller then goes bound by
+    bound, which words the first of those."""
+    flat = list(chain.from_iterable(bounds))
+    reals = set(map(type, flat)) == {float}
+    if not reals and INF in flat:  # (INF is an int: no float is it)
         return None
-    finite = [h for h in highs if h != INF]
-    rounded = _reals(lows + finite, et)
-    if rounded is None:
+    code = f"{len(flat)}{FLOAT_CODES[et]}"
+    try:
+        rounded = struct.unpack(code, struct.pack(code, *flat))
+    except (OverflowError, struct.error):
         return None
-    upper = iter(rounded[len(lows):])
-    return tuple([Dim(lo, INF if hi == INF else next(upper))  # type: ignore[arg-type]  # reals ride in Dims
-                  for lo, hi in zip(rounded, highs)])
+    if not math.isfinite(sum(rounded)):  # (an infinity or a NaN among them, or past 1e308)
+        return None
+    if reals and rounded == tuple(flat) and all(type(b) is Dim for b in bounds):
+        return tuple(bounds)  # (equal floats are the same number: the sign of 0 survives)
+    return tuple(map(Dim, rounded[::2], rounded[1::2]))
+
+
+def _sized(shape: tuple[int, ...], count: int) -> None:
+    if count > MAX_VALUE_ELEMENTS or prod(shape) != count or len(shape) > MAX_VALUE_RANK:
+        raise Unresolved("too many elements")
 
 
 def _reals(numbers: Sequence[float], et: str) -> tuple[float, ...] | None:
@@ -232,8 +241,7 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
     runtime reads it; bounds outside the type are unresolved."""
     if et not in RANGES and et not in FLOAT_TYPES:
         raise Unresolved(f"element type {et} is not followed")
-    if len(bounds) > MAX_VALUE_ELEMENTS or prod(shape) != len(bounds) or len(shape) > MAX_VALUE_RANK:
-        raise Unresolved("too many elements")
+    _sized(shape, len(bounds))
     if et in FLOAT_TYPES:
         return _real_tensor(shape, bounds, et, origin)
     low, high = RANGES[et]
@@ -255,6 +263,10 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
 
 
 def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Origin) -> Tensor:
+    if et in RANGES and values and len(values) <= MAX_VALUE_ELEMENTS:
+        exact = _integer_constant(values, tuple(shape), et, origin)
+        if exact is not None:
+            return exact
     # a real value rides in a Dim's bounds as a float (Dim is typed for dims)
     if et in FLOAT_TYPES and len(values) <= MAX_REAL_ELEMENTS and prod(shape) == len(values) \
             and len(shape) <= MAX_VALUE_RANK and INF not in values:
@@ -262,6 +274,33 @@ def constant(values: Sequence[float], shape: Sequence[int], et: str, origin: Ori
         if rounded is not None:
             return Tensor(tuple(shape), tuple([Dim(v, v) for v in rounded]), et, origin)  # type: ignore[arg-type]  # (above)
     return make_tensor(tuple(shape), [Dim(v, v) for v in values], et, origin)  # type: ignore[arg-type]  # (above)
+
+
+def _integer_constant(values: Sequence[float], shape: tuple[int, ...], et: str,
+                      origin: Origin) -> Tensor | None:
+    """What make_tensor makes of integers inside ``et``'s range, each value's Dim made once
+    (a quantized weight's thousands of numbers take a few hundred values); None for
+    anything else, which make_tensor words."""
+    low, high = RANGES[et]
+    if prod(shape) != len(values) or len(shape) > MAX_VALUE_RANK or \
+            set(map(type, values)) != {int}:
+        return None
+    distinct = cast("set[int]", set(values))  # (ints: told above)
+    if not low <= min(distinct) <= max(distinct) <= high or (et == "u64" and INF in distinct):
+        return None
+    points = _POINTS
+    if len(points) + len(distinct) > MAX_POINTS:
+        points.clear()
+    for number in distinct - points.keys():
+        points[number] = Dim(number, number)
+    bounds = itemgetter(*values)(points)
+    return Tensor(shape, bounds if len(values) > 1 else (bounds,), et, origin)
+
+
+#: the Dim of each integer a constant held (a quantized weight's numbers are few: -128..255),
+#: made once; forgotten past MAX_POINTS
+_POINTS: dict[int, Dim] = {}
+MAX_POINTS = 4096
 
 
 def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
@@ -281,11 +320,11 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     unbounded bound stays unbounded both ways (``2..`` through f32 and back is ``2..``).
     A real past the integer type's range is not followed (C++ leaves it undefined)."""
     if et in FLOAT_TYPES:
-        if et in _WIDER.get(t.et, ()) and all(
-                type(lo) is float and (hi == INF or type(hi) is float) for lo, hi in t.bounds):
-            # every real of the narrower type is one of the wider type: the bounds stay
-            # (an f16 weight's decompression Convert to f32)
-            return Tensor(t.shape, t.bounds, et, origin)
+        if len(t.bounds) > MAX_REAL_ELEMENTS:  # what make_tensor says, without the reals made
+            _sized(t.shape, len(t.bounds))
+            raise Unresolved("too many real elements")
+        if set(map(type, chain.from_iterable(t.bounds))) <= {float}:
+            return make_tensor(t.shape, t.bounds, et, origin)  # (reals already: as below)
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
     if et not in RANGES:

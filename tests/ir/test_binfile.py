@@ -26,6 +26,20 @@ def test_byte_types_little_endian(et, fmt):
     assert decode_integers(ConstSpec(et, (len(values),), 0, len(raw)), raw) == values
 
 
+@pytest.mark.parametrize("et,dtype", [("i8", "<i1"), ("i16", "<i2"), ("i32", "<i4"), ("i64", "<i8"),
+                                      ("u8", "<u1"), ("u16", "<u2"), ("u32", "<u4"), ("u64", "<u8")])
+def test_byte_types_read_many_values_as_numpy_does(et, dtype):
+    # a quantized weight's thousands of numbers, extremes included, read in one call
+    numpy = pytest.importorskip("numpy")
+    info = numpy.iinfo(dtype)
+    values = numpy.random.default_rng(26).integers(info.min, info.max, 4096, dtype=dtype,
+                                                  endpoint=True)
+    values[:2] = info.min, info.max
+    raw = values.tobytes() + b"\xff" * 3   # (a declared size may be larger than the shape)
+    decoded = decode_integers(ConstSpec(et, (len(values),), 0, len(raw)), raw)
+    assert decoded == values.tolist() and all(type(v) is int for v in decoded)
+
+
 def write_bin(tmp_path, payload):
     path = tmp_path / "w.bin"
     path.write_bytes(payload)

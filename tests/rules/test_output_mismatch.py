@@ -55,6 +55,13 @@ def test_dynamic_declared_where_static_inferred_is_warning(run):
     assert (f.code, f.level) == ("IRV103", "warning") and f.table.marks == (1,)
 
 
+@pytest.mark.parametrize("out,axis", [([-1, 4, 5], 0), ([2, 4, -1], 2), ([-1, -1, 5], None)])
+def test_dynamic_declared_on_any_axis_is_found(run, out, axis):
+    # (a port declaring no -1 is passed over without reading its dims one by one)
+    [f] = run(add_model(out))
+    assert f.code == "IRV103" and f.table.marks == ((0, 1) if axis is None else (axis,))
+
+
 def test_dynamic_declared_where_dynamic_inferred_is_quiet(run):
     assert run(add_model([2, -1, 5], a="2,?,5", b="5")) == []
 

@@ -25,6 +25,16 @@ def test_a_static_dim_inside_an_interval_is_a_warning(run):
     assert (f.code, f.level, f.expected, f.declared) == ("IRV109", "warning", "[2..6,3]", "[4,3]")
 
 
+@pytest.mark.parametrize("shape,declared", [("3,2..6", [3, 4]), ("3,5,?", [3, 5, 7])])
+def test_an_interval_past_a_static_axis_is_found(run, shape, declared):
+    # (a port inferred static on every axis is passed over without reading its dims)
+    ir = IR()
+    x = ir.parameter(shape)
+    ir.result(ir.op("Relu", [x], [declared]))
+    [f] = run(ir)
+    assert (f.code, f.expected, f.table.marks) == ("IRV109", f"[{shape}]", (len(declared) - 1,))
+
+
 def test_dynamic_where_declared_dynamic_is_quiet(run):
     ir = IR()
     x = ir.parameter("2..6,3")

@@ -540,3 +540,93 @@ def test_a_real_convert_that_widens_keeps_the_bounds_make_tensor_would_give(pair
     assert _or_reason(lambda: vals.convert(t, et, ORIGIN)) == _or_reason(
         lambda: vals.make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))
                                            for b in t.bounds], et, ORIGIN))
+
+
+# --------------------------------------------------------------------------------------
+# a Const's numbers made into a tensor: the integers' shortcut gives what the bound-by-bound
+# reading gives, and refuses what it refuses
+
+@pytest.mark.parametrize("et,numbers,shape", [
+    ("i8", [-128, 127, 0, 5, 5, -1], [2, 3]),
+    ("u8", list(range(256)) * 16, [4096]),
+    ("i64", [(1 << 63) - 1, -(1 << 63)], [2]),       # the int64 maximum is itself, not ?
+    ("u64", [(1 << 63) - 2, 0], [2]),
+    ("boolean", [0, 1, 1], [3]),
+    ("i32", [7], []),
+])
+def test_constant_of_integers_is_what_make_tensor_makes(et, numbers, shape):
+    made = vals.constant(numbers, shape, et, ORIGIN)
+    by_bounds = vals.make_tensor(tuple(shape), [Dim(n, n) for n in numbers], et, ORIGIN)
+    assert (made.shape, made.bounds, made.et) == (by_bounds.shape, by_bounds.bounds, by_bounds.et)
+    assert all(type(b.lo) is int and b.lo == b.hi == n for b, n in zip(made.bounds, numbers))
+
+
+@pytest.mark.parametrize("et,numbers,shape,why", [
+    ("i8", [128], [1], "a bound leaves the range of i8"),
+    ("u8", [-1, 3], [2], "a bound leaves the range of u8"),
+    ("boolean", [0, 2], [2], "a bound leaves the range of boolean"),
+    ("u64", [(1 << 63) - 1], [1], "a u64 bound at the int64 maximum"),
+    ("i32", [1, 2, 3], [2], "too many elements"),
+    ("i32", [1] * 4097, [4097], "too many elements"),
+    ("i32", [1], [1] * 9, "too many elements"),
+])
+def test_constant_of_integers_refuses_what_make_tensor_refuses(et, numbers, shape, why):
+    with pytest.raises(Unresolved, match=why):
+        vals.constant(numbers, shape, et, ORIGIN)
+
+
+def test_constant_keeps_numbers_of_other_kinds_as_given():
+    # True and 2.0 equal 1 and 2 as keys: the shortcut must not make them ints, nor ints them
+    made = vals.constant([True, 1, 2.0, 2], [4], "i32", ORIGIN)
+    assert [type(b.lo) for b in made.bounds] == [bool, int, float, int]
+
+
+@pytest.mark.parametrize("count,shape,why", [
+    (65, (65,), "too many real elements"),
+    (4096, (64, 64), "too many real elements"),
+    (4097, (4097,), "too many elements"),
+    (100, (99,), "too many elements"),
+])
+def test_convert_of_many_numbers_to_reals_is_refused_as_make_tensor_refuses(count, shape, why):
+    t = vals.Tensor(shape, tuple(Dim(i, i) for i in range(count)), "i8", ORIGIN)
+    with pytest.raises(Unresolved, match=f"^{why}$"):
+        vals.convert(t, "f32", ORIGIN)
+
+
+@pytest.mark.parametrize("et", ["f16", "f32", "f64"])
+def test_reals_are_rounded_each_as_its_type_stores_it(et):
+    # the rounding of every bound in one call is the rounding of each (vals.real)
+    import random
+    numbers = [random.Random(26).uniform(-1000, 1000) for _ in range(60)] + [3, -0.0, 1e-9]
+    bounds = [Dim(n, n + 0.1) for n in numbers]
+    made = vals.make_tensor((len(bounds),), bounds, et, ORIGIN)
+    assert made.bounds == tuple(Dim(vals.real(lo, et), vals.real(hi, et)) for lo, hi in bounds)
+    assert [type(b.lo) for b in made.bounds] == [float] * len(bounds)
+    assert str(made.bounds[-2].lo) == "-0.0"
+
+
+@pytest.mark.parametrize("bounds,et,why", [
+    ([Dim(1, 1), Dim(70000, 70000)], "f16", "a number past the range of f16"),
+    ([Dim(1, 1), Dim(float("nan"), 2)], "f32", "a number past the range of f32"),
+    ([Dim(1, 1), Dim(INF, INF)], "f32", "a lower bound is unbounded"),
+    ([Dim(1, 70000), Dim(INF, INF)], "f16", "a number past the range of f16"),  # the first
+])
+def test_reals_past_their_type_are_refused_in_order(bounds, et, why):
+    with pytest.raises(Unresolved, match=f"^{why}$"):
+        vals.make_tensor((len(bounds),), bounds, et, ORIGIN)
+
+
+def test_an_unbounded_upper_real_stays_unbounded():
+    made = vals.make_tensor((2,), [Dim(1, INF), Dim(2, 3)], "f32", ORIGIN)
+    assert made.bounds == (Dim(1.0, INF), Dim(2.0, 3.0))
+
+
+def test_the_points_of_constants_stay_bounded_and_right(monkeypatch):
+    # each integer's Dim is made once (values._POINTS); forgotten past its bound
+    monkeypatch.setattr(vals, "_POINTS", {})
+    monkeypatch.setattr(vals, "MAX_POINTS", 10)
+    for start in range(0, 60, 6):
+        numbers = list(range(start, start + 8)) * 2
+        made = vals.constant(numbers, [16], "i32", ORIGIN)
+        assert made.bounds == tuple(Dim(n, n) for n in numbers)
+        assert len(vals._POINTS) <= 10
