@@ -62,6 +62,9 @@ WIDE_TYPES = frozenset({"i32", "i64", "u32", "u64"})
 #: Not bf16 (it behaves as f16 does, but its rounding is not followed here)
 FLOAT_CODES = {"f16": "e", "f32": "f", "f64": "d"}
 FLOAT_TYPES = frozenset(FLOAT_CODES)
+#: the floating types that hold every number of a floating type, itself included: a Convert
+#: to one keeps its input's bounds as they are
+_HOLDS_EVERY = {"f16": ("f16", "f32", "f64"), "f32": ("f32", "f64"), "f64": ("f64",)}
 #: reals the runtime computes on (arithmetic, Gather, the Reduce ops); f64 values are only
 #: moved and converted (measured: Gather and ReduceMax of f64 give ``?``, Add ``?`` too, and
 #: Multiply by 2.0 of ``2..6`` gives 0)
@@ -324,6 +327,8 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
             _sized(t.shape, len(t.bounds))
             raise Unresolved("too many real elements")
         if set(map(type, chain.from_iterable(t.bounds))) <= {float}:
+            if et in _HOLDS_EVERY.get(t.et, ()):  # (an f16 weight's decompression to f32)
+                return Tensor(t.shape, t.bounds, et, origin)
             return make_tensor(t.shape, t.bounds, et, origin)  # (reals already: as below)
         return make_tensor(t.shape, [Dim(float(b.lo), INF if b.hi == INF else float(b.hi))  # type: ignore[arg-type]  # reals ride in Dims
                                      for b in t.bounds], et, origin)
