@@ -154,6 +154,18 @@ def test_a_value_read_still_tells_layers_apart(tmp_path, monkeypatch):
     assert [(f.code, f.layer.name) for f in streamed][0] == ("IRV101", "tile4")
 
 
+def _to_f32(ir: IR, weights, dims: list[int], number: int):
+    return ir.op("Convert", [weights], [dims], {"destination_type": "f32"},
+                 out_precision="FP32", name=f"convert{number}")
+
+
+def _matmul(ir: IR, x, weights, width: int, number: int):
+    """x [?, width] times square weights (read as given: a transpose changes nothing here)."""
+    return ir.op("MatMul", [x, weights], [[-1, width]], {"transpose_a": "false",
+                                                         "transpose_b": "true"},
+                 name=f"matmul{number}")
+
+
 def test_converts_of_weights_too_large_to_be_values_are_alike(tmp_path, monkeypatch):
     """A weight of more than MAX_REAL_ELEMENTS numbers never carries a value, which its shape
     tells: its Convert's evaluation asks nothing of the graph, and the next block's Convert
@@ -163,11 +175,7 @@ def test_converts_of_weights_too_large_to_be_values_are_alike(tmp_path, monkeypa
     for number in range(12):
         weights = ir.const(_f16([float(number + i % 7) for i in range(16 * 16)]), "f16",
                            shape=[16, 16])
-        wide = ir.op("Convert", [weights], [[16, 16]], {"destination_type": "f32"},
-                     out_precision="FP32", name=f"convert{number}")
-        x = ir.op("MatMul", [x, wide], [[-1, 16]], {"transpose_a": "false",
-                                                     "transpose_b": "false"},
-                  name=f"matmul{number}")
+        x = _matmul(ir, x, _to_f32(ir, weights, [16, 16], number), 16, number)
     ir.result(x)
     novel, findings = _novel(ir.write(tmp_path), monkeypatch)
     assert not findings
@@ -183,13 +191,10 @@ def test_decompression_converts_of_integer_weights_are_alike(tmp_path, monkeypat
     for number in range(12):
         weights = ir.const([(number * 7 + i) % 256 for i in range(64 * 64)], "u8",
                            shape=[64, 64])
-        wide = ir.op("Convert", [weights], [[64, 64]], {"destination_type": "f32"},
-                     out_precision="FP32", name=f"convert{number}")
         scale = ir.const([0.01 * (number + 1)] * 64, "f32", shape=[64, 1])
-        scaled = ir.op("Multiply", [wide, scale], [[64, 64]], name=f"scale{number}")
-        x = ir.op("MatMul", [x, scaled], [[-1, 64]], {"transpose_a": "false",
-                                                       "transpose_b": "true"},
-                  name=f"matmul{number}")
+        scaled = ir.op("Multiply", [_to_f32(ir, weights, [64, 64], number), scale], [[64, 64]],
+                       name=f"scale{number}")
+        x = _matmul(ir, x, scaled, 64, number)
     ir.result(x)
     novel, findings = _novel(ir.write(tmp_path), monkeypatch)
     assert not findings
