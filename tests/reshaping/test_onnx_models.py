@@ -61,6 +61,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 ov = pytest.importorskip("openvino")
 
+from support.opcheck import convert  # noqa: E402
 from support.runtime_oracle import Request, describe, disagreement, read, runtime  # noqa: E402
 
 FULL = os.environ.get("IRVALIDATE_ONNX_FULL") == "1"
@@ -226,11 +227,7 @@ def _convert(source: Source, folder: Path) -> Path:
     else:
         onnx_path = folder / (_stem(source.name) + ".onnx")
         onnx.save(source.proto, str(onnx_path))
-    # convert_model sends telemetry (a new thread pool and a network attempt a call: 20 times
-    # the conversion itself here, and a wait at exit) unless it runs in CI
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CI", "true")
-        model = ov.convert_model(str(onnx_path))
+    model = convert(onnx_path)  # without the converter's telemetry
     xml = folder / (_stem(source.name) + ".xml")
     ov.save_model(model, str(xml), compress_to_fp16=False)
     return xml

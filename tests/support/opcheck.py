@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import openvino as ov
+import pytest
 
 from irvalidate.cli.shapes import layers_of
 from irvalidate.engine.validation import validate_file
@@ -26,6 +27,16 @@ def save(model: ov.Model, folder: Path, stem: str = "model") -> Path:
     path = Path(folder) / f"{stem}.xml"
     ov.save_model(model, str(path), compress_to_fp16=False)
     return path
+
+
+def convert(source: Path) -> ov.Model:
+    """``ov.convert_model`` of a file with CI=true, which every conversion in the tests goes
+    through: the converter's telemetry is a process-wide singleton made by the first call,
+    and one made outside CI sends from threads on every later call (the network attempts
+    slowed the session's later tests 10-25 times, and its exit by a minute)."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CI", "true")
+        return ov.convert_model(str(source))
 
 
 _CORE: list[ov.Core] = []
