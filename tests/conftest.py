@@ -20,3 +20,14 @@ def run(tmp_path):
 
 def codes(findings):
     return sorted({f.code for f in findings})
+
+
+@pytest.fixture
+def interruptible():
+    """Ctrl-C acted on, as in a terminal, in this process and the programs it starts: a shell
+    that runs the tests as a background job starts them with SIGINT ignored, and an ignored
+    signal stays ignored across exec (a caught one is reset to the default)."""
+    import signal
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

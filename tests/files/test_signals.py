@@ -15,7 +15,8 @@ import pytest
 
 from support.irbuilder import IR
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pipes")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pipes"),
+              pytest.mark.usefixtures("interruptible")]
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 120  # seconds; reached only by a hang

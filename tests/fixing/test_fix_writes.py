@@ -195,6 +195,7 @@ sys.exit(main())
 
 @pytest.mark.parametrize("at", ["beside", "private"])
 @pytest.mark.parametrize("sig,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.usefixtures("interruptible")
 def test_a_signal_as_a_temporary_file_is_made_leaves_nothing(tmp_path, at, sig, status):
     """SIGTERM or Ctrl-C the moment the temporary file (or private folder) exists: it is
     removed, the original is whole, the run exits as the signal says."""
@@ -261,6 +262,7 @@ def test_a_stale_name_is_told_from_a_live_one():
     assert not tempfiles._stale("a-name-of-someone-else")
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_a_held_signal_is_acted_on_after_the_block():
     from irvalidate.files import tempfiles
     steps = []
