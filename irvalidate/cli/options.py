@@ -62,34 +62,49 @@ if TYPE_CHECKING:  # (a Union made at run time compiles its string: ~0.5 ms of a
 
 
 def without_argparse(argv: Sequence[str]) -> SimpleNamespace | None:
-    """The command line parsed as the parser parses it, when it is paths after options of
+    """The command line parsed as the parser parses it, when it is paths between options of
     :data:`FLAGS` and :data:`CHOICES` (``irvalidate --skip-non-ir --force-exclude FILE...``,
-    as pre-commit runs it; ``--format sarif DIR`` in CI); else None.  Importing argparse and
-    building the parser cost ~6 ms (gettext, locale, shutil), more than checking a small IR.
-    Anything else (an option not listed, a bad value, a path after which an option comes, a
-    path that starts with ``-``) is left to argparse, which also words the errors."""
+    as pre-commit runs it; ``--format sarif DIR`` or ``DIR --format sarif`` in CI); else None.
+    Importing argparse and building the parser cost ~6 ms (gettext, locale, shutil), more than
+    checking a small IR.  Anything else (an option not listed, a bad value, a path after an
+    option that follows paths, which the parser refuses, a path that starts with ``-``) is
+    left to argparse, which also words the errors."""
     parsed = dict(DEFAULTS)
+    paths: list[str] = []
+    closed = False  # an option came after the paths: no path may follow (the parser's rule)
     at = 0
-    while at < len(argv) and argv[at].startswith("-"):
-        option, equals, value = argv[at].partition("=")
-        if option in FLAGS and not equals:
-            dest, constant = FLAGS[option]
-            parsed[dest] = constant
-        elif option in CHOICES:
-            if not equals:  # the value is the next argument
-                at += 1
-                value = argv[at] if at < len(argv) else "-"
-            dest, choices = CHOICES[option]
-            if value.lower() not in choices:
+    while at < len(argv):
+        if not argv[at].startswith("-"):
+            if closed:
                 return None
-            parsed[dest] = value.lower()
+            paths.append(argv[at])
         else:
-            return None
+            at = _plain_option(argv, at, parsed)
+            if at < 0:
+                return None
+            closed = bool(paths)
         at += 1
-    paths = list(argv[at:])
-    if not paths or any(path.startswith("-") for path in paths):
-        return None
-    return SimpleNamespace(paths=paths, **parsed)
+    return SimpleNamespace(paths=paths, **parsed) if paths else None
+
+
+def _plain_option(argv: Sequence[str], at: int, parsed: dict) -> int:
+    """Read the option at ``argv[at]`` into ``parsed``; the index of its last word, or -1
+    when it is not one of the plain options with a value they take."""
+    option, equals, value = argv[at].partition("=")
+    if option in FLAGS and not equals:
+        dest, constant = FLAGS[option]
+        parsed[dest] = constant
+        return at
+    if option not in CHOICES:
+        return -1
+    if not equals:  # the value is the next argument
+        at += 1
+        value = argv[at] if at < len(argv) else "-"
+    dest, choices = CHOICES[option]
+    if value.lower() not in choices:
+        return -1
+    parsed[dest] = value.lower()
+    return at
 
 
 def _suggestion(message: str, options: Sequence[str]) -> str:

@@ -23,13 +23,17 @@ PLAIN_OPTIONS = [
     ["--format", "json", "--format", "Sarif", "--color=never", "-v", "models"],  # last wins
     ["--respect-gitignore", "--no-respect-gitignore", "--diff", "--skip-non-ir", "rules"],
     ["--format", "github", "=", ""],  # "=" and "" are paths
+    ["m.xml", "--format", "json"],  # options after the paths (benchmarks/run.py's order)
+    ["a.xml", "b.xml", "--skip-non-ir", "--format=SARIF", "-v"],
+    ["--skip-non-ir", "m.xml", "--force-exclude"],
 ]
 WITH_OPTIONS = [
     [],
     ["-"],
     ["-q", "m.xml"],
-    ["m.xml", "--format", "json"],
     ["m.xml", "--"],
+    ["a.xml", "--format", "json", "b.xml"],  # paths again after an option: the parser refuses
+    ["--skip-non-ir", "a.xml", "-v", "b.xml"],
     ["--", "m.xml"],
     ["m.xml", "-j2"],
     ["-1.xml"],
@@ -42,7 +46,6 @@ WITH_OPTIONS = [
     ["--format", "json", "--", "m.xml"],
     ["--form", "json", "m.xml"],  # argparse takes the abbreviation: it parses this one
     ["--skip-non-ir=1", "m.xml"],
-    ["m.xml", "--skip-non-ir"],
     ["--skip-non-ir", "m.xml", "-"],
     ["-vq", "m.xml"],
 ]
