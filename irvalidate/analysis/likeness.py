@@ -33,12 +33,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..ir.records import Layer, Port
+from ..ir.weights import bytes_past_end, const_problems
 from ..ops.support import memo, registry
 from ..ops.support.memo import value_payload
 from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
 from ..shapes.dims import Shape
-from ..shapes.values import Deferred, Origin, Tensor
+from ..shapes.values import FLOAT_TYPES, RANGES, Deferred, Origin, Pending, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
@@ -46,6 +47,8 @@ Output = tuple[str, Shape, str | None, bool, bool, int]
 #: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
 #: carry computed values
 Template = tuple[tuple[Output, ...], bool, bool]
+#: the element types a Const's bytes are read as numbers in
+NUMBER_TYPES = FLOAT_TYPES | frozenset(RANGES)
 #: likenesses remembered at most (then all are forgotten)
 SIZE = 8192
 #: computed values remembered at most: the shape subgraphs a model repeats are a few dozen,
@@ -77,8 +80,10 @@ class Likeness:
         key: tuple = (value.shape, value.element_type, value.typed, value.loose is None,
                value.rests_on is None, layer.type, port.dims, port.precision)
         tensor = value.tensor
-        if tensor is not None:  # (its bounds are in the trace of a layer that reads them)
-            key = (key, tensor.shape, tensor.et)
+        if type(tensor) is Pending:  # (not made for its kind: its readers make it)
+            key = (key, Pending)
+        elif tensor is not None:  # (its bounds are in the trace of a layer that reads them)
+            key = (key, tensor.shape, tensor.et)  # type: ignore[union-attr]  # a Tensor here
         found = self._kinds.get(key)
         if found is None:
             if len(self._kinds) >= SIZE:
@@ -138,13 +143,11 @@ class Likeness:
         content = (key, tuple([value_payload(v) for v in inputs
                                if v.tensor is not None or is_const(v)]))
         bounds = self._values.get(content)
-        if bounds is None:
-            made = registry.evaluate(spec, Node(layer, inputs, self._graph))
-            tensors: tuple[Tensor | None, ...] = made if isinstance(made, tuple) else (made,)
-            if len(self._values) >= VALUES_SIZE:
-                self._values.clear()
-            self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
-                                           for t in tensors])
+        tensors: tuple[Tensor | Pending | None, ...]
+        if bounds is None and self._deferred(inputs, outputs_made):
+            tensors = self._pending(spec, layer, inputs, content)
+        elif bounds is None:
+            tensors = self._evaluated(spec, layer, inputs, content)
         else:
             graph = self._graph
             # b: the (shape, bounds, et) kept above; a Deferred stands in for the Origin
@@ -158,6 +161,44 @@ class Likeness:
             outputs[(layer.id, pid)] = value
             self.kinds[(layer.id, pid)] = self.kind(layer, port, value) \
                 if tensor is not None or not kind else kind
+
+    def _evaluated(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
+                   content: tuple) -> tuple[Tensor | None, ...]:
+        """Evaluate a layer of a content not met before, and keep its bounds for the next."""
+        made = registry.evaluate(spec, Node(layer, inputs, self._graph))
+        tensors: tuple[Tensor | None, ...] = made if isinstance(made, tuple) else (made,)
+        if len(self._values) >= VALUES_SIZE:
+            self._values.clear()
+        self._values[content] = tuple([None if t is None else (t.shape, t.bounds, t.et)
+                                       for t in tensors])
+        return tensors
+
+    def _deferred(self, inputs: Sequence[Value], outputs_made: tuple[Output, ...]) -> bool:
+        """Whether a layer's values can wait until something reads them: real values (a
+        block's own small weights behind a Convert, which a shape rarely reads) made from
+        Consts whose bytes can be read.  (A Const that cannot be read must be read now, as the
+        whole-graph check reads it: static-dim-declared then says nothing.)"""
+        if self._bin_size is None or not inputs or \
+                any(made[2] not in FLOAT_TYPES for made in outputs_made):
+            return False
+        for value in inputs:
+            data = value.producer.data if is_const(value) else None  # type: ignore[union-attr]  # a Const has a producer
+            if data is None or data.get("element_type") not in NUMBER_TYPES or \
+                    const_problems(data) or bytes_past_end(data, self._bin_size) is not None:
+                return False
+        return True
+
+    def _pending(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
+                 content: tuple) -> tuple[Pending, ...]:
+        """The outputs of a deferred layer: evaluated, once for all of them, when one is read."""
+        made: list[tuple[Tensor | None, ...]] = []
+
+        def output(index: int) -> Tensor | None:
+            if not made:
+                made.append(self._evaluated(spec, layer, inputs, content))
+            return made[0][index] if index < len(made[0]) else None
+        return tuple([Pending(lambda index=index: output(index))  # type: ignore[misc]  # defaults bind the loop's index
+                      for index in range(len(layer.outputs))])
 
     def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value]) -> None:
         """The kinds of the values an inferred layer wrote on its output ports."""

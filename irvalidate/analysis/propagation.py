@@ -21,7 +21,7 @@ from ..ops.support import registry
 from ..ops.support.memo import payload
 from ..ops.support.node import BodyOutcome, ParameterValue
 from ..ops.support.spec import ARITY, Inferred, Value
-from ..shapes.values import FLOAT_TYPES, Tensor, holds_value
+from ..shapes.values import FLOAT_TYPES, Tensor, holds_value, resolved
 from .edges import EdgeIndex
 from .order import reader_order
 
@@ -196,7 +196,7 @@ class Propagation:
     def tensor_of(self, value: Value) -> Tensor | None:
         """The bounded value reaching an input: computed upstream, or a Const's own values."""
         if value.tensor is not None:
-            return value.tensor
+            return resolved(value.tensor)
         producer = value.producer
         if producer is None or producer.type.lower() not in CONST_TYPES or value.shape is None:
             return None

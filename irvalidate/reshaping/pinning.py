@@ -23,6 +23,7 @@ from ..ir.elements import INTEGRAL
 from ..ir.records import CONST_TYPES, Layer
 from ..ops.support.registry import lookup
 from ..ops.support.spec import ARITY, ATTRIBUTE, INCOMPATIBLE, TYPE
+from ..shapes.values import resolved
 
 #: the Consts tried per refused layer, and the ancestors searched for them
 MAX_TRIALS = 16
@@ -87,7 +88,7 @@ class PinFinder:
             return True
         value = self.before.propagation.outputs.get((layer.id, layer.outputs[0].id)) \
             if layer.outputs else None
-        return value is not None and value.tensor is not None
+        return value is not None and resolved(value.tensor) is not None
 
     def clash_values(self, target: Layer) -> set[float]:
         """The static dims reaching ``target`` that the new shapes left as they were (a pinned

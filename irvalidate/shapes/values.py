@@ -150,6 +150,30 @@ class Tensor:
         return [b.lo for b in self.bounds]
 
 
+class Pending:
+    """A computed value made when something first reads it (``resolved``), which may then
+    find there is none.  Why: a model's every block has its own small weights behind a
+    Convert (layer-norm gammas, zero points, scales); the stream's alike layers would
+    evaluate each, and almost none is ever read: the elementwise op after it stops at its
+    other input, which carries no value."""
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], Tensor | None]) -> None:
+        self._make: Callable[[], Tensor | None] | None = make
+        self._made: Tensor | None = None
+
+    def resolve(self) -> Tensor | None:
+        if self._make is not None:
+            self._made = self._make()
+            self._make = None
+        return self._made
+
+
+def resolved(tensor: Tensor | Pending | None) -> Tensor | None:
+    """A value as its readers take it: a pending one made now (None if it has none)."""
+    return tensor.resolve() if type(tensor) is Pending else tensor  # type: ignore[return-value]  # (the type tells them apart)
+
+
 def _wrap(value: int, et: str) -> int:
     """A C++ cast of an integer into ``et`` (two's complement wrap-around; to boolean, 0 or 1)."""
     if et == "boolean":

@@ -199,3 +199,48 @@ def test_decompression_converts_of_integer_weights_are_alike(tmp_path, monkeypat
     novel, findings = _novel(ir.write(tmp_path), monkeypatch)
     assert not findings
     assert novel.count("Convert") == 1 and novel.count("Multiply") == 1, novel
+
+
+def _evaluations(monkeypatch) -> list[str]:
+    """The names of the layers whose values are evaluated, as they are."""
+    from irvalidate.ops.support import registry as registry_module
+    names: list[str] = []
+    evaluate = registry_module.evaluate
+
+    def counted(spec, node):
+        names.append(node.layer.name)
+        return evaluate(spec, node)
+    monkeypatch.setattr(registry_module, "evaluate", counted)
+    return names
+
+
+def test_small_weights_nothing_reads_are_never_evaluated(tmp_path, monkeypatch):
+    """Each block's own 16 f16 weights behind a Convert: a value, but none is read (the
+    MatMul reads shapes), so past the first block none is made (a value made when read)."""
+    evaluated = _evaluations(monkeypatch)
+    novel, findings = _novel(_decoder_like(40).write(tmp_path), monkeypatch)
+    assert not findings
+    converts = [name for name in evaluated if name.startswith("convert")]
+    assert len(converts) <= 4 * 2, converts  # (the first blocks', in the stream and whole)
+
+
+def test_a_value_made_when_read_is_the_value(tmp_path, monkeypatch):
+    """Range's bounds come from Converts of f16 scalars, each block its own stop: the values
+    wait until Range reads them, and a stale dim is found where the whole-graph check
+    finds it."""
+    ir = IR()
+    for number in range(12):
+        start, stop, step = (ir.op("Convert", [ir.const(_f16([v]), "f16", shape=[])], [[]],
+                                   {"destination_type": "f32"}, out_precision="FP32",
+                                   name=f"{what}{number}")
+                             for what, v in (("start", 0.0), ("stop", 4.0 + number % 3),
+                                             ("step", 1.0)))
+        declared = 4 + number % 3 + (number == 7)  # block 7 (5 values) declares 6
+        ir.result(ir.op("Range", [start, stop, step], [[declared]], {"output_type": "f32"},
+                        version="opset4", name=f"range{number}"))
+    path = ir.write(tmp_path)
+    _, streamed = _novel(path, monkeypatch)
+    monkeypatch.setattr(streaming, "MIN_BYTES", 1 << 62)
+    whole = validate_file(str(path)).findings
+    assert [(f.code, f.layer.name) for f in streamed] == [(f.code, f.layer.name) for f in whole]
+    assert [(f.code, f.layer.name) for f in streamed][:1] == [("IRV101", "range7")], streamed

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...ir.records import Graph, Layer
+from ...shapes.values import resolved
 from ..parameter_const import outputs_of
 from .attributes import parse_int_prefix
 from .node import BodyOutcome, Node, ParameterValue
@@ -140,8 +141,9 @@ def _fold(node: Node, value: Value, depth: int) -> list[float] | None:
     producer = node.producer_layer(value)
     if producer is not None and producer.type.lower() in ("const", "constant"):
         return node.graph.read_numbers(producer)
-    if value.tensor is not None:
-        bounds = value.tensor.bounds
+    tensor = resolved(value.tensor)
+    if tensor is not None:
+        bounds = tensor.bounds
         if all(b.lo == b.hi for b in bounds):
             return [float(b.lo) for b in bounds]
         return None

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...ir.records import Layer
+from ...shapes.values import resolved
 from .spec import Inferred, Operand, Value
 
 #: base key -> the layer data it was made for, and its traces: (the Const inputs read,
@@ -60,12 +61,13 @@ def payload(data) -> tuple:
 
 
 def value_payload(value: Value) -> tuple:
-    """What names the values an input holds, for a trace: a computed value's own bounds,
-    else its Const's payload (``read`` names only inputs with values)."""
-    tensor = value.tensor
-    if tensor is not None:
-        return (tensor.shape, tensor.bounds, tensor.et)
-    return payload(value.producer.data)  # type: ignore[union-attr]  # a Const has a producer
+    """What names the values an input holds, for a trace: a computed value's own bounds
+    (a pending one made now; ``()`` if it finds it has none), else its Const's payload
+    (``read`` names only inputs with values)."""
+    if value.tensor is None:
+        return payload(value.producer.data)  # type: ignore[union-attr]  # a Const has a producer
+    tensor = resolved(value.tensor)
+    return () if tensor is None else (tensor.shape, tensor.bounds, tensor.et)
 
 
 #: traces: [(the inputs whose values were read, {their payloads: what was made})], one per

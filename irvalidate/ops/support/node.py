@@ -25,6 +25,7 @@ from ...shapes.values import (
     as_target,
     describe,
     holds_value,
+    resolved,
 )
 from .spec import (
     ARITY,
@@ -243,9 +244,9 @@ class Node:
         trace: a layer alike another only when its inputs agree on the values it read, a
         value no inference read may differ (distinct weights behind a Convert)."""
         tensor = self.inputs[index].tensor
-        if tensor is not None:
+        if tensor is not None:  # (a pending value that finds it has none is a read too)
             self.read.append(index)
-        return tensor
+        return resolved(tensor)
 
     def const_numbers(self, index: int) -> list[int] | None:
         """A Const input's numbers as the runtime casts them to integers: integer types as

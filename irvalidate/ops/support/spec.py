@@ -22,7 +22,7 @@ from typing import (
 
 from ...ir.records import Layer
 from ...shapes.dims import Shape
-from ...shapes.values import Origin, Tensor, describe
+from ...shapes.values import Origin, Pending, Tensor, describe
 
 if TYPE_CHECKING:
     from .attributes import Field
@@ -34,8 +34,9 @@ class Value(NamedTuple):
     shape: Shape
     element_type: str | None
     producer: Layer | None = None
-    #: the bounded integer value, when a shape subgraph computes it (see evaluate)
-    tensor: Tensor | None = None
+    #: the bounded integer value, when a shape subgraph computes it (see evaluate); pending
+    #: (made when first read, ``shapes.values.resolved``) where analysis.likeness defers it
+    tensor: Tensor | Pending | None = None
     #: the layer whose *declarations* this shape rests on: a layer irvalidate does not infer
     #: (its declared dims pass on) or a refused one, upstream; None when the shape follows
     #: from Parameters and Consts by inference alone (--fix writes only such shapes)

@@ -11,6 +11,7 @@ from ...ir.elements import INTEGRAL
 from ...ir.records import Layer
 from ...ops.support.spec import Value
 from ...shapes.dims import DYNAMIC, Dim
+from ...shapes.values import resolved
 from .graph import GraphView, is_type
 
 _SMALLEST, _LARGEST = 5, 500
@@ -35,7 +36,7 @@ def broadcast(view: GraphView, layer: Layer) -> None:
     axis, rank = long[0], len(shape)
 
     def apply(lay: Layer, inputs: list[Value], _prop) -> tuple[Layer, list[Value]]:
-        target = inputs[1].tensor if len(inputs) > 1 else None
+        target = resolved(inputs[1].tensor) if len(inputs) > 1 else None
         dim = DYNAMIC
         if target is not None and target.rank == 1 and target.shape[0] >= rank - axis:
             size = target.bounds[target.shape[0] - (rank - axis)]
