@@ -218,16 +218,12 @@ def _rounded(bounds: Sequence[Dim], et: str) -> tuple[Dim, ...] | None:
     reals = set(map(type, flat)) == {float}
     if not reals and INF in flat:  # (INF is an int: no float is it)
         return None
-    code = f"{len(flat)}{FLOAT_CODES[et]}"
-    try:
-        rounded = struct.unpack(code, struct.pack(code, *flat))
-    except (OverflowError, struct.error):
-        return None
-    if not math.isfinite(sum(rounded)):  # (an infinity or a NaN among them, or past 1e308)
+    rounded = _reals(flat, et)
+    if rounded is None:
         return None
     if reals and rounded == tuple(flat) and all(type(b) is Dim for b in bounds):
         return tuple(bounds)  # (equal floats are the same number: the sign of 0 survives)
-    return tuple(map(Dim, rounded[::2], rounded[1::2]))
+    return tuple(map(Dim, rounded[::2], rounded[1::2]))  # type: ignore[arg-type]  # reals ride in Dims
 
 
 def _sized(shape: tuple[int, ...], count: int) -> None:
