@@ -13,7 +13,9 @@ file would take CPU this process does not count.
     python benchmarks/inprocess.py [--sources DIR] [--rounds N] FILE.xml ...
 
 Prints one JSON object: per file, whether read_model loaded it, and the times of each call
-(a file read_model refuses is timed for irvalidate alone).
+(a file read_model refuses is timed for irvalidate alone).  Two floors are timed in the same
+rounds: ``lxml_parse`` (libxml2 building the tree, C alone) and ``python_read``
+(floor.python_read: the least Python reading of the facts a check needs, no inference).
 """
 from __future__ import annotations
 
@@ -47,17 +49,24 @@ def main(argv=None) -> int:
         sys.path.insert(0, args.sources)
     import openvino as ov
 
+    from lxml import etree
+
     import irvalidate
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from floor import python_read
 
     core = ov.Core()
-    tools = {"irvalidate": irvalidate.validate, "read_model": core.read_model}
+    tools = {"irvalidate": irvalidate.validate, "read_model": core.read_model,
+             "lxml_parse": etree.parse, "python_read": python_read}
     loads = {f: timed(core.read_model, f)[2] for f in args.files}     # the warm-up
     for f in args.files:
-        timed(irvalidate.validate, f)
+        for t in ("irvalidate", "lxml_parse", "python_read"):
+            timed(tools[t], f)
     runs: dict = {f: {t: [] for t in tools} for f in args.files}
     for r in range(args.rounds):
         for i, f in enumerate(args.files):
-            order = list(tools) if (r + i) % 2 == 0 else list(tools)[::-1]
+            order = list(tools)[r % len(tools):] + list(tools)[:r % len(tools)]
+            order = order if i % 2 == 0 else order[::-1]
             for t in order:
                 if t == "read_model" and not loads[f]:
                     continue
