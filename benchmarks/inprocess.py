@@ -48,7 +48,6 @@ def main(argv=None) -> int:
     if args.sources:
         sys.path.insert(0, args.sources)
     import openvino as ov
-
     from lxml import etree
 
     import irvalidate
