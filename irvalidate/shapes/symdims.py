@@ -1,0 +1,312 @@
+"""Dims that carry a symbolic size, and the conditions inference puts on them (issue 27).
+
+``reshapeable`` asks which sizes each input axis takes.  It gives every input axis a symbol
+and infers the model once, each input dim a :class:`SymDim`: a ``Dim`` whose interval is the
+size the file has now (the witness: inference takes the path it takes today) and which also
+carries an expression over the symbols (``shapes.symbolic``).  While a :class:`Recording`
+is active, the merges of ``dims``, the arithmetic of ``arith`` and the windows of
+``windows`` keep the expressions, and record each condition a merge or a window puts on
+them, with the layer being inferred as its cause.  A merge that fails at the witness is not
+recorded: it is an alternative inference did not take.
+
+What is not followed is not guessed: a dim that an op not declared symbolic makes from
+symbolic inputs, or that comes from a value computed from them (ShapeOf -> ... -> Reshape),
+is *opaque*: a SymDim without an expression, which knows the symbols it may depend on and
+the layer where they were lost.  A condition that touches it is recorded as unknown, and
+the axes of those symbols are not exact.  Outside a recording nothing changes: the hooks
+cost one test of a module global.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from . import dims as _dims
+from .dims import ONE as _ONE, Dim, Shape
+from .symbolic import Condition, Expr, any_of, ceildiv, const, eq, floordiv, ge, maximum
+
+
+class SymDim(Dim):
+    """A dim whose size is ``expr`` of the input axes' symbols (None: opaque, see the
+    module); its interval is the witness."""
+
+    expr: Expr | None
+    #: the symbols it may depend on
+    depends: frozenset[str]
+    #: where an opaque dim's symbols were lost (a layer)
+    origin: Any
+
+    def __repr__(self) -> str:
+        return f"SymDim({self.lo}, {self.hi}, {self.expr if self.expr is not None else '?'})"
+
+
+class Unknown(NamedTuple):
+    """A condition on an opaque dim: the sizes of ``depends`` it allows are not known."""
+    depends: frozenset[str]
+    cause: Any
+    origin: Any
+
+
+def with_expr(witness: Dim, expr: Expr | None) -> Dim:
+    """``witness`` carrying ``expr`` (a plain dim when there is none, or it is a constant)."""
+    if expr is None or expr.is_const:
+        return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
+    out = SymDim(witness.lo, witness.hi)
+    out.expr, out.depends, out.origin = expr, expr.symbols(), None
+    return out
+
+
+def opaque(witness: Dim, depends: frozenset[str], origin: Any) -> Dim:
+    """``witness``, a size that depends on ``depends`` in a way not followed."""
+    if not depends:
+        return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
+    out = SymDim(witness.lo, witness.hi)
+    out.expr, out.depends, out.origin = None, depends, origin
+    return out
+
+
+def expr_of(d: Dim) -> Expr | None:
+    """What a dim is as an expression: its own, a static dim's size; None for an opaque dim
+    or a dynamic one that carries none."""
+    if type(d) is SymDim:
+        return d.expr
+    return const(d.lo) if d.lo == d.hi else None
+
+
+def symbolic(*found: Dim) -> bool:
+    return any(type(d) is SymDim for d in found)
+
+
+def depends_of(found: Sequence[Dim]) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for d in found:
+        if type(d) is SymDim:
+            out |= d.depends
+    return out
+
+
+def _origin(found: Sequence[Dim]) -> Any:
+    return next((d.origin for d in found if type(d) is SymDim and d.expr is None), None)
+
+
+class Recording:
+    """The conditions of one symbolic inference, and the layer each comes from."""
+
+    def __init__(self) -> None:
+        self.conditions: list[Condition] = []
+        self.unknowns: list[Unknown] = []
+        self._cause: Any = None
+        #: how many conditions there were when the layer being inferred started
+        self._mark = 0
+        #: the layers whose values depend on symbols: (the symbols, where they were lost)
+        self.tainted: dict[str, tuple[frozenset[str], Any]] = {}
+
+    @property
+    def cause(self) -> Any:
+        """The layer being inferred (the propagation says, layer by layer)."""
+        return self._cause
+
+    @cause.setter
+    def cause(self, layer: Any) -> None:
+        self._cause, self._mark = layer, len(self.conditions)
+
+    def record(self, condition: Condition) -> None:
+        if condition.symbols():  # (both sides constant: decided already)
+            self.conditions.append(condition)
+
+    def _unfollowed(self, found: Sequence[Dim], result: Dim | None) -> Dim | None:
+        """A condition between dims of which one is opaque (or dynamic and plain)."""
+        depends = depends_of(found)
+        origin = _origin(found) or self.cause
+        self.unknowns.append(Unknown(depends, self.cause, origin))
+        return None if result is None else opaque(result, depends, origin)
+
+    # the hooks the shape maths call while this recording is active ----------------------
+
+    def merged(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
+        """``Dimension::merge``: the two must be equal."""
+        if result is None or not symbolic(a, b):
+            return result
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            return self._unfollowed((a, b), result)
+        self.record(eq(ea, eb, cause=self.cause, reason=f"merged with {_shown(eb, ea)}"))
+        return with_expr(result, ea if type(a) is SymDim else eb)
+
+    def broadcast(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
+        """``Dimension::broadcast_merge``: equal, or one of them 1; the result is the other."""
+        if result is None or not symbolic(a, b):
+            return result
+        # a plain 1 takes any size, the other's (a symbol whose witness is 1 does not)
+        if type(a) is not SymDim and a == _ONE:
+            return b
+        if type(b) is not SymDim and b == _ONE:
+            return a
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            return self._unfollowed((a, b), result)
+        self.record(any_of(eq(ea, eb), eq(ea, const(1)), eq(eb, const(1)), cause=self.cause,
+                           reason=f"broadcasts with {_shown(eb, ea)}"))
+        return with_expr(result, maximum(ea, eb))
+
+    def divisible(self, a: Dim, n: int, result: Dim) -> Dim:
+        """``Dimension / n`` where it divides: ``a`` must be a multiple of ``n``."""
+        if type(a) is not SymDim:
+            return result
+        ea = a.expr
+        if ea is None:
+            return self._unfollowed((a,), result) or result
+        self.record(eq(ea - floordiv(ea, n) * n, const(0), cause=self.cause,
+                       reason=f"must be a multiple of {n}"))
+        return with_expr(result, floordiv(ea, n))
+
+    def window(self, padded: Dim, window: int) -> None:
+        """A window of ``window`` must fit in the padded data."""
+        if type(padded) is not SymDim:
+            return
+        if padded.expr is None:
+            self._unfollowed((padded,), None)
+            return
+        self.record(ge(padded.expr, const(window), cause=self.cause,
+                       reason=f"a window of {window} must fit"))
+
+    def reshaped(self, shape: tuple[Dim, ...], out: tuple[Dim, ...], minus_one: int | None,
+                 copied: frozenset[int], counted: bool) -> tuple[Dim, ...]:
+        """Reshape: the element count of ``shape`` and of ``out`` (the dims special_zero
+        copies apart) are equal; a -1 takes the quotient, which must be whole.  ``counted``:
+        the runtime compares the counts (no -1, no copy)."""
+        if not symbolic(*shape, *out):
+            return out
+        ins = [d for i, d in enumerate(shape) if i not in copied]
+        outs = [d for i, d in enumerate(out) if i not in copied and i != minus_one]
+        exprs = [expr_of(d) for d in ins + outs]
+        inside, outside = _product(exprs[:len(ins)]), _product(exprs[len(ins):])
+        if inside is None or outside is None or (minus_one is not None and (
+                not outside.is_const or outside.value <= 0)):
+            if minus_one is None and not counted:
+                return out
+            found = list(out)
+            if minus_one is not None:
+                found[minus_one] = self._unfollowed(ins + outs, out[minus_one]) or out[minus_one]
+            else:
+                self._unfollowed(ins + outs, None)
+            return tuple(found)
+        if minus_one is None:
+            if counted:
+                self.record(eq(inside, outside, cause=self.cause,
+                               reason=f"the element count must stay {outside}"))
+            return out
+        self.record(eq(inside - floordiv(inside, outside.value) * outside.value, const(0),
+                       cause=self.cause, reason=f"the element count must divide by "
+                                                f"{outside.value}"))
+        found = list(out)
+        found[minus_one] = with_expr(out[minus_one], floordiv(inside, outside.value))
+        return tuple(found)
+
+    # what a layer's outputs owe to the symbols (the propagation asks, layer by layer) ----
+
+    def settle(self, layer: Any, follows: bool, reads: Sequence[int],
+               shapes: Sequence[Shape], producers: Sequence[str | None]) -> tuple[
+                   frozenset[str], Any, bool]:
+        """For one inferred layer (``shapes`` and ``producers``: of its inputs): the symbols
+        its outputs may depend on, where they were lost, and whether its output dims are to
+        be taken as opaque (an op that does not follow symbols, or one that read a value that
+        depends on them).  A layer whose values depend on symbols is remembered as tainted."""
+        depends: frozenset[str] = frozenset()  # what its dims may depend on
+        lost = None  # where an input dim was already opaque
+        for shape in shapes:
+            if shape is not None:
+                depends |= depends_of(shape)
+                lost = lost or _origin(shape)
+        values = depends  # what its values may depend on: its inputs' dims and values
+        read = carried = None  # where a value it reads (or is given) came to depend on them
+        for index, producer in enumerate(producers):
+            found = self.tainted.get(producer or "")
+            if found is not None:
+                values, carried = values | found[0], carried or found[1]
+                if index in reads:
+                    depends, read = depends | found[0], read or found[1]
+        if values:
+            self.tainted[layer.id] = (values, carried or layer)
+        if depends and not follows:
+            # what its own checks refuse is not known: the conditions its merges recorded
+            # may be explorations, and others are not recorded at all
+            del self.conditions[self._mark:]
+            self.unknowns.append(Unknown(depends, layer, lost or layer))
+        unfollowed = bool(depends) and (not follows or read is not None)
+        return depends, read or lost or layer, unfollowed
+
+    def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
+        if shape is None:
+            return None
+        return tuple(d if type(d) is SymDim and d.expr is None else opaque(d, depends, origin)
+                     for d in shape)
+
+
+def _product(found: list[Expr | None]) -> Expr | None:
+    out = const(1)
+    for e in found:
+        if e is None:
+            return None
+        out = out * e
+    return out
+
+
+def _shown(other: Expr, mine: Expr) -> str:
+    return str(other) if other.is_const else f"{other} (and this is {mine})"
+
+
+#: the active recording (one at a time: reshapeable runs one inference at a time)
+_active: Recording | None = None
+
+
+def active() -> Recording | None:
+    return _active
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """Symbolic inference inside the block; what it recorded on the way out."""
+    global _active
+    if _active is not None:
+        raise RuntimeError("a symbolic recording is already active")
+    _active = found = Recording()
+    _dims.SYMBOLIC = found
+    try:
+        yield found
+    finally:
+        _active, _dims.SYMBOLIC = None, None
+
+
+# arithmetic that keeps expressions (arith and windows call these when a dim is symbolic) -
+
+def add(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x + y)
+
+
+def sub(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x - y)
+
+
+def mul(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x * y)
+
+
+def divided(a: Dim, n: int, result: Dim, up: bool) -> Dim:
+    """``a`` over a positive ``n``, rounded down or up."""
+    ea = expr_of(a)
+    if ea is None or n <= 0:
+        return opaque(result, depends_of((a,)), _origin((a,)) or _cause())
+    return with_expr(result, ceildiv(ea, n) if up else floordiv(ea, n))
+
+
+def _combined(a: Dim, b: Dim, result: Dim, op) -> Dim:
+    ea, eb = expr_of(a), expr_of(b)
+    if ea is None or eb is None:
+        return opaque(result, depends_of((a, b)), _origin((a, b)) or _cause())
+    return with_expr(result, op(ea, eb))
+
+
+def _cause() -> Any:
+    return _active.cause if _active is not None else None
