@@ -238,9 +238,9 @@ def _infer(kind: str):
 
 
 SPECS = {
-    "convolution": (OpSpec("Convolution", (1, 16), fields=CONV_FIELDS, infer=_infer("plain")),),
+    "convolution": (OpSpec("Convolution", (1, 16), fields=CONV_FIELDS, symbolic=True, infer=_infer("plain")),),
     "groupconvolution": (OpSpec("GroupConvolution", (1, 16), fields=CONV_FIELDS,
-                                infer=_infer("group")),),
+                                symbolic=True, infer=_infer("group")),),
     "binaryconvolution": (OpSpec("BinaryConvolution", (1, 16),
-                                 fields=_BINARY_FIELDS, infer=_infer("binary")),),
+                                 fields=_BINARY_FIELDS, symbolic=True, infer=_infer("binary")),),
 }

@@ -132,5 +132,5 @@ SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(),
                      OpSpec("Squeeze", (15, 16), fields=_SKIP,
                             value_inputs=(1,), infer=_squeeze(True), evaluate=_squeeze_value)),
          "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(),
-                              value_inputs=(1,), infer=_unsqueeze,
+                              value_inputs=(1,), symbolic=True, infer=_unsqueeze,
                               evaluate=_unsqueeze_value),)}

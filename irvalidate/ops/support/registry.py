@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from importlib import import_module
 
+from ...shapes import dims
 from ...shapes.values import Tensor, Unresolved
 from . import memo
 from .node import Node
@@ -161,7 +162,9 @@ def infer(spec: OpSpec, layer, inputs, graph) -> tuple[Inferred | None, Tensor |
     values (a Const's numbers, a computed value) its inference read when it read nothing
     else it was not given (its *trace*, as ``memo`` keeps it: analysis.likeness keys on
     it), else None."""
-    base = memo.key(id(spec), layer, inputs, graph.weights)
+    # a symbolic inference (reshapeable) is never remembered nor recalled: a layer alike
+    # would give back dims without the expressions
+    base = memo.key(id(spec), layer, inputs, graph.weights) if dims.SYMBOLIC is None else None
     if base is not None:
         found = memo.recall(base, layer, inputs)
         if found is not None:
