@@ -281,13 +281,15 @@ class Propagation:
         depends, origin, unfollowed = recording.settle(
             layer, follows, reads, [v.shape for v in inputs],
             [v.producer.id if v.producer is not None else None for v in inputs])
-        if not unfollowed:
+        if not depends:
             return
         for port in layer.outputs:
             key = (layer.id, port.id)
             value = self.outputs[key]
-            self.outputs[key] = value._replace(
-                shape=recording.opaque_shape(value.shape, depends, origin))
+            shape = recording.opaque_shape(value.shape, depends, origin) if unfollowed else \
+                recording.loosened(value.shape, depends, layer)
+            if shape is not value.shape:
+                self.outputs[key] = value._replace(shape=shape)
 
     def _outputs(self, layer: Layer, inputs: list[Value], inferred: Inferred | None,
                  extension: bool, own_types: tuple[int, ...] = ()) -> None:

@@ -28,7 +28,7 @@ from ..ops.parameter_const import outputs_of
 from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import Dim, Shape, format_dim, format_shape
 from ..shapes.symbolic import Condition, Solution, solve, sym, ties
-from ..shapes.symdims import Recording, recording, with_expr
+from ..shapes.symdims import Recording, Site, recording, with_expr
 from .reshaped import ReshapeRun, what_if
 from .smart_reshape import plan
 
@@ -85,7 +85,7 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
         assert shape is not None
         symbolic[a.layer.id] = shape[:a.axis] + (with_expr(a.now, sym(a.symbol)),) + \
             shape[a.axis + 1:]
-    with recording() as found:
+    with recording({a.symbol: a.now.lo for a in axes if a.now.is_static}) as found:
         # other sizes are asked about: Model.reshape would make its rewrites
         run = what_if(graphs, befores, weights, symbolic, smart, planned, changed=True)
     unread = _unread(weights, befores[0])
@@ -119,11 +119,27 @@ def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: 
                     "the model does not infer as it is: " + _refused(run))
     solution = solve(conditions, axis.symbol, fixed)
     why = solution.why_inexact or unread or _unfollowed(axis, found)
-    causes = [{"layer": c.condition.cause.name, "type": c.condition.cause.type,
-               "line": c.condition.cause.line,
-               "reason": f"{c.part.describe()}: {c.condition.reason}"}
-              for c in solution.causes if isinstance(c.condition.cause, Layer)]
-    return _row(axis, solution, causes, why)
+    return _row(axis, solution, _causes_of(solution), why)
+
+
+def _causes_of(solution: Solution) -> list[dict]:
+    """Each condition that excludes a size, at its layer, then the layers that made the
+    sizes it compares (a Slice whose stop caps a size, a window that halves it)."""
+    causes: list[dict] = []
+    for cause in solution.causes:
+        site = cause.condition.cause
+        if not isinstance(site, Site) or not isinstance(site.layer, Layer):
+            continue
+        part = cause.part.describe()
+        causes.append(_cause(site.layer, f"{part}: {cause.condition.reason}"))
+        causes += [_cause(maker, f"{part}: it makes a size that {site.layer.type} "
+                                 f"'{site.layer.name}' compares")
+                   for maker in site.makers if isinstance(maker, Layer)]
+    return causes
+
+
+def _cause(layer: Layer, reason: str) -> dict:
+    return {"layer": layer.name, "type": layer.type, "line": layer.line, "reason": reason}
 
 
 def _row(axis: Axis, solution: Solution, causes: list[dict], why: str) -> dict:

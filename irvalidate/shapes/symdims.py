@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from . import dims as _dims
 from .dims import ONE as _ONE, Dim, Shape
-from .symbolic import Condition, Expr, any_of, ceildiv, const, eq, floordiv, ge, maximum
+from .symbolic import Condition, Expr, any_of, ceildiv, const, eq, floordiv, ge, maximum, minimum
 
 
 class SymDim(Dim):
@@ -36,9 +36,18 @@ class SymDim(Dim):
     depends: frozenset[str]
     #: where an opaque dim's symbols were lost (a layer)
     origin: Any
+    #: the layer that made it (None: an input's own dim)
+    made_by: Any
 
     def __repr__(self) -> str:
         return f"SymDim({self.lo}, {self.hi}, {self.expr if self.expr is not None else '?'})"
+
+
+class Site(NamedTuple):
+    """Where a condition comes from: the layer that puts it, and the layers that made the
+    sizes it compares (their own conditions are elsewhere: a Slice's stop, a window)."""
+    layer: Any
+    makers: tuple[Any, ...]
 
 
 class Unknown(NamedTuple):
@@ -49,11 +58,16 @@ class Unknown(NamedTuple):
 
 
 def with_expr(witness: Dim, expr: Expr | None) -> Dim:
-    """``witness`` carrying ``expr`` (a plain dim when there is none, or it is a constant)."""
+    """``witness`` carrying ``expr`` (a plain dim when there is none, or it is a constant).
+    While recording, an expression that does not give the witness's size at the sizes now
+    is a mistake of the maths that made it: the dim is then opaque, never wrong."""
     if expr is None or expr.is_const:
         return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
+    if _active is not None and witness.lo == witness.hi and not _active.agrees(expr, witness.lo):
+        return opaque(witness, expr.symbols(), _active.cause)
     out = SymDim(witness.lo, witness.hi)
     out.expr, out.depends, out.origin = expr, expr.symbols(), None
+    out.made_by = _active.cause if _active is not None else None
     return out
 
 
@@ -63,6 +77,7 @@ def opaque(witness: Dim, depends: frozenset[str], origin: Any) -> Dim:
         return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
     out = SymDim(witness.lo, witness.hi)
     out.expr, out.depends, out.origin = None, depends, origin
+    out.made_by = origin
     return out
 
 
@@ -93,7 +108,9 @@ def _origin(found: Sequence[Dim]) -> Any:
 class Recording:
     """The conditions of one symbolic inference, and the layer each comes from."""
 
-    def __init__(self) -> None:
+    def __init__(self, witness: dict[str, int] | None = None) -> None:
+        #: the size of each symbol now, where it is static
+        self.witness = witness or {}
         self.conditions: list[Condition] = []
         self.unknowns: list[Unknown] = []
         self._cause: Any = None
@@ -111,9 +128,23 @@ class Recording:
     def cause(self, layer: Any) -> None:
         self._cause, self._mark = layer, len(self.conditions)
 
+    def agrees(self, expr: Expr, size: int) -> bool:
+        """Whether ``expr`` gives ``size`` at the sizes now (True when a symbol has none)."""
+        if not expr.symbols() <= self.witness.keys():
+            return True
+        return expr.evaluate(self.witness) == size
+
     def record(self, condition: Condition) -> None:
         if condition.symbols():  # (both sides constant: decided already)
             self.conditions.append(condition)
+
+    def _site(self, *found: Dim) -> Site:
+        makers = []
+        for d in found:
+            maker = d.made_by if type(d) is SymDim else None
+            if maker is not None and maker is not self._cause and maker not in makers:
+                makers.append(maker)
+        return Site(self._cause, tuple(makers))
 
     def _unfollowed(self, found: Sequence[Dim], result: Dim | None) -> Dim | None:
         """A condition between dims of which one is opaque (or dynamic and plain)."""
@@ -131,7 +162,7 @@ class Recording:
         ea, eb = expr_of(a), expr_of(b)
         if ea is None or eb is None:
             return self._unfollowed((a, b), result)
-        self.record(eq(ea, eb, cause=self.cause, reason=f"merged with {_shown(eb, ea)}"))
+        self.record(eq(ea, eb, cause=self._site(a, b), reason=f"must equal {_shown(b, eb)}"))
         return with_expr(result, ea if type(a) is SymDim else eb)
 
     def broadcast(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
@@ -146,8 +177,8 @@ class Recording:
         ea, eb = expr_of(a), expr_of(b)
         if ea is None or eb is None:
             return self._unfollowed((a, b), result)
-        self.record(any_of(eq(ea, eb), eq(ea, const(1)), eq(eb, const(1)), cause=self.cause,
-                           reason=f"broadcasts with {_shown(eb, ea)}"))
+        self.record(any_of(eq(ea, eb), eq(ea, const(1)), eq(eb, const(1)), cause=self._site(a, b),
+                           reason=f"{_shown(a, ea)} broadcasts with {_shown(b, eb)}"))
         return with_expr(result, maximum(ea, eb))
 
     def divisible(self, a: Dim, n: int, result: Dim) -> Dim:
@@ -157,8 +188,8 @@ class Recording:
         ea = a.expr
         if ea is None:
             return self._unfollowed((a,), result) or result
-        self.record(eq(ea - floordiv(ea, n) * n, const(0), cause=self.cause,
-                       reason=f"must be a multiple of {n}"))
+        self.record(eq(ea - floordiv(ea, n) * n, const(0), cause=self._site(a),
+                       reason=f"{_shown(a, ea)} must be a multiple of {n}"))
         return with_expr(result, floordiv(ea, n))
 
     def window(self, padded: Dim, window: int) -> None:
@@ -168,7 +199,7 @@ class Recording:
         if padded.expr is None:
             self._unfollowed((padded,), None)
             return
-        self.record(ge(padded.expr, const(window), cause=self.cause,
+        self.record(ge(padded.expr, const(window), cause=self._site(padded),
                        reason=f"a window of {window} must fit"))
 
     def reshaped(self, shape: tuple[Dim, ...], out: tuple[Dim, ...], minus_one: int | None,
@@ -194,12 +225,12 @@ class Recording:
             return tuple(found)
         if minus_one is None:
             if counted:
-                self.record(eq(inside, outside, cause=self.cause,
+                self.record(eq(inside, outside, cause=self._site(*shape),
                                reason=f"the element count must stay {outside}"))
             return out
         self.record(eq(inside - floordiv(inside, outside.value) * outside.value, const(0),
-                       cause=self.cause, reason=f"the element count must divide by "
-                                                f"{outside.value}"))
+                       cause=self._site(*shape), reason=f"the element count must divide by "
+                                                        f"{outside.value}"))
         found = list(out)
         found[minus_one] = with_expr(out[minus_one], floordiv(inside, outside.value))
         return tuple(found)
@@ -243,6 +274,36 @@ class Recording:
         return tuple(d if type(d) is SymDim and d.expr is None else opaque(d, depends, origin)
                      for d in shape)
 
+    def loosened(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
+        """An op that follows symbols: a plain dim it gives that is not static (an interval
+        it could not narrow, say) is taken as opaque; a static one is its own (a channel
+        count from the weights)."""
+        if shape is None or all(type(d) is SymDim or d.lo == d.hi for d in shape):
+            return shape
+        return tuple(d if type(d) is SymDim or d.lo == d.hi else opaque(d, depends, origin)
+                     for d in shape)
+
+    def sliced(self, d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int,
+               result: Dim) -> Dim:
+        """``slice::make_dim`` of a symbolic dim by constant bounds and a positive step:
+        Python's slice length, ``ceil((clamp(stop) - clamp(start)) / step)``."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None or start[0] != start[1] or stop[0] != stop[1] or step <= 0:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        size = d.expr
+        length = maximum(_index(stop[0], size) - _index(start[0], size), const(0))
+        return with_expr(result, ceildiv(length, step) if step > 1 else length)
+
+
+def _index(bound: int, size: Expr) -> Expr:
+    """A slice bound on a dim of ``size``, clamped into [0, size] as Python clamps it."""
+    if bound >= _dims.INF:
+        return size
+    if bound >= 0:
+        return minimum(const(bound), size)
+    return maximum(size + bound, const(0))
+
 
 def _product(found: list[Expr | None]) -> Expr | None:
     out = const(1)
@@ -253,8 +314,18 @@ def _product(found: list[Expr | None]) -> Expr | None:
     return out
 
 
-def _shown(other: Expr, mine: Expr) -> str:
-    return str(other) if other.is_const else f"{other} (and this is {mine})"
+#: an expression longer than this is named by the layer that made it
+SHOWN_EXPRESSION = 40
+
+
+def _shown(d: Dim, e: Expr) -> str:
+    """A size in a reason: a number, a short expression, else the layer that made it."""
+    text = str(e)
+    if e.is_const or len(text) <= SHOWN_EXPRESSION:
+        return text
+    maker = d.made_by if type(d) is SymDim else None
+    name, kind = getattr(maker, "name", None), getattr(maker, "type", None)
+    return f"the size from {kind} '{name}'" if name is not None else "a computed size"
 
 
 #: the active recording (one at a time: reshapeable runs one inference at a time)
@@ -266,12 +337,13 @@ def active() -> Recording | None:
 
 
 @contextmanager
-def recording() -> Iterator[Recording]:
-    """Symbolic inference inside the block; what it recorded on the way out."""
+def recording(witness: dict[str, int] | None = None) -> Iterator[Recording]:
+    """Symbolic inference inside the block (``witness``: each symbol's size now, where it
+    is static); what it recorded on the way out."""
     global _active
     if _active is not None:
         raise RuntimeError("a symbolic recording is already active")
-    _active = found = Recording()
+    _active = found = Recording(witness)
     _dims.SYMBOLIC = found
     try:
         yield found

@@ -123,3 +123,16 @@ def test_without_the_bin_no_axis_is_exact(tmp_path):
     rows = constraints_of(str(tmp_path / "model.xml"))[0]["axes"]
     assert rows and all(not r["exact"] and "could not be read" in r["why_inexact"]
                         for r in rows), rows
+
+
+def test_a_cropped_branch_caps_the_size_and_names_the_slice():
+    """openvinotoolkit/openvino#16177's pattern: a Slice's constant stop caps one branch at
+    256, the other halves the input, and the Add joins them: sizes up to 512 work."""
+    path = SAMPLES / "cropped-upsample.xml"
+    rows = constraints_of(str(path))[0]["axes"]
+    for row in rows[2:]:
+        assert row["exact"] and row["max"] == 512 and row["min"] == 1, row
+        assert {(c["type"], c["layer"]) for c in row["causes"]} >= {("Add", "sum"),
+                                                                      ("Slice", "crop")}, row
+    found, _ = disagreements(path)
+    assert not found, found[:5]

@@ -85,3 +85,21 @@ def test_one_recording_at_a_time():
     with recording(), pytest.raises(RuntimeError), recording():
         pass
     assert dims.SYMBOLIC is None
+
+
+def test_an_expression_that_misses_the_witness_is_opaque():
+    """A hook's mistake makes a dim unknown, never a wrong size."""
+    with recording({"s": 224}):
+        wrong = with_expr(static(100), sym("s"))
+        right = with_expr(static(224), sym("s"))
+    assert type(wrong) is SymDim and wrong.expr is None and right.expr == sym("s")
+
+
+def test_a_slice_by_constant_bounds_keeps_the_length():
+    from irvalidate.shapes.slicing import make_dim
+    with recording({"s": 512}):
+        crop = make_dim(with_expr(static(512), sym("s")), (0, 0), (256, 256), 1)
+        end = ((1 << 63) - 1,) * 2  # "to the end"
+        tail = make_dim(with_expr(static(512), sym("s")), (-3, -3), end, 2)
+    assert crop == static(256) and crop.expr.substitute({"s": 100}).value == 100
+    assert tail == static(2) and tail.expr.substitute({"s": 2}).value == 1
