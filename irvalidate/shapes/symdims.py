@@ -192,6 +192,22 @@ class Recording:
                        reason=f"{_shown(a, ea)} must be a multiple of {n}"))
         return with_expr(result, floordiv(ea, n))
 
+    def scaled(self, d: Dim, ratio: tuple[int, int] | None, result: Dim) -> Dim:
+        """Interpolate's ``floor(size * p / q)``; opaque where the scale is not such a ratio."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None or ratio is None:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        return with_expr(result, floordiv(d.expr * ratio[0], ratio[1]))
+
+    def padded(self, d: Dim, pad: int, result: Dim) -> Dim:
+        """A dim padded by a signed ``pad``."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        return with_expr(result, d.expr + pad)
+
     def window(self, padded: Dim, window: int) -> None:
         """A window of ``window`` must fit in the padded data."""
         if type(padded) is not SymDim:

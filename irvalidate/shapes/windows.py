@@ -105,9 +105,10 @@ def padded(d: Dim, pad: int) -> Dim:
     if pad == 0:
         return d
     hi = padded_bound(length(d.hi), pad)
-    if d.is_static:
-        return dimension(hi, hi)
-    return dimension(padded_bound(d.lo, pad), hi)
+    found = dimension(hi, hi) if d.is_static else dimension(padded_bound(d.lo, pad), hi)
+    if _dims.SYMBOLIC is not None:
+        return _dims.SYMBOLIC.padded(d, pad, found)
+    return found
 
 
 def add_int(d: Dim, value: int) -> Dim:

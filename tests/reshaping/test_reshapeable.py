@@ -97,13 +97,15 @@ def test_a_flatten_before_a_classifier_takes_multiples_of_8(capsys):
     assert "x axis 1 (now 8): multiple of 8 — Reshape 'flatten' (line " in out, out
 
 
-def test_an_axis_not_followed_says_so_and_excludes_only_failing_sizes(tmp_path, capsys):
-    """Interpolate is not followed symbolically yet: the spatial axes are not exact, they
-    name the layer, and the superset they give holds every size that works."""
+def test_two_residue_classes_are_not_exact_and_the_superset_holds(tmp_path, capsys):
+    """Two stride-2 levels joined back: the sizes are 3 and 0 mod 4 (ceil(ceil(s/2)/2)*2
+    must be ceil(s/2)), which one residue class cannot state: not exact, and the superset
+    (>= 3) holds every size that works."""
     path = tmp_path / "unet.xml"
     ov.save_model(_unet(), path, compress_to_fp16=False)
     rows = constraints_of(str(path))[0]["axes"]
-    assert not rows[2]["exact"] and "Interpolate" in rows[2]["why_inexact"], rows[2]
+    assert not rows[2]["exact"] and "residue" in rows[2]["why_inexact"], rows[2]
+    assert rows[2]["min"] == 3 and rows[2]["multiple_of"] == 1, rows[2]
     found, _ = disagreements(path)
     assert not found, found[:5]
     assert main(["reshapeable", "--format", "json", str(path)]) == 0
