@@ -27,7 +27,7 @@ from fractions import Fraction
 from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
 
 __all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "Expr", "Condition", "SizeSet",
-           "Constraint", "Cause", "Solution", "sym", "const", "floordiv", "ceildiv", "minimum",
+           "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
            "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
 
 #: sizes checked one by one where the solver cannot be exact
@@ -560,12 +560,19 @@ def _thresholds(shape: Tail, values: list[int], prefix: int) -> SizeSet:
     return SizeSet(end, prefix, 1, 1 if shape.step > 0 else 0)
 
 
+#: the parts of a contract a cause may decide (``offset`` goes with ``multiple_of``)
+FIELDS = ("min", "max", "multiple_of", "values")
+
+
 @dataclass(frozen=True, eq=False)
 class Cause:
-    """A condition that excludes some size, and the sizes it alone allows."""
+    """A condition that excludes some size, the sizes it alone allows (``part``), and the
+    fields of the solution it decides: those its own part imposes as they are, and those that
+    would change without it (a stride chain's joins decide "multiple of 32" together)."""
 
     condition: Condition
     part: Constraint
+    decides: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -583,7 +590,9 @@ def solve(conditions: Iterable[Condition], symbol: str, fixed: Mapping[str, int]
     env = {name: size for name, size in fixed.items() if name != symbol}
     memo: dict[Atom, Tail] = {}
     solved: dict[str, tuple[SizeSet, str]] = {}  # repeated blocks repeat their conditions
-    sizes, causes, dropped, notes = SizeSet.everything(), [], [], []
+    kept: list[tuple[Condition, str]] = []
+    dropped: list[Condition] = []
+    notes: list[str] = []
     for condition in conditions:
         settled = condition.substitute(env)
         if settled.symbols() - {symbol}:
@@ -596,11 +605,71 @@ def solve(conditions: Iterable[Condition], symbol: str, fixed: Mapping[str, int]
         if why and why not in notes:
             notes.append(why)
         if not part.is_everything:
-            causes.append(Cause(condition, summarise(part, why)))
-            sizes = _intersection(sizes, part, notes)
+            kept.append((condition, key))
+    units = list(dict.fromkeys(key for _, key in kept))
+    sizes = SizeSet.everything()
+    for key in units:
+        sizes = _intersection(sizes, solved[key][0], notes)
     whole = summarise(sizes, "; ".join(notes))
+    parts = {key: summarise(*solved[key]) for key in units}
+    decides = _decisive(units, {key: solved[key][0] for key in units}, parts, whole)
+    causes = tuple(Cause(condition, parts[key], decides[key]) for condition, key in kept)
     return Solution(**{name: getattr(whole, name) for name in Constraint.__dataclass_fields__},
-                    causes=tuple(causes), dropped=tuple(dropped))
+                    causes=causes, dropped=tuple(dropped))
+
+
+def _decisive(units: list[str], sets: dict[str, SizeSet], parts: dict[str, Constraint],
+              whole: Constraint) -> dict[str, tuple[str, ...]]:
+    """Per condition (by key), the fields of ``whole`` it decides: those its part imposes,
+    and those that change when it alone is left out (the others' intersections met from
+    both ends, so each is two intersections away)."""
+    before: list[SizeSet | None] = [SizeSet.everything()]
+    after: list[SizeSet | None] = [SizeSet.everything()]
+    for key in units:
+        before.append(_meet(before[-1], sets[key]))
+    for key in reversed(units):
+        after.append(_meet(after[-1], sets[key]))
+    after.reverse()
+    compared = ("values",) if whole.values is not None else FIELDS  # values decide the rest
+    decided = {}
+    for i, key in enumerate(units):
+        fields = set(_imposed(parts[key], whole))
+        rest = _meet(before[i], after[i + 1])
+        if rest is not None:
+            without = summarise(rest)
+            fields.update(f for f in compared if _field(without, f) != _field(whole, f))
+        decided[key] = tuple(f for f in FIELDS if f in fields)
+    return decided
+
+
+def _meet(a: SizeSet | None, b: SizeSet | None) -> SizeSet | None:
+    """a & b, or None where one is unknown or their periods pass the cap."""
+    if a is None or b is None:
+        return None
+    try:
+        return a & b
+    except OverflowError:
+        return None
+
+
+def _field(c: Constraint, name: str) -> object:
+    return (c.multiple_of, c.offset) if name == "multiple_of" else getattr(c, name)
+
+
+def _imposed(part: Constraint, whole: Constraint) -> list[str]:
+    """The fields of ``whole`` that ``part`` imposes as they stand."""
+    if whole.values is not None:
+        return ["values"] if part.values is not None else []
+    found = []
+    if part.min > 1 and part.min == whole.min:
+        found.append("min")
+    if part.max is not None and part.max == whole.max:
+        found.append("max")
+    if 1 < part.multiple_of and whole.multiple_of % part.multiple_of == 0:
+        found.append("multiple_of")
+    if part.values is not None and whole.values is not None:
+        found.append("values")
+    return found
 
 
 def _intersection(sizes: SizeSet, part: SizeSet, notes: list[str]) -> SizeSet:

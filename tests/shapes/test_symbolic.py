@@ -143,6 +143,11 @@ def test_a_stride_chain_joined_back_by_upsampling_gives_a_multiple_of_32():
     assert sol.describe() == "multiple of 32"
     assert [c.condition.cause for c in sol.causes] == ["cat0", "cat1", "cat2", "cat3", "cat4"]
     assert sol.causes[0].part.describe() == "multiple of 2"
+    # together they make the 32: each decides it, as leaving any one out changes it
+    assert all(c.decides == ("min", "multiple_of") for c in sol.causes)
+    windowed = solve(joins + [ge(s, 7, cause="pool"), le(s, 1024, cause="gather")], "s", {})
+    assert windowed.describe() == "multiple of 32, max 1024"
+    assert [c.decides for c in windowed.causes[5:]] == [(), ("max",)]  # 7 is below 32 anyway
     assert all(n in sol.sizes for n in (32, 64, 224, 608)) and 48 not in sol.sizes
 
 
@@ -151,6 +156,12 @@ def test_a_window_without_padding_gives_a_minimum():
     sol = solve([ge(pooled, 1, cause="pool5", reason="the window is 7")], "s", {})
     assert sol.exact and sol.min == 7 and sol.max is None and sol.describe() == "min 7"
     assert sol.causes[0].condition.reason == "the window is 7"
+    # two windows of 7 (a stride of 1 and of 2): neither alone is needed, both impose it
+    strided = floordiv(s - 7, 2) + 1
+    twice = solve([ge(pooled, 1, cause="a"), ge(strided, 1, cause="b"), ge(s, 3, cause="c")],
+                  "s", {})
+    assert twice.describe() == "min 7"
+    assert [c.decides for c in twice.causes] == [("min",), ("min",), ()]
 
 
 def test_a_clamp_merged_with_the_size_gives_a_maximum():
@@ -171,6 +182,9 @@ def test_a_broadcast_gives_its_few_values():
     rule = any_of(eq(s, other), eq(s, 1), eq(other, 1), cause="add")
     sol = solve([rule], "s", {"bias": 64})
     assert sol.exact and sol.values == [1, 64] and sol.describe() == "one of 1, 64"
+    assert sol.causes[0].decides == ("values",)
+    joined = solve([rule, eq(2 * floordiv(s, 2), s, cause="join")], "s", {"bias": 64})
+    assert joined.values == [64] and [c.decides for c in joined.causes] == [("values",)] * 2
     assert solve([rule], "s", {"bias": 1}).describe() == "any size"
 
 
@@ -227,6 +241,10 @@ def conditions(exprs):
     return st.one_of(simple, st.lists(simple, min_size=1, max_size=3).map(lambda cs: any_of(*cs)))
 
 
+def contract(c):
+    return (c.min, c.max, c.multiple_of, c.offset, c.values)
+
+
 def holds_all(conds, env):
     return all(c.holds(env) for c in conds)
 
@@ -247,6 +265,10 @@ def check_against_brute_force(conds, fixed):
             assert truth <= (size in sizes), size
             assert truth <= contract_admits(sol, size), size
     for cause in sol.causes:
+        if not cause.decides and sol.exact:  # leaving it out (and its repeats) changes nothing
+            others = [c for c in conds if c.substitute({"t": fixed}).key
+                      != cause.condition.substitute({"t": fixed}).key]
+            assert contract(solve(others, "s", {"t": fixed})) == contract(sol)
         assert not cause.part.sizes.is_everything
         assert all((n in cause.part.sizes) >= cause.condition.holds({"s": n, "t": fixed})
                    for n in range(1, min(horizon, BRUTE_BOUND)))
