@@ -1,0 +1,687 @@
+"""Symbolic sizes: expressions over input-dim symbols, conditions on them, and the exact
+solver that turns conditions into the sizes of one symbol that work.
+
+An :class:`Expr` is an affine combination of *atoms* (a symbol, or an operation the affine
+part cannot hold: a floor or ceiling division, a min, a max, a product of two sizes) plus a
+constant, kept in one normal form so that equal affine expressions compare equal
+(``sym("a") + 1 + 1 == sym("a") + 2``). A :class:`Condition` is ``e == f``, ``e >= c``,
+``e <= c`` or a disjunction of conditions (broadcasting), carrying an opaque ``cause``.
+
+:func:`solve` fixes every other symbol and finds the exact set of sizes of one symbol that
+satisfies the conditions. A quasi-affine expression f of one symbol (affine maps, floor and
+ceiling division by positive constants, min and max, composed) is eventually periodic-affine:
+there are ``start``, ``period`` and ``step`` with f(s + period) = f(s) + step for every
+s >= start (:func:`tail`). A condition on such an f is then periodic where its slope is 0, or
+settles once the linear part has passed every periodic wobble; before that the solver
+evaluates the expression size by size. The result is an exact eventually periodic
+:class:`~.sizeset.SizeSet`; what is not quasi-affine, or would pass the caps on period and
+start, is checked size by size up to :data:`BRUTE_BOUND` and marked inexact.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
+
+__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "Expr", "Condition", "SizeSet",
+           "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
+           "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
+
+#: sizes checked one by one where the solver cannot be exact
+BRUTE_BOUND = 1 << 12
+
+class Atom:
+    """A symbol (``kind`` "sym", ``name``) or an operation on expressions (``args``):
+    "floor" and "ceil" (a dividend and a divisor), "min", "max", "mul"."""
+
+    __slots__ = ("kind", "name", "args", "key", "symbols", "_hash")
+
+    def __init__(self, kind: str, name: str = "", args: tuple[Expr, ...] = ()) -> None:
+        self.kind, self.name, self.args = kind, name, args
+        if kind == "sym":
+            self.key, self.symbols = "$" + name, frozenset((name,))
+        else:
+            self.key = kind + "(" + ",".join(a.key for a in args) + ")"
+            self.symbols = frozenset().union(*(a.symbols() for a in args))
+        self._hash = hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Atom) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def evaluate(self, env: Mapping[str, int]) -> int:
+        if self.kind == "sym":
+            return env[self.name]
+        values = [a.evaluate(env) for a in self.args]
+        if self.kind == "floor":
+            return values[0] // values[1]
+        if self.kind == "ceil":
+            return -(-values[0] // values[1])
+        if self.kind == "mul":
+            return values[0] * values[1]
+        return min(values) if self.kind == "min" else max(values)
+
+    def rebuilt(self, env: Mapping[str, int]) -> Expr:
+        """This atom with the symbols of ``env`` fixed, folded."""
+        if self.kind == "sym":
+            return const(env[self.name]) if self.name in env else Expr(((self, 1),), 0)
+        args = [a.substitute(env) for a in self.args]
+        return _BUILDERS[self.kind](args[0], args[1])
+
+    def __str__(self) -> str:
+        if self.kind == "sym":
+            return self.name
+        if self.kind in ("floor", "ceil"):
+            return f"{self.kind}({_grouped(self.args[0])} / {_grouped(self.args[1])})"
+        if self.kind == "mul":
+            return f"{_grouped(self.args[0])} * {_grouped(self.args[1])}"
+        return f"{self.kind}({self.args[0]}, {self.args[1]})"
+
+
+class Expr:
+    """``constant`` + the sum of coefficient * atom over ``terms`` (sorted, no zero term)."""
+
+    __slots__ = ("terms", "constant", "key", "_symbols", "_hash")
+
+    def __init__(self, terms: tuple[tuple[Atom, int], ...], constant: int) -> None:
+        self.terms, self.constant = terms, constant
+        self.key = f"{constant}" + "".join(f"+{c}*{a.key}" for a, c in terms)
+        self._symbols: frozenset[str] = frozenset().union(*(a.symbols for a, _ in terms))
+        self._hash = hash(self.key)
+
+    def symbols(self) -> frozenset[str]:
+        return self._symbols
+
+    @property
+    def is_const(self) -> bool:
+        return not self.terms
+
+    @property
+    def value(self) -> int:
+        if self.terms:
+            raise ValueError(f"{self} is not a constant")
+        return self.constant
+
+    def evaluate(self, env: Mapping[str, int]) -> int:
+        """The value with every symbol set from ``env`` (Python's integer floor and ceiling)."""
+        return self.constant + sum(c * a.evaluate(env) for a, c in self.terms)
+
+    def substitute(self, env: Mapping[str, int]) -> Expr:
+        """This expression with the symbols of ``env`` fixed, folded as far as it goes."""
+        if self._symbols.isdisjoint(env):
+            return self
+        out = const(self.constant)
+        for atom, coefficient in self.terms:
+            out = out + atom.rebuilt(env) * coefficient
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, int):
+            return not self.terms and self.constant == other
+        return isinstance(other, Expr) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __add__(self, other: Expr | int) -> Expr:
+        return _affine(self, _expr(other), 1)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Expr | int) -> Expr:
+        return _affine(self, _expr(other), -1)
+
+    def __rsub__(self, other: Expr | int) -> Expr:
+        return _affine(_expr(other), self, -1)
+
+    def __neg__(self) -> Expr:
+        return self * -1
+
+    def __mul__(self, other: Expr | int) -> Expr:
+        other = _expr(other)
+        if other.is_const:
+            return _scaled(self, other.constant)
+        if self.is_const:
+            return _scaled(other, self.constant)
+        return _operation("mul", self, other)
+
+    __rmul__ = __mul__
+
+    def __str__(self) -> str:
+        text = ""
+        for atom, c in self.terms:
+            sign = " - " if c < 0 else " + "
+            body = str(atom) if abs(c) == 1 else f"{abs(c)}*{_grouped_atom(atom)}"
+            text = (("-" if c < 0 else "") + body) if not text else text + sign + body
+        if self.constant or not text:
+            if not text:
+                return str(self.constant)
+            text += f" - {-self.constant}" if self.constant < 0 else f" + {self.constant}"
+        return text
+
+    def __repr__(self) -> str:
+        return f"Expr({self})"
+
+
+def _grouped(e: Expr) -> str:
+    return f"({e})" if len(e.terms) + bool(e.constant and e.terms) > 1 or (
+        e.terms and e.terms[0][1] != 1) else str(e)
+
+
+def _grouped_atom(atom: Atom) -> str:
+    return f"({atom})" if atom.kind == "mul" else str(atom)
+
+
+def _expr(value: Expr | int) -> Expr:
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"not an expression or an int: {value!r}")
+    return Expr((), value)
+
+
+def sym(name: str) -> Expr:
+    """The size a symbol stands for."""
+    return Expr(((Atom("sym", name), 1),), 0)
+
+
+def const(value: int) -> Expr:
+    return _expr(value)
+
+
+def _affine(a: Expr, b: Expr, scale: int) -> Expr:
+    """a + scale * b, in normal form."""
+    if not b.terms:
+        return Expr(a.terms, a.constant + scale * b.constant)
+    merged = dict(a.terms)
+    for atom, c in b.terms:
+        merged[atom] = merged.get(atom, 0) + scale * c
+    terms = tuple(sorted(((t, c) for t, c in merged.items() if c), key=lambda tc: tc[0].key))
+    return Expr(terms, a.constant + scale * b.constant)
+
+
+def _scaled(e: Expr, factor: int) -> Expr:
+    if factor == 0:
+        return Expr((), 0)
+    return Expr(tuple((a, c * factor) for a, c in e.terms), e.constant * factor)
+
+
+def _operation(kind: str, a: Expr, b: Expr) -> Expr:
+    if kind in ("min", "max", "mul") and b.key < a.key:
+        a, b = b, a  # commutative: one order
+    return Expr(((Atom(kind, args=(a, b)), 1),), 0)
+
+
+def floordiv(e: Expr | int, divisor: Expr | int) -> Expr:
+    """floor(e / divisor) as Python's ``//``; a constant divisor must be positive."""
+    return _divided("floor", _expr(e), _positive(divisor))
+
+
+def ceildiv(e: Expr | int, divisor: Expr | int) -> Expr:
+    """ceil(e / divisor) as Python's ``-(-e // divisor)``; a constant divisor must be positive."""
+    return _divided("ceil", _expr(e), _positive(divisor))
+
+
+def _positive(divisor: Expr | int) -> Expr:
+    divisor = _expr(divisor)
+    if divisor.is_const and divisor.constant <= 0:
+        raise ValueError(f"a division by {divisor.constant}: a divisor is a positive constant")
+    return divisor
+
+
+def _divided(kind: str, e: Expr, divisor: Expr) -> Expr:
+    if not divisor.is_const:
+        return _operation(kind, e, divisor)  # even 0 / x: x may be 0
+    d = divisor.constant
+    if d <= 0:  # only a substitution gets here (the public builders refuse it): kept as written
+        return _operation(kind, e, divisor)
+    # whole multiples of d leave the division: floor((d*x + y + q*d + r) / d) = x + q + floor((y + r) / d)
+    whole = Expr(tuple((a, c // d) for a, c in e.terms if c % d == 0), 0)
+    rest = tuple((a, c) for a, c in e.terms if c % d)
+    q, r = divmod(e.constant, d)
+    if not rest:
+        return whole + q + (1 if kind == "ceil" and r else 0)
+    if r == 0 and len(rest) == 1 and rest[0][1] == 1:
+        atom = rest[0][0]
+        if atom.kind == kind and atom.args[1].is_const:  # floor(floor(x / a) / b) = floor(x / ab)
+            return whole + q + _divided(kind, atom.args[0], const(atom.args[1].constant * d))
+    return whole + q + _operation(kind, Expr(rest, r), divisor)
+
+
+def minimum(e: Expr | int, other: Expr | int) -> Expr:
+    return _extreme("min", _expr(e), _expr(other))
+
+
+def maximum(e: Expr | int, other: Expr | int) -> Expr:
+    return _extreme("max", _expr(e), _expr(other))
+
+
+def _extreme(kind: str, a: Expr, b: Expr) -> Expr:
+    gap = a - b
+    if gap.is_const:  # min(s + 1, s) is s, and two constants fold
+        return a if (gap.constant <= 0) == (kind == "min") else b
+    return _operation(kind, a, b)
+
+
+def _mul(a: Expr, b: Expr) -> Expr:
+    return a * b
+
+
+def _floor(e: Expr, divisor: Expr) -> Expr:
+    return _divided("floor", e, divisor)
+
+
+def _ceil(e: Expr, divisor: Expr) -> Expr:
+    return _divided("ceil", e, divisor)
+
+
+_BUILDERS = {"floor": _floor, "ceil": _ceil, "min": minimum, "max": maximum, "mul": _mul}
+
+
+@dataclass(frozen=True, eq=False)
+class Condition:
+    """``gap == 0`` ("eq"), ``gap >= 0`` ("ge"), or one of ``options`` holds ("any").
+    ``cause`` is the caller's (the layer), ``reason`` its words, ``text`` the condition's."""
+
+    kind: str
+    gap: Expr
+    options: tuple[Condition, ...] = ()
+    cause: object = None
+    reason: str = ""
+    text: str = ""
+
+    def symbols(self) -> frozenset[str]:
+        if self.kind == "any":
+            return frozenset().union(*(o.symbols() for o in self.options))
+        return self.gap.symbols()
+
+    def holds(self, env: Mapping[str, int]) -> bool:
+        """Whether the condition holds with every symbol set from ``env`` (a division by
+        zero on the way is a condition that fails)."""
+        if self.kind == "any":
+            return any(o.holds(env) for o in self.options)
+        try:
+            value = self.gap.evaluate(env)
+        except ZeroDivisionError:
+            return False
+        return value == 0 if self.kind == "eq" else value >= 0
+
+    def substitute(self, env: Mapping[str, int]) -> Condition:
+        if self.kind == "any":
+            options = tuple(o.substitute(env) for o in self.options)
+            return Condition("any", self.gap, options, self.cause, self.reason, self.text)
+        return Condition(self.kind, self.gap.substitute(env), (), self.cause, self.reason,
+                         self.text)
+
+    @property
+    def key(self) -> str:
+        """The same for conditions that say the same (causes and words aside)."""
+        if self.kind == "any":
+            return "any(" + ",".join(o.key for o in self.options) + ")"
+        return f"{self.kind}({self.gap.key})"
+
+    @property
+    def truth(self) -> bool | None:
+        """True or False when no symbol is left to decide it, else None."""
+        return None if self.symbols() else self.holds({})
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def eq(e: Expr | int, f: Expr | int, cause: object = None, reason: str = "") -> Condition:
+    e, f = _expr(e), _expr(f)
+    return Condition("eq", e - f, (), cause, reason, f"{e} == {f}")
+
+
+def ge(e: Expr | int, c: Expr | int, cause: object = None, reason: str = "") -> Condition:
+    e, c = _expr(e), _expr(c)
+    return Condition("ge", e - c, (), cause, reason, f"{e} >= {c}")
+
+
+def le(e: Expr | int, c: Expr | int, cause: object = None, reason: str = "") -> Condition:
+    e, c = _expr(e), _expr(c)
+    return Condition("ge", c - e, (), cause, reason, f"{e} <= {c}")
+
+
+def any_of(*conditions: Condition, cause: object = None, reason: str = "") -> Condition:
+    """At least one of ``conditions`` holds (none: the condition never holds)."""
+    text = " or ".join(f"({c})" for c in conditions) or "false"
+    return Condition("any", const(0), tuple(conditions), cause, reason, text)
+
+
+def ties(conditions: Iterable[Condition]) -> list[tuple[str, str]]:
+    """The pairs of symbols that an "eq" condition equates outright (a == b, 2*a == 2*b),
+    each once, in the order met."""
+    found: list[tuple[str, str]] = []
+    for condition in conditions:
+        gap = condition.gap
+        if condition.kind != "eq" or gap.constant or len(gap.terms) != 2:
+            continue
+        (a, ca), (b, cb) = gap.terms
+        if a.kind == b.kind == "sym" and ca == -cb:
+            pair = (min(a.name, b.name), max(a.name, b.name))
+            if pair not in found:
+                found.append(pair)
+    return found
+
+
+def compiled(e: Expr, symbol: str) -> Callable[[int], int]:
+    """``e`` of ``symbol`` alone as a Python function of the size, ten times faster than
+    Expr.evaluate where the solver evaluates a prefix size by size. The source holds only
+    integers, operators, min and max: every other symbol is substituted before."""
+    source = _source(e, symbol)
+    return eval(f"lambda size: {source}", {"__builtins__": {}, "min": min, "max": max})
+
+
+def _source(e: Expr, symbol: str) -> str:
+    parts = [str(e.constant)]
+    for atom, coefficient in e.terms:
+        parts.append(f"{coefficient}*{_atom_source(atom, symbol)}")
+    return "(" + "+".join(parts) + ")"
+
+
+def _atom_source(atom: Atom, symbol: str) -> str:
+    if atom.kind == "sym":
+        if atom.name != symbol:
+            raise Beyond(f"{atom.name} is not fixed")
+        return "size"
+    a, b = (_source(arg, symbol) for arg in atom.args)
+    if atom.kind == "floor":
+        return f"({a}//{b})"
+    if atom.kind == "ceil":
+        return f"(-(-{a}//{b}))"
+    return f"({a}*{b})" if atom.kind == "mul" else f"{atom.kind}({a},{b})"
+
+
+class Beyond(Exception):
+    """The expression is not quasi-affine in the symbol, or passes a cap: why, in words."""
+
+
+@dataclass(frozen=True)
+class Tail:
+    """f(s + period) == f(s) + step for every s >= start."""
+
+    start: int
+    period: int
+    step: int
+
+    @property
+    def slope(self) -> Fraction:
+        return Fraction(self.step, self.period)
+
+
+def tail(e: Expr, symbol: str, memo: dict[Atom, Tail] | None = None) -> Tail:
+    """The periodic-affine tail of ``e``, an expression of ``symbol`` alone; Beyond when it is
+    not quasi-affine or its period or start passes PERIOD_CAP or START_CAP."""
+    memo = {} if memo is None else memo
+    start, period, step = 1, 1, 0
+    for atom, coefficient in e.terms:
+        part = memo.get(atom)
+        if part is None:
+            part = memo[atom] = _atom_tail(atom, symbol, memo)
+        joint = _lcm(period, part.period)
+        step = step * (joint // period) + coefficient * part.step * (joint // part.period)
+        start, period = max(start, part.start), joint
+    return Tail(start, period, step)
+
+
+def _lcm(a: int, b: int) -> int:
+    joint = math.lcm(a, b)
+    if joint > PERIOD_CAP:
+        raise Beyond(f"a period of {joint} sizes (past {PERIOD_CAP})")
+    return joint
+
+
+def _atom_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
+    if atom.kind == "sym":
+        if atom.name != symbol:
+            raise Beyond(f"{atom.name} is not fixed")
+        return Tail(1, 1, 1)
+    if atom.kind == "mul":
+        raise Beyond(f"{atom} multiplies two sizes")
+    if atom.kind in ("floor", "ceil"):
+        if not atom.args[1].is_const or atom.args[1].constant <= 0:
+            raise Beyond(f"{atom} divides by a size" if atom.args[1].symbols() else
+                         f"{atom} divides by {atom.args[1].constant}")
+        inner, divisor = tail(atom.args[0], symbol, memo), atom.args[1].constant
+        # after `periods` periods the dividend has moved by a multiple of the divisor
+        periods = divisor // math.gcd(inner.step, divisor)
+        return Tail(inner.start, _lcm(inner.period * periods, 1), inner.step * periods // divisor)
+    return _extreme_tail(atom, symbol, memo)
+
+
+def _extreme_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
+    """min or max: one argument's tail once the other's line has parted from it for good."""
+    first, second = atom.args
+    tails = (tail(first, symbol, memo), tail(second, symbol, memo))
+    gap = tail(first - second, symbol, memo)
+    if gap.step == 0:  # equal slopes: the difference is periodic, and so is the choice
+        period = _lcm(tails[0].period, tails[1].period)
+        start = max(tails[0].start, tails[1].start)
+        return Tail(start, period, tails[0].step * (period // tails[0].period))
+    # period * gap(s) - step * (s - start) repeats: its extremes bound where the sign settles
+    at = compiled(first - second, symbol)
+    wobble = [gap.period * at(s) - gap.step * (s - gap.start)
+              for s in range(gap.start, gap.start + gap.period)]
+    if gap.step > 0:  # first ends above second
+        settled = gap.start + (-min(wobble)) // gap.step + 1
+        winner = tails[1] if atom.kind == "min" else tails[0]
+    else:
+        settled = gap.start + max(wobble) // -gap.step + 1
+        winner = tails[0] if atom.kind == "min" else tails[1]
+    start = max(settled, winner.start, tails[0].start, tails[1].start)
+    if start > START_CAP:
+        raise Beyond(f"{atom} settles only past size {START_CAP}")
+    return Tail(start, winner.period, winner.step)
+
+
+def condition_sizes(condition: Condition, symbol: str,
+                    memo: dict[Atom, Tail] | None = None) -> tuple[SizeSet, str]:
+    """The sizes of ``symbol`` (the only symbol left in ``condition``) that satisfy it, and
+    "" when that set is exact, else why not (the set is then a superset: sizes up to
+    BRUTE_BOUND checked one by one, every larger size kept)."""
+    try:
+        return _exact_sizes(condition, symbol, {} if memo is None else memo), ""
+    except Beyond as beyond:
+        bits = 0
+        for size in range(1, BRUTE_BOUND + 1):
+            if condition.holds({symbol: size}):
+                bits |= 1 << size
+        why = f"{condition} is not solved exactly ({beyond}): sizes past {BRUTE_BOUND} not checked"
+        return SizeSet(BRUTE_BOUND + 1, bits, 1, 1), why
+
+
+def _exact_sizes(condition: Condition, symbol: str, memo: dict[Atom, Tail]) -> SizeSet:
+    truth = condition.truth
+    if truth is not None:
+        return SizeSet.everything() if truth else SizeSet.nothing()
+    if condition.kind == "any":
+        union = SizeSet.nothing()
+        for option in condition.options:
+            try:
+                union = union | _exact_sizes(option, symbol, memo)
+            except OverflowError as overflow:
+                raise Beyond(str(overflow)) from None
+        return union
+    shape = tail(condition.gap, symbol, memo)
+    holds = (lambda v: v == 0) if condition.kind == "eq" else (lambda v: v >= 0)
+    at, prefix = compiled(condition.gap, symbol), 0
+    for size in range(1, shape.start):
+        if holds(at(size)):
+            prefix |= 1 << size
+    values = [at(s) for s in range(shape.start, shape.start + shape.period)]
+    if shape.step == 0:
+        residues = sum(1 << ((shape.start + r) % shape.period)
+                       for r, value in enumerate(values) if holds(value))
+        return SizeSet(shape.start, prefix, shape.period, residues)
+    if condition.kind == "eq":
+        return _crossings(shape, values, prefix)
+    return _thresholds(shape, values, prefix)
+
+
+def _crossings(shape: Tail, values: list[int], prefix: int) -> SizeSet:
+    """gap == 0 where the gap keeps moving: at most one size per residue."""
+    end = shape.start
+    for r, value in enumerate(values):
+        periods, left = divmod(-value, shape.step)
+        if left == 0 and periods >= 0:
+            size = shape.start + r + periods * shape.period
+            if size > START_CAP:
+                raise Beyond(f"a solution past size {START_CAP}")
+            prefix |= 1 << size
+            end = max(end, size + 1)
+    return SizeSet(end, prefix, 1, 0)
+
+
+def _thresholds(shape: Tail, values: list[int], prefix: int) -> SizeSet:
+    """gap >= 0 where the gap keeps moving: per residue, from some size on (rising) or up to
+    some size (falling)."""
+    runs: list[tuple[int, int]] = []  # per residue: its first size, how many periods it holds
+    if shape.step > 0:  # each residue holds for good from its first size on
+        firsts = [shape.start + r + max(0, -(value // shape.step)) * shape.period
+                  for r, value in enumerate(values)]
+        end = max(firsts)
+        runs = [(first, -(-(end - first) // shape.period)) for first in firsts]
+    else:
+        runs = [(shape.start + r, value // -shape.step + 1)
+                for r, value in enumerate(values) if value >= 0]
+        end = max([shape.start] + [first + (count - 1) * shape.period + 1
+                                   for first, count in runs])
+    if end > START_CAP:
+        raise Beyond(f"the condition settles only past size {START_CAP}")
+    for first, count in runs:
+        prefix |= repeat(1, shape.period, count) << first if count else 0
+    return SizeSet(end, prefix, 1, 1 if shape.step > 0 else 0)
+
+
+#: the parts of a contract a cause may decide (``offset`` goes with ``multiple_of``)
+FIELDS = ("min", "max", "multiple_of", "values")
+
+
+@dataclass(frozen=True, eq=False)
+class Cause:
+    """A condition that excludes some size, the sizes it alone allows (``part``), and the
+    fields of the solution it decides: those its own part imposes as they are, and those that
+    would change without it (a stride chain's joins decide "multiple of 32" together)."""
+
+    condition: Condition
+    part: Constraint
+    decides: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Solution(Constraint):
+    """The sizes of one symbol that satisfy every condition (``sizes``, summarised by the
+    contract fields), each ``cause`` with its part, and the conditions ``dropped`` because
+    another symbol in them is free."""
+
+    causes: tuple[Cause, ...] = ()
+    dropped: tuple[Condition, ...] = field(default=())
+
+
+def solve(conditions: Iterable[Condition], symbol: str, fixed: Mapping[str, int]) -> Solution:
+    """The sizes of ``symbol`` that satisfy ``conditions`` with the symbols of ``fixed`` set."""
+    env = {name: size for name, size in fixed.items() if name != symbol}
+    memo: dict[Atom, Tail] = {}
+    solved: dict[str, tuple[SizeSet, str]] = {}  # repeated blocks repeat their conditions
+    kept: list[tuple[Condition, str]] = []
+    dropped: list[Condition] = []
+    notes: list[str] = []
+    for condition in conditions:
+        settled = condition.substitute(env)
+        if settled.symbols() - {symbol}:
+            dropped.append(condition)
+            continue
+        key = settled.key
+        if key not in solved:
+            solved[key] = condition_sizes(settled, symbol, memo)
+        part, why = solved[key]
+        if why and why not in notes:
+            notes.append(why)
+        if not part.is_everything:
+            kept.append((condition, key))
+    units = list(dict.fromkeys(key for _, key in kept))
+    sizes = SizeSet.everything()
+    for key in units:
+        sizes = _intersection(sizes, solved[key][0], notes)
+    whole = summarise(sizes, "; ".join(notes))
+    parts = {key: summarise(*solved[key]) for key in units}
+    decides = _decisive(units, {key: solved[key][0] for key in units}, parts, whole)
+    causes = tuple(Cause(condition, parts[key], decides[key]) for condition, key in kept)
+    return Solution(**{name: getattr(whole, name) for name in Constraint.__dataclass_fields__},
+                    causes=causes, dropped=tuple(dropped))
+
+
+def _decisive(units: list[str], sets: dict[str, SizeSet], parts: dict[str, Constraint],
+              whole: Constraint) -> dict[str, tuple[str, ...]]:
+    """Per condition (by key), the fields of ``whole`` it decides: those its part imposes,
+    and those that change when it alone is left out (the others' intersections met from
+    both ends, so each is two intersections away)."""
+    before: list[SizeSet | None] = [SizeSet.everything()]
+    after: list[SizeSet | None] = [SizeSet.everything()]
+    for key in units:
+        before.append(_meet(before[-1], sets[key]))
+    for key in reversed(units):
+        after.append(_meet(after[-1], sets[key]))
+    after.reverse()
+    compared = ("values",) if whole.values is not None else FIELDS  # values decide the rest
+    decided = {}
+    for i, key in enumerate(units):
+        fields = set(_imposed(parts[key], whole))
+        rest = _meet(before[i], after[i + 1])
+        if rest is not None:
+            without = summarise(rest)
+            fields.update(f for f in compared if _field(without, f) != _field(whole, f))
+        decided[key] = tuple(f for f in FIELDS if f in fields)
+    return decided
+
+
+def _meet(a: SizeSet | None, b: SizeSet | None) -> SizeSet | None:
+    """a & b, or None where one is unknown or their periods pass the cap."""
+    if a is None or b is None:
+        return None
+    try:
+        return a & b
+    except OverflowError:
+        return None
+
+
+def _field(c: Constraint, name: str) -> object:
+    return (c.multiple_of, c.offset) if name == "multiple_of" else getattr(c, name)
+
+
+def _imposed(part: Constraint, whole: Constraint) -> list[str]:
+    """The fields of ``whole`` that ``part`` imposes as they stand."""
+    if whole.values is not None:
+        return ["values"] if part.values is not None else []
+    found = []
+    if part.min > 1 and part.min == whole.min:
+        found.append("min")
+    if part.max is not None and part.max == whole.max:
+        found.append("max")
+    if 1 < part.multiple_of and whole.multiple_of % part.multiple_of == 0:
+        found.append("multiple_of")
+    if part.values is not None and whole.values is not None:
+        found.append("values")
+    return found
+
+
+def _intersection(sizes: SizeSet, part: SizeSet, notes: list[str]) -> SizeSet:
+    """sizes & part; where the periods together pass PERIOD_CAP, part's contract superset,
+    and failing that its bounds alone (said in ``notes``)."""
+    try:
+        return sizes & part
+    except OverflowError as overflow:
+        summary = summarise(part)
+        notes.append(f"{overflow}: a condition kept only as '{summary.describe()}' or wider")
+        try:
+            return sizes & SizeSet.progression(summary.min, summary.max, summary.multiple_of,
+                                               summary.offset)
+        except OverflowError:
+            return sizes & SizeSet.progression(summary.min, summary.max)
