@@ -242,6 +242,8 @@ class Propagation:
             rewritten, inputs = self._what_if.rewrite(layer, inputs, self)
             if rewritten is None:  # a layer a rewrite removes: nothing of it is inferred
                 self._outputs(layer, inputs, None, False)
+                if dims.SYMBOLIC is not None:  # (what it passes on still owes to symbols)
+                    self._settle(layer, inputs, False, ())
                 return None
             if rewritten.type != layer.type:
                 spec = registry.lookup(rewritten.type, rewritten.version)
@@ -270,17 +272,18 @@ class Propagation:
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
         if dims.SYMBOLIC is not None:  # (a Result checks nothing and makes no dim)
             follows = spec.symbolic if spec is not None else layer.type.lower() == "result"
-            self._settle(layer, inputs, follows, spec.value_inputs if spec is not None else ())
+            self._settle(layer, inputs, follows, spec.value_inputs if spec is not None else (),
+                         tensor is not None)
         return trace
 
     def _settle(self, layer: Layer, inputs: list[Value], follows: bool,
-                reads: tuple[int, ...]) -> None:
+                reads: tuple[int, ...], made_values: bool = False) -> None:
         """reshapeable (shapes.symdims): the output dims of a layer whose op does not follow
         the input axes' symbols, or that read a value depending on them, are opaque."""
         recording = dims.SYMBOLIC
         depends, origin, unfollowed = recording.settle(
             layer, follows, reads, [v.shape for v in inputs],
-            [v.producer.id if v.producer is not None else None for v in inputs])
+            [v.producer.id if v.producer is not None else None for v in inputs], made_values)
         if not depends:
             return
         for port in layer.outputs:

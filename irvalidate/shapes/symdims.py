@@ -163,7 +163,10 @@ class Recording:
         if ea is None or eb is None:
             return self._unfollowed((a, b), result)
         self.record(eq(ea, eb, cause=self._site(a, b), reason=f"must equal {_shown(b, eb)}"))
-        return with_expr(result, ea if type(a) is SymDim else eb)
+        # the two are one size now: keep the expression of a static one (an input axis that
+        # is dynamic now takes the other's size when only that other is set)
+        keep_a = type(a) is SymDim and (a.lo == a.hi or type(b) is not SymDim or b.lo != b.hi)
+        return with_expr(result, ea if keep_a else eb)
 
     def broadcast(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
         """``Dimension::broadcast_merge``: equal, or one of them 1; the result is the other."""
@@ -208,15 +211,43 @@ class Recording:
             return opaque(result, d.depends, _origin((d,)) or self.cause)
         return with_expr(result, d.expr + pad)
 
-    def window(self, padded: Dim, window: int) -> None:
-        """A window of ``window`` must fit in the padded data."""
-        if type(padded) is not SymDim:
+    def grouped(self, channels: Dim, groups: Dim, per_group: Dim) -> Dim | None:
+        """A grouped convolution whose group width is symbolic: the data channels must be
+        groups x that width (None: no symbol here, the plain check goes on)."""
+        if not symbolic(per_group):
+            return None
+        ec, eg, ew = expr_of(channels), expr_of(groups), expr_of(per_group)
+        if ec is None or eg is None or ew is None:
+            return self._unfollowed((channels, groups, per_group), groups)
+        if channels.lo != groups.lo * per_group.lo or not channels.lo == channels.hi:
+            return None  # (the plain check refuses it, or says what it does with an interval)
+        self.record(eq(ec, eg * ew, cause=self._site(channels, per_group),
+                       reason=f"the channels must be {_shown(groups, eg)} groups of "
+                              f"{_shown(per_group, ew)}"))
+        return groups
+
+    def at_most(self, a: Dim, b: Dim) -> None:
+        """``a`` may not be larger than ``b`` (pdpd broadcasts B into A only)."""
+        if not symbolic(a, b):
             return
-        if padded.expr is None:
-            self._unfollowed((padded,), None)
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            self._unfollowed((a, b), None)
             return
-        self.record(ge(padded.expr, const(window), cause=self._site(padded),
-                       reason=f"a window of {window} must fit"))
+        self.record(ge(eb - ea, const(0), cause=self._site(a, b),
+                       reason=f"{_shown(a, ea)} may not be larger than {_shown(b, eb)}"))
+
+    def window(self, padded: Dim, window: Dim) -> None:
+        """A window must fit in the padded data (the runtime checks it at every static size,
+        so it holds whatever the witness)."""
+        if not symbolic(padded, window):
+            return
+        ep, ew = expr_of(padded), expr_of(window)
+        if ep is None or ew is None:
+            self._unfollowed((padded, window), None)
+            return
+        self.record(ge(ep - ew, const(0), cause=self._site(padded, window),
+                       reason=f"a window of {_shown(window, ew)} must fit"))
 
     def reshaped(self, shape: tuple[Dim, ...], out: tuple[Dim, ...], minus_one: int | None,
                  copied: frozenset[int], counted: bool) -> tuple[Dim, ...]:
@@ -254,12 +285,15 @@ class Recording:
     # what a layer's outputs owe to the symbols (the propagation asks, layer by layer) ----
 
     def settle(self, layer: Any, follows: bool, reads: Sequence[int],
-               shapes: Sequence[Shape], producers: Sequence[str | None]) -> tuple[
-                   frozenset[str], Any, bool]:
+               shapes: Sequence[Shape], producers: Sequence[str | None],
+               made_values: bool = False) -> tuple[frozenset[str], Any, bool]:
         """For one inferred layer (``shapes`` and ``producers``: of its inputs): the symbols
-        its outputs may depend on, where they were lost, and whether its output dims are to
-        be taken as opaque (an op that does not follow symbols, or one that read a value that
-        depends on them).  A layer whose values depend on symbols is remembered as tainted."""
+        its output dims may depend on, where they were lost, and whether they are to be taken
+        as opaque: its op does not follow symbols, or it read a value that depends on them
+        (a Reshape's target computed from a ShapeOf).  What such a layer recorded is replaced
+        by one unknown condition.  A layer whose values may depend on symbols is remembered
+        as tainted, with the layer that first made such values (``made_values``: this one
+        computed a value)."""
         depends: frozenset[str] = frozenset()  # what its dims may depend on
         lost = None  # where an input dim was already opaque
         for shape in shapes:
@@ -273,15 +307,15 @@ class Recording:
             if found is not None:
                 values, carried = values | found[0], carried or found[1]
                 if index in reads:
-                    depends, read = depends | found[0], read or found[1]
+                    depends, read = depends | found[0], read or found[1] or layer
         if values:
-            self.tainted[layer.id] = (values, carried or layer)
-        if depends and not follows:
-            # what its own checks refuse is not known: the conditions its merges recorded
-            # may be explorations, and others are not recorded at all
-            del self.conditions[self._mark:]
-            self.unknowns.append(Unknown(depends, layer, lost or layer))
+            self.tainted[layer.id] = (values, carried or (layer if made_values else None))
         unfollowed = bool(depends) and (not follows or read is not None)
+        if unfollowed:
+            # what its own checks refuse is not known: the conditions its merges recorded
+            # may be explorations, or rest on a value the symbols do not reach
+            del self.conditions[self._mark:]
+            self.unknowns.append(Unknown(depends, layer, read or lost or layer))
         return depends, read or lost or layer, unfollowed
 
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:

@@ -156,8 +156,8 @@ def conv_dim(data: Dim, kernel: Dim, stride: int, dilation: int, pad_sum: int, s
     window = dilated(kernel, dilation)
     if dim.is_static and window.is_static and window.lo > dim.lo:
         raise _larger(window.lo, dim, axis)
-    if _dims.SYMBOLIC is not None and window.is_static:
-        _dims.SYMBOLIC.window(dim, window.lo)
+    if _dims.SYMBOLIC is not None:
+        _dims.SYMBOLIC.window(dim, window)
     return arith.add(floor_div(arith.sub(dim, window), i64(stride)), ONE)
 
 
@@ -189,13 +189,13 @@ def pool_dim(data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int
                               f"of dynamic dimension\")")
         if window == 0 or window > dim.lo:
             raise _larger(window, dim, axis)
-        if _dims.SYMBOLIC is not None:
-            _dims.SYMBOLIC.window(dim, window)
         if exclude_pad and not (window > begin and window > end):
             raise WindowError(f"with exclude-pad, the window ({window} after dilation) must be "
                               f"larger than both pads at spatial axis {axis} (begin {begin}, end "
                               f"{end}, compared as unsigned), else it can lie entirely in the "
                               f"padding")
+    if _dims.SYMBOLIC is not None:  # (checked at every static size, whatever the witness)
+        _dims.SYMBOLIC.window(dim, Dim(window, window))
     dim = arith.sub(dim, arith.from_int(i64(window)))
     if rounding == "floor":
         return arith.add(floor_div(dim, i64(stride)), ONE)
