@@ -26,8 +26,8 @@ from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
 from ..ops.parameter_const import outputs_of
 from ..reporting.names import line_start, printed, shown_path
-from ..shapes.dims import Dim, Shape, format_dim, format_shape
-from ..shapes.symbolic import Condition, Solution, solve, sym, ties
+from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
+from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
 from ..shapes.symdims import Recording, Site, recording, with_expr
 from .reshaped import ReshapeRun, what_if
 from .smart_reshape import plan
@@ -93,8 +93,53 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     for condition in found.conditions:  # (an axis's answer reads only the conditions on it)
         for name in condition.symbols():
             by_symbol[name].append(condition)
-    rows = [_axis_row(a, axes, by_symbol[a.symbol], found, run, unread) for a in axes]
-    return _by_input(axes, rows, ties(found.conditions))
+    tied = ties(found.conditions)
+    classes = _tie_classes(tied)
+    rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, run, unread)
+            for a in axes]
+    return _by_input(graphs[0], axes, rows, tied)
+
+
+def _tie_classes(tied: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """The symbols equated outright, each with every symbol equal to it (transitively)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+    for x, y in tied:
+        parent[root(x)] = root(y)
+    members: dict[str, set[str]] = {}
+    for x in parent:
+        members.setdefault(root(x), set()).add(x)
+    for r, found in members.items():
+        found.add(r)
+    return {x: frozenset(members[root(x)]) for x in parent}
+
+
+def _conditions_of(axis: Axis, axes: list[Axis], by_symbol: dict[str, list[Condition]],
+                   classes: dict[str, frozenset[str]]) -> list[Condition]:
+    """The conditions on an axis and on the axes tied to it; a tied axis that is dynamic now
+    takes this one's size when only this one is set, so it is replaced by this one."""
+    tied = classes.get(axis.symbol, frozenset({axis.symbol}))
+    now = {a.symbol: a.now for a in axes}
+    free = {name: sym(axis.symbol) for name in tied if name != axis.symbol
+            and not now[name].is_static}
+    seen: set[int] = set()
+    out: list[Condition] = []
+    for name in sorted(tied):
+        for condition in by_symbol.get(name, []):
+            if id(condition) not in seen:
+                seen.add(id(condition))
+                out.append(condition.substitute(free) if free else condition)
+    for name in free:  # a partner of an interval now merges only with sizes inside it
+        bounds, mine = now[name], sym(axis.symbol)
+        if bounds.lo > 0:
+            out.append(ge(mine, const(bounds.lo), reason=f"must be in {name}'s {bounds}"))
+        if bounds.hi < INF:
+            out.append(le(mine, const(bounds.hi), reason=f"must be in {name}'s {bounds}"))
+    return out
 
 
 def _unread(weights: BinFile, before) -> str:
@@ -118,7 +163,7 @@ def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: 
         return _row(axis, solve([], axis.symbol, fixed), [],
                     "the model does not infer as it is: " + _refused(run))
     solution = solve(conditions, axis.symbol, fixed)
-    why = solution.why_inexact or unread or _unfollowed(axis, found)
+    why = solution.why_inexact or unread or _unfollowed(axis, found) or _entangled(axis, solution)
     return _row(axis, solution, _causes_of(solution), why)
 
 
@@ -135,7 +180,11 @@ def _causes_of(solution: Solution) -> list[dict]:
         causes += [_cause(maker, f"{part}: it makes a size that {site.layer.type} "
                                  f"'{site.layer.name}' compares")
                    for maker in site.makers if isinstance(maker, Layer)]
-    return causes
+    unique: list[dict] = []
+    for cause in causes:  # (a layer may put one condition on a size twice)
+        if cause not in unique:
+            unique.append(cause)
+    return unique
 
 
 def _cause(layer: Layer, reason: str) -> dict:
@@ -160,6 +209,19 @@ def _unfollowed(axis: Axis, found: Recording) -> str:
     return ""
 
 
+def _entangled(axis: Axis, solution: Solution) -> str:
+    """Why the axis is not exact: a condition on it also holds an input axis that is dynamic
+    now (not tied to it outright), which the runtime reads as an interval."""
+    for condition in solution.dropped:
+        if axis.symbol in condition.symbols():
+            others = sorted(condition.symbols() - {axis.symbol})
+            site = condition.cause
+            at = f" at {_named(site.layer)}" if isinstance(site, Site) else ""
+            return (f"a condition{at} also holds {', '.join(others)}, which is dynamic now: "
+                    f"what this axis takes depends on the size that one gets")
+    return ""
+
+
 def _named(layer) -> str:
     if not isinstance(layer, Layer):
         return "a layer"
@@ -175,20 +237,27 @@ def _refused(run: ReshapeRun) -> str:
     return ", ".join(f"{layer.type} '{layer.name}' (line {layer.line})" for layer in layers[:3])
 
 
-def _by_input(axes: list[Axis], rows: list[dict], tied: list[tuple[str, str]]) -> list[dict]:
+def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
+              tied: list[tuple[str, str]]) -> list[dict]:
+    """Every input in order (one of dynamic rank or a scalar has no axes), each with its
+    axes' rows and their equal partners."""
     by_symbol = {a.symbol: a for a in axes}
-    out: list[dict] = []
+    out: dict[str, dict] = {}
+    for layer in model.layers:
+        if layer.type.lower() == "parameter":
+            shapes, _, _ = outputs_of(layer)
+            shape = shapes[0] if shapes else None
+            out[layer.id] = {"name": layer.name, "shape": format_shape(shape), "axes": [],
+                             "axes_not_analysed": len(shape) if shape else 0}
     for a, row in zip(axes, rows):
         for x, y in tied:
             partner = by_symbol.get(y if x == a.symbol else x if y == a.symbol else "")
             if partner is not None and partner is not a:
                 row["equal_to"].append({"input": partner.layer.name, "axis": partner.axis})
-        if not out or out[-1]["name"] != a.layer.name:
-            out.append({"name": a.layer.name, "shape": format_shape(a.shape), "axes": [],
-                        "axes_not_analysed": 0})
-        out[-1]["axes"].append(row)
-        out[-1]["axes_not_analysed"] = len(a.shape) - a.axis - 1
-    return out
+        entry = out[a.layer.id]
+        entry["axes"].append(row)
+        entry["axes_not_analysed"] = len(a.shape) - a.axis - 1
+    return list(out.values())
 
 
 def described(row: dict) -> str:
@@ -229,8 +298,11 @@ def text_report(path: str, inputs: list[dict]) -> str:
     """The text ``reshapeable`` prints for one file: a line per axis."""
     lines = [shown_path(path)]
     if not inputs:
-        lines.append("  no input with a static rank")
+        lines.append("  no input")
     for found in inputs:
+        if found["shape"] == "[...]" or found["shape"] == "[]":
+            what = "a dynamic rank" if found["shape"] == "[...]" else "a scalar"
+            lines.append(f"  {line_start(found['name'])}: {what}, no axis to size")
         for row in found["axes"]:
             head = f"  {line_start(found['name'])} axis {row['axis']} (now {row['now']}): "
             sizes = described(row)

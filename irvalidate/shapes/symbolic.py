@@ -66,10 +66,13 @@ class Atom:
             return values[0] * values[1]
         return min(values) if self.kind == "min" else max(values)
 
-    def rebuilt(self, env: Mapping[str, int]) -> Expr:
-        """This atom with the symbols of ``env`` fixed, folded."""
+    def rebuilt(self, env: Mapping[str, int | Expr]) -> Expr:
+        """This atom with the symbols of ``env`` fixed (or replaced by expressions), folded."""
         if self.kind == "sym":
-            return const(env[self.name]) if self.name in env else Expr(((self, 1),), 0)
+            if self.name not in env:
+                return Expr(((self, 1),), 0)
+            found = env[self.name]
+            return found if isinstance(found, Expr) else const(found)
         args = [a.substitute(env) for a in self.args]
         return _BUILDERS[self.kind](args[0], args[1])
 
@@ -111,8 +114,9 @@ class Expr:
         """The value with every symbol set from ``env`` (Python's integer floor and ceiling)."""
         return self.constant + sum(c * a.evaluate(env) for a, c in self.terms)
 
-    def substitute(self, env: Mapping[str, int]) -> Expr:
-        """This expression with the symbols of ``env`` fixed, folded as far as it goes."""
+    def substitute(self, env: Mapping[str, int | Expr]) -> Expr:
+        """This expression with the symbols of ``env`` fixed (or replaced by expressions: a
+        symbol tied to another), folded as far as it goes."""
         if self._symbols.isdisjoint(env):
             return self
         out = const(self.constant)
@@ -311,7 +315,7 @@ class Condition:
             return False
         return value == 0 if self.kind == "eq" else value >= 0
 
-    def substitute(self, env: Mapping[str, int]) -> Condition:
+    def substitute(self, env: Mapping[str, int | Expr]) -> Condition:
         if self.kind == "any":
             options = tuple(o.substitute(env) for o in self.options)
             return Condition("any", self.gap, options, self.cause, self.reason, self.text)
