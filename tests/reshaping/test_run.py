@@ -238,3 +238,17 @@ def test_the_runtime_agrees_on_these_models(tmp_path):
     assert not runtime_reshape(ids, {"ids": [4, 16]}).works
     assert runtime_reshape(ids, {"ids": [1, 16]}).works
     assert runtime_reshape(two_input_model(tmp_path), {"x": [1, 3, 8, 8], "mask": [1, 32]}).works
+
+
+def test_a_file_no_request_fits_is_still_checked_as_read(tmp_path, capsys):
+    """What makes the runtime refuse to read a file is said whatever the requests: the
+    model with an unknown op type, which no request fits, has its IRV212 (exit 1)."""
+    broken_elsewhere(tmp_path)
+    ids_model(tmp_path)
+    code, document = run(capsys, "--reshape", "ids[1,16]", "--reshape", "ids[1,8..32]",
+                         str(tmp_path))
+    assert code == 1
+    files = by_file(document)
+    assert sorted(f["rule"] for f in files["odd"]["findings"]) == ["IRV212", "IRV303", "IRV303"]
+    assert files["text"]["findings"] == []
+    assert [r["works"] for r in files["text"]["reshapes"]] == [True, True]
