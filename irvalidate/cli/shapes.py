@@ -1,4 +1,5 @@
-"""``irvalidate shapes FILE...``: what irvalidate believes every layer produces.
+"""``irvalidate shapes PATH...``: what irvalidate believes every layer produces (a folder:
+every IR file the check would find in it).
 
 For every layer (nested bodies included), each output port's inferred shape next to the one
 the file declares, and whether an op of irvalidate models the layer (or refused it, and why).  Shapes are written as
