@@ -4,6 +4,11 @@ The file is read and analysed as it is (SmartReshape matches its patterns on tha
 analysed again with the new Parameter shapes and the rewrites; the rules of
 ``RESHAPE_RULES`` read the second analysis.  The outcome (the new shapes of the inputs and
 of the model's outputs, the rewrites, the verdict) goes with the file's result.
+
+From the command line (``reshape_each``), each ``--reshape`` option is a request of its
+own, tried alone on each file: one that does not fit the file's inputs is told (IRV303), the
+file read and analysed once for all, and the findings of several requests merged so that
+none is lost or repeated.
 """
 from __future__ import annotations
 
@@ -121,8 +126,8 @@ class _Trials:
         self.settled: dict[int, ReshapeOutcome] = {}
 
     def first(self, doc: Document, weights: BinFile) -> list[Context]:
-        """The first call's contexts: every request fitted, the first that fits tried (the
-        file as read when none does), with the requests that do not fit (IRV303)."""
+        """The first call's contexts: every request fitted, the first that fits tried, with
+        the requests that do not fit (IRV303); _NothingFits when none fits."""
         self.doc, self.weights, self.graphs = doc, weights, doc.graphs()
         names = parameter_names(doc.path)
         self.fitted = [fit(self.graphs[0], names, r, t)
