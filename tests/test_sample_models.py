@@ -49,10 +49,26 @@ def test_reshape_sample_shows_its_rules(name, capsys):
     assert {f["rule"] for f in document["files"][0]["findings"]} == expected
 
 
+#: the reshape/ folder with a request that one sample fits: the other is told (IRV303)
+FOLDER_SPEC = ["--reshape", "x[4,8,8]"]
+FOLDER_CODES = {"classifier-head.xml": {"IRV302"}, "cropped-upsample.xml": {"IRV303"}}
+
+
+def test_reshape_over_the_samples_folder(capsys):
+    code = main(["--format", "json", *FOLDER_SPEC, str(SAMPLES / "reshape")])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0  # an info for the file without an input x, and a reshape that works
+    found = {Path(f["path"]).name: {g["rule"] for g in f["findings"]} for f in document["files"]}
+    assert found == FOLDER_CODES
+    outcomes = {Path(f["path"]).name: f.get("reshape") for f in document["files"]}
+    assert outcomes["classifier-head.xml"]["works"] and outcomes["cropped-upsample.xml"] is None
+
+
 def test_every_rule_has_a_broken_sample():
     from irvalidate.rules import RESHAPE_RULES, RULES
     shown = {p.stem.split("-")[0] for p in BROKEN}
     shown |= {code for _, codes, _ in RESHAPES.values() for code in codes}
+    shown |= {code for codes in FOLDER_CODES.values() for code in codes}
     assert {r.CODE for r in RULES} <= shown
     assert len(RESHAPE_RULES) < len(RULES)
 

@@ -81,15 +81,74 @@ def inputs_listing(graph: Graph, names: dict[str, list[str]]) -> str:
     return "the model's inputs:\n" + ("\n".join(rows) if rows else "  (none)")
 
 
+class NotApplicable(NamedTuple):
+    """A request that does not fit a file (``--reshape`` over folders of different models):
+    the file is not reshaped, and IRV303 says why."""
+    #: the request as written back (``x[1,3,8,8]``)
+    request: str
+    #: why, in one line: the names asked for and the inputs the file has
+    reason: str
+    #: why, as a usage error says it (the model's inputs listed, a line each)
+    usage: str = ""
+
+
+#: one input of a request: its name (None: the model's only input) and its new shape
+Wanted = tuple[str | None, tuple[Dim, ...]]
+
+
+def _inputs_line(graph: Graph) -> str:
+    """The model's inputs in one line: ``x[1,3,8,8], ids[1,?]``."""
+    listed = []
+    for layer in graph.layers:
+        if layer.type.lower() == "parameter":
+            shapes, _, _ = outputs_of(layer)
+            listed.append(f"{layer.name}{format_shape(shapes[0]) if shapes else '[...]'}")
+    return ", ".join(listed) if listed else "none"
+
+
+def _misfit(graph: Graph, requests: Sequence[Wanted], by_name: dict[str, Layer]) -> str:
+    """Why the requests do not fit, in one line, when some name is no input of the file."""
+    asked = [name for name, _ in requests if name is not None]
+    missing = [name for name in asked if name not in by_name]
+    has = [name for name in asked if name in by_name]
+    quoted = ", ".join(repr(n) for n in missing)
+    word = "input" if len(missing) == 1 else "inputs"
+    partly = (f"; of the inputs asked for it has {', '.join(repr(n) for n in has)}, and a "
+              f"request is tried only whole" if has else "")
+    return f"the file has no {word} named {quoted}{partly} (its inputs: {_inputs_line(graph)})"
+
+
+def fit(graph: Graph, names: dict[str, list[str]],
+        requests: Sequence[Wanted], label: str) -> dict[str, Shape] | NotApplicable:
+    """``resolve``'s new shapes, or why the requests do not fit this file (NotApplicable,
+    ``label`` naming the request): a name that is no input, a rank that differs, a bare
+    ``[dims]`` on a model with several inputs."""
+    try:
+        return resolve(graph, names, requests)
+    except UsageError as err:
+        by_name = _aliases([layer for layer in graph.layers
+                            if layer.type.lower() == "parameter"], names)
+        if any(name is not None and name not in by_name for name, _ in requests):
+            return NotApplicable(label, _misfit(graph, requests, by_name), str(err))
+        first = str(err).split("\n", 1)[0]
+        return NotApplicable(label, f"{first} (its inputs: {_inputs_line(graph)})", str(err))
+
+
+def _aliases(params: list[Layer], names: dict[str, list[str]]) -> dict[str, Layer]:
+    """Every name a Parameter answers to (its layer name, its tensor names), first wins."""
+    by_name: dict[str, Layer] = {}
+    for layer in params:
+        for alias in [layer.name] + names.get(layer.id, []):
+            by_name.setdefault(alias, layer)
+    return by_name
+
+
 def resolve(graph: Graph, names: dict[str, list[str]],
             requests: Sequence[tuple[str | None, tuple[Dim, ...]]]) -> dict[str, Shape]:
     """The new shape of each Parameter a request names, by layer id; UsageError for a name
     that is no input, a rank that differs, or two shapes for one input."""
     params = [layer for layer in graph.layers if layer.type.lower() == "parameter"]
-    by_name: dict[str, Layer] = {}
-    for layer in params:
-        for alias in [layer.name] + names.get(layer.id, []):
-            by_name.setdefault(alias, layer)
+    by_name = _aliases(params, names)
     found: dict[str, Shape] = {}
     for name, shape in requests:
         if name is None:

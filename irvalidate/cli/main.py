@@ -297,9 +297,9 @@ def _what_if_work(args: Arguments, files: list[str],
     if fixing:
         print("irvalidate: error: --reshape does not go with --diff or --fix", file=sys.stderr)
         return 2
-    from ..reshaping.spec import SpecError, parse_all
+    from ..reshaping.spec import SpecError, parse_each
     try:
-        requests = parse_all(args.reshape)
+        requests = parse_each(args.reshape)
     except SpecError as err:
         from ..reshaping.run import inputs_of
         print(printed_lines(f"irvalidate: error: --reshape {err}"), file=sys.stderr)
@@ -328,6 +328,8 @@ def _report(args: Arguments, files: list[str], configs: list, run: Settings,
         from ..fixing.run import fix_file
         work = partial(fix_file, write=not args.diff)
     results, incomplete = _checked(validate_files, files, configs, args.bin, run.jobs, work)
+    if args.reshape and not args.skip_non_ir:  # (the hook's mode: a commit without them is normal)
+        _fits_somewhere(results, args.reshape)
     fmt = run.format or "text"
     if fixing and fmt in ("text", "auto") and args.diff:
         from ..fixing.report import diff_text
@@ -341,6 +343,15 @@ def _report(args: Arguments, files: list[str], configs: list, run: Settings,
     else:
         output.write_stdout(report, json_document=fmt in ("json", "sarif"))
     return results, incomplete
+
+
+def _fits_somewhere(results: list[FileResult], specs: Sequence[str]) -> None:
+    """UsageError (exit 2, no report) for a --reshape request that fits no file checked."""
+    from ..reshaping.run import UsageError, fits_nowhere, label
+    from ..reshaping.spec import parse_each
+    problem = fits_nowhere(results, [label(r) for r in parse_each(specs)])
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def _status(args: Arguments, run: Settings, results: list[FileResult], fixing: bool,

@@ -235,7 +235,8 @@ def _edit_options(add: Callable[..., object]) -> None:
     add("--reshape", metavar="SPEC", action="append", help="what if the inputs had these shapes "
         "(ovc --input syntax: 'x[1,3,512,928]', 'ids[1,?],mask[1,1..2048]', '[4,3,224,224]' "
         "for a model with one input): whether Model.reshape works, the new output shapes, and "
-        "the constant that pins a dim; repeatable")
+        "the constant that pins a dim; repeatable: each SPEC is a request of its own, tried "
+        "alone on each file (a file it does not fit is told, IRV303)")
     add("--no-smart-reshape", action="store_true", help="with --reshape: plain re-inference, "
         "without the graph rewrites Model.reshape makes first (SmartReshape)")
 

@@ -1,4 +1,5 @@
-"""``irvalidate shapes FILE...``: what irvalidate believes every layer produces.
+"""``irvalidate shapes PATH...``: what irvalidate believes every layer produces (a folder:
+every IR file the check would find in it).
 
 For every layer (nested bodies included), each output port's inferred shape next to the one
 the file declares, and whether an op of irvalidate models the layer (or refused it, and why).  Shapes are written as
@@ -131,7 +132,8 @@ def run(argv: Sequence[str]) -> int:
     parser = one_line_parser(prog="irvalidate shapes", description="Show the output "
                                      "shapes irvalidate infers for every layer, beside the "
                                      "declared ones.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="IR .xml files")
+    parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
+                        "holding them (found as the check finds them)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
     parser.add_argument("--reshape", metavar="SPEC", action="append",
@@ -149,10 +151,10 @@ def run(argv: Sequence[str]) -> int:
         except SpecError as err:
             print(f"irvalidate: error: --reshape {err}", file=sys.stderr)
             return 2
-    if args.bin and len(args.files) != 1:
-        print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
-        return 2
-    return report_files(args.files, args.format, "layers",
+    files = ir_files(args.files, args.bin)
+    if isinstance(files, int):
+        return files
+    return report_files(files, args.format, "layers",
                         lambda path: layers_of(path, args.bin, requests, not args.no_smart_reshape),
                         lambda path, rows: f"{shown_path(path)}\n{_table(rows)}")
 
@@ -163,6 +165,33 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]):
         return parser.parse_args(argv[1:])
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
+
+
+def ir_files(paths: Sequence[str], bin_path: str | None = None) -> list[str] | int:
+    """The IR files a per-file subcommand works on: the files named and those found under
+    the folders named, as the check finds them (``files.discovery``: its exclusions, the
+    nearest configuration's); or exit status 2, said on standard error (no IR file found,
+    a .bin without its .xml, ``--bin`` with other than one IR file)."""
+    from ..files.discovery import DiscoveryError, find
+    from ..files.hierarchy import Resolver
+    from ..settings.config import ConfigError
+    try:
+        files = find(paths, Resolver())
+    except (DiscoveryError, ConfigError) as err:
+        print(printed_lines(f"irvalidate: error: {err}"), file=sys.stderr)
+        return 2
+    if not files:
+        print(f"irvalidate: no IR files found under {', '.join(shown_path(p) for p in paths)}",
+              file=sys.stderr)
+        return 2
+    if bin_path is not None and len(files) != 1:
+        print("irvalidate: error: --bin needs exactly one IR file", file=sys.stderr)
+        return 2
+    if bin_path is not None and (os.path.isdir(bin_path) or not os.path.exists(bin_path)):
+        reason = "is a directory, not a file" if os.path.isdir(bin_path) else "no such file"
+        print(printed_lines(f"irvalidate: error: --bin {bin_path}: {reason}"), file=sys.stderr)
+        return 2
+    return files
 
 
 def report_files(paths: Sequence[str], fmt: str, key: str, work: Callable[[str], list],

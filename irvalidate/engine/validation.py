@@ -30,6 +30,7 @@ from . import streaming
 from .linking import link
 
 if TYPE_CHECKING:
+    from ..analysis.what_if import NotApplicable
     from ..reshaping.run import ReshapeOutcome
     from ..settings.config import Config, Settings
 
@@ -44,6 +45,10 @@ class FileResult(NamedTuple):
     fix: FileFix | None = None
     #: with --reshape: what the what-if gave (reshaping.ReshapeOutcome)
     reshape: ReshapeOutcome | None = None
+    #: with --reshape from the command line: each request's outcome, in the order given (a
+    #: ReshapeOutcome, or a NotApplicable when it does not fit the file; () when the file
+    #: could not be read far enough to try them)
+    requests: tuple[ReshapeOutcome | NotApplicable, ...] = ()
 
 
 #: planner(doc, [(code, problem)]) -> a FixInfo (or None) per problem, in order
@@ -251,21 +256,25 @@ def _streamed(path: str, bin_path: str | None, read_from: str | None,
 def validate_file(path: str, bin_path: str | None = None, config: Config | None = None,
                   rules: Sequence = RULES, *, read_from: str | None = None,
                   planner: Planner | None = None, extra_rules: Sequence = (),
-                  contexts_of: ContextMaker | None = None) -> FileResult:
+                  contexts_of: ContextMaker | None = None,
+                  document: Document | None = None) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
     is kept as given (the formatters make a name that is not UTF-8 displayable, names.py).
 
     For --fix: ``read_from`` names a copy of the file to read in its place (the path still
     decides the configuration, the ``.bin`` and the name in findings); ``planner`` turns
     the problems into edits; ``extra_rules`` run at their own levels whatever is selected.
+    ``document``: the file already parsed (--reshape's later requests read the records the
+    first one made, which their contexts hold).
     """
     return _validate(path, bin_path, config or Defaults(), rules, read_from, planner, extra_rules,
-                     contexts_of)
+                     contexts_of, document)
 
 
 def _validate(path: str, bin_path: str | None, config: Settings, rules: Sequence,
               read_from: str | None = None, planner: Planner | None = None,
-              extra_rules: Sequence = (), contexts_of: ContextMaker | None = None) -> FileResult:
+              extra_rules: Sequence = (), contexts_of: ContextMaker | None = None,
+              document: Document | None = None) -> FileResult:
     memo.clear()  # (what one file's inferences remember is no use to the next)
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
@@ -278,7 +287,7 @@ def _validate(path: str, bin_path: str | None, config: Settings, rules: Sequence
         if streamed is not None:
             return streamed
     try:
-        doc = parse(read_from or path)
+        doc = document if document is not None else parse(read_from or path)
         weights = _weights(path, bin_path)
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]

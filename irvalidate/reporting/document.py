@@ -48,19 +48,24 @@ def _finding(f: Finding, with_fix: bool) -> dict:
     if cause is not None:  # (only a consequence names its root)
         found["caused_by"] = {"rule": cause.code, "layer": _layer(cause.layer),
                               "port": cause.port, "line": cause.line}
+    request = getattr(f, "request", None)
+    if request is not None:  # (only with several --reshape requests)
+        found["request"] = request
     return found
 
 
-def _reshape(outcome: Any) -> dict:
+def _reshape(outcome: Any, named: bool = False) -> dict:
     from ..shapes.dims import format_shape
 
     def tensors(pairs: Any) -> list:
         return [{"name": n, "shape": format_shape(s, False)} for n, s in pairs]
-    return {"works": outcome.works, "changed": outcome.changed,
-            "smart_reshape": outcome.smart, "inputs": tensors(outcome.inputs),
-            "outputs": tensors(outcome.outputs),
-            "rewrites": [{"transformation": r.transformation, "layer": _layer(r.layer),
-                          "detail": r.detail} for r in outcome.rewrites]}
+    found = {"request": outcome.request} if named else {}
+    found.update({"works": outcome.works, "changed": outcome.changed,
+                  "smart_reshape": outcome.smart, "inputs": tensors(outcome.inputs),
+                  "outputs": tensors(outcome.outputs),
+                  "rewrites": [{"transformation": r.transformation, "layer": _layer(r.layer),
+                                "detail": r.detail} for r in outcome.rewrites]})
+    return found
 
 
 def _file(result: Any) -> dict:
@@ -76,6 +81,9 @@ def _file(result: Any) -> dict:
     reshape = getattr(result, "reshape", None)
     if reshape is not None:
         found["reshape"] = _reshape(reshape)
+    requests = getattr(result, "requests", ())
+    if len(requests) > 1:  # (several --reshape requests: each that fits the file, named)
+        found["reshapes"] = [_reshape(o, True) for o in requests if hasattr(o, "works")]
     return found
 
 

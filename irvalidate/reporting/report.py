@@ -92,6 +92,9 @@ class FindingModel(_Model):
     caused_by: CauseModel | None = Field(
         None, description="only for a consequence: the root finding it follows from (a "
         "declared dim contradicted because what reaches its layer already contradicts upstream)")
+    request: str | None = Field(
+        None, description="only with several --reshape requests, on a finding that belongs "
+        "to one of them: that request, as x[1,3,8,8] (its message starts with it too)")
 
 
 
@@ -108,6 +111,8 @@ class RewriteModel(_Model):
 
 
 class ReshapeModel(_Model):
+    request: str | None = Field(None, description="only in reshapes (several --reshape "
+                                "requests): the request, as x[1,3,8,8]")
     works: bool = Field(description="Model.reshape succeeds with these shapes")
     changed: bool = Field(description="false when every input asked for already has that "
                           "shape: Model.reshape then does nothing")
@@ -130,6 +135,10 @@ class FileModel(_Model):
                                         "file's edits")
     reshape: ReshapeModel | None = Field(None, description="only with --reshape: the "
                                             "what-if's outcome")
+    reshapes: list[ReshapeModel] | None = Field(
+        None, description="only with several --reshape requests, in place of reshape: the "
+        "outcome of each request that fits the file, in the order given (IRV303 tells the "
+        "others)")
 
 
 
@@ -156,11 +165,13 @@ def build(results: Sequence, version: str) -> Report:
 
 def _findings_left_out(f: FileModel) -> dict[object, object] | None:
     """The fields of a file's findings left out: fix outside --diff/--fix runs, caused_by on
-    the roots."""
+    the roots, request outside runs of several --reshape requests (and on findings about
+    the file)."""
     fields = {"fix"} if f.fix is None else set()
-    if all(finding.caused_by is None for finding in f.findings):
-        return {"__all__": fields | {"caused_by"}}
-    left = {j: fields | ({"caused_by"} if finding.caused_by is None else set())
+    if all(finding.caused_by is None and finding.request is None for finding in f.findings):
+        return {"__all__": fields | {"caused_by", "request"}}
+    left = {j: fields | ({"caused_by"} if finding.caused_by is None else set()) |
+            ({"request"} if finding.request is None else set())
             for j, finding in enumerate(f.findings)}
     return {j: names for j, names in left.items() if names} or None
 
@@ -182,6 +193,10 @@ def dumps(report: Report) -> str:
             left_out["findings"] = findings
         if f.reshape is None:
             left_out["reshape"] = True
+        elif f.reshape.request is None:
+            left_out["reshape"] = {"request": True}
+        if f.reshapes is None:
+            left_out["reshapes"] = True
         if left_out:
             unset[i] = left_out
     return report.model_dump_json(indent=2, exclude={"files": unset} if unset else None)

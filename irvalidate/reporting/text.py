@@ -65,10 +65,12 @@ def _file_lines(findings: Sequence, color: bool, show_consequences: bool) -> lis
     return lines
 
 
-def reshape_lines(result) -> list[str]:
-    """--reshape: the verdict, and the new shapes of the model's inputs and outputs."""
+def reshape_lines(result, outcome=None) -> list[str]:
+    """--reshape: the verdict, and the new shapes of the model's inputs and outputs (of
+    ``outcome``, one of several requests, named first; default the only one)."""
     from ..shapes.dims import format_shape
-    outcome = result.reshape
+    named = outcome is not None
+    outcome = outcome if named else result.reshape
     shown = lambda pairs: ", ".join(f"{printed(n)}{format_shape(s, False)}"  # noqa: E731 - a one-line helper
                                     for n, s in pairs)
     if not outcome.changed:
@@ -77,7 +79,8 @@ def reshape_lines(result) -> list[str]:
         verdict = "works" + (" (with SmartReshape's rewrites)" if outcome.rewrites else "")
     else:
         verdict = "breaks (Model.reshape fails)"
-    lines = [f"{shown_path(result.path)}: reshape to {shown(outcome.inputs)}: {verdict}"]
+    which = f"--reshape {printed(outcome.request)}: " if named else ""
+    lines = [f"{shown_path(result.path)}: {which}reshape to {shown(outcome.inputs)}: {verdict}"]
     if outcome.works:
         lines.append(f"    outputs: {shown(outcome.outputs)}")
     return lines
@@ -99,6 +102,10 @@ def render(results: Sequence, version: str, color: bool = False, quiet: int = 0,
         lines.extend(_file_lines(result.findings, color, show_consequences))
         if getattr(result, "reshape", None) is not None:
             lines.extend(reshape_lines(result))
+        elif len(getattr(result, "requests", ())) > 1:  # each request that fits, named
+            for outcome in result.requests:
+                if hasattr(outcome, "works"):
+                    lines.extend(reshape_lines(result, outcome))
     if quiet >= 2:
         return ""
     if statistics:

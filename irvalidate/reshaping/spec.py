@@ -87,8 +87,18 @@ def parse(spec: str) -> list[Request]:
     return requests
 
 
+def parse_each(specs: Sequence[str]) -> list[list[Request]]:
+    """Each ``--reshape`` option given, a request of its own (tried on its own), in order;
+    SpecError for one that does not parse, or the same request given twice."""
+    found = [parse_all([spec]) for spec in specs]
+    for index, request in enumerate(found):
+        if request in found[:index]:
+            raise SpecError(f"{specs[index]!r} is given twice")
+    return found
+
+
 def parse_all(specs: Sequence[str]) -> list[Request]:
-    """Every ``--reshape`` option given, in order."""
+    """The inputs of every SPEC given, as one request (``shapes --reshape``), in order."""
     found: list[Request] = []
     for spec in specs:
         found.extend(parse(spec))

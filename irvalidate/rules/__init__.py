@@ -29,6 +29,7 @@ from . import (
     parameter_port,
     precision_mismatch,
     reshape_incompatible,
+    reshape_not_applicable,
     reshape_rewrite,
     reversed_edge,
     schema_violation,
@@ -49,6 +50,7 @@ RULES: tuple[ModuleType, ...] = (
     duplicate_port_id, reversed_edge, multiple_edges, unconnected_input, graph_cycle,
     unreachable_layer, unknown_op_type, precision_mismatch, parameter_port, const_port,
     body_port_map, extension_op, weights_mismatch, reshape_incompatible, reshape_rewrite,
+    reshape_not_applicable,
 )
 
 #: what ``--reshape`` runs: the rules saying the runtime cannot read the file (its XML,
@@ -58,7 +60,7 @@ RESHAPE_RULES: tuple[ModuleType, ...] = (
     unreadable_xml, not_an_ir, ir_version, malformed, schema_violation, invalid_constant,
     missing_weights, dangling_edge, reversed_edge, multiple_edges, unconnected_input,
     graph_cycle, unknown_op_type, body_port_map, reshape_incompatible, reshape_rewrite,
-    divergence, weights_mismatch,
+    divergence, weights_mismatch, reshape_not_applicable,
 )
 
 #: the engine's own failure on a file: documented like a rule, but it checks nothing

@@ -14,6 +14,7 @@ from ._fixes import source_type_fix
 from .findings import Problem, ShapeTable, Site, TableRow
 
 if TYPE_CHECKING:  # the type only: the run is made above the rules, and handed down
+    from ..analysis.what_if import NotApplicable
     from ..reshaping.reshaped import ReshapeRun
 
 
@@ -26,6 +27,8 @@ class Context(NamedTuple):
     #: --reshape: the what-if run (analysis.reshaped.ReshapeRun); ``analysis`` is then its
     #: re-inferred graph
     reshape: ReshapeRun | None = None
+    #: --reshape: the requests that do not fit the file (IRV303), on the model's context
+    not_applicable: tuple[NotApplicable, ...] = ()
 
     def inferences(self) -> Iterator[Inferred]:
         return iter(self.analysis.inferences.values())

@@ -307,6 +307,9 @@ class Finding(NamedTuple):
     #: 1-based, in characters: where the element the finding names starts on its line (the
     #: ``<dim>``, the port, the layer, the edge); None when unknown
     column: int | None = None
+    #: with several --reshape requests: the request the finding belongs to (``x[1,3,8,8]``);
+    #: None for one about the file whatever the request
+    request: str | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code)

@@ -48,3 +48,20 @@ def test_an_unreadable_file_is_a_usage_error(capsys, tmp_path):
     path.write_text("<net version='11'><layers>")
     code, out = shapes(capsys, path)
     assert code == 2 and "bad.xml" in out.err
+
+
+def test_a_folder_is_walked_as_the_check_walks_it(capsys):
+    """Every IR file under the folder, as ``irvalidate --show-files`` lists them."""
+    folder = SAMPLES / "reshape"
+    code, out = shapes(capsys, "--format", "json", folder)
+    assert code == 0, out.err
+    paths = [f["path"] for f in json.loads(out.out)["files"]]
+    assert main(["--show-files", str(folder)]) == 0
+    assert paths == capsys.readouterr().out.split()
+    assert [Path(p).name for p in paths] == ["classifier-head.xml", "cropped-upsample.xml"]
+
+
+def test_bin_with_a_folder_of_two_files_is_a_usage_error(capsys):
+    folder = SAMPLES / "reshape"
+    code, out = shapes(capsys, "--bin", folder / "classifier-head.bin", folder)
+    assert code == 2 and out.out == "" and "--bin needs exactly one IR file" in out.err

@@ -60,6 +60,27 @@ def test_the_plain_writer_writes_what_the_models_write(args, both_ways, capsys):
         assert all("reshape" in f for f in files)
 
 
+@pytest.mark.parametrize("requests", [
+    ["x[4,8,8]"],
+    ["x[4,8,8]", "x[4,9,8]", "image[1,3,512,928]"],
+], ids=["one-request-over-a-folder", "three-requests"])
+def test_requests_over_a_folder(requests, both_ways, capsys):
+    """The reshape/ samples: each fits one request or two, and is told the others; with
+    several requests, ``reshapes`` names each and the findings of one request name it."""
+    args = [a for r in requests for a in ("--reshape", r)]
+    out = _run(["--format", "json", *args, str(SAMPLES / "reshape")], capsys)
+    assert len(both_ways) == 1 and json.loads(out) == both_ways[0]
+    jsonschema.validate(both_ways[0], SCHEMA)
+    files = both_ways[0]["files"]
+    if len(requests) == 1:
+        assert ["reshape" in f for f in files] == [True, False]
+        return
+    assert [[r["request"] for r in f["reshapes"]] for f in files] == \
+        [["x[4,8,8]", "x[4,9,8]"], ["image[1,3,512,928]"]]
+    assert {g["request"] for f in files for g in f["findings"] if "request" in g} == \
+        {"x[4,8,8]", "x[4,9,8]", "image[1,3,512,928]"}
+
+
 def test_a_name_that_is_not_utf8_carries_its_bytes(tmp_path, both_ways, capsys):
     name = os.fsdecode(b"m\xff.xml")
     src = SAMPLES / "broken" / "IRV101-output-shape-mismatch"

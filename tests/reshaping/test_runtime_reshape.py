@@ -193,12 +193,21 @@ def test_cli_exit_code(files, tmp_path, name, index, smart):
             assert theirs.node in done.stdout, done.stdout
 
 
-def test_cli_repeated_option_is_one_request(files):
-    """``--reshape a[..] --reshape b[..]`` is ``--reshape a[..],b[..]``."""
+def test_cli_repeated_option_is_a_request_of_its_own(files):
+    """``--reshape a[..] --reshape b[..]`` tries each alone, ``--reshape a[..],b[..]`` both
+    together; the runtime takes the two together and neither alone (a Concat into a Reshape
+    of constant target ties them), and each request is reported by name."""
     path = files("two_inputs")
+    assert runtime(path, {"a": [4, 2048], "b": [4, 2048]}).works
+    assert not runtime(path, {"a": [4, 2048]}).works and not runtime(path, {"b": [4, 2048]}).works
     one = irv_cli("--reshape", "a[4,2048],b[4,2048]", str(path))
-    two = irv_cli("--reshape", "a[4,2048]", "--reshape", "b[4,2048]", str(path))
-    assert one.returncode == two.returncode == 0, (one.stdout, two.stdout, two.stderr)
+    two = irv_cli("--reshape", "a[4,2048]", "--reshape", "b[4,2048]", "--format", "json", str(path))
+    assert (one.returncode, two.returncode) == (0, 1), (one.stdout, two.stdout, two.stderr)
+    found = json.loads(two.stdout)["files"][0]
+    assert [(r["request"], r["works"]) for r in found["reshapes"]] == \
+        [("a[4,2048]", False), ("b[4,2048]", False)]
+    refused = {f["request"] for f in found["findings"] if f["rule"] == IRV301}
+    assert refused == {"a[4,2048]", "b[4,2048]"}, found["findings"]
 
 
 def test_cli_json_carries_the_reshape(files):
