@@ -181,9 +181,9 @@ def _causes_of(solution: Solution) -> list[dict]:
                                  f"'{site.layer.name}' compares")
                    for maker in site.makers if isinstance(maker, Layer)]
     unique: list[dict] = []
-    for cause in causes:  # (a layer may put one condition on a size twice)
-        if cause not in unique:
-            unique.append(cause)
+    for found in causes:  # (a layer may put one condition on a size twice)
+        if found not in unique:
+            unique.append(found)
     return unique
 
 
