@@ -203,7 +203,8 @@ def _unfollowed(axis: Axis, found: Recording) -> str:
     for unknown in found.unknowns:
         if axis.symbol in unknown.depends:
             through = "" if unknown.origin is unknown.cause else \
-                f" through {_named(unknown.origin)}"
+                f" through {'a value computed from ' if unknown.by_value else ''}" \
+                f"{_named(unknown.origin)}"
             return (f"the size reaches {_named(unknown.cause)}{through}, which irvalidate does "
                     f"not follow symbolically yet")
     return ""

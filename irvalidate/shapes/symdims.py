@@ -55,6 +55,8 @@ class Unknown(NamedTuple):
     depends: frozenset[str]
     cause: Any
     origin: Any
+    #: the symbols reach ``cause`` through a value computed from ``origin`` (a ShapeOf)
+    by_value: bool = False
 
 
 def with_expr(witness: Dim, expr: Expr | None) -> Dim:
@@ -315,7 +317,7 @@ class Recording:
             # what its own checks refuse is not known: the conditions its merges recorded
             # may be explorations, or rest on a value the symbols do not reach
             del self.conditions[self._mark:]
-            self.unknowns.append(Unknown(depends, layer, read or lost or layer))
+            self.unknowns.append(Unknown(depends, layer, read or lost or layer, read is not None))
         return depends, read or lost or layer, unfollowed
 
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
