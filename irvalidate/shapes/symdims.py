@@ -136,6 +136,15 @@ class Recording:
             return True
         return expr.evaluate(self.witness) == size
 
+    def signature(self, shapes: Sequence[Shape]) -> tuple:
+        """What the symbols make of some shapes: each dim's expression (an opaque one's
+        symbols and origin), so that inference remembered for one set of inputs is recalled
+        only for inputs that are alike in their expressions too."""
+        return tuple(None if shape is None else tuple(
+            None if type(d) is not SymDim else
+            d.expr.key if d.expr is not None else (d.depends, id(d.origin)) for d in shape)
+            for shape in shapes)
+
     def record(self, condition: Condition) -> None:
         if condition.symbols():  # (both sides constant: decided already)
             self.conditions.append(condition)

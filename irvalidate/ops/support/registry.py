@@ -162,9 +162,11 @@ def infer(spec: OpSpec, layer, inputs, graph) -> tuple[Inferred | None, Tensor |
     values (a Const's numbers, a computed value) its inference read when it read nothing
     else it was not given (its *trace*, as ``memo`` keeps it: analysis.likeness keys on
     it), else None."""
-    # a symbolic inference (reshapeable) is never remembered nor recalled: a layer alike
-    # would give back dims without the expressions
-    base = memo.key(id(spec), layer, inputs, graph.weights) if dims.SYMBOLIC is None else None
+    base = memo.key(id(spec), layer, inputs, graph.weights)
+    if base is not None and dims.SYMBOLIC is not None:
+        # reshapeable: a layer alike is one whose inputs carry the same expressions too (it
+        # puts the same conditions on them, which the first one recorded)
+        base = base + (dims.SYMBOLIC.signature([v.shape for v in inputs]),)
     if base is not None:
         found = memo.recall(base, layer, inputs)
         if found is not None:
