@@ -243,7 +243,7 @@ class Propagation:
             if rewritten is None:  # a layer a rewrite removes: nothing of it is inferred
                 self._outputs(layer, inputs, None, False)
                 if dims.SYMBOLIC is not None:  # (what it passes on still owes to symbols)
-                    self._settle(layer, inputs, False, ())
+                    self._settle(layer, inputs, (False, False, False), ())
                 return None
             if rewritten.type != layer.type:
                 spec = registry.lookup(rewritten.type, rewritten.version)
@@ -271,19 +271,21 @@ class Propagation:
                 key = (layer.id, port.id)
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
         if dims.SYMBOLIC is not None:  # (a Result checks nothing and makes no dim)
-            follows = spec.symbolic if spec is not None else layer.type.lower() == "result"
+            follows = (spec.symbolic, spec.symbolic_values, spec.symbolic_reads) \
+                if spec is not None else (layer.type.lower() == "result",) * 3
             self._settle(layer, inputs, follows, spec.value_inputs if spec is not None else (),
-                         tensor is not None)
+                         tensor is not None, spec is not None and spec.evaluate is not None)
         return trace
 
-    def _settle(self, layer: Layer, inputs: list[Value], follows: bool,
-                reads: tuple[int, ...], made_values: bool = False) -> None:
+    def _settle(self, layer: Layer, inputs: list[Value], follows: tuple[bool, bool, bool],
+                reads: tuple[int, ...], made_values: bool = False, evaluates: bool = True) -> None:
         """reshapeable (shapes.symdims): the output dims of a layer whose op does not follow
         the input axes' symbols, or that read a value depending on them, are opaque."""
         recording = dims.SYMBOLIC
         depends, origin, unfollowed = recording.settle(
-            layer, follows, reads, [v.shape for v in inputs],
-            [v.producer.id if v.producer is not None else None for v in inputs], made_values)
+            layer, follows, reads,
+            [(v.shape, resolved(v.tensor), v.producer.id if v.producer is not None else None)
+             for v in inputs], made_values, evaluates)
         if not depends:
             return
         for port in layer.outputs:

@@ -69,4 +69,4 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"concat": (OpSpec("Concat", fields=_FIELDS, symbolic=True, infer=_infer,
-                           evaluate=_evaluate),)}
+                           symbolic_values=True, evaluate=_evaluate),)}

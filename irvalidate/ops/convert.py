@@ -29,4 +29,4 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"convert": (OpSpec("Convert", attributes=frozenset({"destination_type"}), symbolic=True, infer=_infer,
-                             evaluate=_evaluate, arity=(1,), own_types=(0,)),)}
+                             symbolic_values=True, evaluate=_evaluate, arity=(1,), own_types=(0,)),)}

@@ -30,13 +30,16 @@ ONE = Dim(1, 1)
 def _pattern(bounds: list[Dim]) -> tuple[list[Dim], int | None]:
     """Each pattern element as a dim, and where the -1 is."""
     out, minus_one = [], None
-    for i, (lo, hi) in enumerate(bounds):
+    for i, bound in enumerate(bounds):
+        lo, hi = bound
         if (lo, hi) == (-1, -1):
             if minus_one is not None:
                 raise OpError(INCOMPATIBLE, f"the pattern has more than one -1 (elements "
                                             f"{minus_one} and {i})")
             minus_one = i
-        if lo > -1 or (lo == -1 and hi >= -1):
+        if lo >= 0 and hi >= 0:  # (the bound itself: a size read from a symbolic dim)
+            out.append(bound)
+        elif lo > -1 or (lo == -1 and hi >= -1):
             out.append(Dim(max(lo, 0), INF if hi < 0 else hi))
         elif (lo < 0) != (hi < 0):
             out.append(DYNAMIC)
@@ -187,4 +190,4 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"reshape": (OpSpec("Reshape", (1, 16), fields=_FIELDS, dim_inputs=(1,), symbolic=True, infer=_infer,
-                            evaluate=_evaluate),)}
+                            symbolic_values=True, symbolic_reads=True, evaluate=_evaluate),)}

@@ -269,8 +269,7 @@ class Recording:
             return out
         ins = [d for i, d in enumerate(shape) if i not in copied]
         outs = [d for i, d in enumerate(out) if i not in copied and i != minus_one]
-        exprs = [expr_of(d) for d in ins + outs]
-        inside, outside = _product(exprs[:len(ins)]), _product(exprs[len(ins):])
+        inside, outside = _cancelled([expr_of(d) for d in ins], [expr_of(d) for d in outs])
         if inside is None or outside is None or (minus_one is not None and (
                 not outside.is_const or outside.value <= 0)):
             if minus_one is None and not counted:
@@ -295,33 +294,48 @@ class Recording:
 
     # what a layer's outputs owe to the symbols (the propagation asks, layer by layer) ----
 
-    def settle(self, layer: Any, follows: bool, reads: Sequence[int],
-               shapes: Sequence[Shape], producers: Sequence[str | None],
-               made_values: bool = False) -> tuple[frozenset[str], Any, bool]:
-        """For one inferred layer (``shapes`` and ``producers``: of its inputs): the symbols
-        its output dims may depend on, where they were lost, and whether they are to be taken
-        as opaque: its op does not follow symbols, or it read a value that depends on them
-        (a Reshape's target computed from a ShapeOf).  What such a layer recorded is replaced
-        by one unknown condition.  A layer whose values may depend on symbols is remembered
-        as tainted, with the layer that first made such values (``made_values``: this one
-        computed a value)."""
+    def settle(self, layer: Any, follows: tuple[bool, bool, bool], reads: Sequence[int],
+               inputs: Sequence[tuple[Shape, Any, str | None]], made_values: bool = False,
+               evaluates: bool = True) -> tuple[frozenset[str], Any, bool]:
+        """For one inferred layer: the symbols its output dims may depend on, where they
+        were lost, and whether they are to be taken as opaque.  ``follows``: whether its op
+        follows symbols in its dims, and in its values (OpSpec.symbolic, symbolic_values);
+        ``inputs``: each input's shape, value (a Tensor, or None) and producer id.  Its dims
+        are opaque when its op does not follow symbols, or when it reads a value whose
+        symbols it does not follow (a Reshape's target computed with an Add); what such a
+        layer recorded is replaced by one unknown condition (``follows``' third: the values it
+        reads reach its dims whole, OpSpec.symbolic_reads).  A layer that makes values
+        depending on symbols it does not carry is remembered as tainted, with the layer
+        that first made such values (``made_values``: it computed a value; ``evaluates``:
+        its op can make values at all)."""
+        dims_follow, values_follow, reads_follow = follows
         depends: frozenset[str] = frozenset()  # what its dims may depend on
         lost = None  # where an input dim was already opaque
-        for shape in shapes:
+        for shape, _, _ in inputs:
             if shape is not None:
                 depends |= depends_of(shape)
                 lost = lost or _origin(shape)
-        values = depends  # what its values may depend on: its inputs' dims and values
-        read = carried = None  # where a value it reads (or is given) came to depend on them
-        for index, producer in enumerate(producers):
+        values = depends  # what its values may depend on
+        read = carried = None  # where a value it reads (or is given) stopped being followed
+        for index, (_, tensor, producer) in enumerate(inputs):
             found = self.tainted.get(producer or "")
+            carries = _carried(tensor)
+            if found is None and not carries:
+                continue
+            symbols = found[0] if found is not None else carries
+            values |= symbols
             if found is not None:
-                values, carried = values | found[0], carried or found[1]
-                if index in reads:
-                    depends, read = depends | found[0], read or found[1] or layer
-        if values:
-            self.tainted[layer.id] = (values, carried or (layer if made_values else None))
-        unfollowed = bool(depends) and (not follows or read is not None)
+                carried = carried or found[1]
+            if index in reads:
+                depends |= symbols
+                if found is not None or not reads_follow:
+                    read = read or (found[1] if found is not None else layer)
+        # its values are followed only when it made them by moving followed ones; one it
+        # could not make, or made otherwise, leaves its readers nothing they can trust (an
+        # op that never makes values, a Convolution, taints nothing)
+        if values and evaluates and not (made_values and values_follow and carried is None):
+            self.tainted[layer.id] = (values, carried or layer)
+        unfollowed = bool(depends) and (not dims_follow or read is not None)
         if unfollowed:
             # what its own checks refuse is not known: the conditions its merges recorded
             # may be explorations, or rest on a value the symbols do not reach
@@ -364,6 +378,31 @@ def _index(bound: int, size: Expr) -> Expr:
     if bound >= 0:
         return minimum(const(bound), size)
     return maximum(size + bound, const(0))
+
+
+def _carried(tensor: Any) -> frozenset[str]:
+    """The symbols a value's elements carry (a size ShapeOf read from a symbolic dim)."""
+    bounds = getattr(tensor, "bounds", None)
+    if not bounds:
+        return frozenset()
+    return depends_of(bounds)
+
+
+def _cancelled(ins: list[Expr | None], outs: list[Expr | None]) -> tuple[Expr | None, Expr | None]:
+    """The products of two lists of sizes, the factors both hold struck out (a target that
+    copies a size from ShapeOf divides it out: sizes are never 0)."""
+    if None in ins or None in outs:
+        return None, None
+    left = list(outs)
+    kept = []
+    for e in ins:
+        match = next((i for i, f in enumerate(left) if f is not None and e is not None
+                      and not e.is_const and f.key == e.key), None)
+        if match is None:
+            kept.append(e)
+        else:
+            del left[match]
+    return _product(kept), _product(left)
 
 
 def _product(found: list[Expr | None]) -> Expr | None:
