@@ -12,7 +12,8 @@ input of rank 0 or of dynamic rank has no axes; its record says why (``no_axes``
 Each probe reshapes a ``clone()`` of the model as read: a reshape changes the model even
 when it fails (SmartReshape's rewrites and the new shapes stay), and probing one model
 object in turn gave other verdicts than fresh reads on 2 of 30 samples and 4 of 25 corpus
-files; a clone gave the fresh reads' verdicts on every probe, 3-8x faster than a read.
+files; a clone gave the fresh reads' verdicts on every probe, for 2.5-6x less CPU than a
+read on the corpus files.
 
 The data (``tests/snapshots/reshape_probes/<set>.json.xz``) is keyed by a stable identity:
 the repository-relative path of a sample, the corpus-relative path of a wild-corpus file
