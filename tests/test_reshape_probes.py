@@ -9,6 +9,7 @@ installed a sample of it is probed again, so a runtime upgrade shows.
 from __future__ import annotations
 
 import copy
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -127,7 +128,7 @@ def test_every_corpus_file_is_recorded_as_it_is():
     assert sum(r["readable"] for r in data["models"].values()) >= 30
 
 
-@pytest.mark.parametrize("name", ["samples", "corpus", "generated"])
+@pytest.mark.parametrize("name", reshape_probes.SETS)
 def test_every_recorded_axis_has_a_verdict_at_every_size(name):
     data = load(name)
     for key, record in data["models"].items():
@@ -139,12 +140,17 @@ def test_every_recorded_axis_has_a_verdict_at_every_size(name):
                 assert len(verdicts(data, row, entry)) == len(entry.get("sizes") or SIZES)
 
 
-def test_the_generated_set_is_a_few_dozen_models_with_inputs():
+def test_the_generated_sets_are_models_with_inputs():
     models = load("generated")["models"]
     generators = {r["generator"] for r in models.values()}
     assert generators == {"randmodels", "ovgen", "everyop_models"}
     assert len(models) >= 36
-    assert all(any(i["axes"] for i in r["inputs"]) for r in models.values())
+    onnx = load("onnx")["models"]
+    assert {k.split("/")[0] for k in onnx} == {
+        "onnx:light", "onnx:pytorch-converted", "onnx:pytorch-operator", "onnx:simple"}
+    assert len(onnx) >= 100
+    for record in [*models.values(), *onnx.values()]:
+        assert any(i["axes"] for i in record["inputs"])
 
 
 # ---------------------------------------------------------------------------- live
@@ -193,7 +199,11 @@ def test_the_runtime_still_gives_the_recorded_verdicts():
 def test_the_generators_still_make_the_recorded_models(tmp_path):
     _live()
     models = load("generated")["models"]
-    for key in ("randmodels:0", "ovgen:1", "everyop_models:convolution"):
+    keys = ["randmodels:0", "ovgen:1", "everyop_models:convolution"]
+    if importlib.util.find_spec("onnx") is not None:
+        models.update(load("onnx")["models"])
+        keys.append("onnx:pytorch-converted/test_Conv2d")
+    for key in keys:
         record = models[key]
         path = reshape_probes.build_generated(record["generator"], record["seed"], tmp_path)
         assert sha256_of(path) == record["xml_sha256"], f"{key}: re-record the generated set"
