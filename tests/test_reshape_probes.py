@@ -105,6 +105,29 @@ def test_a_file_without_probes_is_told():
     assert check_constraints(_report(path="generated"), one) == []
 
 
+def _sample_report(path: str, name: str, axes: list[dict]) -> dict:
+    return {"files": [{"path": path, "inputs": [{"name": name, "shape": "", "axes": axes}]}]}
+
+
+def test_the_recorded_samples_agree_with_constraints_worked_out_by_hand():
+    """classifier-head: x[1,8,8] reshaped to [1,64] before a MatMul, which SmartReshape
+    lets keep 64 columns: 8s numbers make rows of 64 when 8 divides s (the issue's "16
+    works, 1 and 9 fail"). cropped-upsample: a stride-2 branch cropped to 256 meets an
+    uncropped one, so ceil(W/2) <= 256, W <= 512."""
+    data = load("samples")
+    head = _sample_report("/x/sample_models/reshape/classifier-head.xml", "x", [
+        _axis(0, now="1"), _axis(1, now="8", min=8, multiple_of=8),
+        _axis(2, now="8", min=8, multiple_of=8)])
+    assert check_constraints(head, data) == []
+    head["files"][0]["inputs"][0]["axes"][1].update(min=1, multiple_of=1, values=[8])  # "pinned"
+    (problem,) = check_constraints(head, data)
+    assert "axis 1 (now 8)" in problem and "says 16, 24, 32, 40, 48, 56, 64, 128, 224" in problem
+    crop = _sample_report("/x/sample_models/reshape/cropped-upsample.xml", "image", [
+        _axis(0, now="1"), _axis(1, now="3", values=[3]),
+        _axis(2, now="512", max=512), _axis(3, now="512", max=512)])
+    assert check_constraints(crop, data) == []
+
+
 # ---------------------------------------------------------------------------- the data
 
 def test_every_sample_is_recorded_as_it_is():

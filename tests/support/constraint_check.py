@@ -106,7 +106,10 @@ def _record_for(probes: dict, path: str) -> tuple[str, dict] | None:
         return path, models[path]
     posix = Path(path).as_posix()
     found = [k for k in models if posix.endswith("/" + k)]
-    return (max(found, key=len), models[max(found, key=len)]) if found else None
+    if not found:
+        return None
+    key = max(found, key=len)  # the longest: "a/m.xml" rather than "m.xml"
+    return key, models[key]
 
 
 def check_constraints(report_json: dict, probes: dict) -> list[str]:
