@@ -141,6 +141,20 @@ def test_every_sample_is_recorded_as_it_is():
     assert data["sizes"] == list(SIZES)
 
 
+def test_the_recorded_files_are_handed_over_with_their_records(tmp_path):
+    found = list(reshape_probes.model_files("samples", tmp_path))
+    readable = [k for k, r in load("samples")["models"].items() if r["readable"]]
+    assert [key for key, *_ in found] == sorted(readable)
+    key, path, record, probes = found[0]
+    assert path == places.ROOT / key and probes == {"sizes": list(SIZES), "record": record}
+    stale = copy.deepcopy(load("samples"))
+    stale["models"][key]["xml_sha256"] = "0" * 64
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reshape_probes, "load", lambda name: stale)
+        with pytest.raises(ValueError, match="re-record"):
+            list(reshape_probes.model_files("samples", tmp_path, keys=[key]))
+
+
 def test_every_corpus_file_is_recorded_as_it_is():
     if not places.CORPUS_FILES:
         pytest.skip("no wild corpus here")
@@ -231,6 +245,8 @@ def test_the_generators_still_make_the_recorded_models(tmp_path):
         path = reshape_probes.build_generated(record["generator"], record["seed"], tmp_path)
         assert sha256_of(path) == record["xml_sha256"], f"{key}: re-record the generated set"
         assert sha256_of(path.with_suffix(".bin")) == record["bin_sha256"], key
+    (found,) = reshape_probes.model_files("generated", tmp_path, keys=["ovgen:1"])
+    assert found[0] == "ovgen:1" and found[1].is_file()
 
 
 def _even_model(folder: Path) -> Path:

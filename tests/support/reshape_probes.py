@@ -34,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +297,34 @@ def verdicts(data: dict, axis_record: dict, input_record: dict) -> dict[int, boo
     """{size: works} of one recorded axis."""
     sizes = input_record.get("sizes") or data["sizes"]
     return {s: bit == "1" for s, bit in zip(sizes, axis_record["works"])}
+
+
+def model_files(name: str, folder: Path, keys: Iterable[str] | None = None
+                ) -> Iterator[tuple[str, Path, dict, dict]]:
+    """(key, model file, record, probes) for each model of a set the runtime reads (those of
+    ``keys`` only, if given), for a test that holds a report on the file to its record:
+    ``check_constraints(report, probes)``, ``probes`` being ``{"sizes", "record"}``.  Samples
+    and corpus files are where they are (the corpus's skipped when absent); generated and
+    ONNX models are built into ``folder`` (openvino, and onnx, needed).  A file whose sha256
+    is not the recorded one raises ValueError: the data is stale, re-record it."""
+    from support import places
+    data = load(name)
+    wanted = set(data["models"]) if keys is None else set(keys)
+    for key, record in sorted(data["models"].items()):
+        if key not in wanted or not record.get("readable"):
+            continue
+        if name in ("samples", "corpus"):
+            path = (ROOT if name == "samples" else places.CORPUS) / key
+            if not path.is_file():
+                continue
+        else:
+            path = build_generated(record["generator"], record["seed"], folder)
+        weights = path.with_suffix(".bin")
+        if (sha256_of(path), sha256_of(weights) if weights.is_file() else None) != \
+                (record["xml_sha256"], record["bin_sha256"]):
+            raise ValueError(f"{key}: the file is not the one recorded; re-record with "
+                             f"python tests/support/reshape_probes.py {name}")
+        yield key, path, record, {"sizes": data["sizes"], "record": record}
 
 
 def record_set(name: str, found: Callable[[Path], Iterator[tuple[str, Path, dict]]],
