@@ -9,7 +9,9 @@ import pytest
 
 from support import cassette
 
-CASSETTES = sorted(cassette.SNAPSHOTS.rglob("*.json.xz"))
+#: every tape; reshape_probes/ holds Model.reshape's verdicts (tests/support/reshape_probes.py)
+CASSETTES = sorted(p for p in cassette.SNAPSHOTS.rglob("*.json.xz")
+                   if p.relative_to(cassette.SNAPSHOTS).parts[0] != "reshape_probes")
 
 
 def comparable(answer: list) -> list:
