@@ -66,6 +66,23 @@ def test_readable_text():
     assert str(s * t) == "s * t"
 
 
+def test_a_deep_chain_is_walked_without_recursion():
+    # a thousand stride-2 windows and clamps, as a deep network's spatial axis: well past
+    # Python's recursion limit, and a text that stays short
+    e = s
+    for i in range(1500):
+        e = floordiv(e - 1, 2) + 1 if i % 2 else minimum(e + 3, 4000 - i)
+    def python(size):
+        for i in range(1500):
+            size = (size - 1) // 2 + 1 if i % 2 else min(size + 3, 4000 - i)
+        return size
+    assert all(e.evaluate({"s": n}) == python(n) for n in (1, 7, 100, 10**9))
+    assert e.substitute({"s": 100}).value == python(100) and len(str(e)) <= 160
+    sol = solve([ge(e, 4)], "s", {})
+    assert sol.exact and [n for n in range(1, 200) if n in sol.sizes] == \
+        [n for n in range(1, 200) if python(n) >= 4]
+
+
 def test_substitute_folds_a_product_into_an_affine_form():
     h, w = sym("h"), sym("w")
     area = 3 * h * w
