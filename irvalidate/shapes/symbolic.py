@@ -28,12 +28,15 @@ from fractions import Fraction
 
 from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
 
-__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "Expr", "Condition", "SizeSet",
+__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "Expr", "Condition", "SizeSet",
            "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
            "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
 
 #: sizes checked one by one where the solver cannot be exact
 BRUTE_BOUND = 1 << 12
+#: the largest size there is (a dim is an int64): past it a condition's changes are no
+#: sizes', so min(s, 2^63 - 1), a Slice's end "to the last", is s exactly
+MAX_SIZE = (1 << 63) - 1
 
 class Atom:
     """A symbol (``kind`` "sym", ``name``) or an operation on expressions (``args``):
@@ -488,11 +491,13 @@ class Beyond(Exception):
 
 @dataclass(frozen=True)
 class Tail:
-    """f(s + period) == f(s) + step for every s >= start."""
+    """f(s + period) == f(s) + step for every s with start <= s and s + period <= until
+    (a min or max whose sides part only past START_CAP is followed up to where they do)."""
 
     start: int
     period: int
     step: int
+    until: int = MAX_SIZE
 
     @property
     def slope(self) -> Fraction:
@@ -511,13 +516,13 @@ def tail(e: Expr, symbol: str, memo: dict[Atom, Tail] | None = None) -> Tail:
 
 def _affine_tail(e: Expr, memo: Mapping[Atom, Tail]) -> Tail:
     """The tail of an affine combination of atoms whose tails are known."""
-    start, period, step = 1, 1, 0
+    start, period, step, until = 1, 1, 0, MAX_SIZE
     for atom, coefficient in e.terms:
         part = memo[atom]
         joint = _lcm(period, part.period)
         step = step * (joint // period) + coefficient * part.step * (joint // part.period)
-        start, period = max(start, part.start), joint
-    return Tail(start, period, step)
+        start, period, until = max(start, part.start), joint, min(until, part.until)
+    return Tail(start, period, step, until)
 
 
 def _lcm(a: int, b: int) -> int:
@@ -544,7 +549,7 @@ def _atom_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
         # after `periods` periods the dividend has moved by a multiple of the divisor
         periods = divisor.constant // math.gcd(inner.step, divisor.constant)
         return Tail(inner.start, _lcm(inner.period * periods, 1),
-                    inner.step * periods // divisor.constant)
+                    inner.step * periods // divisor.constant, inner.until)
     return _extreme_tail(atom, symbol, memo)
 
 
@@ -556,21 +561,30 @@ def _extreme_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
     if gap.step == 0:  # equal slopes: the difference is periodic, and so is the choice
         period = _lcm(tails[0].period, tails[1].period)
         start = max(tails[0].start, tails[1].start)
-        return Tail(start, period, tails[0].step * (period // tails[0].period))
+        until = min(tails[0].until, tails[1].until)
+        return Tail(start, period, tails[0].step * (period // tails[0].period), until)
     # period * gap(s) - step * (s - start) repeats: its extremes bound where the sign settles
     at = compiled(first - second, symbol)
     wobble = [gap.period * at(s) - gap.step * (s - gap.start)
               for s in range(gap.start, gap.start + gap.period)]
-    if gap.step > 0:  # first ends above second
+    rising = gap.step > 0  # first ends above second, after being below it up to `parting`
+    if rising:
         settled = gap.start + (-min(wobble)) // gap.step + 1
-        winner = tails[1] if atom.kind == "min" else tails[0]
+        parting = gap.start + (-max(wobble)) // gap.step
     else:
         settled = gap.start + max(wobble) // -gap.step + 1
-        winner = tails[0] if atom.kind == "min" else tails[1]
-    start = max(settled, winner.start, tails[0].start, tails[1].start)
-    if start > START_CAP:
-        raise Beyond(f"a {atom.kind} settles only past size {START_CAP}")
-    return Tail(start, winner.period, winner.step)
+        parting = gap.start + min(wobble) // -gap.step
+    until = min(tails[0].until, tails[1].until)
+    if settled <= START_CAP:  # the last regime, from where the sides parted for good
+        winner = tails[0] if (atom.kind == "max") == rising else tails[1]
+        return Tail(max(settled, winner.start, gap.start), winner.period, winner.step, until)
+    if parting < START_CAP:
+        raise Beyond(f"a {atom.kind} whose sides cross between {parting} and {settled}")
+    # the sides part only far out (a Slice's end of 2^31 - 1): the first regime, up to there;
+    # past MAX_SIZE is no size, so min(s, 2^63 - 1) is s for good
+    winner = tails[0] if (atom.kind == "min") == rising else tails[1]
+    return Tail(max(gap.start, winner.start), winner.period, winner.step,
+                min(until, MAX_SIZE if parting >= MAX_SIZE else parting))
 
 
 def condition_sizes(condition: Condition, symbol: str,
@@ -579,7 +593,12 @@ def condition_sizes(condition: Condition, symbol: str,
     "" when that set is exact, else why not (the set is then a superset: sizes up to
     BRUTE_BOUND checked one by one, every larger size kept)."""
     try:
-        return _exact_sizes(condition, symbol, {} if memo is None else memo), ""
+        sizes, until = _exact_sizes(condition, symbol, {} if memo is None else memo)
+        if until >= MAX_SIZE:
+            return sizes, ""
+        # exact up to START_CAP at least (until is past it); what lies past it is kept
+        why = f"{condition} is solved up to size {until} only: larger sizes are kept"
+        return sizes | SizeSet.progression(START_CAP + 1, None), why
     except Beyond as beyond:
         bits = 0
         for size in range(1, BRUTE_BOUND + 1):
@@ -589,18 +608,21 @@ def condition_sizes(condition: Condition, symbol: str,
         return SizeSet(BRUTE_BOUND + 1, bits, 1, 1), why
 
 
-def _exact_sizes(condition: Condition, symbol: str, memo: dict[Atom, Tail]) -> SizeSet:
+def _exact_sizes(condition: Condition, symbol: str,
+                 memo: dict[Atom, Tail]) -> tuple[SizeSet, int]:
+    """The sizes that satisfy ``condition``, exact up to the size given with them."""
     truth = condition.truth
     if truth is not None:
-        return SizeSet.everything() if truth else SizeSet.nothing()
+        return (SizeSet.everything() if truth else SizeSet.nothing()), MAX_SIZE
     if condition.kind == "any":
-        union = SizeSet.nothing()
+        union, until = SizeSet.nothing(), MAX_SIZE
         for option in condition.options:
+            sizes, reach = _exact_sizes(option, symbol, memo)
             try:
-                union = union | _exact_sizes(option, symbol, memo)
+                union, until = union | sizes, min(until, reach)
             except OverflowError as overflow:
                 raise Beyond(str(overflow)) from None
-        return union
+        return union, until
     shape = tail(condition.gap, symbol, memo)
     holds = (lambda v: v == 0) if condition.kind == "eq" else (lambda v: v >= 0)
     at, prefix = compiled(condition.gap, symbol), 0
@@ -611,19 +633,20 @@ def _exact_sizes(condition: Condition, symbol: str, memo: dict[Atom, Tail]) -> S
     if shape.step == 0:
         residues = sum(1 << ((shape.start + r) % shape.period)
                        for r, value in enumerate(values) if holds(value))
-        return SizeSet(shape.start, prefix, shape.period, residues)
+        return SizeSet(shape.start, prefix, shape.period, residues), shape.until
     if condition.kind == "eq":
-        return _crossings(shape, values, prefix)
-    return _thresholds(shape, values, prefix)
+        return _crossings(shape, values, prefix), shape.until
+    return _thresholds(shape, values, prefix), shape.until
 
 
 def _crossings(shape: Tail, values: list[int], prefix: int) -> SizeSet:
-    """gap == 0 where the gap keeps moving: at most one size per residue."""
+    """gap == 0 where the gap keeps moving: at most one size per residue (none past
+    MAX_SIZE, which is no size)."""
     end = shape.start
     for r, value in enumerate(values):
         periods, left = divmod(-value, shape.step)
-        if left == 0 and periods >= 0:
-            size = shape.start + r + periods * shape.period
+        size = shape.start + r + periods * shape.period
+        if left == 0 and periods >= 0 and size <= MAX_SIZE:
             if size > START_CAP:
                 raise Beyond(f"a solution past size {START_CAP}")
             prefix |= 1 << size
@@ -633,23 +656,32 @@ def _crossings(shape: Tail, values: list[int], prefix: int) -> SizeSet:
 
 def _thresholds(shape: Tail, values: list[int], prefix: int) -> SizeSet:
     """gap >= 0 where the gap keeps moving: per residue, from some size on (rising) or up to
-    some size (falling)."""
-    runs: list[tuple[int, int]] = []  # per residue: its first size, how many periods it holds
-    if shape.step > 0:  # each residue holds for good from its first size on
-        firsts = [shape.start + r + max(0, -(value // shape.step)) * shape.period
-                  for r, value in enumerate(values)]
-        end = max(firsts)
-        runs = [(first, -(-(end - first) // shape.period)) for first in firsts]
-    else:
-        runs = [(shape.start + r, value // -shape.step + 1)
-                for r, value in enumerate(values) if value >= 0]
-        end = max([shape.start] + [first + (count - 1) * shape.period + 1
-                                   for first, count in runs])
+    some size (falling); a run that ends past MAX_SIZE holds for good, one that starts past
+    it never holds."""
+    runs: list[tuple[int, int | None]] = []  # first size, and periods it holds (None: all)
+    for r, value in enumerate(values):
+        first, count = shape.start + r, None
+        if shape.step > 0:
+            first += max(0, -(value // shape.step)) * shape.period
+        elif value >= 0:
+            count = value // -shape.step + 1
+            if first + count * shape.period > MAX_SIZE:
+                count = None
+        else:
+            continue
+        if first <= MAX_SIZE:
+            runs.append((first, count))
+    end = max([shape.start] + [first + (count - 1) * shape.period + 1 if count else first
+                               for first, count in runs])
     if end > START_CAP:
         raise Beyond(f"the condition settles only past size {START_CAP}")
+    residues = 0
     for first, count in runs:
+        if count is None:
+            residues |= 1 << (first % shape.period)
+            count = -(-(end - first) // shape.period)
         prefix |= repeat(1, shape.period, count) << first if count else 0
-    return SizeSet(end, prefix, 1, 1 if shape.step > 0 else 0)
+    return SizeSet(end, prefix, shape.period, residues)
 
 
 #: the parts of a contract a cause may decide (``offset`` goes with ``multiple_of``)

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings, strategies as st
 from irvalidate.shapes.sizeset import Constraint, SizeSet
 from irvalidate.shapes.symbolic import (
     BRUTE_BOUND,
+    START_CAP,
     any_of,
     ceildiv,
     const,
@@ -241,12 +242,42 @@ def test_large_constants_stay_exact():
     assert solve([eq(s, 10**9)], "s", {}).exact is False  # past the cap: said, not guessed
 
 
+INT64_MAX, INT32_MAX = (1 << 63) - 1, (1 << 31) - 1
+
+
+def test_a_slice_to_the_last_element_clamps_nothing():
+    # a Slice's end of INT64_MAX: no size is larger, so min(s, end) is s and stays exact
+    clamped = minimum(s, INT64_MAX)
+    sol = solve([eq(32 * floordiv(clamped, 32), s), ge(clamped - 6, 1)], "s", {})
+    assert sol.exact and sol.describe() == "multiple of 32"
+    bounded = solve([le(s, INT64_MAX), ge(maximum(s, -INT64_MAX), 3)], "s", {})
+    assert bounded.exact and bounded.describe() == "min 3"
+    beyond = solve([eq(s - 1, INT64_MAX)], "s", {})  # 2^63 is no size
+    assert beyond.exact and beyond.values == []
+
+
+def test_a_clamp_far_past_the_cap_is_solved_up_to_it_and_said_inexact():
+    clamped = minimum(s, INT32_MAX)  # 2^31 - 1: sizes past it exist, the set changes there
+    sol = solve([eq(32 * floordiv(clamped, 32), s), ge(clamped, 7)], "s", {})
+    assert not sol.exact and "solved up to size 2147483647 only" in sol.why_inexact
+    assert brute(sol.sizes, 5000) == set(range(32, 5000, 32))  # exact below the cap
+    assert all(n in sol.sizes for n in (START_CAP + 1, START_CAP + 2))  # kept past it
+    assert sol.min == 32 and sol.max is None  # every size the fields exclude fails
+
+
 def products():
     """Expressions that multiply s by t, by itself or divide by it: not always quasi-affine."""
     return st.tuples(expressions, expressions).flatmap(lambda p: st.sampled_from([
         (p[0][0] * p[1][0], lambda e, a=p: a[0][1](e) * a[1][1](e)),
         (floordiv(p[0][0], p[1][0]) if not p[1][0].is_const else p[0][0] * p[1][0], None),
     ]))
+
+
+def clamps():
+    """Expressions clamped far out, as Slice ends and position limits are."""
+    far = st.sampled_from([INT64_MAX, INT32_MAX, 2_000_000, 5_000, -INT64_MAX])
+    return st.tuples(expressions, far, st.booleans()).map(lambda p: (
+        (minimum if p[2] else maximum)(p[0][0], p[1]), None))
 
 
 def conditions(exprs):
@@ -271,7 +302,7 @@ def check_against_brute_force(conds, fixed):
     assert not sol.dropped
     sizes = sol.sizes
     horizon = max(sizes.start, *(c.part.sizes.start for c in sol.causes), 1) + 3 * sizes.period
-    probes = list(range(1, horizon + 3 * sol.multiple_of + 40))
+    probes = list(range(1, min(horizon + 3 * sol.multiple_of + 40, 3 * BRUTE_BOUND)))
     probes += [10**6 + k for k in range(0, 97, 3)] if sol.exact else []
     for size in probes:
         truth = holds_all(conds, {"s": size, "t": fixed})
@@ -298,7 +329,8 @@ def test_the_solver_agrees_with_brute_force(conds, fixed):
     check_against_brute_force(conds, fixed)
 
 
-@given(st.lists(conditions(st.one_of(expressions, products())), min_size=1, max_size=3),
+@given(st.lists(conditions(st.one_of(expressions, products(), clamps())), min_size=1,
+                max_size=3),
        st.integers(1, 20))
 @settings(max_examples=80, deadline=None)
 def test_the_solver_is_sound_where_it_is_not_quasi_affine(conds, fixed):
