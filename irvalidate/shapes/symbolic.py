@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -253,11 +254,15 @@ def _grouped_atom(atom: Atom, text: str) -> str:
 
 
 def _expr(value: Expr | int) -> Expr:
+    """An expression, or an integer of any kind (a numpy one read from a Const) as one."""
     if isinstance(value, Expr):
         return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool):
         raise TypeError(f"not an expression or an int: {value!r}")
-    return Expr((), value)
+    try:
+        return Expr((), operator.index(value))
+    except TypeError:
+        raise TypeError(f"not an expression or an int: {value!r}") from None
 
 
 def sym(name: str) -> Expr:

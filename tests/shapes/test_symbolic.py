@@ -48,6 +48,15 @@ def test_affine_forms_compare_equal_once_normalised():
     assert const(4) * 2 == 8 and (const(4) * 2).is_const
 
 
+def test_integers_of_any_kind_are_constants_and_other_numbers_are_refused():
+    np = pytest.importorskip("numpy")
+    assert s + np.int64(3) == s + 3 and floordiv(s, np.int32(2)) == floordiv(s, 2)
+    assert solve([eq(s * t, 150528)], "s", {"t": np.int64(672)}).values == [224]
+    for wrong in (2.0, True, None, "3"):
+        with pytest.raises(TypeError):
+            s + wrong
+
+
 def test_divisions_fold_what_they_can():
     assert floordiv(4 * s + 7, 2) == 2 * s + 3
     assert floordiv(floordiv(s, 2), 3) == floordiv(s, 6)
