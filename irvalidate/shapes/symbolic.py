@@ -19,34 +19,39 @@ start, is checked size by size up to :data:`BRUTE_BOUND` and marked inexact.
 """
 from __future__ import annotations
 
+import itertools
 import math
+import operator
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
 
-__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "Expr", "Condition", "SizeSet",
+__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "Expr", "Condition", "SizeSet",
            "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
            "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
 
 #: sizes checked one by one where the solver cannot be exact
 BRUTE_BOUND = 1 << 12
+#: the largest size there is (a dim is an int64): past it a condition's changes are no
+#: sizes', so min(s, 2^63 - 1), a Slice's end "to the last", is s exactly
+MAX_SIZE = (1 << 63) - 1
 
 class Atom:
     """A symbol (``kind`` "sym", ``name``) or an operation on expressions (``args``):
-    "floor" and "ceil" (a dividend and a divisor), "min", "max", "mul"."""
+    "floor" and "ceil" (a dividend and a divisor), "min", "max", "mul". Atoms are interned
+    (:func:`_atom`): equal atoms are one object, keyed by a short ``key``, so an expression's
+    key stays short however deep it is."""
 
-    __slots__ = ("kind", "name", "args", "key", "symbols", "_hash")
+    __slots__ = ("kind", "name", "args", "key", "symbols", "_hash", "__weakref__")
 
-    def __init__(self, kind: str, name: str = "", args: tuple[Expr, ...] = ()) -> None:
-        self.kind, self.name, self.args = kind, name, args
-        if kind == "sym":
-            self.key, self.symbols = "$" + name, frozenset((name,))
-        else:
-            self.key = kind + "(" + ",".join(a.key for a in args) + ")"
-            self.symbols = frozenset().union(*(a.symbols() for a in args))
-        self._hash = hash(self.key)
+    def __init__(self, kind: str, name: str, args: tuple[Expr, ...], key: str) -> None:
+        self.kind, self.name, self.args, self.key = kind, name, args, key
+        self.symbols: frozenset[str] = (frozenset((name,)) if kind == "sym" else
+                                        frozenset().union(*(a.symbols() for a in args)))
+        self._hash = hash(key)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Atom) and self.key == other.key
@@ -54,10 +59,8 @@ class Atom:
     def __hash__(self) -> int:
         return self._hash
 
-    def evaluate(self, env: Mapping[str, int]) -> int:
-        if self.kind == "sym":
-            return env[self.name]
-        values = [a.evaluate(env) for a in self.args]
+    def apply(self, values: list[int]) -> int:
+        """The operation on its arguments' values (Python's integer floor and ceiling)."""
         if self.kind == "floor":
             return values[0] // values[1]
         if self.kind == "ceil":
@@ -66,36 +69,46 @@ class Atom:
             return values[0] * values[1]
         return min(values) if self.kind == "min" else max(values)
 
-    def rebuilt(self, env: Mapping[str, int | Expr]) -> Expr:
-        """This atom with the symbols of ``env`` fixed (or replaced by expressions), folded."""
-        if self.kind == "sym":
-            if self.name not in env:
-                return Expr(((self, 1),), 0)
-            found = env[self.name]
-            return found if isinstance(found, Expr) else const(found)
-        args = [a.substitute(env) for a in self.args]
-        return _BUILDERS[self.kind](args[0], args[1])
-
-    def __str__(self) -> str:
+    def text(self, texts: Mapping[Atom, str]) -> str:
+        """How it reads, its arguments' atoms read as ``texts`` says."""
         if self.kind == "sym":
             return self.name
+        first, second = (_clip(_affine_text(a, texts)) for a in self.args)
         if self.kind in ("floor", "ceil"):
-            return f"{self.kind}({_grouped(self.args[0])} / {_grouped(self.args[1])})"
+            return f"{self.kind}({_grouped(self.args[0], first)} / {_grouped(self.args[1], second)})"
         if self.kind == "mul":
-            return f"{_grouped(self.args[0])} * {_grouped(self.args[1])}"
-        return f"{self.kind}({self.args[0]}, {self.args[1]})"
+            return f"{_grouped(self.args[0], first)} * {_grouped(self.args[1], second)}"
+        return f"{self.kind}({first}, {second})"
+
+
+_INTERNED: weakref.WeakValueDictionary[tuple[str, str, tuple[str, ...]], Atom] = \
+    weakref.WeakValueDictionary()
+_NUMBERS = itertools.count()
+
+
+def _atom(kind: str, name: str = "", args: tuple[Expr, ...] = ()) -> Atom:
+    """The one atom of this kind, name and arguments."""
+    identity = (kind, name, tuple(a.key for a in args))
+    found = _INTERNED.get(identity)
+    if found is None:
+        key = "$" + name if kind == "sym" else f"{kind}#{next(_NUMBERS)}"
+        found = _INTERNED[identity] = Atom(kind, name, args, key)
+    return found
 
 
 class Expr:
-    """``constant`` + the sum of coefficient * atom over ``terms`` (sorted, no zero term)."""
+    """``constant`` + the sum of coefficient * atom over ``terms`` (sorted, no zero term).
+    Every walk over the atoms below is a loop over :meth:`atoms` (arguments before the atom
+    that uses them), never a recursion: a chain of a thousand layers is a deep expression."""
 
-    __slots__ = ("terms", "constant", "key", "_symbols", "_hash")
+    __slots__ = ("terms", "constant", "key", "_symbols", "_hash", "_order")
 
     def __init__(self, terms: tuple[tuple[Atom, int], ...], constant: int) -> None:
         self.terms, self.constant = terms, constant
         self.key = f"{constant}" + "".join(f"+{c}*{a.key}" for a, c in terms)
         self._symbols: frozenset[str] = frozenset().union(*(a.symbols for a, _ in terms))
         self._hash = hash(self.key)
+        self._order: list[Atom] | None = None
 
     def symbols(self) -> frozenset[str]:
         return self._symbols
@@ -110,19 +123,36 @@ class Expr:
             raise ValueError(f"{self} is not a constant")
         return self.constant
 
+    def atoms(self) -> list[Atom]:
+        """Every atom below, each once, an atom's arguments' atoms before it."""
+        if self._order is None:
+            self._order = _post_order(self)
+        return self._order
+
     def evaluate(self, env: Mapping[str, int]) -> int:
         """The value with every symbol set from ``env`` (Python's integer floor and ceiling)."""
-        return self.constant + sum(c * a.evaluate(env) for a, c in self.terms)
+        values: dict[Atom, int] = {}
+        for atom in self.atoms():
+            values[atom] = (env[atom.name] if atom.kind == "sym" else
+                            atom.apply([_affine_value(a, values) for a in atom.args]))
+        return _affine_value(self, values)
 
     def substitute(self, env: Mapping[str, int | Expr]) -> Expr:
         """This expression with the symbols of ``env`` fixed (or replaced by expressions: a
         symbol tied to another), folded as far as it goes."""
         if self._symbols.isdisjoint(env):
             return self
-        out = const(self.constant)
-        for atom, coefficient in self.terms:
-            out = out + atom.rebuilt(env) * coefficient
-        return out
+        made: dict[Atom, Expr] = {}
+        for atom in self.atoms():
+            if atom.symbols.isdisjoint(env):
+                made[atom] = Expr(((atom, 1),), 0)
+            elif atom.kind == "sym":  # (fixed, or replaced by an expression: a tied symbol)
+                found = env[atom.name]
+                made[atom] = found if isinstance(found, Expr) else const(found)
+            else:
+                first, second = (_affine_made(a, made) for a in atom.args)
+                made[atom] = _BUILDERS[atom.kind](first, second)
+        return _affine_made(self, made)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, int):
@@ -157,41 +187,89 @@ class Expr:
     __rmul__ = __mul__
 
     def __str__(self) -> str:
-        text = ""
-        for atom, c in self.terms:
-            sign = " - " if c < 0 else " + "
-            body = str(atom) if abs(c) == 1 else f"{abs(c)}*{_grouped_atom(atom)}"
-            text = (("-" if c < 0 else "") + body) if not text else text + sign + body
-        if self.constant or not text:
-            if not text:
-                return str(self.constant)
-            text += f" - {-self.constant}" if self.constant < 0 else f" + {self.constant}"
-        return text
+        texts: dict[Atom, str] = {}
+        for atom in self.atoms():
+            texts[atom] = _clip(atom.text(texts))
+        return _clip(_affine_text(self, texts))
 
     def __repr__(self) -> str:
         return f"Expr({self})"
 
 
-def _grouped(e: Expr) -> str:
-    return f"({e})" if len(e.terms) + bool(e.constant and e.terms) > 1 or (
-        e.terms and e.terms[0][1] != 1) else str(e)
+def _post_order(e: Expr) -> list[Atom]:
+    order: list[Atom] = []
+    seen: set[Atom] = set()
+    stack = [(atom, False) for atom, _ in reversed(e.terms)]
+    while stack:
+        atom, expanded = stack.pop()
+        if expanded:
+            order.append(atom)
+        elif atom not in seen:
+            seen.add(atom)
+            stack.append((atom, True))
+            stack.extend((child, False) for arg in reversed(atom.args)
+                         for child, _ in reversed(arg.terms) if child not in seen)
+    return order
 
 
-def _grouped_atom(atom: Atom) -> str:
-    return f"({atom})" if atom.kind == "mul" else str(atom)
+def _affine_value(e: Expr, values: Mapping[Atom, int]) -> int:
+    return e.constant + sum(c * values[a] for a, c in e.terms)
+
+
+def _affine_made(e: Expr, made: Mapping[Atom, Expr]) -> Expr:
+    out = const(e.constant)
+    for atom, coefficient in e.terms:
+        out = out + made[atom] * coefficient
+    return out
+
+
+#: the longest text of one expression: a deep one reads as its outer layers
+MAX_TEXT = 160
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 3] + "..."
+
+
+def _affine_text(e: Expr, texts: Mapping[Atom, str]) -> str:
+    text = ""
+    for atom, c in e.terms:
+        body = texts[atom] if abs(c) == 1 else f"{abs(c)}*{_grouped_atom(atom, texts[atom])}"
+        if not text:
+            text = ("-" if c < 0 else "") + body
+        else:
+            text += (" - " if c < 0 else " + ") + body
+    if not text:
+        return str(e.constant)
+    if e.constant:
+        text += f" - {-e.constant}" if e.constant < 0 else f" + {e.constant}"
+    return text
+
+
+def _grouped(e: Expr, text: str) -> str:
+    single = not e.constant and len(e.terms) == 1 and e.terms[0][1] == 1
+    return text if e.is_const or single else f"({text})"
+
+
+def _grouped_atom(atom: Atom, text: str) -> str:
+    return f"({text})" if atom.kind == "mul" else text
 
 
 def _expr(value: Expr | int) -> Expr:
+    """An expression, or an integer of any kind (a numpy one read from a Const) as one."""
     if isinstance(value, Expr):
         return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool):
         raise TypeError(f"not an expression or an int: {value!r}")
-    return Expr((), value)
+    try:
+        return Expr((), operator.index(value))
+    except TypeError:
+        raise TypeError(f"not an expression or an int: {value!r}") from None
 
 
 def sym(name: str) -> Expr:
     """The size a symbol stands for."""
-    return Expr(((Atom("sym", name), 1),), 0)
+    return Expr(((_atom("sym", name), 1),), 0)
 
 
 def const(value: int) -> Expr:
@@ -218,7 +296,7 @@ def _scaled(e: Expr, factor: int) -> Expr:
 def _operation(kind: str, a: Expr, b: Expr) -> Expr:
     if kind in ("min", "max", "mul") and b.key < a.key:
         a, b = b, a  # commutative: one order
-    return Expr(((Atom(kind, args=(a, b)), 1),), 0)
+    return Expr(((_atom(kind, args=(a, b)), 1),), 0)
 
 
 def floordiv(e: Expr | int, divisor: Expr | int) -> Expr:
@@ -290,14 +368,15 @@ _BUILDERS = {"floor": _floor, "ceil": _ceil, "min": minimum, "max": maximum, "mu
 @dataclass(frozen=True, eq=False)
 class Condition:
     """``gap == 0`` ("eq"), ``gap >= 0`` ("ge"), or one of ``options`` holds ("any").
-    ``cause`` is the caller's (the layer), ``reason`` its words, ``text`` the condition's."""
+    ``cause`` is the caller's (the layer), ``reason`` its words; ``sides`` is what it was
+    written as (left, relation, right), made into text only when it is shown."""
 
     kind: str
     gap: Expr
     options: tuple[Condition, ...] = ()
     cause: object = None
     reason: str = ""
-    text: str = ""
+    sides: tuple[Expr, str, Expr] | None = None
 
     def symbols(self) -> frozenset[str]:
         if self.kind == "any":
@@ -315,12 +394,15 @@ class Condition:
             return False
         return value == 0 if self.kind == "eq" else value >= 0
 
-    def substitute(self, env: Mapping[str, int | Expr]) -> Condition:
+    def substitute(self, env: Mapping[str, int | Expr], shown: bool = True) -> Condition:
+        """The condition with the symbols of ``env`` fixed (its written sides too, unless
+        ``shown`` is False: the solver reads only the gap)."""
         if self.kind == "any":
-            options = tuple(o.substitute(env) for o in self.options)
-            return Condition("any", self.gap, options, self.cause, self.reason, self.text)
-        return Condition(self.kind, self.gap.substitute(env), (), self.cause, self.reason,
-                         self.text)
+            options = tuple(o.substitute(env, shown) for o in self.options)
+            return Condition("any", self.gap, options, self.cause, self.reason)
+        sides = shown and self.sides and (self.sides[0].substitute(env), self.sides[1],
+                                          self.sides[2].substitute(env)) or None
+        return Condition(self.kind, self.gap.substitute(env), (), self.cause, self.reason, sides)
 
     @property
     def key(self) -> str:
@@ -335,28 +417,30 @@ class Condition:
         return None if self.symbols() else self.holds({})
 
     def __str__(self) -> str:
-        return self.text
+        if self.kind == "any":
+            return " or ".join(f"({o})" for o in self.options) or "false"
+        left, relation, right = self.sides or (self.gap, "==" if self.kind == "eq" else ">=", 0)
+        return f"{left} {relation} {right}"
 
 
 def eq(e: Expr | int, f: Expr | int, cause: object = None, reason: str = "") -> Condition:
     e, f = _expr(e), _expr(f)
-    return Condition("eq", e - f, (), cause, reason, f"{e} == {f}")
+    return Condition("eq", e - f, (), cause, reason, (e, "==", f))
 
 
 def ge(e: Expr | int, c: Expr | int, cause: object = None, reason: str = "") -> Condition:
     e, c = _expr(e), _expr(c)
-    return Condition("ge", e - c, (), cause, reason, f"{e} >= {c}")
+    return Condition("ge", e - c, (), cause, reason, (e, ">=", c))
 
 
 def le(e: Expr | int, c: Expr | int, cause: object = None, reason: str = "") -> Condition:
     e, c = _expr(e), _expr(c)
-    return Condition("ge", c - e, (), cause, reason, f"{e} <= {c}")
+    return Condition("ge", c - e, (), cause, reason, (e, "<=", c))
 
 
 def any_of(*conditions: Condition, cause: object = None, reason: str = "") -> Condition:
     """At least one of ``conditions`` holds (none: the condition never holds)."""
-    text = " or ".join(f"({c})" for c in conditions) or "false"
-    return Condition("any", const(0), tuple(conditions), cause, reason, text)
+    return Condition("any", const(0), tuple(conditions), cause, reason)
 
 
 def ties(conditions: Iterable[Condition]) -> list[tuple[str, str]]:
@@ -376,31 +460,36 @@ def ties(conditions: Iterable[Condition]) -> list[tuple[str, str]]:
 
 
 def compiled(e: Expr, symbol: str) -> Callable[[int], int]:
-    """``e`` of ``symbol`` alone as a Python function of the size, ten times faster than
-    Expr.evaluate where the solver evaluates a prefix size by size. The source holds only
-    integers, operators, min and max: every other symbol is substituted before."""
-    source = _source(e, symbol)
-    return eval(f"lambda size: {source}", {"__builtins__": {}, "min": min, "max": max})
+    """``e`` of ``symbol`` alone as a Python function of the size, where the solver evaluates
+    it size by size: one line per atom, so no line nests deeper than one operation. The
+    source holds only integers, operators, min, max and its own names: every other symbol is
+    substituted before (Beyond if one is left)."""
+    names: dict[Atom, str] = {}
+    lines = ["def value(size):"]
+    for atom in e.atoms():
+        names[atom] = f"v{len(names)}"
+        lines.append(f"    {names[atom]} = {_atom_source(atom, names, symbol)}")
+    lines.append(f"    return {_affine_source(e, names)}")
+    scope: dict[str, object] = {"__builtins__": {}, "min": min, "max": max}
+    exec("\n".join(lines), scope)
+    return scope["value"]  # type: ignore[return-value]  # the function just defined
 
 
-def _source(e: Expr, symbol: str) -> str:
-    parts = [str(e.constant)]
-    for atom, coefficient in e.terms:
-        parts.append(f"{coefficient}*{_atom_source(atom, symbol)}")
-    return "(" + "+".join(parts) + ")"
+def _affine_source(e: Expr, names: Mapping[Atom, str]) -> str:
+    return "+".join([str(e.constant)] + [f"({c})*{names[a]}" for a, c in e.terms])
 
 
-def _atom_source(atom: Atom, symbol: str) -> str:
+def _atom_source(atom: Atom, names: Mapping[Atom, str], symbol: str) -> str:
     if atom.kind == "sym":
         if atom.name != symbol:
             raise Beyond(f"{atom.name} is not fixed")
         return "size"
-    a, b = (_source(arg, symbol) for arg in atom.args)
+    a, b = (_affine_source(arg, names) for arg in atom.args)
     if atom.kind == "floor":
-        return f"({a}//{b})"
+        return f"({a})//({b})"
     if atom.kind == "ceil":
-        return f"(-(-{a}//{b}))"
-    return f"({a}*{b})" if atom.kind == "mul" else f"{atom.kind}({a},{b})"
+        return f"-(-({a})//({b}))"
+    return f"({a})*({b})" if atom.kind == "mul" else f"{atom.kind}({a},{b})"
 
 
 class Beyond(Exception):
@@ -409,11 +498,13 @@ class Beyond(Exception):
 
 @dataclass(frozen=True)
 class Tail:
-    """f(s + period) == f(s) + step for every s >= start."""
+    """f(s + period) == f(s) + step for every s with start <= s and s + period <= until
+    (a min or max whose sides part only past START_CAP is followed up to where they do)."""
 
     start: int
     period: int
     step: int
+    until: int = MAX_SIZE
 
     @property
     def slope(self) -> Fraction:
@@ -424,15 +515,21 @@ def tail(e: Expr, symbol: str, memo: dict[Atom, Tail] | None = None) -> Tail:
     """The periodic-affine tail of ``e``, an expression of ``symbol`` alone; Beyond when it is
     not quasi-affine or its period or start passes PERIOD_CAP or START_CAP."""
     memo = {} if memo is None else memo
-    start, period, step = 1, 1, 0
+    for atom in e.atoms():
+        if atom not in memo:
+            memo[atom] = _atom_tail(atom, symbol, memo)
+    return _affine_tail(e, memo)
+
+
+def _affine_tail(e: Expr, memo: Mapping[Atom, Tail]) -> Tail:
+    """The tail of an affine combination of atoms whose tails are known."""
+    start, period, step, until = 1, 1, 0, MAX_SIZE
     for atom, coefficient in e.terms:
-        part = memo.get(atom)
-        if part is None:
-            part = memo[atom] = _atom_tail(atom, symbol, memo)
+        part = memo[atom]
         joint = _lcm(period, part.period)
         step = step * (joint // period) + coefficient * part.step * (joint // part.period)
-        start, period = max(start, part.start), joint
-    return Tail(start, period, step)
+        start, period, until = max(start, part.start), joint, min(until, part.until)
+    return Tail(start, period, step, until)
 
 
 def _lcm(a: int, b: int) -> int:
@@ -443,46 +540,58 @@ def _lcm(a: int, b: int) -> int:
 
 
 def _atom_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
+    """An atom's tail, its arguments' atoms' tails being in ``memo``."""
     if atom.kind == "sym":
         if atom.name != symbol:
             raise Beyond(f"{atom.name} is not fixed")
         return Tail(1, 1, 1)
     if atom.kind == "mul":
-        raise Beyond(f"{atom} multiplies two sizes")
+        raise Beyond(f"{_clip(str(Expr(((atom, 1),), 0)))} multiplies two sizes")
     if atom.kind in ("floor", "ceil"):
-        if not atom.args[1].is_const or atom.args[1].constant <= 0:
-            raise Beyond(f"{atom} divides by a size" if atom.args[1].symbols() else
-                         f"{atom} divides by {atom.args[1].constant}")
-        inner, divisor = tail(atom.args[0], symbol, memo), atom.args[1].constant
+        divisor = atom.args[1]
+        if not divisor.is_const or divisor.constant <= 0:
+            raise Beyond("a division by a size" if divisor.symbols() else
+                         f"a division by {divisor.constant}")
+        inner = _affine_tail(atom.args[0], memo)
         # after `periods` periods the dividend has moved by a multiple of the divisor
-        periods = divisor // math.gcd(inner.step, divisor)
-        return Tail(inner.start, _lcm(inner.period * periods, 1), inner.step * periods // divisor)
+        periods = divisor.constant // math.gcd(inner.step, divisor.constant)
+        return Tail(inner.start, _lcm(inner.period * periods, 1),
+                    inner.step * periods // divisor.constant, inner.until)
     return _extreme_tail(atom, symbol, memo)
 
 
 def _extreme_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
     """min or max: one argument's tail once the other's line has parted from it for good."""
     first, second = atom.args
-    tails = (tail(first, symbol, memo), tail(second, symbol, memo))
-    gap = tail(first - second, symbol, memo)
+    tails = (_affine_tail(first, memo), _affine_tail(second, memo))
+    gap = _affine_tail(first - second, memo)
     if gap.step == 0:  # equal slopes: the difference is periodic, and so is the choice
         period = _lcm(tails[0].period, tails[1].period)
         start = max(tails[0].start, tails[1].start)
-        return Tail(start, period, tails[0].step * (period // tails[0].period))
+        until = min(tails[0].until, tails[1].until)
+        return Tail(start, period, tails[0].step * (period // tails[0].period), until)
     # period * gap(s) - step * (s - start) repeats: its extremes bound where the sign settles
     at = compiled(first - second, symbol)
     wobble = [gap.period * at(s) - gap.step * (s - gap.start)
               for s in range(gap.start, gap.start + gap.period)]
-    if gap.step > 0:  # first ends above second
+    rising = gap.step > 0  # first ends above second, after being below it up to `parting`
+    if rising:
         settled = gap.start + (-min(wobble)) // gap.step + 1
-        winner = tails[1] if atom.kind == "min" else tails[0]
+        parting = gap.start + (-max(wobble)) // gap.step
     else:
         settled = gap.start + max(wobble) // -gap.step + 1
-        winner = tails[0] if atom.kind == "min" else tails[1]
-    start = max(settled, winner.start, tails[0].start, tails[1].start)
-    if start > START_CAP:
-        raise Beyond(f"{atom} settles only past size {START_CAP}")
-    return Tail(start, winner.period, winner.step)
+        parting = gap.start + min(wobble) // -gap.step
+    until = min(tails[0].until, tails[1].until)
+    if settled <= START_CAP:  # the last regime, from where the sides parted for good
+        winner = tails[0] if (atom.kind == "max") == rising else tails[1]
+        return Tail(max(settled, winner.start, gap.start), winner.period, winner.step, until)
+    if parting < START_CAP:
+        raise Beyond(f"a {atom.kind} whose sides cross between {parting} and {settled}")
+    # the sides part only far out (a Slice's end of 2^31 - 1): the first regime, up to there;
+    # past MAX_SIZE is no size, so min(s, 2^63 - 1) is s for good
+    winner = tails[0] if (atom.kind == "min") == rising else tails[1]
+    return Tail(max(gap.start, winner.start), winner.period, winner.step,
+                min(until, MAX_SIZE if parting >= MAX_SIZE else parting))
 
 
 def condition_sizes(condition: Condition, symbol: str,
@@ -491,7 +600,12 @@ def condition_sizes(condition: Condition, symbol: str,
     "" when that set is exact, else why not (the set is then a superset: sizes up to
     BRUTE_BOUND checked one by one, every larger size kept)."""
     try:
-        return _exact_sizes(condition, symbol, {} if memo is None else memo), ""
+        sizes, until = _exact_sizes(condition, symbol, {} if memo is None else memo)
+        if until >= MAX_SIZE:
+            return sizes, ""
+        # exact up to START_CAP at least (until is past it); what lies past it is kept
+        why = f"{condition} is solved up to size {until} only: larger sizes are kept"
+        return sizes | SizeSet.progression(START_CAP + 1, None), why
     except Beyond as beyond:
         bits = 0
         for size in range(1, BRUTE_BOUND + 1):
@@ -501,18 +615,21 @@ def condition_sizes(condition: Condition, symbol: str,
         return SizeSet(BRUTE_BOUND + 1, bits, 1, 1), why
 
 
-def _exact_sizes(condition: Condition, symbol: str, memo: dict[Atom, Tail]) -> SizeSet:
+def _exact_sizes(condition: Condition, symbol: str,
+                 memo: dict[Atom, Tail]) -> tuple[SizeSet, int]:
+    """The sizes that satisfy ``condition``, exact up to the size given with them."""
     truth = condition.truth
     if truth is not None:
-        return SizeSet.everything() if truth else SizeSet.nothing()
+        return (SizeSet.everything() if truth else SizeSet.nothing()), MAX_SIZE
     if condition.kind == "any":
-        union = SizeSet.nothing()
+        union, until = SizeSet.nothing(), MAX_SIZE
         for option in condition.options:
+            sizes, reach = _exact_sizes(option, symbol, memo)
             try:
-                union = union | _exact_sizes(option, symbol, memo)
+                union, until = union | sizes, min(until, reach)
             except OverflowError as overflow:
                 raise Beyond(str(overflow)) from None
-        return union
+        return union, until
     shape = tail(condition.gap, symbol, memo)
     holds = (lambda v: v == 0) if condition.kind == "eq" else (lambda v: v >= 0)
     at, prefix = compiled(condition.gap, symbol), 0
@@ -523,19 +640,20 @@ def _exact_sizes(condition: Condition, symbol: str, memo: dict[Atom, Tail]) -> S
     if shape.step == 0:
         residues = sum(1 << ((shape.start + r) % shape.period)
                        for r, value in enumerate(values) if holds(value))
-        return SizeSet(shape.start, prefix, shape.period, residues)
+        return SizeSet(shape.start, prefix, shape.period, residues), shape.until
     if condition.kind == "eq":
-        return _crossings(shape, values, prefix)
-    return _thresholds(shape, values, prefix)
+        return _crossings(shape, values, prefix), shape.until
+    return _thresholds(shape, values, prefix), shape.until
 
 
 def _crossings(shape: Tail, values: list[int], prefix: int) -> SizeSet:
-    """gap == 0 where the gap keeps moving: at most one size per residue."""
+    """gap == 0 where the gap keeps moving: at most one size per residue (none past
+    MAX_SIZE, which is no size)."""
     end = shape.start
     for r, value in enumerate(values):
         periods, left = divmod(-value, shape.step)
-        if left == 0 and periods >= 0:
-            size = shape.start + r + periods * shape.period
+        size = shape.start + r + periods * shape.period
+        if left == 0 and periods >= 0 and size <= MAX_SIZE:
             if size > START_CAP:
                 raise Beyond(f"a solution past size {START_CAP}")
             prefix |= 1 << size
@@ -545,23 +663,32 @@ def _crossings(shape: Tail, values: list[int], prefix: int) -> SizeSet:
 
 def _thresholds(shape: Tail, values: list[int], prefix: int) -> SizeSet:
     """gap >= 0 where the gap keeps moving: per residue, from some size on (rising) or up to
-    some size (falling)."""
-    runs: list[tuple[int, int]] = []  # per residue: its first size, how many periods it holds
-    if shape.step > 0:  # each residue holds for good from its first size on
-        firsts = [shape.start + r + max(0, -(value // shape.step)) * shape.period
-                  for r, value in enumerate(values)]
-        end = max(firsts)
-        runs = [(first, -(-(end - first) // shape.period)) for first in firsts]
-    else:
-        runs = [(shape.start + r, value // -shape.step + 1)
-                for r, value in enumerate(values) if value >= 0]
-        end = max([shape.start] + [first + (count - 1) * shape.period + 1
-                                   for first, count in runs])
+    some size (falling); a run that ends past MAX_SIZE holds for good, one that starts past
+    it never holds."""
+    runs: list[tuple[int, int | None]] = []  # first size, and periods it holds (None: all)
+    for r, value in enumerate(values):
+        first, count = shape.start + r, None
+        if shape.step > 0:
+            first += max(0, -(value // shape.step)) * shape.period
+        elif value >= 0:
+            count = value // -shape.step + 1
+            if first + count * shape.period > MAX_SIZE:
+                count = None
+        else:
+            continue
+        if first <= MAX_SIZE:
+            runs.append((first, count))
+    end = max([shape.start] + [first + (count - 1) * shape.period + 1 if count else first
+                               for first, count in runs])
     if end > START_CAP:
         raise Beyond(f"the condition settles only past size {START_CAP}")
+    residues = 0
     for first, count in runs:
+        if count is None:
+            residues |= 1 << (first % shape.period)
+            count = -(-(end - first) // shape.period)
         prefix |= repeat(1, shape.period, count) << first if count else 0
-    return SizeSet(end, prefix, 1, 1 if shape.step > 0 else 0)
+    return SizeSet(end, prefix, shape.period, residues)
 
 
 #: the parts of a contract a cause may decide (``offset`` goes with ``multiple_of``)
@@ -598,7 +725,7 @@ def solve(conditions: Iterable[Condition], symbol: str, fixed: Mapping[str, int]
     dropped: list[Condition] = []
     notes: list[str] = []
     for condition in conditions:
-        settled = condition.substitute(env)
+        settled = condition.substitute(env, shown=False)
         if settled.symbols() - {symbol}:
             dropped.append(condition)
             continue

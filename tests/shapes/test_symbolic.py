@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings, strategies as st
 from irvalidate.shapes.sizeset import Constraint, SizeSet
 from irvalidate.shapes.symbolic import (
     BRUTE_BOUND,
+    START_CAP,
     any_of,
     ceildiv,
     const,
@@ -47,6 +48,15 @@ def test_affine_forms_compare_equal_once_normalised():
     assert const(4) * 2 == 8 and (const(4) * 2).is_const
 
 
+def test_integers_of_any_kind_are_constants_and_other_numbers_are_refused():
+    np = pytest.importorskip("numpy")
+    assert s + np.int64(3) == s + 3 and floordiv(s, np.int32(2)) == floordiv(s, 2)
+    assert solve([eq(s * t, 150528)], "s", {"t": np.int64(672)}).values == [224]
+    for wrong in (2.0, True, None, "3"):
+        with pytest.raises(TypeError):
+            s + wrong
+
+
 def test_divisions_fold_what_they_can():
     assert floordiv(4 * s + 7, 2) == 2 * s + 3
     assert floordiv(floordiv(s, 2), 3) == floordiv(s, 6)
@@ -64,6 +74,23 @@ def test_readable_text():
     assert str(minimum(s, 512)) == "min(s, 512)"
     assert str(-s + 3) == "-s + 3"
     assert str(s * t) == "s * t"
+
+
+def test_a_deep_chain_is_walked_without_recursion():
+    # a thousand stride-2 windows and clamps, as a deep network's spatial axis: well past
+    # Python's recursion limit, and a text that stays short
+    e = s
+    for i in range(1500):
+        e = floordiv(e - 1, 2) + 1 if i % 2 else minimum(e + 3, 4000 - i)
+    def python(size):
+        for i in range(1500):
+            size = (size - 1) // 2 + 1 if i % 2 else min(size + 3, 4000 - i)
+        return size
+    assert all(e.evaluate({"s": n}) == python(n) for n in (1, 7, 100, 10**9))
+    assert e.substitute({"s": 100}).value == python(100) and len(str(e)) <= 160
+    sol = solve([ge(e, 4)], "s", {})
+    assert sol.exact and [n for n in range(1, 200) if n in sol.sizes] == \
+        [n for n in range(1, 200) if python(n) >= 4]
 
 
 def test_substitute_folds_a_product_into_an_affine_form():
@@ -224,12 +251,42 @@ def test_large_constants_stay_exact():
     assert solve([eq(s, 10**9)], "s", {}).exact is False  # past the cap: said, not guessed
 
 
+INT64_MAX, INT32_MAX = (1 << 63) - 1, (1 << 31) - 1
+
+
+def test_a_slice_to_the_last_element_clamps_nothing():
+    # a Slice's end of INT64_MAX: no size is larger, so min(s, end) is s and stays exact
+    clamped = minimum(s, INT64_MAX)
+    sol = solve([eq(32 * floordiv(clamped, 32), s), ge(clamped - 6, 1)], "s", {})
+    assert sol.exact and sol.describe() == "multiple of 32"
+    bounded = solve([le(s, INT64_MAX), ge(maximum(s, -INT64_MAX), 3)], "s", {})
+    assert bounded.exact and bounded.describe() == "min 3"
+    beyond = solve([eq(s - 1, INT64_MAX)], "s", {})  # 2^63 is no size
+    assert beyond.exact and beyond.values == []
+
+
+def test_a_clamp_far_past_the_cap_is_solved_up_to_it_and_said_inexact():
+    clamped = minimum(s, INT32_MAX)  # 2^31 - 1: sizes past it exist, the set changes there
+    sol = solve([eq(32 * floordiv(clamped, 32), s), ge(clamped, 7)], "s", {})
+    assert not sol.exact and "solved up to size 2147483647 only" in sol.why_inexact
+    assert brute(sol.sizes, 5000) == set(range(32, 5000, 32))  # exact below the cap
+    assert all(n in sol.sizes for n in (START_CAP + 1, START_CAP + 2))  # kept past it
+    assert sol.min == 32 and sol.max is None  # every size the fields exclude fails
+
+
 def products():
     """Expressions that multiply s by t, by itself or divide by it: not always quasi-affine."""
     return st.tuples(expressions, expressions).flatmap(lambda p: st.sampled_from([
         (p[0][0] * p[1][0], lambda e, a=p: a[0][1](e) * a[1][1](e)),
         (floordiv(p[0][0], p[1][0]) if not p[1][0].is_const else p[0][0] * p[1][0], None),
     ]))
+
+
+def clamps():
+    """Expressions clamped far out, as Slice ends and position limits are."""
+    far = st.sampled_from([INT64_MAX, INT32_MAX, 2_000_000, 5_000, -INT64_MAX])
+    return st.tuples(expressions, far, st.booleans()).map(lambda p: (
+        (minimum if p[2] else maximum)(p[0][0], p[1]), None))
 
 
 def conditions(exprs):
@@ -254,7 +311,7 @@ def check_against_brute_force(conds, fixed):
     assert not sol.dropped
     sizes = sol.sizes
     horizon = max(sizes.start, *(c.part.sizes.start for c in sol.causes), 1) + 3 * sizes.period
-    probes = list(range(1, horizon + 3 * sol.multiple_of + 40))
+    probes = list(range(1, min(horizon + 3 * sol.multiple_of + 40, 3 * BRUTE_BOUND)))
     probes += [10**6 + k for k in range(0, 97, 3)] if sol.exact else []
     for size in probes:
         truth = holds_all(conds, {"s": size, "t": fixed})
@@ -281,7 +338,8 @@ def test_the_solver_agrees_with_brute_force(conds, fixed):
     check_against_brute_force(conds, fixed)
 
 
-@given(st.lists(conditions(st.one_of(expressions, products())), min_size=1, max_size=3),
+@given(st.lists(conditions(st.one_of(expressions, products(), clamps())), min_size=1,
+                max_size=3),
        st.integers(1, 20))
 @settings(max_examples=80, deadline=None)
 def test_the_solver_is_sound_where_it_is_not_quasi_affine(conds, fixed):
