@@ -280,10 +280,11 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
             # not told apart; the numbers above it are u64 values past the int64 range
             raise Unresolved("a u64 bound at the int64 maximum")
         # a range reaching the type's maximum is unbounded; a constant maximum stays itself.
-        # A bound that stays as it is is kept itself: a size ShapeOf read from a dim that
-        # carries a symbol (shapes.symdims) carries it on through the values that move it
+        # A size that carries a symbol (a shapes.symdims.SymDim ShapeOf read) and stays as
+        # it is is kept itself: it carries the symbol on through the values that move it
         unbounded = hi == high and lo != hi and et != "boolean"
-        fitted.append(Dim(lo, INF) if unbounded and hi != INF else b)
+        fitted.append(b if type(b) is not Dim and not (unbounded and hi != INF) else
+                      Dim(lo, INF if unbounded else hi))
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
@@ -335,7 +336,8 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
     if et not in INDEX_TYPES:
         raise Unresolved(f"ShapeOf to {et}")
     high = RANGES[et][1]
-    bounds = [d if d.hi < high or d.hi == INF else Dim(d.lo, INF) for d in shape]
+    bounds = [d if type(d) is not Dim and (d.hi < high or d.hi == INF) else
+              Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
     return make_tensor((len(shape),), bounds, et, origin)
 
 
@@ -367,9 +369,7 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
         return number
     if et == "boolean":
         raise Unresolved("Convert of reals to boolean")
-    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a bound cast as it is: kept)
-    return make_tensor(t.shape, [b if (lo, hi) == b else Dim(lo, hi) for b, lo, hi in casts],
-                       et, origin)
+    return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
 
 
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
@@ -394,9 +394,9 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
         if et == "u64" and value == INF:
             raise Unresolved("a u64 value at the int64 maximum")  # it reads as unbounded
         return value
-    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a bound cast as it is: kept)
-    return make_tensor(t.shape, [b if (lo, hi) == b else Dim(lo, hi) for b, lo, hi in casts],
-                       et, origin)
+    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a size cast as it is: kept)
+    return make_tensor(t.shape, [b if type(b) is not Dim and (lo, hi) == b else Dim(lo, hi)
+                                 for b, lo, hi in casts], et, origin)
 
 
 def axis_index(axis: int, rank: int) -> int:
