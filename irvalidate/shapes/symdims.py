@@ -237,6 +237,14 @@ class Recording:
                               f"{_shown(per_group, ew)}"))
         return groups
 
+    def left(self, d: Dim, taken: int, result: Dim) -> Dim:
+        """What is left of ``d`` once ``taken`` is split off (VariadicSplit's -1).  Not
+        followed: below ``taken`` the runtime gives ``?`` or 0 and goes on, which no
+        expression says."""
+        if type(d) is not SymDim:
+            return result
+        return opaque(result, d.depends, _origin((d,)) or self.cause)
+
     def at_most(self, a: Dim, b: Dim) -> None:
         """``a`` may not be larger than ``b`` (pdpd broadcasts B into A only)."""
         if not symbolic(a, b):
