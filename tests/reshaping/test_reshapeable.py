@@ -138,3 +138,20 @@ def test_a_cropped_branch_caps_the_size_and_names_the_slice():
                                                                       ("Slice", "crop")}, row
     found, _ = disagreements(path)
     assert not found, found[:5]
+
+
+@pytest.mark.parametrize("name", ["unet", "audio"])
+def test_the_benchmark_nets_agree_with_model_reshape(tmp_path, name):
+    """The UNet (max-pools down, transposed convolutions up, Concat) takes multiples of 16
+    on its spatial axes; the audio model's samples axis a minimum from its first window."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import make_models  # (benchmarks/ is not a package)
+    path = make_models.make(name, 0, tmp_path)
+    rows = constraints_of(str(path))[0]["axes"]
+    if name == "unet":
+        assert [(r["exact"], r["multiple_of"]) for r in rows[2:]] == [(True, 16)] * 2, rows
+    else:
+        assert rows[1]["exact"] and rows[1]["min"] == 400, rows[1]
+    found, _ = disagreements(path)
+    assert not found, found[:5]
