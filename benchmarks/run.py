@@ -256,8 +256,8 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict |
         checks.append((f"irvalidate peak RSS MB on {r['file']}", get(r, "irvalidate", "rss_mb"), 60))
     if nets:
         checks.append((f"in process, irvalidate.validate/read_model CPU over the non-repeating "
-                       f"set ({nets['loaded']} files; the Python read floor alone: "
-                       f"{fmt(nets.get('python_read_ratio', nan))}x)", nets["ratio"], 1.0))
+                       f"set ({nets['loaded']} files), the Python read floor alone "
+                       f"{fmt(nets.get('python_read_ratio', nan))}x", nets["ratio"], 1.0))
     for r in startup[:1]:
         alone = {"text": r.get("irvalidate", {"wall": nan})}   # without the formats' run
         for f, got in ((formats or {}).get("irvalidate") or alone).items():
@@ -276,7 +276,7 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict |
     if jobs:
         speedup = jobs["speedup"]
         lines.append(f"- -j 2 against -j 1 on {jobs['files']} files: {speedup:.2f}x "
-                     f"(target >= 1.7; the machine's ceiling {jobs['ceiling']:.2f}x): "
+                     f"(target >= 1.7; the machine's ceiling {fmt(jobs.get('ceiling'))}x): "
                      f"{'met' if speedup >= 1.7 else 'NOT met'}")
     return lines
 
