@@ -146,8 +146,8 @@ class Expr:
         made: dict[Atom, Expr] = {}
         for atom in self.atoms():
             if atom.symbols.isdisjoint(env):
-                made[atom] = Expr(((atom, 1),), 0)
-            elif atom.kind == "sym":
+                continue  # kept as it is
+            if atom.kind == "sym":
                 made[atom] = const(env[atom.name])
             else:
                 first, second = (_affine_made(a, made) for a in atom.args)
@@ -217,10 +217,19 @@ def _affine_value(e: Expr, values: Mapping[Atom, int]) -> int:
 
 
 def _affine_made(e: Expr, made: Mapping[Atom, Expr]) -> Expr:
-    out = const(e.constant)
+    """e with each atom replaced by what ``made`` made of it, summed once (not term by term:
+    a substitution over many conditions makes one expression each)."""
+    constant, merged = e.constant, dict[Atom, int]()
     for atom, coefficient in e.terms:
-        out = out + made[atom] * coefficient
-    return out
+        replaced = made.get(atom)
+        if replaced is None:  # nothing in it was fixed
+            merged[atom] = merged.get(atom, 0) + coefficient
+            continue
+        constant += coefficient * replaced.constant
+        for inner, c in replaced.terms:
+            merged[inner] = merged.get(inner, 0) + coefficient * c
+    terms = tuple(sorted(((a, c) for a, c in merged.items() if c), key=lambda ac: ac[0].key))
+    return Expr(terms, constant)
 
 
 #: the longest text of one expression: a deep one reads as its outer layers
