@@ -18,6 +18,14 @@ periodic (a Reshape's -1 dividing by the size it multiplies), and so does a prod
 whose sides does. The result is an exact eventually periodic :class:`~.sizeset.SizeSet`;
 what is not quasi-affine (a size times a size), or would pass the caps on period and start,
 is checked size by size up to :data:`BRUTE_BOUND` and marked inexact.
+
+    >>> h, w = sym("h"), sym("w")
+    >>> pooled = floordiv(h - 7, 2) + 1  # a 7-wide window of stride 2, no padding
+    >>> joined = eq(2 * ceildiv(w, 2), w, cause="concat")  # a stride-2 branch scaled back
+    >>> sol = solve([ge(pooled, 1, cause="pool"), joined, eq(3 * h * w, 3 * 224 * 224)],
+    ...             "w", {"h": 224})
+    >>> sol.describe(), sol.exact, [c.condition.cause for c in sol.causes]
+    ('only 224', True, ['concat', None])
 """
 from __future__ import annotations
 
@@ -31,15 +39,17 @@ from fractions import Fraction
 
 from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
 
-__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "Expr", "Condition", "SizeSet",
-           "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
-           "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
+__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "FIELDS", "Expr", "Condition",
+           "SizeSet", "Constraint", "Cause", "Solution", "Tail", "Beyond", "sym", "const",
+           "floordiv", "ceildiv", "minimum", "maximum", "eq", "ge", "le", "any_of", "solve",
+           "condition_sizes", "ties", "tail", "compiled"]
 
 #: sizes checked one by one where the solver cannot be exact
 BRUTE_BOUND = 1 << 12
 #: the largest size there is (a dim is an int64): past it a condition's changes are no
 #: sizes', so min(s, 2^63 - 1), a Slice's end "to the last", is s exactly
 MAX_SIZE = (1 << 63) - 1
+
 
 class Atom:
     """A symbol (``kind`` "sym", ``name``) or an operation on expressions (``args``):

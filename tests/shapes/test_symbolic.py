@@ -4,9 +4,12 @@ The solver's answers are checked against brute force: every condition evaluated 
 over 1..(start + 3 periods) of the set it found and at sampled large sizes. The examples are
 the issue's: a stride chain joined back gives "multiple of 32", a window "min 7", a clamp
 "max 512", a flattened size "only 224", a broadcast "one of 1, 64"."""
+import doctest
+
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from irvalidate.shapes import symbolic
 from irvalidate.shapes.sizeset import Constraint, SizeSet
 from irvalidate.shapes.symbolic import (
     BRUTE_BOUND,
@@ -33,6 +36,10 @@ def contract_admits(c: Constraint, size: int) -> bool:
     """The issue's sentence, written out again rather than asking Constraint.admits."""
     return ((c.values is None or size in c.values) and size >= c.min
             and (c.max is None or size <= c.max) and (size - c.offset) % c.multiple_of == 0)
+
+
+def test_the_module_example_holds():
+    assert doctest.testmod(symbolic).attempted and not doctest.testmod(symbolic).failed
 
 
 # -- expressions ------------------------------------------------------------------------------
