@@ -13,9 +13,19 @@ ceiling division by positive constants, min and max, composed) is eventually per
 there are ``start``, ``period`` and ``step`` with f(s + period) = f(s) + step for every
 s >= start (:func:`tail`). A condition on such an f is then periodic where its slope is 0, or
 settles once the linear part has passed every periodic wobble; before that the solver
-evaluates the expression size by size. The result is an exact eventually periodic
-:class:`~.sizeset.SizeSet`; what is not quasi-affine, or would pass the caps on period and
-start, is checked size by size up to :data:`BRUTE_BOUND` and marked inexact.
+evaluates the expression size by size. A quotient by a growing size ends constant or
+periodic (a Reshape's -1 dividing by the size it multiplies), and so does a product one of
+whose sides does. The result is an exact eventually periodic :class:`~.sizeset.SizeSet`;
+what is not quasi-affine (a size times a size), or would pass the caps on period and start,
+is checked size by size up to :data:`BRUTE_BOUND` and marked inexact.
+
+    >>> h, w = sym("h"), sym("w")
+    >>> pooled = floordiv(h - 7, 2) + 1  # a 7-wide window of stride 2, no padding
+    >>> joined = eq(2 * ceildiv(w, 2), w, cause="concat")  # a stride-2 branch scaled back
+    >>> sol = solve([ge(pooled, 1, cause="pool"), joined, eq(3 * h * w, 3 * 224 * 224)],
+    ...             "w", {"h": 224})
+    >>> sol.describe(), sol.exact, [c.condition.cause for c in sol.causes]
+    ('only 224', True, ['concat', None])
 """
 from __future__ import annotations
 
@@ -29,15 +39,17 @@ from fractions import Fraction
 
 from .sizeset import PERIOD_CAP, START_CAP, Constraint, SizeSet, repeat, summarise
 
-__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "Expr", "Condition", "SizeSet",
-           "Constraint", "Cause", "Solution", "FIELDS", "sym", "const", "floordiv", "ceildiv", "minimum",
-           "maximum", "eq", "ge", "le", "any_of", "solve", "ties", "tail"]
+__all__ = ["PERIOD_CAP", "START_CAP", "BRUTE_BOUND", "MAX_SIZE", "FIELDS", "Expr", "Condition",
+           "SizeSet", "Constraint", "Cause", "Solution", "Tail", "Beyond", "sym", "const",
+           "floordiv", "ceildiv", "minimum", "maximum", "eq", "ge", "le", "any_of", "solve",
+           "condition_sizes", "ties", "tail", "compiled"]
 
 #: sizes checked one by one where the solver cannot be exact
 BRUTE_BOUND = 1 << 12
 #: the largest size there is (a dim is an int64): past it a condition's changes are no
 #: sizes', so min(s, 2^63 - 1), a Slice's end "to the last", is s exactly
 MAX_SIZE = (1 << 63) - 1
+
 
 class Atom:
     """A symbol (``kind`` "sym", ``name``) or an operation on expressions (``args``):
@@ -145,8 +157,8 @@ class Expr:
         made: dict[Atom, Expr] = {}
         for atom in self.atoms():
             if atom.symbols.isdisjoint(env):
-                made[atom] = Expr(((atom, 1),), 0)
-            elif atom.kind == "sym":  # (fixed, or replaced by an expression: a tied symbol)
+                continue  # kept as it is
+            if atom.kind == "sym":  # (fixed, or replaced by an expression: a tied symbol)
                 found = env[atom.name]
                 made[atom] = found if isinstance(found, Expr) else const(found)
             else:
@@ -217,10 +229,19 @@ def _affine_value(e: Expr, values: Mapping[Atom, int]) -> int:
 
 
 def _affine_made(e: Expr, made: Mapping[Atom, Expr]) -> Expr:
-    out = const(e.constant)
+    """e with each atom replaced by what ``made`` made of it, summed once (not term by term:
+    a substitution over many conditions makes one expression each)."""
+    constant, merged = e.constant, dict[Atom, int]()
     for atom, coefficient in e.terms:
-        out = out + made[atom] * coefficient
-    return out
+        replaced = made.get(atom)
+        if replaced is None:  # nothing in it was fixed
+            merged[atom] = merged.get(atom, 0) + coefficient
+            continue
+        constant += coefficient * replaced.constant
+        for inner, c in replaced.terms:
+            merged[inner] = merged.get(inner, 0) + coefficient * c
+    terms = tuple(sorted(((a, c) for a, c in merged.items() if c), key=lambda ac: ac[0].key))
+    return Expr(terms, constant)
 
 
 #: the longest text of one expression: a deep one reads as its outer layers
@@ -546,12 +567,13 @@ def _atom_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
             raise Beyond(f"{atom.name} is not fixed")
         return Tail(1, 1, 1)
     if atom.kind == "mul":
-        raise Beyond(f"{_clip(str(Expr(((atom, 1),), 0)))} multiplies two sizes")
+        return _product_tail(atom, symbol, memo)
     if atom.kind in ("floor", "ceil"):
         divisor = atom.args[1]
-        if not divisor.is_const or divisor.constant <= 0:
-            raise Beyond("a division by a size" if divisor.symbols() else
-                         f"a division by {divisor.constant}")
+        if divisor.symbols():
+            return _quotient_tail(atom, symbol, memo)
+        if divisor.constant <= 0:
+            raise Beyond(f"a division by {divisor.constant}")
         inner = _affine_tail(atom.args[0], memo)
         # after `periods` periods the dividend has moved by a multiple of the divisor
         periods = divisor.constant // math.gcd(inner.step, divisor.constant)
@@ -560,28 +582,72 @@ def _atom_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
     return _extreme_tail(atom, symbol, memo)
 
 
+def _product_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
+    """A product is periodic-affine where one side ends constant (a quotient that settled)
+    or both sides end periodic; a size times a size is not."""
+    tails = [_affine_tail(arg, memo) for arg in atom.args]
+    start, until = max(t.start for t in tails), min(t.until for t in tails)
+    if tails[0].step == tails[1].step == 0:
+        return Tail(start, _lcm(tails[0].period, tails[1].period), 0, until)
+    for side, other in ((0, 1), (1, 0)):
+        if tails[side].step == 0 and tails[side].period == 1:
+            factor = compiled(atom.args[side], symbol)(tails[side].start)
+            return Tail(start, tails[other].period, factor * tails[other].step, until)
+    raise Beyond(f"{_clip(str(Expr(((atom, 1),), 0)))} multiplies two sizes")
+
+
+def _sign_change(diff: Expr, symbol: str, memo: dict[Atom, Tail]) -> tuple[Tail, int, int]:
+    """The tail of ``diff``, and where its slope is not 0, the size from which it has the
+    sign of its slope for good (``settled``) and the last size up to which it has the other
+    sign or is 0 (``parting``)."""
+    gap = _affine_tail(diff, memo)
+    if gap.step == 0:
+        return gap, gap.start, gap.start
+    # period * diff(s) - step * (s - start) repeats: its extremes bound where the sign settles
+    at = compiled(diff, symbol)
+    wobble = [gap.period * at(s) - gap.step * (s - gap.start)
+              for s in range(gap.start, gap.start + gap.period)]
+    if gap.step > 0:
+        return (gap, gap.start + (-min(wobble)) // gap.step + 1,
+                gap.start + (-max(wobble)) // gap.step)
+    return gap, gap.start + max(wobble) // -gap.step + 1, gap.start + min(wobble) // -gap.step
+
+
+def _quotient_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
+    """floor(P / Q) (ceil: -floor(-P / Q)) with Q growing: P / Q tends to slope(P) / slope(Q)
+    = k + a fraction, so the quotient ends at k, or where k is whole, at k or k - 1 as the
+    periodic P - kQ is negative or not (a Reshape's -1 dividing by the size it multiplies)."""
+    numerator, divisor = atom.args
+    numerator = -numerator if atom.kind == "ceil" else numerator
+    p, q = _affine_tail(numerator, memo), _affine_tail(divisor, memo)
+    if q.step <= 0:
+        raise Beyond("a division by a size that does not grow with it")
+    k = math.floor(p.slope / q.slope)
+    starts = [p.start, q.start, _sign_change(divisor, symbol, memo)[1],
+              _sign_change(numerator - divisor * (k + 1), symbol, memo)[1]]  # below k + 1
+    remainder, from_k, _ = _sign_change(numerator - divisor * k, symbol, memo)
+    period = 1
+    if remainder.step == 0:  # whole: k where P - kQ >= 0, else k - 1 (never below)
+        starts += [remainder.start, _sign_change(numerator - divisor * (k - 1), symbol, memo)[1]]
+        period = remainder.period
+    else:
+        starts.append(from_k)
+    if max(starts) > START_CAP:
+        raise Beyond(f"a quotient that settles only past size {START_CAP}")
+    return Tail(max(starts), period, 0, min(p.until, q.until))
+
+
 def _extreme_tail(atom: Atom, symbol: str, memo: dict[Atom, Tail]) -> Tail:
     """min or max: one argument's tail once the other's line has parted from it for good."""
     first, second = atom.args
     tails = (_affine_tail(first, memo), _affine_tail(second, memo))
-    gap = _affine_tail(first - second, memo)
+    gap, settled, parting = _sign_change(first - second, symbol, memo)
+    until = min(tails[0].until, tails[1].until)
     if gap.step == 0:  # equal slopes: the difference is periodic, and so is the choice
         period = _lcm(tails[0].period, tails[1].period)
         start = max(tails[0].start, tails[1].start)
-        until = min(tails[0].until, tails[1].until)
         return Tail(start, period, tails[0].step * (period // tails[0].period), until)
-    # period * gap(s) - step * (s - start) repeats: its extremes bound where the sign settles
-    at = compiled(first - second, symbol)
-    wobble = [gap.period * at(s) - gap.step * (s - gap.start)
-              for s in range(gap.start, gap.start + gap.period)]
     rising = gap.step > 0  # first ends above second, after being below it up to `parting`
-    if rising:
-        settled = gap.start + (-min(wobble)) // gap.step + 1
-        parting = gap.start + (-max(wobble)) // gap.step
-    else:
-        settled = gap.start + max(wobble) // -gap.step + 1
-        parting = gap.start + min(wobble) // -gap.step
-    until = min(tails[0].until, tails[1].until)
     if settled <= START_CAP:  # the last regime, from where the sides parted for good
         winner = tails[0] if (atom.kind == "max") == rising else tails[1]
         return Tail(max(settled, winner.start, gap.start), winner.period, winner.step, until)
@@ -634,8 +700,11 @@ def _exact_sizes(condition: Condition, symbol: str,
     holds = (lambda v: v == 0) if condition.kind == "eq" else (lambda v: v >= 0)
     at, prefix = compiled(condition.gap, symbol), 0
     for size in range(1, shape.start):
-        if holds(at(size)):
-            prefix |= 1 << size
+        try:
+            if holds(at(size)):
+                prefix |= 1 << size
+        except ZeroDivisionError:  # a division by a size that is 0 here: the condition fails
+            pass
     values = [at(s) for s in range(shape.start, shape.start + shape.period)]
     if shape.step == 0:
         residues = sum(1 << ((shape.start + r) % shape.period)

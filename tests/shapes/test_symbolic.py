@@ -4,9 +4,12 @@ The solver's answers are checked against brute force: every condition evaluated 
 over 1..(start + 3 periods) of the set it found and at sampled large sizes. The examples are
 the issue's: a stride chain joined back gives "multiple of 32", a window "min 7", a clamp
 "max 512", a flattened size "only 224", a broadcast "one of 1, 64"."""
+import doctest
+
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from irvalidate.shapes import symbolic
 from irvalidate.shapes.sizeset import Constraint, SizeSet
 from irvalidate.shapes.symbolic import (
     BRUTE_BOUND,
@@ -33,6 +36,10 @@ def contract_admits(c: Constraint, size: int) -> bool:
     """The issue's sentence, written out again rather than asking Constraint.admits."""
     return ((c.values is None or size in c.values) and size >= c.min
             and (c.max is None or size <= c.max) and (size - c.offset) % c.multiple_of == 0)
+
+
+def test_the_module_example_holds():
+    assert doctest.testmod(symbolic).attempted and not doctest.testmod(symbolic).failed
 
 
 # -- expressions ------------------------------------------------------------------------------
@@ -230,8 +237,31 @@ def test_what_is_not_quasi_affine_is_checked_up_to_a_bound_and_said_inexact():
     assert not sol.exact and "multiplies two sizes" in sol.why_inexact
     assert 7 in sol.sizes and all(n not in sol.sizes for n in range(1, BRUTE_BOUND) if n != 7)
     assert sol.min == 7 and sol.max is None  # every size it excludes fails; past the bound unknown
-    quotient = solve([ge(floordiv(12, s), 2)], "s", {})  # a division by the size
-    assert not quotient.exact and brute(quotient.sizes, 20) == set(range(1, 7))
+    shrinking = solve([ge(floordiv(12, 20 - s), 2)], "s", {})  # by a size that shrinks
+    assert not shrinking.exact and "does not grow" in shrinking.why_inexact
+    assert brute(shrinking.sizes, 30) == set(range(14, 20))
+
+
+def test_a_division_by_a_growing_size_ends_constant():
+    assert solve([ge(floordiv(12, s), 2)], "s", {}).describe() == "max 6"
+    assert solve([ge(floordiv(100, s - 3), 1)], "s", {}).describe() == "min 4, max 103"
+    assert solve([eq(ceildiv(7 * s, 2 * s + 1), 4)], "s", {}).describe() == "min 4"
+    # P / s tends to 2 exactly: P - 2s is 0 for odd s and -40 for even s, so the quotient
+    # ends periodic: 2 for odd sizes, 1 for even sizes from 40 on (80 - 40 = 40)
+    odd = s - 2 * floordiv(s, 2)
+    numerator = 2 * s - 40 + 40 * odd
+    assert solve([eq(floordiv(numerator, s), 2)], "s", {}).describe() == "1 mod 2"
+    evens = solve([eq(floordiv(numerator, s), 1)], "s", {})
+    assert evens.exact and evens.describe() == "multiple of 2, min 40"
+    # a Reshape's -1 over [b, s, 768] into [b, -1, 12, 192]: b cancels, s must be a multiple of 3
+    b = sym("b")
+    total, known = b * t * 768, b * 12 * 192
+    fits = eq(floordiv(total, known) * known, total)
+    assert solve([fits], "b", {"t": 129}).describe() == "any size"
+    assert solve([fits], "b", {"t": 128}).describe() == "no size"
+    assert solve([fits], "t", {"b": 4}).describe() == "multiple of 3"
+    sol = solve([fits], "b", {"t": 129})
+    assert sol.exact and all(n in sol.sizes for n in range(1, 100))
 
 
 def test_residues_that_settle_at_different_sizes():
