@@ -16,10 +16,10 @@ from support.constraint_check import check_constraints
 
 from irvalidate.reshaping.constraints import constraints_of
 
-#: the least share of probed axes each set must answer exactly (measured when this test
-#: was written: samples 117 of 165, corpus 87 of 205, generated 635 of 1,515, ONNX 433 of
-#: 515): an op that stops being followed shows here
-EXACT_AT_LEAST = {"samples": 0.70, "corpus": 0.42, "generated": 0.41, "onnx": 0.84}
+#: the least share of probed axes each set must answer exactly (measured: samples 117 of
+#: 165, corpus 96 of 205, generated 666 of 1,515, ONNX 451 of 515): an op that stops being
+#: followed shows here
+EXACT_AT_LEAST = {"samples": 0.70, "corpus": 0.46, "generated": 0.43, "onnx": 0.87}
 
 
 def _check(name: str, folder) -> tuple[list[str], int, int, int]:
