@@ -25,7 +25,9 @@ printed as met / NOT met.  Parts:
   largest sizes, and over the sizes of 10,000 layers or more (the target's: the start-up
   flattens the raw slope at small sizes), with the time per layer;
 * ``-j 2`` against ``-j 1`` on a folder of 20 medium IRs (copies of llm-3000), beside the
-  machine's own ceiling measured in the same rounds (trivially parallel pure Python).
+  machine's own ceiling measured in the same rounds (trivially parallel pure Python);
+* issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the llm stack, time
+  and peak memory.
 
     python benchmarks/run.py                 # full run (~15 min on 2 cores)
     python benchmarks/run.py --quick         # smoke run: small models, 1 round (~40 s)
@@ -93,10 +95,13 @@ SOURCES: dict = {}
 
 
 def command(tool: str, xml: Path, extra: tuple = ()) -> list:
+    """The child's command line; an ``extra`` starting with a subcommand (``reshapeable``)
+    puts it before the file."""
+    before, after = (extra[:1], extra[1:]) if extra[:1] == ("reshapeable",) else ((), extra)
     if tool in SOURCES:
-        return [PY, "-S", "-c", FROM_SOURCES, str(SOURCES[tool]), str(xml), *extra]
+        return [PY, "-S", "-c", FROM_SOURCES, str(SOURCES[tool]), *before, str(xml), *after]
     if tool == "irvalidate":  # the live sources (an editable install's hook needs site)
-        return [PY, "-S", "-c", FROM_SOURCES, str(HERE.parent), str(xml), *extra]
+        return [PY, "-S", "-c", FROM_SOURCES, str(HERE.parent), *before, str(xml), *after]
     if tool == "read_model":
         return [PY, "-S", "-c", READ_MODEL, str(xml)]
     return [PY, "-S", "-c", FLOOR, str(HERE), str(xml)]
@@ -232,7 +237,7 @@ def table(rows: list, tools: tuple, key: str = "wall") -> str:
 
 
 def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict | None = None,
-            nets: dict | None = None) -> list:
+            nets: dict | None = None, reshape: dict | None = None) -> list:
     """Issue 16's and issue 26's targets against the measured figures (informative, never
     asserted).  ``formats``: startup_formats' figures; ``nets``: in_process_total's over the
     non-repeating set."""
@@ -260,6 +265,11 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict |
                            got["wall"], 0.100))
     checks.append((f"log-log slope of irvalidate time vs layers ({LARGE:,} or more)",
                    slopes.get("irvalidate", nan), 1.05))
+    if reshape:
+        checks += [(f"reshapeable/check wall on {reshape['file']}", reshape["reshapeable"]["wall_ratio"], 2.0),
+                   (f"reshapeable/check peak RSS on {reshape['file']}",
+                    reshape["reshapeable"]["rss_mb_ratio"], 2.0),
+                   (f"--reshape/check wall on {reshape['file']}", reshape["reshape"]["wall_ratio"], 1.5)]
     lines = [f"- {label}: {fmt(v, '.3f')} (target <= {lim}): "
              + ("n/a" if math.isnan(v) else "met" if v <= lim else "NOT met")
              for label, v, lim in checks]
@@ -290,6 +300,38 @@ def parallel(folder: Path, rounds: int) -> dict:
             "speedup": walls[1] / walls[2], "speedup_paired": paired, "cpu_j1": cpus[1],
             "cpu_j2": cpus[2], "rcs": sorted({r["rc"] for rs in runs.values() for r in rs}),
             "ceiling": statistics.median(ceiling), "ceilings": sorted(ceiling)}
+
+
+#: issue 27: what --reshape asks of the decoder stack (both inputs, one batch of 64 tokens)
+RESHAPE_SPEC = "input_ids[1,64],attention_mask[1,64]"
+#: issue 27's runs on one file: a plain check (as CI runs it), reshapeable, --reshape
+RESHAPING = {"check": ("--format", "json"), "reshapeable": ("reshapeable", "--format", "json"),
+             "reshape": ("--reshape", RESHAPE_SPEC, "--format", "json")}
+
+
+def reshaping(xml: Path, rounds: int) -> dict:
+    """Issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the same file,
+    interleaved, the order rotating: medians of wall and CPU s and of peak RSS, and the
+    ratios to the check."""
+    runs: dict = {k: [] for k in RESHAPING}
+    names = list(RESHAPING)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            runs[k].append(measure("irvalidate", xml, RESHAPING[k]))
+    got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
+           | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
+    for k in ("reshapeable", "reshape"):
+        got[k] |= {f"{m}_ratio": got[k][m] / got["check"][m] for m in ("wall", "cpu", "rss_mb")}
+    return {"file": xml.name, "rounds": rounds, **got}
+
+
+def reshaping_lines(found: dict) -> list:
+    if not found:
+        return []
+    row = lambda k: (f"{k}: wall {found[k]['wall']:.2f} s, CPU {found[k]['cpu']:.2f} s, "  # noqa: E731
+                     f"peak RSS {found[k]['rss_mb']:.0f} MB (exit {found[k]['rcs']})")
+    return [f"Issue 27 on {found['file']}, {found['rounds']} interleaved rounds, medians:",
+            *(f"- {row(k)}" for k in RESHAPING), ""]
 
 
 def medium_folder(out: Path, gen: dict, count: int = 20, layers: int = 3000) -> Path:
@@ -468,12 +510,15 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     ap.add_argument("--jobs-files", type=int, default=20, help="-j 2 against -j 1 on a folder of "
                     "this many medium IRs (llm-3000 copies; 0: skip)")
+    ap.add_argument("--reshape-rounds", type=int, default=3, help="rounds of issue 27's "
+                    "reshapeable and --reshape against a check, on the llm stack (0: skip)")
     ap.add_argument("--jobs-rounds", type=int, default=15,
                     help="rounds of the -j part (15: a round takes ~2.5 s, and this machine "
                     "class's speed drifts by 25%% between seconds)")
     args = ap.parse_args(argv)
     quick = dict(llm=3000, real=3000, stress=5000, series="1000,3000,10000", rounds=1,
-                 startup_rounds=3, jobs_files=6, jobs_rounds=1, inproc_rounds=1, corpus_files=8)
+                 startup_rounds=3, jobs_files=6, jobs_rounds=1, inproc_rounds=1, corpus_files=8,
+                 reshape_rounds=1)
     for k, v in quick.items():   # --quick changes only what the command line left at default
         if args.quick and getattr(args, k) == ap.get_default(k):
             setattr(args, k, v)
@@ -513,6 +558,12 @@ def main(argv=None) -> int:
     print(f"series: {[f.name for f in ser]}, {args.rounds} rounds", file=sys.stderr)
     ser_tools = tuple(t for t in ("irvalidate", "baseline", "floor") if t in tools)
     ser_rows = bench(ser, ser_tools, args.rounds) if ser else []
+    reshape = {}
+    if args.reshape_rounds and args.llm and "irvalidate" in tools:
+        stack = ensure("llm", args.llm, args.dir, gen)
+        print(f"issue 27: check, reshapeable, --reshape on {stack.name}, {args.reshape_rounds} "
+              f"rounds", file=sys.stderr)
+        reshape = reshaping(stack, args.reshape_rounds)
     jobs = {}
     if args.jobs_files and "irvalidate" in tools:
         folder = medium_folder(args.dir, gen, args.jobs_files)
@@ -579,9 +630,11 @@ def main(argv=None) -> int:
                 f"The machine's own ceiling in the same rounds (two processes of pure-Python "
                 f"work against one doing both): median {jobs['ceiling']:.2f}x, from "
                 f"{jobs['ceilings'][0]:.2f}x to {jobs['ceilings'][-1]:.2f}x", ""]
+    out += reshaping_lines(reshape)
     out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
-            "Issue 16 and 26 targets (informative):",
-            *targets(startup, main_rows, large, jobs, formats, nets_total.get("irvalidate"))]
+            "Issue 16, 26 and 27 targets (informative):",
+            *targets(startup, main_rows, large, jobs, formats, nets_total.get("irvalidate"),
+                     reshape)]
     if gen:
         out += ["", "Generated this run (s): " + ", ".join(f"{k} {v}" for k, v in gen.items())]
     print("\n".join(out))
@@ -593,7 +646,8 @@ def main(argv=None) -> int:
             "nets": net_rows, "nets_in_process": inproc, "nets_in_process_total": nets_total,
             "corpus_in_process": wild, "series": ser_rows,
             "series_kind": args.series_kind, "slope": slopes, "slope_minus_startup": net,
-            "slope_two_largest": top, "slope_large": large, "jobs": jobs, "generated_s": gen}, indent=1))
+            "slope_two_largest": top, "slope_large": large, "jobs": jobs, "reshaping": reshape,
+            "generated_s": gen}, indent=1))
     return 0
 
 

@@ -21,6 +21,7 @@ from ..ops.support import registry
 from ..ops.support.memo import payload
 from ..ops.support.node import BodyOutcome, ParameterValue
 from ..ops.support.spec import ARITY, Inferred, Value
+from ..shapes import dims
 from ..shapes.values import FLOAT_TYPES, Tensor, holds_value, resolved
 from .edges import EdgeIndex
 from .order import reader_order
@@ -241,6 +242,8 @@ class Propagation:
             rewritten, inputs = self._what_if.rewrite(layer, inputs, self)
             if rewritten is None:  # a layer a rewrite removes: nothing of it is inferred
                 self._outputs(layer, inputs, None, False)
+                if dims.SYMBOLIC is not None:  # (what it passes on still owes to symbols)
+                    self._settle(layer, inputs, (False, False, False), ())
                 return None
             if rewritten.type != layer.type:
                 spec = registry.lookup(rewritten.type, rewritten.version)
@@ -250,6 +253,8 @@ class Propagation:
         if extension:
             spec = None
         self._visiting = inputs
+        if dims.SYMBOLIC is not None:  # reshapeable: the conditions this layer puts are its
+            dims.SYMBOLIC.cause = layer
         inferred, tensor, trace = registry.infer(spec, layer, inputs, self) if spec else \
             (None, None, None)
         if inferred is not None and len(inputs) < len(layer.inputs):
@@ -265,7 +270,31 @@ class Propagation:
             for port, value in zip(layer.outputs, tensor if isinstance(tensor, tuple) else (tensor,)):
                 key = (layer.id, port.id)
                 self.outputs[key] = self.outputs[key]._replace(tensor=value)
+        if dims.SYMBOLIC is not None:  # (a Result checks nothing and makes no dim)
+            follows = (spec.symbolic, spec.symbolic_values, spec.symbolic_reads) \
+                if spec is not None else (layer.type.lower() == "result",) * 3
+            self._settle(layer, inputs, follows, spec.value_inputs if spec is not None else (),
+                         tensor is not None, spec is not None and spec.evaluate is not None)
         return trace
+
+    def _settle(self, layer: Layer, inputs: list[Value], follows: tuple[bool, bool, bool],
+                reads: tuple[int, ...], made_values: bool = False, evaluates: bool = True) -> None:
+        """reshapeable (shapes.symdims): the output dims of a layer whose op does not follow
+        the input axes' symbols, or that read a value depending on them, are opaque."""
+        recording = dims.SYMBOLIC
+        depends, origin, unfollowed = recording.settle(
+            layer, follows, reads,
+            [(v.shape, resolved(v.tensor), v.producer.id if v.producer is not None else None)
+             for v in inputs], made_values, evaluates)
+        if not depends:
+            return
+        for port in layer.outputs:
+            key = (layer.id, port.id)
+            value = self.outputs[key]
+            shape = recording.opaque_shape(value.shape, depends, origin) if unfollowed else \
+                recording.loosened(value.shape, depends, layer)
+            if shape is not value.shape:
+                self.outputs[key] = value._replace(shape=shape)
 
     def _outputs(self, layer: Layer, inputs: list[Value], inferred: Inferred | None,
                  extension: bool, own_types: tuple[int, ...] = ()) -> None:

@@ -1,10 +1,10 @@
 """The ``reshapeable`` command: its arguments and output (the analysis is
-``reshaping.reshapeable``)."""
+``reshaping.constraints``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..reshaping.reshapeable import axes_of, text_report
+from ..reshaping.constraints import constraints_of, text_report
 from .options import one_line_parser
 from .shapes import ir_files, parse_args, report_files
 
@@ -12,8 +12,8 @@ from .shapes import ir_files, parse_args, report_files
 def run(argv: Sequence[str]) -> int:
     """``argv`` starts with ``reshapeable``."""
     parser = one_line_parser(prog="irvalidate reshapeable", description="For every "
-                                     "input axis: does the model take other sizes there, and "
-                                     "which constant pins it?")
+                                     "input axis: the sizes the model takes there, and the "
+                                     "layers that decide them")
     parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
                         "holding them (found as the check finds them)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -26,6 +26,6 @@ def run(argv: Sequence[str]) -> int:
     files = ir_files(args.files, args.bin)
     if isinstance(files, int):
         return files
-    return report_files(files, args.format, "axes",
-                        lambda path: axes_of(path, not args.no_smart_reshape, args.bin),
+    return report_files(files, args.format, "inputs",
+                        lambda path: constraints_of(path, not args.no_smart_reshape, args.bin),
                         text_report)

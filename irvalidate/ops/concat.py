@@ -68,5 +68,5 @@ def _evaluate(node: Node) -> Tensor:
     return vals.concat(t, int_attr(node.layer, "axis", 0), origin(node.layer, t))
 
 
-SPECS = {"concat": (OpSpec("Concat", fields=_FIELDS, infer=_infer,
-                           evaluate=_evaluate),)}
+SPECS = {"concat": (OpSpec("Concat", fields=_FIELDS, symbolic=True, infer=_infer,
+                           symbolic_values=True, evaluate=_evaluate),)}

@@ -28,5 +28,5 @@ def _evaluate(node: Node) -> Tensor:
     return vals.convert(t[0], et, origin(node.layer, t, et))
 
 
-SPECS = {"convert": (OpSpec("Convert", attributes=frozenset({"destination_type"}), infer=_infer,
-                             evaluate=_evaluate, arity=(1,), own_types=(0,)),)}
+SPECS = {"convert": (OpSpec("Convert", attributes=frozenset({"destination_type"}), symbolic=True, infer=_infer,
+                             symbolic_values=True, evaluate=_evaluate, arity=(1,), own_types=(0,)),)}

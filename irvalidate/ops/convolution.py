@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..shapes import arith, windows as win
+from ..shapes import arith, dims as shape_dims, windows as win
 from ..shapes.dims import DYNAMIC, Dim, Shape, format_dim, format_shape
 from .support.attributes import Field, read
 from .support.autobroadcast import merge_types
@@ -217,6 +217,10 @@ def group_channels(data: Shape, filters: Shape, per_group: int, out_at: int) -> 
     if filters is None:
         return DYNAMIC
     groups = filters[0]
+    if data is not None and shape_dims.SYMBOLIC is not None:  # reshapeable: channels = g * c
+        grouped = shape_dims.SYMBOLIC.grouped(data[1], groups, dim_at(filters, per_group, "filters"))
+        if grouped is not None:
+            return arith.mul(grouped, dim_at(filters, out_at, "filters"))
     if data is not None and dim_at(filters, per_group, "filters").is_static:
         size = filters[per_group].lo
         if size == 0:  # a division by zero the runtime does in doubles: 0 unless `?`
@@ -238,9 +242,9 @@ def _infer(kind: str):
 
 
 SPECS = {
-    "convolution": (OpSpec("Convolution", (1, 16), fields=CONV_FIELDS, infer=_infer("plain")),),
+    "convolution": (OpSpec("Convolution", (1, 16), fields=CONV_FIELDS, symbolic=True, infer=_infer("plain")),),
     "groupconvolution": (OpSpec("GroupConvolution", (1, 16), fields=CONV_FIELDS,
-                                infer=_infer("group")),),
+                                symbolic=True, infer=_infer("group")),),
     "binaryconvolution": (OpSpec("BinaryConvolution", (1, 16),
-                                 fields=_BINARY_FIELDS, infer=_infer("binary")),),
+                                 fields=_BINARY_FIELDS, symbolic=True, infer=_infer("binary")),),
 }

@@ -121,7 +121,9 @@ def _infer_backprop(node: Node, grouped: bool) -> Result:
 
 SPECS = {
     "convolutionbackpropdata": (OpSpec("ConvolutionBackpropData", (1, 16), fields=_FIELDS,
-                                       dim_inputs=(2,), infer=lambda node: _infer_backprop(node, False)),),
+                                       dim_inputs=(2,), symbolic=True,
+                                       infer=lambda node: _infer_backprop(node, False)),),
     "groupconvolutionbackpropdata": (OpSpec("GroupConvolutionBackpropData", (1, 16), fields=_FIELDS,
-                                            dim_inputs=(2,), infer=lambda node: _infer_backprop(node, True)),),
+                                            dim_inputs=(2,), symbolic=True,
+                                            infer=lambda node: _infer_backprop(node, True)),),
 }

@@ -91,7 +91,7 @@ def _evaluate(node: Node) -> Tensor:
 def _spec(name: str, kind: str) -> OpSpec:
     attributes = ab.ATTRIBUTES | ({"m_pythondiv"} if name == "Divide" else set())
     evaluate = _evaluate if name.lower() in EVALUATED | COMPARED else None
-    return OpSpec(name, attributes=frozenset(attributes), infer=_infer(kind), evaluate=evaluate,
+    return OpSpec(name, attributes=frozenset(attributes), symbolic=True, infer=_infer(kind), evaluate=evaluate,
                   arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else ())
 
 

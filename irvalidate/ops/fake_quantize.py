@@ -38,4 +38,4 @@ def _infer(node: Node) -> Result:
 
 
 SPECS = {"fakequantize": (OpSpec("FakeQuantize", attributes=ab.ATTRIBUTES | {"levels"},
-                                  infer=_infer),)}
+                                  symbolic=True, infer=_infer),)}

@@ -158,12 +158,12 @@ def _evaluate(v7: bool):
 
 
 SPECS = {
-    "gather": (OpSpec("Gather", (1, 6), frozenset(), value_inputs=(2,), infer=_gather(False),
-                      evaluate=_evaluate(False)),
-               OpSpec("Gather", (7, 7), fields=_BATCH, value_inputs=(2,), infer=_gather(True),
-                      evaluate=_evaluate(True)),
-               OpSpec("Gather", (8, 16), fields=_BATCH, value_inputs=(2,), infer=_gather(True),
-                      evaluate=_evaluate(True))),
+    "gather": (OpSpec("Gather", (1, 6), frozenset(), value_inputs=(2,), symbolic=True, infer=_gather(False),
+                      symbolic_values=True, evaluate=_evaluate(False)),
+               OpSpec("Gather", (7, 7), fields=_BATCH, value_inputs=(2,), symbolic=True, infer=_gather(True),
+                      symbolic_values=True, evaluate=_evaluate(True)),
+               OpSpec("Gather", (8, 16), fields=_BATCH, value_inputs=(2,), symbolic=True, infer=_gather(True),
+                      symbolic_values=True, evaluate=_evaluate(True))),
     "gathernd": (OpSpec("GatherND", (5, 7), fields=_BATCH_ND, infer=_gather_nd(False)),
                  OpSpec("GatherND", (8, 16), fields=_BATCH_ND, infer=_gather_nd(True))),
     "gatherelements": (OpSpec("GatherElements", (6, 16), fields=_AXIS,

@@ -31,4 +31,4 @@ def _infer(node: Node) -> Result:
     return Result((node.inputs[0].shape,), (types[0],))
 
 
-SPECS = {"hardsigmoid": (OpSpec("HardSigmoid", (1, 16), frozenset(), infer=_infer),)}
+SPECS = {"hardsigmoid": (OpSpec("HardSigmoid", (1, 16), frozenset(), symbolic=True, infer=_infer),)}

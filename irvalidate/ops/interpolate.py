@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
 
 from ..ir import elements
-from ..shapes import windows as win
+from ..shapes import dims as shape_dims, windows as win
 from ..shapes.arith import f32
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from .support.attributes import Field, read
@@ -52,13 +54,33 @@ def scale_dim(d: Dim, scale: float) -> Dim:
     scale = f32(scale)
     if scale == 1.0:
         return d
-    scale = f32(scale + _EPSILON)
+    hi = -1 if d.hi >= INF else _times(d.hi, scale)
+    found = win.dimension(hi, hi) if d.is_static else win.dimension(_times(d.lo, scale), hi)
+    if shape_dims.SYMBOLIC is not None:  # reshapeable: floor(size * p / q), where it is that
+        return shape_dims.SYMBOLIC.scaled(d, _ratio(scale), found)
+    return found
 
-    def times(bound: int) -> int:
-        product = f32(f32(float(bound)) * scale)
-        return int(product) if math.isfinite(product) and abs(product) < 2.0 ** 63 else -1
-    hi = -1 if d.hi >= INF else times(d.hi)
-    return win.dimension(hi, hi) if d.is_static else win.dimension(times(d.lo), hi)
+
+def _times(bound: int, scale: float) -> int:
+    product = f32(f32(float(bound)) * f32(scale + _EPSILON))
+    return int(product) if math.isfinite(product) and abs(product) < 2.0 ** 63 else -1
+
+
+#: the sizes on which a scale's float32 arithmetic is checked to be floor(size * p / q)
+RATIO_CHECKED = 1 << 16
+
+
+@lru_cache(maxsize=64)
+def _ratio(scale: float) -> tuple[int, int] | None:
+    """(p, q) when ``floor(size * (scale + 1e-6))`` in float32 is ``size * p // q`` for every
+    size up to RATIO_CHECKED (a scale such as 2.0 or 0.5), else None."""
+    exact = Fraction(scale)
+    if exact <= 0 or exact.denominator > 1024 or exact.numerator > 1024:
+        return None
+    p, q = exact.numerator, exact.denominator
+    if all(_times(n, scale) == n * p // q for n in range(1, RATIO_CHECKED)):
+        return p, q
+    return None
 
 
 def _check_type(node: Node, index: int, what: str, legal: tuple[str, ...]) -> None:
@@ -181,8 +203,8 @@ def _scales(node: Node, index: int) -> list[float] | None:
 
 SPECS = {"interpolate": (
     OpSpec("Interpolate", (1, 3), fields=_V0_FIELDS, dim_inputs=(1,), infer=_infer_v0),
-    OpSpec("Interpolate", (4, 10), fields=_FIELDS,
-           dim_inputs=(1, 2), value_inputs=(3,), infer=lambda node: _infer(node, False)),
-    OpSpec("Interpolate", (11, 16), fields=_FIELDS,
-           dim_inputs=(1,), value_inputs=(2,), infer=lambda node: _infer(node, True)),
+    OpSpec("Interpolate", (4, 10), fields=_FIELDS, dim_inputs=(1, 2), value_inputs=(3,),
+           symbolic=True, infer=lambda node: _infer(node, False)),
+    OpSpec("Interpolate", (11, 16), fields=_FIELDS, dim_inputs=(1,), value_inputs=(2,),
+           symbolic=True, infer=lambda node: _infer(node, True)),
 )}

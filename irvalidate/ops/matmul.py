@@ -89,4 +89,4 @@ def _transposed(transpose_a: bool, transpose_b: bool) -> str:
     return f" ({' and '.join(said)} transposed)" if said else ""
 
 
-SPECS = {"matmul": (OpSpec("MatMul", (1, 16), fields=_FIELDS, infer=_infer),)}
+SPECS = {"matmul": (OpSpec("MatMul", (1, 16), fields=_FIELDS, symbolic=True, infer=_infer),)}

@@ -158,13 +158,13 @@ def _floating(et: str) -> bool:
 
 
 SPECS = {
-    "mvn": (OpSpec("MVN", (1, 5), fields=_MVN1, infer=_mvn1),
-            OpSpec("MVN", (6, 16), fields=_MVN6, infer=_mvn6)),
+    "mvn": (OpSpec("MVN", (1, 5), fields=_MVN1, symbolic=True, infer=_mvn1),
+            OpSpec("MVN", (6, 16), fields=_MVN6, symbolic=True, infer=_mvn6)),
     "normalizel2": (OpSpec("NormalizeL2", (1, 16), fields=_NORMALIZE_L2,
-                           value_inputs=(1,), infer=_normalize_l2),),
-    "lrn": (OpSpec("LRN", (1, 16), fields=_LRN, value_inputs=(1,), infer=_lrn),),
-    "grn": (OpSpec("GRN", (1, 16), fields=_GRN, infer=_grn),),
+                           value_inputs=(1,), symbolic=True, infer=_normalize_l2),),
+    "lrn": (OpSpec("LRN", (1, 16), fields=_LRN, value_inputs=(1,), symbolic=True, infer=_lrn),),
+    "grn": (OpSpec("GRN", (1, 16), fields=_GRN, symbolic=True, infer=_grn),),
     "batchnorminference": (
-        OpSpec("BatchNormInference", (1, 4), fields=_BATCH_NORM, infer=_batch_norm(2)),
-        OpSpec("BatchNormInference", (5, 16), fields=_BATCH_NORM, infer=_batch_norm(0))),
+        OpSpec("BatchNormInference", (1, 4), fields=_BATCH_NORM, symbolic=True, infer=_batch_norm(2)),
+        OpSpec("BatchNormInference", (5, 16), fields=_BATCH_NORM, symbolic=True, infer=_batch_norm(0))),
 }

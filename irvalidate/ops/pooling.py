@@ -111,10 +111,10 @@ def _avg_pool(node: Node, version: int) -> Result:
 
 
 SPECS = {
-    "maxpool": (OpSpec("MaxPool", (1, 7), fields=_COMMON, infer=lambda n: _max_pool(n, 1)),
-                OpSpec("MaxPool", (8, 13), fields=_MAX_V8, infer=lambda n: _max_pool(n, 8)),
-                OpSpec("MaxPool", (14, 16), fields=_MAX_V8, infer=lambda n: _max_pool(n, 14))),
-    "avgpool": (OpSpec("AvgPool", (1, 13), fields=_AVG, infer=lambda n: _avg_pool(n, 1)),
-                OpSpec("AvgPool", (14, 15), fields=_AVG, infer=lambda n: _avg_pool(n, 14)),
-                OpSpec("AvgPool", (16, 16), fields=_AVG_V16, infer=lambda n: _avg_pool(n, 16))),
+    "maxpool": (OpSpec("MaxPool", (1, 7), fields=_COMMON, symbolic=True, infer=lambda n: _max_pool(n, 1)),
+                OpSpec("MaxPool", (8, 13), fields=_MAX_V8, symbolic=True, infer=lambda n: _max_pool(n, 8)),
+                OpSpec("MaxPool", (14, 16), fields=_MAX_V8, symbolic=True, infer=lambda n: _max_pool(n, 14))),
+    "avgpool": (OpSpec("AvgPool", (1, 13), fields=_AVG, symbolic=True, infer=lambda n: _avg_pool(n, 1)),
+                OpSpec("AvgPool", (14, 15), fields=_AVG, symbolic=True, infer=lambda n: _avg_pool(n, 14)),
+                OpSpec("AvgPool", (16, 16), fields=_AVG_V16, symbolic=True, infer=lambda n: _avg_pool(n, 16))),
 }

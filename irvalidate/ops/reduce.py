@@ -119,6 +119,6 @@ _TYPES = {
 
 SPECS: dict[str, tuple[OpSpec, ...]] = {
     name.lower(): (OpSpec(name, versions, fields=_FIELDS, value_inputs=(1,),
-                          infer=_infer_with(name, logical), evaluate=evaluate, arity=(2,)),)
+                          symbolic=True, infer=_infer_with(name, logical), evaluate=evaluate, arity=(2,)),)
     for name, (versions, logical, evaluate) in _TYPES.items()
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..shapes import arith, values as vals
+from ..shapes import arith, dims as shape_dims, values as vals
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_shape
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
@@ -30,13 +30,16 @@ ONE = Dim(1, 1)
 def _pattern(bounds: list[Dim]) -> tuple[list[Dim], int | None]:
     """Each pattern element as a dim, and where the -1 is."""
     out, minus_one = [], None
-    for i, (lo, hi) in enumerate(bounds):
+    for i, bound in enumerate(bounds):
+        lo, hi = bound
         if (lo, hi) == (-1, -1):
             if minus_one is not None:
                 raise OpError(INCOMPATIBLE, f"the pattern has more than one -1 (elements "
                                             f"{minus_one} and {i})")
             minus_one = i
-        if lo > -1 or (lo == -1 and hi >= -1):
+        if lo >= 0 and hi >= 0:  # (the bound itself: a size read from a symbolic dim)
+            out.append(bound)
+        elif lo > -1 or (lo == -1 and hi >= -1):
             out.append(Dim(max(lo, 0), INF if hi < 0 else hi))
         elif (lo < 0) != (hi < 0):
             out.append(DYNAMIC)
@@ -167,10 +170,15 @@ def _reshape(shape: Shape, pattern: list[Dim], minus_one: int | None,
             raise OpError(INCOMPATIBLE, f"the other output dims do not evenly divide the input "
                                         f"{format_shape(shape)}: the -1 has no size")
         out[minus_one] = found
-    if (shape is not None and all(d.is_static for d in shape) and all(d.is_static for d in out)
-            and minus_one is None and not (special_zero and zero in pattern) and s_in != s_out):
+    counted = (shape is not None and all(d.is_static for d in shape)
+               and all(d.is_static for d in out) and minus_one is None
+               and not (special_zero and zero in pattern))
+    if counted and s_in != s_out:
         raise OpError(INCOMPATIBLE, f"the output {format_shape(tuple(out))} does not hold the "
                                     f"{s_in} elements of the input {format_shape(shape)}")
+    if shape_dims.SYMBOLIC is not None and shape is not None:  # reshapeable: the count's condition
+        zeros = frozenset(i for i, p in enumerate(pattern) if special_zero and p == zero)
+        return shape_dims.SYMBOLIC.reshaped(shape, tuple(out), minus_one, zeros, counted)
     return tuple(out)
 
 
@@ -181,5 +189,5 @@ def _evaluate(node: Node) -> Tensor:
     return vals.reshaped(t[0], shape, origin(node.layer, t[:1]))
 
 
-SPECS = {"reshape": (OpSpec("Reshape", (1, 16), fields=_FIELDS, dim_inputs=(1,), infer=_infer,
-                            evaluate=_evaluate),)}
+SPECS = {"reshape": (OpSpec("Reshape", (1, 16), fields=_FIELDS, dim_inputs=(1,), symbolic=True, infer=_infer,
+                            symbolic_values=True, symbolic_reads=True, evaluate=_evaluate),)}

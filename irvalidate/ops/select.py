@@ -49,5 +49,5 @@ def _evaluate(node: Node) -> Tensor:
     return layout.select_values(t[0], t[1], t[2], origin(node.layer, t))
 
 
-SPECS = {"select": (OpSpec("Select", attributes=ab.ATTRIBUTES, infer=_infer, evaluate=_evaluate,
+SPECS = {"select": (OpSpec("Select", attributes=ab.ATTRIBUTES, symbolic=True, infer=_infer, evaluate=_evaluate,
                            arity=(3,)),)}

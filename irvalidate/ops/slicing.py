@@ -336,10 +336,10 @@ def _strided_slice_value(node: Node) -> Tensor:
 
 
 SPECS = {"slice": (OpSpec("Slice", (8, 16), frozenset(),
-                          dim_inputs=(1, 2, 3), value_inputs=(4,),
-                          infer=_slice, evaluate=_slice_value),),
+                          dim_inputs=(1, 2, 3), value_inputs=(4,), symbolic=True,
+                          infer=_slice, symbolic_values=True, evaluate=_slice_value),),
          "slicescatter": (OpSpec("SliceScatter", (15, 16), frozenset(),
                                  value_inputs=(2, 3, 4, 5), infer=_slice_scatter),),
          "stridedslice": (OpSpec("StridedSlice", (1, 16), frozenset(_MASKS),
                                  dim_inputs=(1, 2, 3), infer=_strided_slice,
-                                 evaluate=_strided_slice_value),)}
+                                 symbolic_values=True, evaluate=_strided_slice_value),)}

@@ -44,7 +44,7 @@ def _infer_with(name: str, unsigned: bool) -> Callable[[Node], Result]:
 
 
 SPECS = {
-    "softmax": (OpSpec("Softmax", (1, 7), fields=_UNSIGNED, infer=_infer_with("Softmax", True)),
-                OpSpec("Softmax", (8, 16), fields=_SIGNED, infer=_infer_with("Softmax", False))),
-    "logsoftmax": (OpSpec("LogSoftmax", (5, 16), fields=_SIGNED, infer=_infer_with("LogSoftmax", False)),),
+    "softmax": (OpSpec("Softmax", (1, 7), fields=_UNSIGNED, symbolic=True, infer=_infer_with("Softmax", True)),
+                OpSpec("Softmax", (8, 16), fields=_SIGNED, symbolic=True, infer=_infer_with("Softmax", False))),
+    "logsoftmax": (OpSpec("LogSoftmax", (5, 16), fields=_SIGNED, symbolic=True, infer=_infer_with("LogSoftmax", False)),),
 }

@@ -12,7 +12,8 @@ Values: evaluated along the axis of a shape value, each output its own piece.
 """
 from __future__ import annotations
 
-from ..shapes.arith import f32, from_int
+from ..shapes import dims as shape_dims
+from ..shapes.arith import divide, f32, from_int
 from ..shapes.dims import DYNAMIC, INF, Dim, Shape, format_dim, format_shape, static
 from ..shapes.layout import split_values
 from ..shapes.values import Tensor, Unresolved
@@ -37,7 +38,8 @@ def _piece(d: Dim, n: int) -> Dim:
         if d.lo % n:
             raise OpError(INCOMPATIBLE, f"the dim {d.lo} along the axis does not divide into "
                                         f"num_splits {n} equal parts")
-        return static(d.lo // n)
+        # (reshapeable: a size that must divide, and its part, in the shape maths)
+        return divide(d, n) or static(d.lo // n) if shape_dims.SYMBOLIC else static(d.lo // n)
     if d.hi != INF and d.hi < n:
         raise OpError(INCOMPATIBLE, f"the dim {d} along the axis is below num_splits {n} at "
                                     f"most")
@@ -126,9 +128,13 @@ def _lengths(node: Node, lengths: list[int], d: Dim) -> list[Dim]:
             rest = d.lo - total
             # a negative rest passes: -1 reads as '?', anything lower as 0 (Dimension's rule)
             out[lengths.index(-1)] = from_int(rest)
+            if shape_dims.SYMBOLIC is not None and rest >= 0:  # (what is left, followed)
+                out[lengths.index(-1)] = shape_dims.SYMBOLIC.left(d, total, out[lengths.index(-1)])
         elif total != d.lo:
             raise OpError(INCOMPATIBLE, f"split_lengths {ints_text(lengths)} add up to {total}, "
                                         f"but the dim along the axis is {d.lo}")
+        elif shape_dims.SYMBOLIC is not None:  # (the lengths must add up to the size)
+            shape_dims.SYMBOLIC.merged(d, static(total), static(total))
     return out
 
 
@@ -160,8 +166,8 @@ def _variadic_value(node: Node) -> tuple[Tensor, ...]:
                  for i in range(len(lengths)))
 
 
-SPECS = {"split": (OpSpec("Split", (1, 16), fields=_SPLITS, value_inputs=(1,), infer=_split,
+SPECS = {"split": (OpSpec("Split", (1, 16), fields=_SPLITS, value_inputs=(1,), symbolic=True, symbolic_values=True, infer=_split,
                           evaluate=_split_value),),
          "variadicsplit": (OpSpec("VariadicSplit", (1, 16), frozenset(),
-                                  dim_inputs=(2,), value_inputs=(1,), infer=_variadic,
+                                  dim_inputs=(2,), value_inputs=(1,), symbolic=True, symbolic_values=True, infer=_variadic,
                                   evaluate=_variadic_value),)}

@@ -128,9 +128,9 @@ def _unsqueeze_value(node: Node) -> Tensor:
 
 SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(),
                             value_inputs=(1,), infer=_squeeze(False),
-                            evaluate=_squeeze_value),
+                            symbolic_values=True, evaluate=_squeeze_value),
                      OpSpec("Squeeze", (15, 16), fields=_SKIP,
-                            value_inputs=(1,), infer=_squeeze(True), evaluate=_squeeze_value)),
+                            value_inputs=(1,), infer=_squeeze(True), symbolic_values=True, evaluate=_squeeze_value)),
          "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(),
-                              value_inputs=(1,), infer=_unsqueeze,
-                              evaluate=_unsqueeze_value),)}
+                              value_inputs=(1,), symbolic=True, infer=_unsqueeze,
+                              symbolic_values=True, evaluate=_unsqueeze_value),)}

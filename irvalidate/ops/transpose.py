@@ -58,5 +58,5 @@ def _evaluate(node: Node) -> Tensor:
     return transpose_values(t[0], order, origin(node.layer, t[:1], f"order {short(order)}"))
 
 
-SPECS = {"transpose": (OpSpec("Transpose", (1, 16), frozenset(), value_inputs=(1,), infer=_infer,
+SPECS = {"transpose": (OpSpec("Transpose", (1, 16), frozenset(), value_inputs=(1,), symbolic=True, infer=_infer,
                               evaluate=_evaluate),)}

@@ -95,7 +95,7 @@ def _single(node: Node) -> Result | None:
 
 def _spec(name: str, attributes: tuple[str, ...], versions: tuple[int, int] = (1, 16)) -> OpSpec:
     evaluate = _EVALUATE.get(name)
-    return OpSpec(name, versions, frozenset(attributes), infer=_infer, evaluate=evaluate,
+    return OpSpec(name, versions, frozenset(attributes), symbolic=True, infer=_infer, evaluate=evaluate,
                   arity=(1,) if evaluate else None)
 
 
@@ -103,5 +103,5 @@ SPECS: dict[str, tuple[OpSpec, ...]] = {
     name.lower(): (_spec(name, attributes),) for name, attributes in _TYPES.items()}
 # Gelu-2 has no attribute; Gelu-7 its approximation mode
 SPECS["gelu"] = (_spec("Gelu", (), (1, 6)), _spec("Gelu", ("approximation_mode",), (7, 16)))
-SPECS["identity"] = (OpSpec("Identity", (16, 16), frozenset(), infer=_single),)
-SPECS["erfinv"] = (OpSpec("ErfInv", (17, 17), frozenset(), infer=_single),)
+SPECS["identity"] = (OpSpec("Identity", (16, 16), frozenset(), symbolic=True, infer=_single),)
+SPECS["erfinv"] = (OpSpec("ErfInv", (17, 17), frozenset(), symbolic=True, infer=_single),)

@@ -62,14 +62,17 @@ class ReshapeRun:
 
 
 def what_if(graphs: list[Graph], befores: list, weights: BinFile, new: dict[str, Shape],
-            smart: bool = True, planned: list[Rewrite] | None = None) -> ReshapeRun:
+            smart: bool = True, planned: list[Rewrite] | None = None,
+            changed: bool | None = None) -> ReshapeRun:
     """The model re-inferred with the new Parameter shapes ``new`` (by layer id), after the
     rewrites Model.reshape makes; ``graphs`` and ``befores``: the file's graphs (the model
     first) and their analyses as read; ``planned``: the rewrites, when the caller tries many
-    shapes on one file (they are matched on the graph as read, whatever the shapes)."""
+    shapes on one file (they are matched on the graph as read, whatever the shapes);
+    ``changed``: whether Model.reshape changes anything (None: as ``new`` says; reshapeable's
+    symbolic run asks about other sizes, so it says True)."""
     from ..analysis import Bodies, GraphAnalysis  # the package imports this module's neighbours
     model, before = graphs[0], befores[0]
-    changed = changes_anything(model, new)
+    changed = changes_anything(model, new) if changed is None else changed
     rewrites = (plan(before) if planned is None else planned) if smart and changed else []
     rewriting = WhatIf(rewrites)
     bodies = Bodies(weights)

@@ -8,4 +8,6 @@ Imports nothing else of irvalidate.
     windows.py       convolution and pooling windows, with the runtime's integer semantics
     values.py        integer tensors with bounds (what shape subgraphs compute)
     bounds.py        arithmetic on those bounds, as OpenVINO's bound evaluation does it
+    sizeset.py       eventually periodic sets of sizes, and the contract that describes one
+    symbolic.py      expressions over input-dim symbols, conditions, and the exact solver
 """

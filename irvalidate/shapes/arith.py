@@ -17,6 +17,7 @@ import math
 import struct
 from collections.abc import Sequence
 
+from . import dims as _dims
 from .dims import DYNAMIC, INF, Dim, Shape, intersect
 
 
@@ -33,6 +34,8 @@ def from_int(value: int) -> Dim:
 
 def add(a: Dim, b: Dim) -> Dim:
     hi = INF if INF in (a.hi, b.hi) else _bound(a.hi + b.hi)
+    if _dims.SYMBOLIC is not None:
+        return _symbolic("add", a, b, Dim(_bound(a.lo + b.lo), hi))
     return Dim(_bound(a.lo + b.lo), hi)
 
 
@@ -43,6 +46,8 @@ def _minus(x: int, y: int) -> int:
 
 
 def sub(a: Dim, b: Dim) -> Dim:
+    if _dims.SYMBOLIC is not None:
+        return _symbolic("sub", a, b, Dim(_minus(a.lo, b.hi), _minus(a.hi, b.lo)))
     return Dim(_minus(a.lo, b.hi), _minus(a.hi, b.lo))
 
 
@@ -51,6 +56,8 @@ def mul(a: Dim, b: Dim) -> Dim:
         if x == 0 or y == 0:
             return 0
         return INF if INF in (x, y) else _bound(x * y)
+    if _dims.SYMBOLIC is not None:
+        return _symbolic("mul", a, b, Dim(times(a.lo, b.lo), times(a.hi, b.hi)))
     return Dim(times(a.lo, b.lo), times(a.hi, b.hi))
 
 
@@ -61,11 +68,15 @@ def scale(a: Dim, n: int) -> Dim:
 
 def floor_div(a: Dim, n: int) -> Dim:
     """Both bounds divided by ``n > 0``, rounded down (the conv/pool window count)."""
+    if _dims.SYMBOLIC is not None:
+        return _divided(a, n, Dim(a.lo // n, INF if a.hi == INF else a.hi // n), False)
     return Dim(a.lo // n, INF if a.hi == INF else a.hi // n)
 
 
 def ceil_div(a: Dim, n: int) -> Dim:
     """Both bounds divided by ``n > 0``, rounded up (same_upper/same_lower, ceil rounding)."""
+    if _dims.SYMBOLIC is not None:
+        return _divided(a, n, Dim(-(-a.lo // n), INF if a.hi == INF else -(-a.hi // n)), True)
     return Dim(-(-a.lo // n), INF if a.hi == INF else -(-a.hi // n))
 
 
@@ -78,7 +89,21 @@ def divide(a: Dim, n: int) -> Dim | None:
         return a
     lo = math.ceil(float(a.lo) / n)
     hi = math.floor(float(a.hi) / n)
+    if _dims.SYMBOLIC is not None and lo <= hi:
+        return _dims.SYMBOLIC.divisible(a, n, Dim(lo, hi))
     return Dim(lo, hi) if lo <= hi else None
+
+
+def _symbolic(op: str, a: Dim, b: Dim, result: Dim) -> Dim:
+    """``result`` with the expression of ``a op b`` when a symbolic recording is active
+    (shapes.symdims; imported late: only reshapeable records)."""
+    from . import symdims
+    return getattr(symdims, op)(a, b, result) if symdims.symbolic(a, b) else result
+
+
+def _divided(a: Dim, n: int, result: Dim, up: bool) -> Dim:
+    from . import symdims
+    return symdims.divided(a, n, result, up) if symdims.symbolic(a) else result
 
 
 def merge(a: Dim, b: Dim) -> Dim | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from . import dims as _dims
 from .dims import (
     DYNAMIC,
     ONE,
@@ -103,6 +104,8 @@ def pdpd_merge(a: Shape, b: Shape, axis: int) -> Outcome:
             raise BroadcastError(f"B dimension {format_dim(y)} is larger than A dimension "
                                  f"{format_dim(x)} at axis {col}; pdpd broadcasts B into A only",
                                  column=col, offsets=offsets)
+        if _dims.SYMBOLIC is not None:
+            _dims.SYMBOLIC.at_most(y, x)
         merged = broadcast_merge(x, y)
         if merged is None:
             raise BroadcastError(f"dimension {format_dim(x)} cannot broadcast with {format_dim(y)} "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 #: The upper bound of an unbounded interval (OpenVINO uses int64 max the same way).
 INF = (1 << 63) - 1
@@ -128,9 +128,15 @@ def parse_shape(text: str) -> Shape:
     return tuple(parse_dim(t) for t in text.split(","))
 
 
+#: the symbolic recording (shapes.symdims.Recording) while reshapeable infers with symbols
+SYMBOLIC: Any = None
+
+
 def intersect(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::merge``: the interval intersection, ``None`` when it is empty."""
     lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    if SYMBOLIC is not None:
+        return SYMBOLIC.merged(a, b, Dim(lo, hi) if lo <= hi else None)
     return Dim(lo, hi) if lo <= hi else None
 
 
@@ -140,6 +146,12 @@ def compatible(a: Dim, b: Dim) -> bool:
 
 def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::broadcast_merge``: lenient, an interval containing 1 never conflicts."""
+    if SYMBOLIC is not None:
+        return SYMBOLIC.broadcast(a, b, _broadcast_merge(a, b))
+    return _broadcast_merge(a, b)
+
+
+def _broadcast_merge(a: Dim, b: Dim) -> Dim | None:
     a_has_one, b_has_one = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
     if a_has_one and b_has_one:
         return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
@@ -147,7 +159,8 @@ def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
         return b
     if b_has_one:
         return a
-    return intersect(a, b)
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    return Dim(lo, hi) if lo <= hi else None
 
 
 def relies_on_leniency(a: Dim, b: Dim) -> bool:

@@ -8,6 +8,7 @@ the runtime on thousands of random cases (tests/ops/test_slicing.py).
 """
 from __future__ import annotations
 
+from . import dims as _dims
 from .dims import DYNAMIC, INF, Dim
 
 INT64_MIN = -(1 << 63)
@@ -79,4 +80,6 @@ def slice_dim(d: Dim, start: Bound, stop: Bound, step: int) -> Dim | None:
         lo, hi = _count(d.lo, s_lo, e_hi, step), _count(n_max, s_hi, e_lo, step)
     hi = INF if hi in (-1, INF) else hi
     lo = max(lo, 0)
+    if _dims.SYMBOLIC is not None and lo <= hi:
+        return _dims.SYMBOLIC.sliced(d, start, stop, step, Dim(lo, hi))
     return Dim(lo, hi) if lo <= hi else None

@@ -279,9 +279,12 @@ def make_tensor(shape: tuple[int, ...], bounds: Sequence[Dim], et: str, origin: 
             # INF stands for the u64 maximum (an unbounded bound): a number equal to it is
             # not told apart; the numbers above it are u64 values past the int64 range
             raise Unresolved("a u64 bound at the int64 maximum")
-        # a range reaching the type's maximum is unbounded; a constant maximum stays itself
+        # a range reaching the type's maximum is unbounded; a constant maximum stays itself.
+        # A size that carries a symbol (a shapes.symdims.SymDim ShapeOf read) and stays as
+        # it is is kept itself: it carries the symbol on through the values that move it
         unbounded = hi == high and lo != hi and et != "boolean"
-        fitted.append(Dim(lo, INF if unbounded else hi))
+        fitted.append(b if type(b) is not Dim and not (unbounded and hi != INF) else
+                      Dim(lo, INF if unbounded else hi))
     return Tensor(tuple(shape), tuple(fitted), et, origin)
 
 
@@ -333,7 +336,8 @@ def shape_values(shape: Shape, et: str, origin: Origin) -> Tensor:
     if et not in INDEX_TYPES:
         raise Unresolved(f"ShapeOf to {et}")
     high = RANGES[et][1]
-    bounds = [Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
+    bounds = [d if type(d) is not Dim and (d.hi < high or d.hi == INF) else
+              Dim(d.lo, INF if d.hi >= high else d.hi) for d in shape]
     return make_tensor((len(shape),), bounds, et, origin)
 
 
@@ -390,7 +394,9 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
         if et == "u64" and value == INF:
             raise Unresolved("a u64 value at the int64 maximum")  # it reads as unbounded
         return value
-    return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
+    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a size cast as it is: kept)
+    return make_tensor(t.shape, [b if type(b) is not Dim and (lo, hi) == b else Dim(lo, hi)
+                                 for b, lo, hi in casts], et, origin)
 
 
 def axis_index(axis: int, rank: int) -> int:

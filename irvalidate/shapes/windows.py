@@ -18,7 +18,7 @@ refusing, in plain words, for the op to report.
 """
 from __future__ import annotations
 
-from . import arith
+from . import arith, dims as _dims
 from .dims import DYNAMIC, INF, ONE, Dim, format_dim
 
 _U64 = 1 << 64
@@ -81,11 +81,15 @@ def _divided(d: Dim, divisor: int, op) -> Dim:
 
 def floor_div(d: Dim, divisor: int) -> Dim:
     """``dim::floor_div`` by a (non-zero, signed) divisor."""
+    if _dims.SYMBOLIC is not None and divisor > 0:
+        return arith.floor_div(d, divisor)  # the same for a positive divisor, and symbolic
     return _divided(d, divisor, tdiv)
 
 
 def ceil_div(d: Dim, divisor: int) -> Dim:
     """``dim::ceil_div`` by a (non-zero, signed) divisor."""
+    if _dims.SYMBOLIC is not None and divisor > 0:
+        return arith.ceil_div(d, divisor)
     return _divided(d, divisor, _ceil)
 
 
@@ -101,9 +105,10 @@ def padded(d: Dim, pad: int) -> Dim:
     if pad == 0:
         return d
     hi = padded_bound(length(d.hi), pad)
-    if d.is_static:
-        return dimension(hi, hi)
-    return dimension(padded_bound(d.lo, pad), hi)
+    found = dimension(hi, hi) if d.is_static else dimension(padded_bound(d.lo, pad), hi)
+    if _dims.SYMBOLIC is not None:
+        return _dims.SYMBOLIC.padded(d, pad, found)
+    return found
 
 
 def add_int(d: Dim, value: int) -> Dim:
@@ -151,6 +156,8 @@ def conv_dim(data: Dim, kernel: Dim, stride: int, dilation: int, pad_sum: int, s
     window = dilated(kernel, dilation)
     if dim.is_static and window.is_static and window.lo > dim.lo:
         raise _larger(window.lo, dim, axis)
+    if _dims.SYMBOLIC is not None:
+        _dims.SYMBOLIC.window(dim, window)
     return arith.add(floor_div(arith.sub(dim, window), i64(stride)), ONE)
 
 
@@ -166,6 +173,8 @@ def pool_dim(data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int
     if auto_pad in ("same_upper", "same_lower"):
         if not data.is_static:
             return DYNAMIC  # the runtime cannot keep one padding per bound
+        if _dims.SYMBOLIC is not None:  # ceil(data / stride) windows, whatever the size
+            return arith.ceil_div(data, stride) if stride > 0 else DYNAMIC
         small, large = same_padding(data.lo, kernel, dilation, stride)
         pads = (small, large) if auto_pad == "same_upper" else (large, small)
     elif auto_pad == "valid":
@@ -185,12 +194,18 @@ def pool_dim(data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int
                               f"larger than both pads at spatial axis {axis} (begin {begin}, end "
                               f"{end}, compared as unsigned), else it can lie entirely in the "
                               f"padding")
+    if _dims.SYMBOLIC is not None:  # (checked at every static size, whatever the witness)
+        _dims.SYMBOLIC.window(dim, Dim(window, window))
     dim = arith.sub(dim, arith.from_int(i64(window)))
     if rounding == "floor":
         return arith.add(floor_div(dim, i64(stride)), ONE)
     quotient = ceil_div(dim, i64(stride))
     if rounding == "ceil":
         return arith.add(quotient, ONE)
+    if _dims.SYMBOLIC is not None:  # (ceil_torch's last window is not followed symbolically)
+        from .symdims import depends_of, opaque
+        return opaque(_torch(quotient, stride, data, begin), depends_of((data,)),
+                      _dims.SYMBOLIC.cause)
     return _torch(quotient, stride, data, begin)
 
 

@@ -57,9 +57,10 @@ def test_bin_names_the_weights(tmp_path, capsys):
     for argv in ([beside], ["--bin", weights, alone], [alone]):
         code, out, err = reshapeable(capsys, "--format", "json", *argv)
         assert code == 0, err
-        axes.append(json.loads(out)["files"][0]["axes"])
+        axes.append(json.loads(out)["files"][0]["inputs"][0]["axes"])
     assert axes[1] == axes[0] and axes[2] != axes[0]
-    assert any(row["pinned_by"] for row in axes[0])
+    assert [(row["exact"], row["values"]) for row in axes[0]] == [(True, [1]), (True, [16])]
+    assert not any(row["exact"] for row in axes[2])  # without the weights, nothing is exact
 
 
 def test_bin_needs_exactly_one_ir_file(tmp_path, capsys):

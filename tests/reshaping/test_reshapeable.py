@@ -1,23 +1,38 @@
-"""irvalidate reshapeable: every verdict of every trial against Model.reshape."""
+"""irvalidate reshapeable: the constraint on every input axis against Model.reshape.
+
+Each model is built with the openvino API and saved; every axis is probed with sizes 1..64
+and a few large ones, the other dims as they are.  Where irvalidate says ``exact``, its
+constraint must give the runtime's verdict on every probe; where it does not, every size
+it excludes must fail.
+"""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ov = pytest.importorskip("openvino")
-
+import openvino.opset13 as ops  # noqa: E402
 from test_what_if import head, hrnet, interpolate, quartznet, vit  # noqa: E402
 
 from irvalidate.cli.main import main  # noqa: E402
-from irvalidate.reshaping.reshapeable import axes_of  # noqa: E402
+from irvalidate.reshaping.constraints import constraints_of  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_models" / "reshape"
+SIZES = list(range(1, 65)) + [100, 127, 128, 224, 255, 256, 320, 512, 640, 1024]
 
 
-def _works(path, name, shape) -> bool:
-    model = ov.Core().read_model(path)
+def admits(row: dict, size: int) -> bool:
+    """The contract's predicate (issue 27)."""
+    return ((row["values"] is None or size in row["values"]) and size >= row["min"]
+            and (row["max"] is None or size <= row["max"])
+            and (size - row["offset"]) % row["multiple_of"] == 0)
+
+
+def _works(model_path, name: str, shape: list) -> bool:
+    model = ov.Core().read_model(model_path)
     try:
         model.reshape({name: ov.PartialShape(shape)})
     except Exception:  # noqa: BLE001 - a refusal is the verdict
@@ -25,33 +40,118 @@ def _works(path, name, shape) -> bool:
     return True
 
 
+def disagreements(path: Path) -> tuple[list[str], int]:
+    """Every probe where the constraint and Model.reshape disagree, and the probes made."""
+    params = {p.get_friendly_name(): p for p in ov.Core().read_model(path).get_parameters()}
+    found, probes = [], 0
+    for entry in constraints_of(str(path)):
+        param = params[entry["name"]]
+        shape, name = list(param.get_partial_shape()), next(iter(param.output(0).get_names()))
+        for row in entry["axes"]:
+            for size in SIZES:
+                tried = list(shape)
+                tried[row["axis"]] = ov.Dimension(size)
+                works, said = _works(path, name, tried), admits(row, size)
+                probes += 1
+                if works != said and (row["exact"] or works):
+                    found.append(f"{entry['name']} axis {row['axis']} size {size}: runtime "
+                                 f"{'works' if works else 'fails'}, irvalidate {row}")
+    return found, probes
+
+
+def _unet():
+    """Two stride-2 levels joined back by 2x upsampling and Concat: multiples of 4."""
+    x = ops.parameter([1, 3, 64, 64], np.float32, name="image")
+    x.output(0).set_names({"image"})
+
+    def conv(v, cin, cout, stride):
+        w = ops.constant(np.full((cout, cin, 3, 3), 0.01, np.float32))
+        return ops.convolution(v, w, [stride, stride], [1, 1], [1, 1], [1, 1])
+    d1 = conv(x, 3, 4, 2)
+    d2 = conv(d1, 4, 4, 2)
+    up = ops.interpolate(d2, ops.constant(np.array([2.0, 2.0], np.float32)), "nearest", "scales",
+                         axes=ops.constant(np.array([2, 3], np.int64)))
+    return ov.Model([ops.concat([up, d1], 1)], [x])
+
+
 @pytest.mark.parametrize("build", [head, hrnet, interpolate, quartznet, vit])
-def test_every_trial_agrees_with_model_reshape(tmp_path, build):
+def test_every_probe_agrees_with_model_reshape(tmp_path, build):
     path = tmp_path / "model.xml"
     ov.save_model(build(), path, compress_to_fp16=False)
-    rows = axes_of(str(path))
-    params = {p.get_friendly_name(): p for p in ov.Core().read_model(path).get_parameters()}
-    assert rows and {r["input"] for r in rows} == set(params)
-    for row in rows:
-        shape = list(params[row["input"]].get_partial_shape())
-        name = next(iter(params[row["input"]].output(0).get_names()))
-        for value, ok in [("?", row["dynamic"])] + list(row["values"].items()):
-            tried = list(shape)
-            tried[row["axis"]] = ov.Dimension() if value == "?" else ov.Dimension(int(value))
-            assert ok == _works(path, name, tried), (row, value)
-        assert (row["verdict"] == "any") == (row["dynamic"] and all(row["values"].values()))
+    found, probes = disagreements(path)
+    assert probes >= len(SIZES) and not found, found[:5]
 
 
-def test_the_pin_is_named_and_json_is_complete(capsys):
-    path = SAMPLES / "cropped-upsample.xml"
-    assert main(["reshapeable", "--format", "json", str(path)]) == 0
-    rows = json.loads(capsys.readouterr().out)["files"][0]["axes"]
-    width = next(r for r in rows if r["axis"] == 3)
-    assert width["dim"] == "512" and width["verdict"] == "pinned"
-    assert width["values"] == {"1": True, "513": False, "1024": False}
-    assert width["pinned_by"]["const"] == "crop/stop" and width["pinned_by"]["type"] == "Slice"
-    batch = next(r for r in rows if r["axis"] == 0)
-    assert batch["verdict"] == "any" and batch["pinned_by"] is None
+def test_a_flatten_before_a_classifier_takes_multiples_of_8(capsys):
+    """The issue's classifier head: 16 works, 1 and 9 fail (SmartReshape makes the flatten's
+    target [-1, 64]); the Reshape is named as the cause."""
+    path = SAMPLES / "classifier-head.xml"
+    rows = constraints_of(str(path))[0]["axes"]
+    assert [(r["exact"], r["multiple_of"], r["values"]) for r in rows] == [
+        (True, 1, None), (True, 8, None), (True, 8, None)], rows
+    assert rows[1]["causes"][0]["layer"] == "flatten" and rows[1]["causes"][0]["type"] == "Reshape"
+    found, _ = disagreements(path)
+    assert not found, found[:5]
     assert main(["reshapeable", str(path)]) == 0
-    assert "by the value of Const 'crop/stop'" in capsys.readouterr().out
-    assert main(["reshapeable", str(path) + ".missing"]) == 2
+    out = capsys.readouterr().out
+    assert "x axis 1 (now 8): multiple of 8 — Reshape 'flatten' (line " in out, out
+
+
+def test_two_residue_classes_are_not_exact_and_the_superset_holds(tmp_path, capsys):
+    """Two stride-2 levels joined back: the sizes are 3 and 0 mod 4 (ceil(ceil(s/2)/2)*2
+    must be ceil(s/2)), which one residue class cannot state: not exact, and the superset
+    (>= 3) holds every size that works."""
+    path = tmp_path / "unet.xml"
+    ov.save_model(_unet(), path, compress_to_fp16=False)
+    rows = constraints_of(str(path))[0]["axes"]
+    assert not rows[2]["exact"] and "residue" in rows[2]["why_inexact"], rows[2]
+    assert rows[2]["min"] == 3 and rows[2]["multiple_of"] == 1, rows[2]
+    found, _ = disagreements(path)
+    assert not found, found[:5]
+    assert main(["reshapeable", "--format", "json", str(path)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    axis = document["files"][0]["inputs"][0]["axes"][2]
+    assert set(axis) >= {"axis", "now", "exact", "min", "max", "multiple_of", "offset", "values",
+                         "equal_to", "causes"}, axis
+
+
+def test_a_file_that_does_not_read_is_a_usage_error():
+    assert main(["reshapeable", str(SAMPLES / "classifier-head.xml") + ".missing"]) == 2
+
+
+def test_without_the_bin_no_axis_is_exact(tmp_path):
+    """A missing .bin is never "any size": a target or a stop may be among the Consts."""
+    (tmp_path / "model.xml").write_bytes((SAMPLES / "classifier-head.xml").read_bytes())
+    rows = constraints_of(str(tmp_path / "model.xml"))[0]["axes"]
+    assert rows and all(not r["exact"] and "could not be read" in r["why_inexact"]
+                        for r in rows), rows
+
+
+def test_a_cropped_branch_caps_the_size_and_names_the_slice():
+    """openvinotoolkit/openvino#16177's pattern: a Slice's constant stop caps one branch at
+    256, the other halves the input, and the Add joins them: sizes up to 512 work."""
+    path = SAMPLES / "cropped-upsample.xml"
+    rows = constraints_of(str(path))[0]["axes"]
+    for row in rows[2:]:
+        assert row["exact"] and row["max"] == 512 and row["min"] == 1, row
+        assert {(c["type"], c["layer"]) for c in row["causes"]} >= {("Add", "sum"),
+                                                                      ("Slice", "crop")}, row
+    found, _ = disagreements(path)
+    assert not found, found[:5]
+
+
+@pytest.mark.parametrize("name", ["unet", "audio"])
+def test_the_benchmark_nets_agree_with_model_reshape(tmp_path, name):
+    """The UNet (max-pools down, transposed convolutions up, Concat) takes multiples of 16
+    on its spatial axes; the audio model's samples axis a minimum from its first window."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import make_models  # (benchmarks/ is not a package)
+    path = make_models.make(name, 0, tmp_path)
+    rows = constraints_of(str(path))[0]["axes"]
+    if name == "unet":
+        assert [(r["exact"], r["multiple_of"]) for r in rows[2:]] == [(True, 16)] * 2, rows
+    else:
+        assert rows[1]["exact"] and rows[1]["min"] == 400, rows[1]
+    found, _ = disagreements(path)
+    assert not found, found[:5]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from importlib import import_module
 
+from ...shapes import dims
 from ...shapes.values import Tensor, Unresolved
 from . import memo
 from .node import Node
@@ -162,6 +163,10 @@ def infer(spec: OpSpec, layer, inputs, graph) -> tuple[Inferred | None, Tensor |
     else it was not given (its *trace*, as ``memo`` keeps it: analysis.likeness keys on
     it), else None."""
     base = memo.key(id(spec), layer, inputs, graph.weights)
+    if base is not None and dims.SYMBOLIC is not None:
+        # reshapeable: a layer alike is one whose inputs carry the same expressions too (it
+        # puts the same conditions on them, which the first one recorded)
+        base = base + (dims.SYMBOLIC.signature([v.shape for v in inputs]),)
     if base is not None:
         found = memo.recall(base, layer, inputs)
         if found is not None:

@@ -164,6 +164,18 @@ class _Declared(NamedTuple):
     #: pads, counts), not axes or an order: the IRV301 pin search tries the Consts upstream
     #: of them by value (relaxing axes would unknot every dim)
     dim_inputs: tuple[int, ...] = ()
+    #: shape inference follows the input axes' symbols (``shapes.symdims``, reshapeable):
+    #: every output dim that depends on an input dim is that dim, or is made by the shape
+    #: maths that keep expressions (``arith``, ``windows``, the merges of ``dims``); the
+    #: outputs of an op without it are taken as unknown functions of its inputs' symbols
+    symbolic: bool = False
+    #: its value evaluation keeps the symbolic sizes its input values carry: it moves
+    #: elements (ShapeOf, Gather, Concat, Squeeze...); a value any other op computes from
+    #: such sizes is taken as not followed
+    symbolic_values: bool = False
+    #: the values it reads (``value_inputs``) reach its dims whole, symbolic sizes kept
+    #: (Reshape's target); any other op that reads a value carrying them is not followed
+    symbolic_reads: bool = False
 
 
 class OpSpec(_Declared):

@@ -1,0 +1,320 @@
+"""``reshapeable``: the exact set of sizes each input axis takes, with its causes (issue 27).
+
+One symbolic inference: every axis of every input with a static rank gets a symbol (named
+``input[axis]``), its dim a ``shapes.symdims.SymDim`` whose interval is the size the file
+has now, and the model is inferred as ``Model.reshape`` would infer it at another size
+(SmartReshape's rewrites included), recording the conditions that merges, broadcasts,
+windows and Reshape put on the expressions.  Each axis's sizes are then solved with the
+other axes at their sizes now (``shapes.symbolic``); axes that conditions equate outright
+are stated as equal.
+
+Nothing is guessed.  An op that does not declare that it follows symbols (``OpSpec.symbolic``),
+or that reads a value computed from them (ShapeOf -> ... -> Reshape), makes its output dims
+opaque; an axis whose size reaches a condition through one is ``exact: false``, naming the
+layer, and its fields are then a superset (every size they exclude fails).  So is every axis
+when the model does not infer as it is, or when a Const's values could not be read.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..analysis import analyse
+from ..engine.validation import default_bin
+from ..ir.reader import parse
+from ..ir.records import Graph, Layer
+from ..ir.weights import BinFile
+from ..ops.parameter_const import outputs_of
+from ..reporting.names import line_start, printed, shown_path
+from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
+from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
+from ..shapes.symdims import Recording, Site, recording, with_expr
+from .reshaped import ReshapeRun, what_if
+from .smart_reshape import plan
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One input axis and its symbol."""
+    layer: Layer
+    shape: tuple[Dim, ...]
+    axis: int
+
+    @property
+    def symbol(self) -> str:
+        return f"{self.layer.name}[{self.axis}]"
+
+    @property
+    def now(self) -> Dim:
+        return self.shape[self.axis]
+
+
+#: the most axes one file's answer covers (each gets a symbol, a solution and a confirming
+#: what-if; an input of rank 200,000 is a hostile file, not a model)
+MAX_AXES = 256
+
+
+def input_axes(model: Graph) -> list[Axis]:
+    """Every axis of every Parameter of a static rank, in order (at most MAX_AXES)."""
+    found: list[Axis] = []
+    for layer in model.layers:
+        if layer.type.lower() != "parameter":
+            continue
+        shapes, _, _ = outputs_of(layer)
+        shape = shapes[0] if shapes else None
+        if shape is not None:
+            found += [Axis(layer, shape, i) for i in range(min(len(shape), MAX_AXES))]
+    return found[:MAX_AXES]
+
+
+def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -> list[dict]:
+    """The file's inputs, each with the constraint on each of its axes (the JSON contract
+    of ``reshapeable``)."""
+    doc = parse(path)
+    if doc.fatal:
+        raise ValueError(doc.fatal[0].message)
+    weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                         os.path.dirname(os.path.abspath(path)))
+    graphs = doc.graphs()
+    befores = analyse(graphs, weights)
+    planned = plan(befores[0]) if smart else []
+    axes = input_axes(graphs[0])
+    symbolic: dict[str, Shape] = {a.layer.id: a.shape for a in axes}
+    for a in axes:  # (the axes past MAX_AXES keep their plain dims)
+        shape = symbolic[a.layer.id]
+        assert shape is not None
+        symbolic[a.layer.id] = shape[:a.axis] + (with_expr(a.now, sym(a.symbol)),) + \
+            shape[a.axis + 1:]
+    with recording({a.symbol: a.now.lo for a in axes if a.now.is_static}) as found:
+        # other sizes are asked about: Model.reshape would make its rewrites
+        run = what_if(graphs, befores, weights, symbolic, smart, planned, changed=True)
+    unread = _unread(weights, befores[0])
+    by_symbol: dict[str, list[Condition]] = {a.symbol: [] for a in axes}
+    for condition in found.conditions:  # (an axis's answer reads only the conditions on it)
+        for name in condition.symbols():
+            by_symbol[name].append(condition)
+    tied = ties(found.conditions)
+    classes = _tie_classes(tied)
+    rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, run, unread)
+            for a in axes]
+    return _by_input(graphs[0], axes, rows, tied)
+
+
+def _tie_classes(tied: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """The symbols equated outright, each with every symbol equal to it (transitively)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+    for x, y in tied:
+        parent[root(x)] = root(y)
+    members: dict[str, set[str]] = {}
+    for x in parent:
+        members.setdefault(root(x), set()).add(x)
+    for r, found in members.items():
+        found.add(r)
+    return {x: frozenset(members[root(x)]) for x in parent}
+
+
+def _conditions_of(axis: Axis, axes: list[Axis], by_symbol: dict[str, list[Condition]],
+                   classes: dict[str, frozenset[str]]) -> list[Condition]:
+    """The conditions on an axis and on the axes tied to it; a tied axis that is dynamic now
+    takes this one's size when only this one is set, so it is replaced by this one."""
+    tied = classes.get(axis.symbol, frozenset({axis.symbol}))
+    now = {a.symbol: a.now for a in axes}
+    free = {name: sym(axis.symbol) for name in tied if name != axis.symbol
+            and not now[name].is_static}
+    seen: set[int] = set()
+    out: list[Condition] = []
+    for name in sorted(tied):
+        for condition in by_symbol.get(name, []):
+            if id(condition) not in seen:
+                seen.add(id(condition))
+                out.append(condition.substitute(free) if free else condition)
+    for name in free:  # a partner of an interval now merges only with sizes inside it
+        bounds, mine = now[name], sym(axis.symbol)
+        if bounds.lo > 0:
+            out.append(ge(mine, const(bounds.lo), reason=f"must be in {name}'s {bounds}"))
+        if bounds.hi < INF:
+            out.append(le(mine, const(bounds.hi), reason=f"must be in {name}'s {bounds}"))
+    return out
+
+
+def _unread(weights: BinFile, before) -> str:
+    """Why no answer can be exact: the Consts' values are not there to read (a missing .bin
+    is never "any size": a Reshape's target or a Slice's stop may be among them)."""
+    consts = any(layer.type.lower() == "const" for layer in before.graph.layers)
+    if weights.error and consts:
+        return (f"the weights could not be read ({weights.error}): the sizes that depend on "
+                f"constants are not known")
+    const = before.propagation.unread_const
+    if const is None:
+        return ""
+    return (f"the values of Const '{const.name}' (line {const.line}) could not be read: the "
+            f"sizes that depend on them are not known")
+
+
+def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: Recording,
+              run: ReshapeRun, unread: str) -> dict:
+    fixed = {a.symbol: a.now.lo for a in axes if a is not axis and a.now.is_static}
+    if not run.works:  # a size that differs may mend it: nothing is excluded
+        return _row(axis, solve([], axis.symbol, fixed), [],
+                    "the model does not infer as it is: " + _refused(run))
+    solution = solve(conditions, axis.symbol, fixed)
+    why = solution.why_inexact or unread or _unfollowed(axis, found) or _entangled(axis, solution)
+    return _row(axis, solution, _causes_of(solution), why)
+
+
+def _causes_of(solution: Solution) -> list[dict]:
+    """Each condition that excludes a size, at its layer, then the layers that made the
+    sizes it compares (a Slice whose stop caps a size, a window that halves it)."""
+    causes: list[dict] = []
+    for cause in solution.causes:
+        site = cause.condition.cause
+        if not isinstance(site, Site) or not isinstance(site.layer, Layer):
+            continue
+        part = cause.part.describe()
+        causes.append(_cause(site.layer, f"{part}: {cause.condition.reason}"))
+        causes += [_cause(maker, f"{part}: it makes a size that {site.layer.type} "
+                                 f"'{site.layer.name}' compares")
+                   for maker in site.makers if isinstance(maker, Layer)]
+    unique: list[dict] = []
+    for found in causes:  # (a layer may put one condition on a size twice)
+        if found not in unique:
+            unique.append(found)
+    return unique
+
+
+def _cause(layer: Layer, reason: str) -> dict:
+    return {"layer": layer.name, "type": layer.type, "line": layer.line, "reason": reason}
+
+
+def _row(axis: Axis, solution: Solution, causes: list[dict], why: str) -> dict:
+    return {"axis": axis.axis, "now": _now(axis.now), "exact": not why,
+            "why_inexact": why or None, "min": solution.min, "max": solution.max,
+            "multiple_of": solution.multiple_of, "offset": solution.offset,
+            "values": solution.values, "equal_to": [], "causes": causes}
+
+
+def _unfollowed(axis: Axis, found: Recording) -> str:
+    """Why the axis is not exact: a condition on a size not followed symbolically."""
+    for unknown in found.unknowns:
+        if axis.symbol in unknown.depends:
+            through = "" if unknown.origin is unknown.cause else \
+                f" through {'a value computed from ' if unknown.by_value else ''}" \
+                f"{_named(unknown.origin)}"
+            return (f"the size reaches {_named(unknown.cause)}{through}, which irvalidate does "
+                    f"not follow symbolically yet")
+    return ""
+
+
+def _entangled(axis: Axis, solution: Solution) -> str:
+    """Why the axis is not exact: a condition on it also holds an input axis that is dynamic
+    now (not tied to it outright), which the runtime reads as an interval."""
+    for condition in solution.dropped:
+        if axis.symbol in condition.symbols():
+            others = sorted(condition.symbols() - {axis.symbol})
+            site = condition.cause
+            at = f" at {_named(site.layer)}" if isinstance(site, Site) else ""
+            return (f"a condition{at} also holds {', '.join(others)}, which is dynamic now: "
+                    f"what this axis takes depends on the size that one gets")
+    return ""
+
+
+def _named(layer) -> str:
+    if not isinstance(layer, Layer):
+        return "a layer"
+    return f"{layer.type} '{layer.name}' (line {layer.line})"
+
+
+def _now(d: Dim) -> int | str:
+    return d.lo if d.is_static else format_dim(d)
+
+
+def _refused(run: ReshapeRun) -> str:
+    layers = run.refused_layers()
+    return ", ".join(f"{layer.type} '{layer.name}' (line {layer.line})" for layer in layers[:3])
+
+
+def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
+              tied: list[tuple[str, str]]) -> list[dict]:
+    """Every input in order (one of dynamic rank or a scalar has no axes), each with its
+    axes' rows and their equal partners."""
+    by_symbol = {a.symbol: a for a in axes}
+    out: dict[str, dict] = {}
+    for layer in model.layers:
+        if layer.type.lower() == "parameter":
+            shapes, _, _ = outputs_of(layer)
+            shape = shapes[0] if shapes else None
+            out[layer.id] = {"name": layer.name, "shape": format_shape(shape), "axes": [],
+                             "axes_not_analysed": len(shape) if shape else 0}
+    for a, row in zip(axes, rows):
+        for x, y in tied:
+            partner = by_symbol.get(y if x == a.symbol else x if y == a.symbol else "")
+            if partner is not None and partner is not a:
+                row["equal_to"].append({"input": partner.layer.name, "axis": partner.axis})
+        entry = out[a.layer.id]
+        entry["axes"].append(row)
+        entry["axes_not_analysed"] = len(a.shape) - a.axis - 1
+    return list(out.values())
+
+
+def described(row: dict) -> str:
+    """The sizes of one axis in a few words: "multiple of 32, ≥ 64", "only 224", "≤ 512"."""
+    if row["values"] is not None:
+        values = row["values"]
+        return "no size" if not values else (f"only {values[0]}" if len(values) == 1 else
+                                             "one of " + ", ".join(map(str, values)))
+    parts, step, offset = [], row["multiple_of"], row["offset"]
+    if step > 1:
+        parts.append(f"multiple of {step}" if offset == 0 else f"{offset} more than a "
+                                                               f"multiple of {step}")
+    if row["min"] > (offset or step):  # not implied by the residue class
+        parts.append(f"≥ {row['min']}")
+    if row["max"] is not None:
+        parts.append(f"≤ {row['max']}")
+    return ", ".join(parts) or "any size"
+
+
+#: the causes named on an axis's line (the JSON has them all)
+SHOWN_CAUSES = 3
+
+
+def _causes(row: dict) -> str:
+    seen: list[str] = []
+    for cause in row["causes"]:
+        named = f"{cause['type']} '{cause['layer']}' (line {cause['line']})"
+        if named not in seen:
+            seen.append(named)
+    if not seen:
+        return ""
+    shown = seen[:SHOWN_CAUSES] + ([f"{len(seen) - SHOWN_CAUSES} more"]
+                                   if len(seen) > SHOWN_CAUSES else [])
+    return " — " + (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0])
+
+
+def text_report(path: str, inputs: list[dict]) -> str:
+    """The text ``reshapeable`` prints for one file: a line per axis."""
+    lines = [shown_path(path)]
+    if not inputs:
+        lines.append("  no input")
+    for found in inputs:
+        if found["shape"] == "[...]" or found["shape"] == "[]":
+            what = "a dynamic rank" if found["shape"] == "[...]" else "a scalar"
+            lines.append(f"  {line_start(found['name'])}: {what}, no axis to size")
+        for row in found["axes"]:
+            head = f"  {line_start(found['name'])} axis {row['axis']} (now {row['now']}): "
+            sizes = described(row)
+            if not row["exact"]:
+                sizes = f"not exact, at most: {sizes}"
+            tied = "".join(f"; = {line_start(t['input'])} axis {t['axis']}"
+                           for t in row["equal_to"])
+            lines.append(printed(head + sizes + tied + _causes(row)))
+            if not row["exact"]:
+                lines.append(printed(f"      ({row['why_inexact']})"))
+        if found["axes_not_analysed"]:
+            lines.append(f"  {line_start(found['name'])}: {found['axes_not_analysed']:,} more "
+                         f"axes not analysed (at most {MAX_AXES} axes a file)")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,492 @@
+"""Dims that carry a symbolic size, and the conditions inference puts on them (issue 27).
+
+``reshapeable`` asks which sizes each input axis takes.  It gives every input axis a symbol
+and infers the model once, each input dim a :class:`SymDim`: a ``Dim`` whose interval is the
+size the file has now (the witness: inference takes the path it takes today) and which also
+carries an expression over the symbols (``shapes.symbolic``).  While a :class:`Recording`
+is active, the merges of ``dims``, the arithmetic of ``arith`` and the windows of
+``windows`` keep the expressions, and record each condition a merge or a window puts on
+them, with the layer being inferred as its cause.  A merge that fails at the witness is not
+recorded: it is an alternative inference did not take.
+
+What is not followed is not guessed: a dim that an op not declared symbolic makes from
+symbolic inputs, or that comes from a value computed from them (ShapeOf -> ... -> Reshape),
+is *opaque*: a SymDim without an expression, which knows the symbols it may depend on and
+the layer where they were lost.  A condition that touches it is recorded as unknown, and
+the axes of those symbols are not exact.  Outside a recording nothing changes: the hooks
+cost one test of a module global.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from . import dims as _dims
+from .dims import ONE as _ONE, Dim, Shape
+from .symbolic import Condition, Expr, any_of, ceildiv, const, eq, floordiv, ge, maximum, minimum
+
+
+class SymDim(Dim):
+    """A dim whose size is ``expr`` of the input axes' symbols (None: opaque, see the
+    module); its interval is the witness."""
+
+    expr: Expr | None
+    #: the symbols it may depend on
+    depends: frozenset[str]
+    #: where an opaque dim's symbols were lost (a layer)
+    origin: Any
+    #: the layer that made it (None: an input's own dim)
+    made_by: Any
+
+    def __repr__(self) -> str:
+        return f"SymDim({self.lo}, {self.hi}, {self.expr if self.expr is not None else '?'})"
+
+
+class Site(NamedTuple):
+    """Where a condition comes from: the layer that puts it, and the layers that made the
+    sizes it compares (their own conditions are elsewhere: a Slice's stop, a window)."""
+    layer: Any
+    makers: tuple[Any, ...]
+
+
+class Unknown(NamedTuple):
+    """A condition on an opaque dim: the sizes of ``depends`` it allows are not known."""
+    depends: frozenset[str]
+    cause: Any
+    origin: Any
+    #: the symbols reach ``cause`` through a value computed from ``origin`` (a ShapeOf)
+    by_value: bool = False
+
+
+def with_expr(witness: Dim, expr: Expr | None) -> Dim:
+    """``witness`` carrying ``expr`` (a plain dim when there is none, or it is a constant).
+    While recording, an expression that does not give the witness's size at the sizes now
+    is a mistake of the maths that made it: the dim is then opaque, never wrong."""
+    if expr is None or expr.is_const:
+        return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
+    if _active is not None and witness.lo == witness.hi and not _active.agrees(expr, witness.lo):
+        return opaque(witness, expr.symbols(), _active.cause)
+    out = SymDim(witness.lo, witness.hi)
+    out.expr, out.depends, out.origin = expr, expr.symbols(), None
+    out.made_by = _active.cause if _active is not None else None
+    return out
+
+
+def opaque(witness: Dim, depends: frozenset[str], origin: Any) -> Dim:
+    """``witness``, a size that depends on ``depends`` in a way not followed."""
+    if not depends:
+        return Dim(witness.lo, witness.hi) if type(witness) is SymDim else witness
+    out = SymDim(witness.lo, witness.hi)
+    out.expr, out.depends, out.origin = None, depends, origin
+    out.made_by = origin
+    return out
+
+
+def expr_of(d: Dim) -> Expr | None:
+    """What a dim is as an expression: its own, a static dim's size; None for an opaque dim
+    or a dynamic one that carries none."""
+    if type(d) is SymDim:
+        return d.expr
+    return const(d.lo) if d.lo == d.hi else None
+
+
+def symbolic(*found: Dim) -> bool:
+    return any(type(d) is SymDim for d in found)
+
+
+def depends_of(found: Sequence[Dim]) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for d in found:
+        if type(d) is SymDim:
+            out |= d.depends
+    return out
+
+
+def _origin(found: Sequence[Dim]) -> Any:
+    return next((d.origin for d in found if type(d) is SymDim and d.expr is None), None)
+
+
+class Recording:
+    """The conditions of one symbolic inference, and the layer each comes from."""
+
+    def __init__(self, witness: dict[str, int] | None = None) -> None:
+        #: the size of each symbol now, where it is static
+        self.witness = witness or {}
+        self.conditions: list[Condition] = []
+        self.unknowns: list[Unknown] = []
+        self._cause: Any = None
+        #: how many conditions there were when the layer being inferred started
+        self._mark = 0
+        #: the layers whose values depend on symbols: (the symbols, where they were lost)
+        self.tainted: dict[str, tuple[frozenset[str], Any]] = {}
+
+    @property
+    def cause(self) -> Any:
+        """The layer being inferred (the propagation says, layer by layer)."""
+        return self._cause
+
+    @cause.setter
+    def cause(self, layer: Any) -> None:
+        self._cause, self._mark = layer, len(self.conditions)
+
+    def agrees(self, expr: Expr, size: int) -> bool:
+        """Whether ``expr`` gives ``size`` at the sizes now (True when a symbol has none)."""
+        if not expr.symbols() <= self.witness.keys():
+            return True
+        return expr.evaluate(self.witness) == size
+
+    def signature(self, shapes: Sequence[Shape]) -> tuple:
+        """What the symbols make of some shapes: each dim's expression (an opaque one's
+        symbols and origin), so that inference remembered for one set of inputs is recalled
+        only for inputs that are alike in their expressions too."""
+        return tuple(None if shape is None else tuple(
+            None if type(d) is not SymDim else
+            d.expr.key if d.expr is not None else (d.depends, id(d.origin)) for d in shape)
+            for shape in shapes)
+
+    def record(self, condition: Condition) -> None:
+        if condition.symbols():  # (both sides constant: decided already)
+            self.conditions.append(condition)
+
+    def _site(self, *found: Dim) -> Site:
+        makers = []
+        for d in found:
+            maker = d.made_by if type(d) is SymDim else None
+            if maker is not None and maker is not self._cause and maker not in makers:
+                makers.append(maker)
+        return Site(self._cause, tuple(makers))
+
+    def _unfollowed(self, found: Sequence[Dim], result: Dim | None) -> Dim | None:
+        """A condition between dims of which one is opaque (or dynamic and plain)."""
+        depends = depends_of(found)
+        origin = _origin(found) or self.cause
+        self.unknowns.append(Unknown(depends, self.cause, origin))
+        return None if result is None else opaque(result, depends, origin)
+
+    # the hooks the shape maths call while this recording is active ----------------------
+
+    def merged(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
+        """``Dimension::merge``: the two must be equal."""
+        if result is None or not symbolic(a, b):
+            return result
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            return self._unfollowed((a, b), result)
+        self.record(eq(ea, eb, cause=self._site(a, b), reason=f"must equal {_shown(b, eb)}"))
+        # the two are one size now: keep the expression of a static one (an input axis that
+        # is dynamic now takes the other's size when only that other is set)
+        keep_a = type(a) is SymDim and (a.lo == a.hi or type(b) is not SymDim or b.lo != b.hi)
+        return with_expr(result, ea if keep_a else eb)
+
+    def broadcast(self, a: Dim, b: Dim, result: Dim | None) -> Dim | None:
+        """``Dimension::broadcast_merge``: equal, or one of them 1; the result is the other."""
+        if result is None or not symbolic(a, b):
+            return result
+        # a plain 1 takes any size, the other's (a symbol whose witness is 1 does not)
+        if type(a) is not SymDim and a == _ONE:
+            return b
+        if type(b) is not SymDim and b == _ONE:
+            return a
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            return self._unfollowed((a, b), result)
+        self.record(any_of(eq(ea, eb), eq(ea, const(1)), eq(eb, const(1)), cause=self._site(a, b),
+                           reason=f"{_shown(a, ea)} broadcasts with {_shown(b, eb)}"))
+        return with_expr(result, maximum(ea, eb))
+
+    def divisible(self, a: Dim, n: int, result: Dim) -> Dim:
+        """``Dimension / n`` where it divides: ``a`` must be a multiple of ``n``."""
+        if type(a) is not SymDim:
+            return result
+        ea = a.expr
+        if ea is None:
+            return self._unfollowed((a,), result) or result
+        self.record(eq(ea - floordiv(ea, n) * n, const(0), cause=self._site(a),
+                       reason=f"{_shown(a, ea)} must be a multiple of {n}"))
+        return with_expr(result, floordiv(ea, n))
+
+    def scaled(self, d: Dim, ratio: tuple[int, int] | None, result: Dim) -> Dim:
+        """Interpolate's ``floor(size * p / q)``; opaque where the scale is not such a ratio."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None or ratio is None:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        return with_expr(result, floordiv(d.expr * ratio[0], ratio[1]))
+
+    def padded(self, d: Dim, pad: int, result: Dim) -> Dim:
+        """A dim padded by a signed ``pad``."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        return with_expr(result, d.expr + pad)
+
+    def grouped(self, channels: Dim, groups: Dim, per_group: Dim) -> Dim | None:
+        """A grouped convolution whose group width is symbolic: the data channels must be
+        groups x that width (None: no symbol here, the plain check goes on)."""
+        if not symbolic(per_group):
+            return None
+        ec, eg, ew = expr_of(channels), expr_of(groups), expr_of(per_group)
+        if ec is None or eg is None or ew is None:
+            return self._unfollowed((channels, groups, per_group), groups)
+        if channels.lo != groups.lo * per_group.lo or not channels.lo == channels.hi:
+            return None  # (the plain check refuses it, or says what it does with an interval)
+        self.record(eq(ec, eg * ew, cause=self._site(channels, per_group),
+                       reason=f"the channels must be {_shown(groups, eg)} groups of "
+                              f"{_shown(per_group, ew)}"))
+        return groups
+
+    def left(self, d: Dim, taken: int, result: Dim) -> Dim:
+        """What is left of ``d`` once ``taken`` is split off (VariadicSplit's -1).  Not
+        followed: below ``taken`` the runtime gives ``?`` or 0 and goes on, which no
+        expression says."""
+        if type(d) is not SymDim:
+            return result
+        return opaque(result, d.depends, _origin((d,)) or self.cause)
+
+    def at_most(self, a: Dim, b: Dim) -> None:
+        """``a`` may not be larger than ``b`` (pdpd broadcasts B into A only)."""
+        if not symbolic(a, b):
+            return
+        ea, eb = expr_of(a), expr_of(b)
+        if ea is None or eb is None:
+            self._unfollowed((a, b), None)
+            return
+        self.record(ge(eb - ea, const(0), cause=self._site(a, b),
+                       reason=f"{_shown(a, ea)} may not be larger than {_shown(b, eb)}"))
+
+    def window(self, padded: Dim, window: Dim) -> None:
+        """A window must fit in the padded data (the runtime checks it at every static size,
+        so it holds whatever the witness)."""
+        if not symbolic(padded, window):
+            return
+        ep, ew = expr_of(padded), expr_of(window)
+        if ep is None or ew is None:
+            self._unfollowed((padded, window), None)
+            return
+        self.record(ge(ep - ew, const(0), cause=self._site(padded, window),
+                       reason=f"a window of {_shown(window, ew)} must fit"))
+
+    def reshaped(self, shape: tuple[Dim, ...], out: tuple[Dim, ...], minus_one: int | None,
+                 copied: frozenset[int], counted: bool) -> tuple[Dim, ...]:
+        """Reshape: the element count of ``shape`` and of ``out`` (the dims special_zero
+        copies apart) are equal; a -1 takes the quotient, which must be whole.  ``counted``:
+        the runtime compares the counts (no -1, no copy)."""
+        if not symbolic(*shape, *out):
+            return out
+        ins = [d for i, d in enumerate(shape) if i not in copied]
+        outs = [d for i, d in enumerate(out) if i not in copied and i != minus_one]
+        inside, outside = _cancelled([expr_of(d) for d in ins], [expr_of(d) for d in outs])
+        if inside is None or outside is None or (minus_one is not None and (
+                not outside.is_const or outside.value <= 0)):
+            if minus_one is None and not counted:
+                return out
+            found = list(out)
+            if minus_one is not None:
+                found[minus_one] = self._unfollowed(ins + outs, out[minus_one]) or out[minus_one]
+            else:
+                self._unfollowed(ins + outs, None)
+            return tuple(found)
+        if minus_one is None:
+            if counted:
+                self.record(eq(inside, outside, cause=self._site(*shape),
+                               reason=f"the element count must stay {outside}"))
+            return out
+        self.record(eq(inside - floordiv(inside, outside.value) * outside.value, const(0),
+                       cause=self._site(*shape), reason=f"the element count must divide by "
+                                                        f"{outside.value}"))
+        found = list(out)
+        found[minus_one] = with_expr(out[minus_one], floordiv(inside, outside.value))
+        return tuple(found)
+
+    # what a layer's outputs owe to the symbols (the propagation asks, layer by layer) ----
+
+    def settle(self, layer: Any, follows: tuple[bool, bool, bool], reads: Sequence[int],
+               inputs: Sequence[tuple[Shape, Any, str | None]], made_values: bool = False,
+               evaluates: bool = True) -> tuple[frozenset[str], Any, bool]:
+        """For one inferred layer: the symbols its output dims may depend on, where they
+        were lost, and whether they are to be taken as opaque.  ``follows``: whether its op
+        follows symbols in its dims, and in its values (OpSpec.symbolic, symbolic_values);
+        ``inputs``: each input's shape, value (a Tensor, or None) and producer id.  Its dims
+        are opaque when its op does not follow symbols, or when it reads a value whose
+        symbols it does not follow (a Reshape's target computed with an Add); what such a
+        layer recorded is replaced by one unknown condition (``follows``' third: the values it
+        reads reach its dims whole, OpSpec.symbolic_reads).  A layer that makes values
+        depending on symbols it does not carry is remembered as tainted, with the layer
+        that first made such values (``made_values``: it computed a value; ``evaluates``:
+        its op can make values at all)."""
+        dims_follow, values_follow, reads_follow = follows
+        depends: frozenset[str] = frozenset()  # what its dims may depend on
+        lost = None  # where an input dim was already opaque
+        for shape, _, _ in inputs:
+            if shape is not None:
+                depends |= depends_of(shape)
+                lost = lost or _origin(shape)
+        values = depends  # what its values may depend on
+        read = carried = None  # where a value it reads (or is given) stopped being followed
+        for index, (_, tensor, producer) in enumerate(inputs):
+            found = self.tainted.get(producer or "")
+            carries = _carried(tensor)
+            if found is None and not carries:
+                continue
+            symbols = found[0] if found is not None else carries
+            values |= symbols
+            if found is not None:
+                carried = carried or found[1]
+            if index in reads:
+                depends |= symbols
+                if found is not None or not reads_follow:
+                    read = read or (found[1] if found is not None else layer)
+        # its values are followed only when it made them by moving followed ones; one it
+        # could not make, or made otherwise, leaves its readers nothing they can trust (an
+        # op that never makes values, a Convolution, taints nothing)
+        if values and evaluates and not (made_values and values_follow and carried is None):
+            self.tainted[layer.id] = (values, carried or layer)
+        unfollowed = bool(depends) and (not dims_follow or read is not None)
+        if unfollowed:
+            # what its own checks refuse is not known: the conditions its merges recorded
+            # may be explorations, or rest on a value the symbols do not reach
+            del self.conditions[self._mark:]
+            self.unknowns.append(Unknown(depends, layer, read or lost or layer, read is not None))
+        return depends, read or lost or layer, unfollowed
+
+    def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
+        if shape is None:
+            return None
+        return tuple(d if type(d) is SymDim and d.expr is None else opaque(d, depends, origin)
+                     for d in shape)
+
+    def loosened(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
+        """An op that follows symbols: a plain dim it gives that is not static (an interval
+        it could not narrow, say) is taken as opaque; a static one is its own (a channel
+        count from the weights)."""
+        if shape is None or all(type(d) is SymDim or d.lo == d.hi for d in shape):
+            return shape
+        return tuple(d if type(d) is SymDim or d.lo == d.hi else opaque(d, depends, origin)
+                     for d in shape)
+
+    def sliced(self, d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int,
+               result: Dim) -> Dim:
+        """``slice::make_dim`` of a symbolic dim by constant bounds and a positive step:
+        Python's slice length, ``ceil((clamp(stop) - clamp(start)) / step)``."""
+        if type(d) is not SymDim:
+            return result
+        if d.expr is None or start[0] != start[1] or stop[0] != stop[1] or step <= 0:
+            return opaque(result, d.depends, _origin((d,)) or self.cause)
+        size = d.expr
+        length = maximum(_index(stop[0], size) - _index(start[0], size), const(0))
+        return with_expr(result, ceildiv(length, step) if step > 1 else length)
+
+
+def _index(bound: int, size: Expr) -> Expr:
+    """A slice bound on a dim of ``size``, clamped into [0, size] as Python clamps it."""
+    if bound >= _dims.INF:
+        return size
+    if bound >= 0:
+        return minimum(const(bound), size)
+    return maximum(size + bound, const(0))
+
+
+def _carried(tensor: Any) -> frozenset[str]:
+    """The symbols a value's elements carry (a size ShapeOf read from a symbolic dim)."""
+    bounds = getattr(tensor, "bounds", None)
+    if not bounds:
+        return frozenset()
+    return depends_of(bounds)
+
+
+def _cancelled(ins: list[Expr | None], outs: list[Expr | None]) -> tuple[Expr | None, Expr | None]:
+    """The products of two lists of sizes, the factors both hold struck out (a target that
+    copies a size from ShapeOf divides it out: sizes are never 0)."""
+    if None in ins or None in outs:
+        return None, None
+    left = list(outs)
+    kept = []
+    for e in ins:
+        match = next((i for i, f in enumerate(left) if f is not None and e is not None
+                      and not e.is_const and f.key == e.key), None)
+        if match is None:
+            kept.append(e)
+        else:
+            del left[match]
+    return _product(kept), _product(left)
+
+
+def _product(found: list[Expr | None]) -> Expr | None:
+    out = const(1)
+    for e in found:
+        if e is None:
+            return None
+        out = out * e
+    return out
+
+
+#: an expression longer than this is named by the layer that made it
+SHOWN_EXPRESSION = 40
+
+
+def _shown(d: Dim, e: Expr) -> str:
+    """A size in a reason: a number, a short expression, else the layer that made it."""
+    text = str(e)
+    if e.is_const or len(text) <= SHOWN_EXPRESSION:
+        return text
+    maker = d.made_by if type(d) is SymDim else None
+    name, kind = getattr(maker, "name", None), getattr(maker, "type", None)
+    return f"the size from {kind} '{name}'" if name is not None else "a computed size"
+
+
+#: the active recording (one at a time: reshapeable runs one inference at a time)
+_active: Recording | None = None
+
+
+def active() -> Recording | None:
+    return _active
+
+
+@contextmanager
+def recording(witness: dict[str, int] | None = None) -> Iterator[Recording]:
+    """Symbolic inference inside the block (``witness``: each symbol's size now, where it
+    is static); what it recorded on the way out."""
+    global _active
+    if _active is not None:
+        raise RuntimeError("a symbolic recording is already active")
+    _active = found = Recording(witness)
+    _dims.SYMBOLIC = found
+    try:
+        yield found
+    finally:
+        _active, _dims.SYMBOLIC = None, None
+
+
+# arithmetic that keeps expressions (arith and windows call these when a dim is symbolic) -
+
+def add(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x + y)
+
+
+def sub(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x - y)
+
+
+def mul(a: Dim, b: Dim, result: Dim) -> Dim:
+    return _combined(a, b, result, lambda x, y: x * y)
+
+
+def divided(a: Dim, n: int, result: Dim, up: bool) -> Dim:
+    """``a`` over a positive ``n``, rounded down or up."""
+    ea = expr_of(a)
+    if ea is None or n <= 0:
+        return opaque(result, depends_of((a,)), _origin((a,)) or _cause())
+    return with_expr(result, ceildiv(ea, n) if up else floordiv(ea, n))
+
+
+def _combined(a: Dim, b: Dim, result: Dim, op) -> Dim:
+    ea, eb = expr_of(a), expr_of(b)
+    if ea is None or eb is None:
+        return opaque(result, depends_of((a, b)), _origin((a, b)) or _cause())
+    return with_expr(result, op(ea, eb))
+
+
+def _cause() -> Any:
+    return _active.cause if _active is not None else None
