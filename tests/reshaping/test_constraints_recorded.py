@@ -11,10 +11,10 @@ openvino (and onnx).
 from __future__ import annotations
 
 import pytest
-from support import reshape_probes
-from support.constraint_check import check_constraints
 
 from irvalidate.reshaping.constraints import constraints_of
+from support import reshape_probes
+from support.constraint_check import check_constraints
 
 #: the least share of probed axes each set must answer exactly (measured: samples 117 of
 #: 165, corpus 96 of 205, generated 666 of 1,515, ONNX 451 of 515): an op that stops being
