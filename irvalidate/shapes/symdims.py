@@ -18,7 +18,7 @@ cost one test of a module global.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -247,26 +247,23 @@ class Recording:
 
     def at_most(self, a: Dim, b: Dim) -> None:
         """``a`` may not be larger than ``b`` (pdpd broadcasts B into A only)."""
-        if not symbolic(a, b):
-            return
-        ea, eb = expr_of(a), expr_of(b)
-        if ea is None or eb is None:
-            self._unfollowed((a, b), None)
-            return
-        self.record(ge(eb - ea, const(0), cause=self._site(a, b),
-                       reason=f"{_shown(a, ea)} may not be larger than {_shown(b, eb)}"))
+        self._no_less(b, a, lambda eb, ea: f"{_shown(a, ea)} may not be larger than "
+                                           f"{_shown(b, eb)}")
 
     def window(self, padded: Dim, window: Dim) -> None:
         """A window must fit in the padded data (the runtime checks it at every static size,
         so it holds whatever the witness)."""
-        if not symbolic(padded, window):
+        self._no_less(padded, window, lambda ep, ew: f"a window of {_shown(window, ew)} must fit")
+
+    def _no_less(self, big: Dim, small: Dim, reason: Callable[[Expr, Expr], str]) -> None:
+        """``big`` >= ``small``, where either carries a symbol (an unknown if one is opaque)."""
+        if not symbolic(big, small):
             return
-        ep, ew = expr_of(padded), expr_of(window)
-        if ep is None or ew is None:
-            self._unfollowed((padded, window), None)
+        eb, es = expr_of(big), expr_of(small)
+        if eb is None or es is None:
+            self._unfollowed((big, small), None)
             return
-        self.record(ge(ep - ew, const(0), cause=self._site(padded, window),
-                       reason=f"a window of {_shown(window, ew)} must fit"))
+        self.record(ge(eb - es, const(0), cause=self._site(small, big), reason=reason(eb, es)))
 
     def reshaped(self, shape: tuple[Dim, ...], out: tuple[Dim, ...], minus_one: int | None,
                  copied: frozenset[int], counted: bool) -> tuple[Dim, ...]:
