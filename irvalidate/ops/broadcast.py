@@ -235,9 +235,11 @@ def _evaluate_mode(v3: bool):
 
 SPECS = {"broadcast": (
     OpSpec("Broadcast", (1, 2), frozenset({"mode", _AXIS[False]}),
-           dim_inputs=(1,), value_inputs=(2,), infer=_infer_mode(False),
+           dim_inputs=(1,), value_inputs=(2,), symbolic=True, symbolic_values=True,
+           symbolic_reads=True, infer=_infer_mode(False),
            evaluate=_evaluate_mode(False), arity=(2, 3)),
     OpSpec("Broadcast", (3, 16), frozenset({"mode", _AXIS[True]}),
-           dim_inputs=(1,), value_inputs=(2,), infer=_infer_mode(True),
+           dim_inputs=(1,), value_inputs=(2,), symbolic=True, symbolic_values=True,
+           symbolic_reads=True, infer=_infer_mode(True),
            evaluate=_evaluate_mode(True), arity=(2, 3)),
 )}

@@ -196,6 +196,8 @@ def broadcast_numpy(data: Shape, target: Shape, target_len: int | None) -> Outco
         start = len(target) - len(data)
         for i, d in enumerate(data):
             t = target[start + i]
+            if _dims.SYMBOLIC is not None:  # (checked at every static size: 1 or the target)
+                _dims.SYMBOLIC.to_target(d, t)
             if d.is_static and t.is_static and d.lo != 1 and d.lo != t.lo:
                 allowed = "1" if t.lo == 1 else f"1 or {t.lo}"
                 raise BroadcastError(f"data dimension {format_dim(d)} cannot be broadcast (numpy "
@@ -229,6 +231,8 @@ def broadcast_explicit(data: Shape, target: Shape, target_len: int | None,
                                      f"expected 1 for scalar data", column=ax)
             continue
         d = data[i]
+        if _dims.SYMBOLIC is not None:
+            _dims.SYMBOLIC.to_target(d, target[ax])
         if not (compatible(target[ax], d) or compatible(d, ONE)):
             raise BroadcastError(f"target[axes_mapping[{i}]] is {format_dim(target[ax])}, "
                                  f"expected {format_dim(d)} (data axis {i})", column=ax)
@@ -269,6 +273,8 @@ def broadcast_pdpd(data: Shape, target: Shape, target_len: int | None, axis: int
                                  f"reach target axis {i} (the runtime fails with "
                                  f"'Accessing out-of-range dimension')", column=i, offsets=offsets)
         d, t = data[i - start], target[i]
+        if _dims.SYMBOLIC is not None and _dims.SYMBOLIC.to_target(d, t, one_takes_any=True):
+            continue  # (a data size 1 or the target's: the target's dim, a condition recorded)
         if d == ONE:
             continue
         if t == ONE:

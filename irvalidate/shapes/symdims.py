@@ -195,6 +195,21 @@ class Recording:
                            reason=f"{_shown(a, ea)} broadcasts with {_shown(b, eb)}"))
         return with_expr(result, maximum(ea, eb))
 
+    def to_target(self, d: Dim, target: Dim, one_takes_any: bool = False) -> bool:
+        """Broadcast to a target: the data's size must be 1 or the target's (the output is
+        the target's dim).  True when that condition was recorded: either carries a symbol,
+        and (``one_takes_any``, pdpd) the target is not a plain 1, which takes any size."""
+        plain_one = type(target) is not SymDim and target == _ONE
+        if not symbolic(d, target) or (one_takes_any and plain_one):
+            return False
+        ed, et = expr_of(d), expr_of(target)
+        if ed is None or et is None:
+            self._unfollowed((d, target), None)
+            return True
+        self.record(any_of(eq(ed, const(1)), eq(ed, et), cause=self._site(d, target),
+                           reason=f"{_shown(d, ed)} must be 1 or {_shown(target, et)}"))
+        return True
+
     def divisible(self, a: Dim, n: int, result: Dim) -> Dim:
         """``Dimension / n`` where it divides: ``a`` must be a multiple of ``n``."""
         if type(a) is not SymDim:

@@ -537,7 +537,7 @@ def as_target(t: Tensor) -> tuple[Dim, ...]:
         if b.lo > b.hi:
             raise Unresolved("a wrapped bound")
         hi = b.hi if b.hi != INF or t.et in ("i32", "i64") else RANGES[t.et][1]
-        out.append(Dim(b.lo, hi))
+        out.append(b if type(b) is not Dim and hi == b.hi else Dim(b.lo, hi))  # (a symbol kept)
     return tuple(out)
 
 
