@@ -274,17 +274,20 @@ class Propagation:
             follows = (spec.symbolic, spec.symbolic_values, spec.symbolic_reads) \
                 if spec is not None else (layer.type.lower() == "result",) * 3
             self._settle(layer, inputs, follows, spec.value_inputs if spec is not None else (),
-                         tensor is not None, spec is not None and spec.evaluate is not None)
+                         tensor is not None, spec is not None and spec.evaluate is not None,
+                         spec is not None and spec.value_of_shapes)
         return trace
 
     def _settle(self, layer: Layer, inputs: list[Value], follows: tuple[bool, bool, bool],
-                reads: tuple[int, ...], made_values: bool = False, evaluates: bool = True) -> None:
+                reads: tuple[int, ...], made_values: bool = False, evaluates: bool = True,
+                of_shapes: bool = False) -> None:
         """reshapeable (shapes.symdims): the output dims of a layer whose op does not follow
         the input axes' symbols, or that read a value depending on them, are opaque."""
         recording = dims.SYMBOLIC
         depends, origin, unfollowed = recording.settle(
             layer, follows, reads,
-            [(v.shape, resolved(v.tensor), v.producer.id if v.producer is not None else None)
+            [(v.shape, None if of_shapes else resolved(v.tensor),
+              None if of_shapes or v.producer is None else v.producer.id)
              for v in inputs], made_values, evaluates)
         if not depends:
             return

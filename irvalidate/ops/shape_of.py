@@ -67,7 +67,9 @@ def _evaluate(node: Node, output_type: bool) -> Tensor:
 
 SPECS = {"shapeof": (
     OpSpec("ShapeOf", (1, 2), frozenset(), symbolic=True, infer=_infer(False), own_types=(0,),
-           symbolic_values=True, evaluate=lambda node: _evaluate(node, False)),
+           symbolic_values=True, value_of_shapes=True,
+           evaluate=lambda node: _evaluate(node, False)),
     OpSpec("ShapeOf", (3, 16), fields=_TYPE, symbolic=True, infer=_infer(True), own_types=(0,),
-           symbolic_values=True, evaluate=lambda node: _evaluate(node, True)),
+           symbolic_values=True, value_of_shapes=True,
+           evaluate=lambda node: _evaluate(node, True)),
 )}

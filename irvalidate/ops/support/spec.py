@@ -176,6 +176,9 @@ class _Declared(NamedTuple):
     #: the values it reads (``value_inputs``) reach its dims whole, symbolic sizes kept
     #: (Reshape's target); any other op that reads a value carrying them is not followed
     symbolic_reads: bool = False
+    #: its value is made from its inputs' shapes, never their values (ShapeOf): what those
+    #: values owe to the symbols does not reach it
+    value_of_shapes: bool = False
 
 
 class OpSpec(_Declared):
