@@ -14,7 +14,7 @@ import pytest
 
 from irvalidate.reshaping.constraints import constraints_of
 from support import reshape_probes
-from support.constraint_check import check_constraints
+from support.constraint_check import check_constraints, check_partners
 
 #: the least share of probed axes each set must answer exactly (measured: samples 142 of
 #: 165, corpus 105 of 205, generated 772 of 1,515, ONNX 457 of 515): an op that stops being
@@ -47,3 +47,23 @@ def test_every_recorded_probe_agrees(name, tmp_path):
         pytest.skip(f"no {name} model here (the wild corpus is absent)")
     assert not problems, "\n".join(problems[:20])
     assert exact >= EXACT_AT_LEAST[name] * axes, (name, exact, axes, probes)
+
+
+@pytest.mark.parametrize("name", ["samples", "generated", "onnx"])
+def test_the_stated_partners_work_together(name, tmp_path):
+    """Axes stated equal (equal_to) are set together to sizes both allow: the runtime takes
+    them (issue 27: 'setting both to a size that works, works')."""
+    pytest.importorskip("openvino")
+    if name == "onnx":
+        pytest.importorskip("onnx")
+    problems, pairs = [], 0
+    for key, path, _, _ in reshape_probes.model_files(name, tmp_path):
+        report = {"files": [{"path": key, "inputs": constraints_of(str(path))}]}
+        stated = sum(len(row["equal_to"]) for found in report["files"][0]["inputs"]
+                     for row in found["axes"])
+        if stated:
+            pairs += stated
+            problems += check_partners(report, lambda _: path)
+    if not pairs:
+        pytest.skip(f"no {name} model states an equality")
+    assert not problems, "\n".join(problems[:20])
