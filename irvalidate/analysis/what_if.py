@@ -69,15 +69,23 @@ class WhatIf:
         return value
 
 
-def inputs_listing(graph: Graph, names: dict[str, list[str]]) -> str:
-    rows = []
+def parameters(graph: Graph) -> list[tuple[Layer, Shape]]:
+    """The graph's Parameters in order, each with the shape its attribute gives (None: a
+    dynamic rank or none)."""
+    found = []
     for layer in graph.layers:
         if layer.type.lower() == "parameter":
             shapes, _, _ = outputs_of(layer)
-            shape = format_shape(shapes[0]) if shapes else "[...]"
-            extra = [n for n in names.get(layer.id, []) if n != layer.name]
-            also = f" (tensor names: {', '.join(extra)})" if extra else ""
-            rows.append(f"  {layer.name}{shape}{also}")
+            found.append((layer, shapes[0] if shapes else None))
+    return found
+
+
+def inputs_listing(graph: Graph, names: dict[str, list[str]]) -> str:
+    rows = []
+    for layer, shape in parameters(graph):
+        extra = [n for n in names.get(layer.id, []) if n != layer.name]
+        also = f" (tensor names: {', '.join(extra)})" if extra else ""
+        rows.append(f"  {layer.name}{format_shape(shape)}{also}")
     return "the model's inputs:\n" + ("\n".join(rows) if rows else "  (none)")
 
 
@@ -98,11 +106,7 @@ Wanted = tuple[str | None, tuple[Dim, ...]]
 
 def _inputs_line(graph: Graph) -> str:
     """The model's inputs in one line: ``x[1,3,8,8], ids[1,?]``."""
-    listed = []
-    for layer in graph.layers:
-        if layer.type.lower() == "parameter":
-            shapes, _, _ = outputs_of(layer)
-            listed.append(f"{layer.name}{format_shape(shapes[0]) if shapes else '[...]'}")
+    listed = [f"{layer.name}{format_shape(shape)}" for layer, shape in parameters(graph)]
     return ", ".join(listed) if listed else "none"
 
 

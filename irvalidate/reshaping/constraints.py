@@ -20,11 +20,11 @@ import os
 from dataclasses import dataclass
 
 from ..analysis import analyse
+from ..analysis.what_if import parameters
 from ..engine.validation import default_bin
 from ..ir.reader import parse
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
-from ..ops.parameter_const import outputs_of
 from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
 from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
@@ -57,11 +57,7 @@ MAX_AXES = 256
 def input_axes(model: Graph) -> list[Axis]:
     """Every axis of every Parameter of a static rank, in order (at most MAX_AXES)."""
     found: list[Axis] = []
-    for layer in model.layers:
-        if layer.type.lower() != "parameter":
-            continue
-        shapes, _, _ = outputs_of(layer)
-        shape = shapes[0] if shapes else None
+    for layer, shape in parameters(model):
         if shape is not None:
             found += [Axis(layer, shape, i) for i in range(min(len(shape), MAX_AXES))]
     return found[:MAX_AXES]
@@ -243,13 +239,10 @@ def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
     """Every input in order (one of dynamic rank or a scalar has no axes), each with its
     axes' rows and their equal partners."""
     by_symbol = {a.symbol: a for a in axes}
-    out: dict[str, dict] = {}
-    for layer in model.layers:
-        if layer.type.lower() == "parameter":
-            shapes, _, _ = outputs_of(layer)
-            shape = shapes[0] if shapes else None
-            out[layer.id] = {"name": layer.name, "shape": format_shape(shape), "axes": [],
-                             "axes_not_analysed": len(shape) if shape else 0}
+    out: dict[str, dict] = {
+        layer.id: {"name": layer.name, "shape": format_shape(shape), "axes": [],
+                   "axes_not_analysed": len(shape) if shape else 0}
+        for layer, shape in parameters(model)}
     for a, row in zip(axes, rows):
         for x, y in tied:
             partner = by_symbol.get(y if x == a.symbol else x if y == a.symbol else "")
