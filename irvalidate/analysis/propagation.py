@@ -287,7 +287,7 @@ class Propagation:
         depends, origin, unfollowed = recording.settle(
             layer, follows, reads,
             [(v.shape, None if of_shapes else resolved(v.tensor),
-              None if of_shapes or v.producer is None else v.producer.id)
+              None if of_shapes or v.producer is None else id(v.producer))
              for v in inputs], made_values, evaluates)
         if not depends:
             return
@@ -295,7 +295,8 @@ class Propagation:
             key = (layer.id, port.id)
             value = self.outputs[key]
             shape = recording.opaque_shape(value.shape, depends, origin) if unfollowed else \
-                recording.loosened(value.shape, depends, layer)
+                recording.loosened(recording.owned(layer, value.shape, [v.shape for v in inputs]),
+                                   depends, layer)
             if shape is not value.shape:
                 self.outputs[key] = value._replace(shape=shape)
 

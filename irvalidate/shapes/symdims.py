@@ -116,10 +116,12 @@ class Recording:
         self.conditions: list[Condition] = []
         self.unknowns: list[Unknown] = []
         self._cause: Any = None
-        #: how many conditions there were when the layer being inferred started
-        self._mark = 0
-        #: the layers whose values depend on symbols: (the symbols, where they were lost)
-        self.tainted: dict[str, tuple[frozenset[str], Any]] = {}
+        #: how many conditions there were when each layer started, by id() of the layer
+        #: (a TensorIterator's body layers start and end inside it)
+        self._starts: dict[int, int] = {}
+        #: the layers whose values depend on symbols, by id() of the layer (a body's layer
+        #: ids repeat the model's): (the symbols, where they were lost)
+        self.tainted: dict[int, tuple[frozenset[str], Any]] = {}
 
     @property
     def cause(self) -> Any:
@@ -128,7 +130,8 @@ class Recording:
 
     @cause.setter
     def cause(self, layer: Any) -> None:
-        self._cause, self._mark = layer, len(self.conditions)
+        self._cause = layer
+        self._starts.setdefault(id(layer), len(self.conditions))
 
     def agrees(self, expr: Expr, size: int) -> bool:
         """Whether ``expr`` gives ``size`` at the sizes now (True when a symbol has none)."""
@@ -315,12 +318,12 @@ class Recording:
     # what a layer's outputs owe to the symbols (the propagation asks, layer by layer) ----
 
     def settle(self, layer: Any, follows: tuple[bool, bool, bool], reads: Sequence[int],
-               inputs: Sequence[tuple[Shape, Any, str | None]], made_values: bool = False,
+               inputs: Sequence[tuple[Shape, Any, int | None]], made_values: bool = False,
                evaluates: bool = True) -> tuple[frozenset[str], Any, bool]:
         """For one inferred layer: the symbols its output dims may depend on, where they
         were lost, and whether they are to be taken as opaque.  ``follows``: whether its op
         follows symbols in its dims, and in its values (OpSpec.symbolic, symbolic_values);
-        ``inputs``: each input's shape, value (a Tensor, or None) and producer id.  Its dims
+        ``inputs``: each input's shape, value (a Tensor, or None) and id() of its producer.  Its dims
         are opaque when its op does not follow symbols, or when it reads a value whose
         symbols it does not follow (a Reshape's target computed with an Add); what such a
         layer recorded is replaced by one unknown condition (``follows``' third: the values it
@@ -338,7 +341,7 @@ class Recording:
         values = depends  # what its values may depend on
         read = carried = None  # where a value it reads (or is given) stopped being followed
         for index, (_, tensor, producer) in enumerate(inputs):
-            found = self.tainted.get(producer or "")
+            found = self.tainted.get(producer) if producer is not None else None
             carries = _carried(tensor)
             if found is None and not carries:
                 continue
@@ -354,12 +357,14 @@ class Recording:
         # could not make, or made otherwise, leaves its readers nothing they can trust (an
         # op that never makes values, a Convolution, taints nothing)
         if values and evaluates and not (made_values and values_follow and carried is None):
-            self.tainted[layer.id] = (values, carried or layer)
+            self.tainted[id(layer)] = (values, carried or layer)
         unfollowed = bool(depends) and (not dims_follow or read is not None)
+        start = self._starts.pop(id(layer), len(self.conditions))
         if unfollowed:
-            # what its own checks refuse is not known: the conditions its merges recorded
-            # may be explorations, or rest on a value the symbols do not reach
-            del self.conditions[self._mark:]
+            # what its own checks refuse is not known: the conditions its merges (and the
+            # layers of its bodies) recorded may be explorations, or rest on a value the
+            # symbols do not reach
+            del self.conditions[start:]
             self.unknowns.append(Unknown(depends, layer, read or lost or layer, read is not None))
         return depends, read or lost or layer, unfollowed
 
@@ -368,6 +373,27 @@ class Recording:
             return None
         return tuple(d if type(d) is SymDim and d.expr is None else opaque(d, depends, origin)
                      for d in shape)
+
+    def owned(self, layer: Any, shape: Shape, inputs: Sequence[Shape]) -> Shape:
+        """``layer``'s outputs with its own dims named as made by it: a layer recalled from
+        the memo gives back the dims the first layer alike made (naming that one), or
+        passed on from its inputs (the first one's inputs, alike in their expressions)."""
+        if shape is None or not any(type(d) is SymDim and d.expr is not None
+                                    and d.made_by is not layer for d in shape):
+            return shape
+        given = {id(d): d for found in inputs if found is not None for d in found}
+        by_key = {d.expr.key: d for d in given.values() if type(d) is SymDim and d.expr is not None}
+        out = []
+        for d in shape:
+            if type(d) is not SymDim or d.expr is None or d.made_by is layer or id(d) in given:
+                out.append(d)
+            elif d.expr.key in by_key:  # passed on: this layer's own input
+                out.append(by_key[d.expr.key])
+            else:
+                mine = SymDim(d.lo, d.hi)
+                mine.expr, mine.depends, mine.origin, mine.made_by = d.expr, d.depends, None, layer
+                out.append(mine)
+        return tuple(out)
 
     def loosened(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
         """An op that follows symbols: a plain dim it gives that is not static (an interval

@@ -155,3 +155,15 @@ def test_the_benchmark_nets_agree_with_model_reshape(tmp_path, name):
         assert rows[1]["exact"] and rows[1]["min"] == 400, rows[1]
     found, _ = disagreements(path)
     assert not found, found[:5]
+
+
+def test_the_readme_example_is_what_the_command_prints(capsys, monkeypatch):
+    """README.md's reshapeable example on sample_models/reshape/ is today's output."""
+    root = SAMPLES.parents[1]
+    head = "$ irvalidate reshapeable sample_models/reshape/\n"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start = readme.index(head) + len(head)
+    monkeypatch.chdir(root)
+    assert main(["reshapeable", "sample_models/reshape/"]) == 0
+    assert capsys.readouterr().out == readme[start:readme.index("```", start)]
+

@@ -103,3 +103,53 @@ def test_a_slice_by_constant_bounds_keeps_the_length():
         tail = make_dim(with_expr(static(512), sym("s")), (-3, -3), end, 2)
     assert crop == static(256) and crop.expr.substitute({"s": 100}).value == 100
     assert tail == static(2) and tail.expr.substitute({"s": 2}).value == 1
+
+
+def _layer(name):
+    from types import SimpleNamespace
+    return SimpleNamespace(id="1", name=name, type="Op")  # (a body's ids repeat the model's)
+
+
+def test_a_layer_not_followed_drops_what_its_body_recorded():
+    """A Loop's body layers are inferred inside it: when the Loop is not followed, the
+    conditions its body recorded go with its own."""
+    outer, lone = _layer("loop"), _layer("later")
+    inner = [_layer("body/add"), _layer("body/mul")]
+    shape = ((S,), None, None)
+    with recording() as found:
+        found.cause = outer
+        for layer in inner:  # two body layers, each with a condition
+            found.cause = layer
+            intersect(S, static(224))
+            assert found.settle(layer, (True, True, False), (), [shape])[2] is False
+        assert len(found.conditions) == 2
+        assert found.settle(outer, (False, False, False), (), [shape])[2] is True
+        assert not found.conditions and found.unknowns[-1].cause is outer
+        found.cause = lone  # a layer after it starts afresh
+        intersect(S, static(224))
+    assert len(found.conditions) == 1
+
+
+def test_taint_is_told_by_the_layer_not_its_id():
+    """A body layer and a model layer share the id "1": the taint of one is not the other's."""
+    body, model, reader = _layer("body"), _layer("model"), _layer("reader")
+    with recording() as found:
+        found.cause = body
+        found.settle(body, (True, False, False), (), [((S,), None, None)], made_values=False)
+        assert id(body) in found.tainted and id(model) not in found.tainted
+        found.cause = reader
+        depends, _, unfollowed = found.settle(reader, (True, True, False), (0,),
+                                              [((static(2),), None, id(model))])
+    assert not depends and not unfollowed
+
+
+def test_a_recalled_layer_names_itself_as_the_maker():
+    first, second = _layer("first"), _layer("second")
+    with recording() as found:
+        found.cause = first
+        made = arith.add(S, static(1))
+        found.cause = second  # its inputs alike, the memo gives back the first one's dims
+        mine = with_expr(static(224), sym("s"))
+        owned = found.owned(second, (made, S), [(mine,)])
+    assert owned[0].made_by is second and owned[0].expr == made.expr
+    assert owned[1] is mine  # passed on: its own input, not the first one's
