@@ -60,7 +60,7 @@ def detach_stdout() -> None:
 #: cannot print it (PYTHONIOENCODING=ascii, LC_ALL=C without UTF-8 mode)
 ASCII_STAND_INS = str.maketrans({"\u2192": "->", "\u2014": "--", "\u2026": "...",
                                  "\u00b7": "*", "\u2229": "&", "\u1d40": "^T",
-                                 "\u00a7": "section "})
+                                 "\u00a7": "section ", "\u2264": "<=", "\u2265": ">="})
 
 
 def _json_escape(match: re.Match) -> str:

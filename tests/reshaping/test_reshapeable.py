@@ -167,3 +167,15 @@ def test_the_readme_example_is_what_the_command_prints(capsys, monkeypatch):
     assert main(["reshapeable", "sample_models/reshape/"]) == 0
     assert capsys.readouterr().out == readme[start:readme.index("```", start)]
 
+
+def test_an_ascii_console_gets_stand_ins(tmp_path):
+    """'≥', '≤' and '—' on a console that cannot print them (LC_ALL=C without UTF-8 mode)."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0",
+               PYTHONIOENCODING="")
+    done = subprocess.run([sys.executable, "-m", "irvalidate", "reshapeable",
+                           str(SAMPLES / "cropped-upsample.xml")], capture_output=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert b"<= 512 -- Add 'sum'" in done.stdout and b"\\u" not in done.stdout, done.stdout
