@@ -38,8 +38,9 @@ def _piece(d: Dim, n: int) -> Dim:
         if d.lo % n:
             raise OpError(INCOMPATIBLE, f"the dim {d.lo} along the axis does not divide into "
                                         f"num_splits {n} equal parts")
-        # (reshapeable: a size that must divide, and its part, in the shape maths)
-        return divide(d, n) or static(d.lo // n) if shape_dims.SYMBOLIC else static(d.lo // n)
+        if shape_dims.SYMBOLIC is not None:  # (reshapeable: the shape maths' exact division)
+            return divide(d, n) or static(d.lo // n)
+        return static(d.lo // n)
     if d.hi != INF and d.hi < n:
         raise OpError(INCOMPATIBLE, f"the dim {d} along the axis is below num_splits {n} at "
                                     f"most")

@@ -146,21 +146,16 @@ def compatible(a: Dim, b: Dim) -> bool:
 
 def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
     """``Dimension::broadcast_merge``: lenient, an interval containing 1 never conflicts."""
-    if SYMBOLIC is not None:
-        return SYMBOLIC.broadcast(a, b, _broadcast_merge(a, b))
-    return _broadcast_merge(a, b)
-
-
-def _broadcast_merge(a: Dim, b: Dim) -> Dim | None:
     a_has_one, b_has_one = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
     if a_has_one and b_has_one:
-        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
-    if a_has_one:
-        return b
-    if b_has_one:
-        return a
-    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
-    return Dim(lo, hi) if lo <= hi else None
+        found: Dim | None = Dim(min(a.lo, b.lo), max(a.hi, b.hi))
+    elif a_has_one or b_has_one:
+        found = b if a_has_one else a
+    else:
+        lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+        found = Dim(lo, hi) if lo <= hi else None
+    # (one test of a global on the hot path: a second call would cost every merge)
+    return found if SYMBOLIC is None else SYMBOLIC.broadcast(a, b, found)
 
 
 def relies_on_leniency(a: Dim, b: Dim) -> bool:
