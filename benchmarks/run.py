@@ -26,8 +26,8 @@ printed as met / NOT met.  Parts:
   flattens the raw slope at small sizes), with the time per layer;
 * ``-j 2`` against ``-j 1`` on a folder of 20 medium IRs (copies of llm-3000), beside the
   machine's own ceiling measured in the same rounds (trivially parallel pure Python);
-* issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the llm stack, time
-  and peak memory.
+* issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the llm stack and of
+  the fp16 stack with distinct weights in every block, time and peak memory.
 
     python benchmarks/run.py                 # full run (~15 min on 2 cores)
     python benchmarks/run.py --quick         # smoke run: small models, 1 round (~40 s)
@@ -237,7 +237,7 @@ def table(rows: list, tools: tuple, key: str = "wall") -> str:
 
 
 def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict | None = None,
-            nets: dict | None = None, reshape: dict | None = None) -> list:
+            nets: dict | None = None, reshapes: list | None = None) -> list:
     """Issue 16's and issue 26's targets against the measured figures (informative, never
     asserted).  ``formats``: startup_formats' figures; ``nets``: in_process_total's over the
     non-repeating set."""
@@ -265,7 +265,7 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict |
                            got["wall"], 0.100))
     checks.append((f"log-log slope of irvalidate time vs layers ({LARGE:,} or more)",
                    slopes.get("irvalidate", nan), 1.05))
-    if reshape:
+    for reshape in reshapes or ():
         checks += [(f"reshapeable/check wall on {reshape['file']}", reshape["reshapeable"]["wall_ratio"], 2.0),
                    (f"reshapeable/check peak RSS on {reshape['file']}",
                     reshape["reshapeable"]["rss_mb_ratio"], 2.0),
@@ -511,7 +511,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs-files", type=int, default=20, help="-j 2 against -j 1 on a folder of "
                     "this many medium IRs (llm-3000 copies; 0: skip)")
     ap.add_argument("--reshape-rounds", type=int, default=3, help="rounds of issue 27's "
-                    "reshapeable and --reshape against a check, on the llm stack (0: skip)")
+                    "reshapeable and --reshape against a check, on the llm and llm-fp16 "
+                    "stacks (0: skip)")
     ap.add_argument("--jobs-rounds", type=int, default=15,
                     help="rounds of the -j part (15: a round takes ~2.5 s, and this machine "
                     "class's speed drifts by 25%% between seconds)")
@@ -558,12 +559,14 @@ def main(argv=None) -> int:
     print(f"series: {[f.name for f in ser]}, {args.rounds} rounds", file=sys.stderr)
     ser_tools = tuple(t for t in ("irvalidate", "baseline", "floor") if t in tools)
     ser_rows = bench(ser, ser_tools, args.rounds) if ser else []
-    reshape = {}
-    if args.reshape_rounds and args.llm and "irvalidate" in tools:
-        stack = ensure("llm", args.llm, args.dir, gen)
-        print(f"issue 27: check, reshapeable, --reshape on {stack.name}, {args.reshape_rounds} "
-              f"rounds", file=sys.stderr)
-        reshape = reshaping(stack, args.reshape_rounds)
+    reshapes = []  # the repeated-block stack, and one with distinct weights as exports have
+    stacks = [("llm", args.llm), ("llm-fp16", args.real)]
+    for kind, layers in stacks if args.reshape_rounds and "irvalidate" in tools else ():
+        if layers:
+            stack = ensure(kind, layers, args.dir, gen)
+            print(f"issue 27: check, reshapeable, --reshape on {stack.name}, "
+                  f"{args.reshape_rounds} rounds", file=sys.stderr)
+            reshapes.append(reshaping(stack, args.reshape_rounds))
     jobs = {}
     if args.jobs_files and "irvalidate" in tools:
         folder = medium_folder(args.dir, gen, args.jobs_files)
@@ -630,11 +633,12 @@ def main(argv=None) -> int:
                 f"The machine's own ceiling in the same rounds (two processes of pure-Python "
                 f"work against one doing both): median {jobs['ceiling']:.2f}x, from "
                 f"{jobs['ceilings'][0]:.2f}x to {jobs['ceilings'][-1]:.2f}x", ""]
-    out += reshaping_lines(reshape)
+    for reshape in reshapes:
+        out += reshaping_lines(reshape)
     out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
             "Issue 16, 26 and 27 targets (informative):",
             *targets(startup, main_rows, large, jobs, formats, nets_total.get("irvalidate"),
-                     reshape)]
+                     reshapes)]
     if gen:
         out += ["", "Generated this run (s): " + ", ".join(f"{k} {v}" for k, v in gen.items())]
     print("\n".join(out))
@@ -646,7 +650,7 @@ def main(argv=None) -> int:
             "nets": net_rows, "nets_in_process": inproc, "nets_in_process_total": nets_total,
             "corpus_in_process": wild, "series": ser_rows,
             "series_kind": args.series_kind, "slope": slopes, "slope_minus_startup": net,
-            "slope_two_largest": top, "slope_large": large, "jobs": jobs, "reshaping": reshape,
+            "slope_two_largest": top, "slope_large": large, "jobs": jobs, "reshaping": reshapes,
             "generated_s": gen}, indent=1))
     return 0
 
