@@ -16,7 +16,8 @@ LAYERS = (
     ("entry", ("__init__", "__main__")),
     ("cli", ("cli",)),  # the command line: options, commands, output
     ("api", ("api",)),  # the Python API, which the command line drives
-    ("features", ("fixing", "reshaping")),  # --diff/--fix, --reshape and reshapeable
+    ("features", ("fixing", "reshaping", "interface")),  # --diff/--fix, --reshape and
+    # reshapeable, inspect and compat
     ("engine", ("engine",)),
     ("files", ("files",)),
     ("settings", ("settings",)),
