@@ -93,7 +93,16 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     classes = _tie_classes(tied)
     rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, run, unread)
             for a in axes]
-    return _by_input(graphs[0], axes, rows, tied)
+    return _by_input(graphs[0], axes, rows, tied + _linked(axes, found.conditions, tied))
+
+
+def _linked(axes: list[Axis], conditions: list[Condition],
+            tied: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Axes a broadcast wants equal unless one is 1, stated as partners where one is dynamic
+    now (each then takes any size alone; where both are static, their values say it)."""
+    dynamic = {a.symbol for a in axes if not a.now.is_static}
+    return [pair for pair in ties(conditions, options=True)
+            if pair not in tied and (pair[0] in dynamic or pair[1] in dynamic)]
 
 
 def _tie_classes(tied: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -159,8 +168,12 @@ def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: 
         return _row(axis, solve([], axis.symbol, fixed), [],
                     "the model does not infer as it is: " + _refused(run))
     solution = solve(conditions, axis.symbol, fixed)
-    why = solution.why_inexact or unread or _unfollowed(axis, found) or _entangled(axis, solution)
-    return _row(axis, solution, _causes_of(solution), why)
+    other = unread or _unfollowed(axis, found) or _entangled(axis, solution)
+    row = _row(axis, solution, _causes_of(solution), solution.why_inexact or other)
+    if solution.residues is not None and not other:  # exact, in a form of more classes
+        period, classes = solution.residues
+        row["residues"] = {"modulo": period, "classes": list(classes)}
+    return row
 
 
 def _causes_of(solution: Solution) -> list[dict]:
@@ -191,7 +204,7 @@ def _row(axis: Axis, solution: Solution, causes: list[dict], why: str) -> dict:
     return {"axis": axis.axis, "now": _now(axis.now), "exact": not why,
             "why_inexact": why or None, "min": solution.min, "max": solution.max,
             "multiple_of": solution.multiple_of, "offset": solution.offset,
-            "values": solution.values, "equal_to": [], "causes": causes}
+            "values": solution.values, "residues": None, "equal_to": [], "causes": causes}
 
 
 def _unfollowed(axis: Axis, found: Recording) -> str:
@@ -255,7 +268,11 @@ def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
 
 
 def described(row: dict) -> str:
-    """The sizes of one axis in a few words: "multiple of 32, ≥ 64", "only 224", "≤ 512"."""
+    """The sizes of one axis in a few words: "multiple of 32, ≥ 64", "only 224", "≤ 512",
+    "0 or 25..31 mod 32, ≥ 32" (several residue classes)."""
+    if row.get("residues"):
+        classes, modulo = row["residues"]["classes"], row["residues"]["modulo"]
+        return f"{_spans(classes)} mod {modulo}, ≥ {row['min']}"
     if row["values"] is not None:
         values = row["values"]
         return "no size" if not values else (f"only {values[0]}" if len(values) == 1 else
@@ -269,6 +286,18 @@ def described(row: dict) -> str:
     if row["max"] is not None:
         parts.append(f"≤ {row['max']}")
     return ", ".join(parts) or "any size"
+
+
+def _spans(classes: list[int]) -> str:
+    """``0 or 25..31``: residues in runs."""
+    runs: list[list[int]] = []
+    for c in classes:
+        if runs and runs[-1][-1] == c - 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    said = [f"{r[0]}..{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1 else said[0]
 
 
 #: the causes named on an axis's line (the JSON has them all)
@@ -300,12 +329,12 @@ def text_report(path: str, inputs: list[dict]) -> str:
         for row in found["axes"]:
             head = f"  {line_start(found['name'])} axis {row['axis']} (now {row['now']}): "
             sizes = described(row)
-            if not row["exact"]:
+            if not row["exact"] and not row.get("residues"):
                 sizes = f"not exact, at most: {sizes}"
             tied = "".join(f"; = {line_start(t['input'])} axis {t['axis']}"
                            for t in row["equal_to"])
             lines.append(printed(head + sizes + tied + _causes(row)))
-            if not row["exact"]:
+            if not row["exact"] and not row.get("residues"):
                 lines.append(printed(f"      ({row['why_inexact']})"))
         if found["axes_not_analysed"]:
             lines.append(f"  {line_start(found['name'])}: {found['axes_not_analysed']:,} more "

@@ -184,6 +184,9 @@ class Constraint:
     values: list[int] | None
     exact: bool
     why_inexact: str
+    #: where the only thing inexact is the form (several residue classes): the sizes exactly,
+    #: as (period, the residues that work), with min and max; else None
+    residues: tuple[int, tuple[int, ...]] | None = None
 
     def admits(self, size: int) -> bool:
         """The contract's verdict on one size."""
@@ -236,7 +239,18 @@ def _finish(sizes: SizeSet, form: SizeSet, lo: int, hi: int | None, step: int,
         return Constraint(sizes, lo, hi, step, lo % step, None, not why_inexact, why_inexact)
     reason = _why_not(sizes, form)
     return Constraint(sizes, lo, hi, step, lo % step, None, False,
-                      f"{why_inexact}; {reason}" if why_inexact else reason)
+                      f"{why_inexact}; {reason}" if why_inexact else reason,
+                      None if why_inexact else _residues(sizes, lo, hi))
+
+
+def _residues(sizes: SizeSet, lo: int, hi: int | None) -> tuple[int, tuple[int, ...]] | None:
+    """``sizes`` as "from ``lo`` (to ``hi``), the residues R modulo P": (P, R) when that
+    states it exactly (no size below ``lo`` and no hole of another kind), else None."""
+    if hi is not None:
+        return None
+    classes = tuple(r for r in range(sizes.period) if sizes.residues >> r & 1)
+    stated = SizeSet(lo, 0, sizes.period, sizes.residues)
+    return (sizes.period, classes) if stated == sizes else None
 
 
 def _smallest(sizes: SizeSet) -> int:

@@ -464,20 +464,29 @@ def any_of(*conditions: Condition, cause: object = None, reason: str = "") -> Co
     return Condition("any", const(0), tuple(conditions), cause, reason)
 
 
-def ties(conditions: Iterable[Condition]) -> list[tuple[str, str]]:
+def ties(conditions: Iterable[Condition], options: bool = False) -> list[tuple[str, str]]:
     """The pairs of symbols that an "eq" condition equates outright (a == b, 2*a == 2*b),
-    each once, in the order met."""
+    each once, in the order met; with ``options``, also those that an "any" condition
+    offers as one of its ways (a broadcast's "equal, or one of them 1")."""
     found: list[tuple[str, str]] = []
     for condition in conditions:
-        gap = condition.gap
-        if condition.kind != "eq" or gap.constant or len(gap.terms) != 2:
-            continue
-        (a, ca), (b, cb) = gap.terms
-        if a.kind == b.kind == "sym" and ca == -cb:
-            pair = (min(a.name, b.name), max(a.name, b.name))
-            if pair not in found:
+        ways = condition.options if options and condition.kind == "any" else (condition,)
+        for way in ways:
+            pair = _equated(way)
+            if pair is not None and pair not in found:
                 found.append(pair)
     return found
+
+
+def _equated(condition: Condition) -> tuple[str, str] | None:
+    """The two symbols an "eq" condition says are equal, in order, or None."""
+    gap = condition.gap
+    if condition.kind != "eq" or gap.constant or len(gap.terms) != 2:
+        return None
+    (a, ca), (b, cb) = gap.terms
+    if a.kind == b.kind == "sym" and ca == -cb:
+        return (min(a.name, b.name), max(a.name, b.name))
+    return None
 
 
 def compiled(e: Expr, symbol: str) -> Callable[[int], int]:

@@ -33,6 +33,13 @@ def allows(axis: dict, size: int) -> bool:
             and (high is None or size <= high) and (size - offset) % step == 0)
 
 
+def allows_exactly(axis: dict, size: int) -> bool:
+    """The verdict of ``residues`` where stated (the sizes exactly, in a form of several
+    residue classes: min, max and the residue modulo ``modulo``)."""
+    residues = axis["residues"]
+    return (allows(axis, size) and size % residues["modulo"] in residues["classes"])
+
+
 def stated(axis: dict) -> str:
     """The constraint in a few words, for the lines that quote it."""
     parts = [f"{k} {axis.get(k)}" for k in ("min", "max", "multiple_of", "offset", "values")
@@ -67,6 +74,11 @@ def _axis_problems(where: str, axis: dict, probed: dict[int, bool]) -> list[str]
                    f"the runtime refuses them")
     elif axis["exact"] is not True and axis["exact"] is not False:
         out.append(f"{where}: exact is {axis['exact']!r}, not true or false")
+    if axis.get("residues"):
+        wrong = [s for s, ok in probed.items() if allows_exactly(axis, s) != ok]
+        if wrong:
+            out.append(f"{where} (residues {axis['residues']}): says wrongly of "
+                       f"{ranges(wrong)}")
     return out
 
 
