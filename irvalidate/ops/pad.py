@@ -14,7 +14,7 @@ bounds (:func:`irvalidate.shapes.layout.pad_values`).
 from __future__ import annotations
 
 from ..ir import elements
-from ..shapes import layout, windows as win
+from ..shapes import dims as shape_dims, layout, windows as win
 from ..shapes.dims import DYNAMIC, INF, Dim, format_shape
 from ..shapes.values import Tensor, Unresolved
 from .support.attributes import Field, read
@@ -75,8 +75,20 @@ def _infer(node: Node, v1: bool) -> Result:
     for axis, (d, b, e) in enumerate(zip(data, begin, end)):
         if d.is_static:
             _check_mode(mode, axis, d.lo, b.lo, e.lo)
+        if shape_dims.SYMBOLIC is not None:  # reshapeable: the mode's check at any size
+            _mode_conditions(shape_dims.SYMBOLIC, mode, d, b, e)
         out.append(_padded(d, b, e))
     return Result((tuple(out),), (et,))
+
+
+def _mode_conditions(recording, mode: str, d: Dim, begin: Dim, end: Dim) -> None:
+    """What ``_check_mode`` asks of a static size, as conditions on a symbolic one."""
+    widest = max(begin.lo, end.lo)  # (what the static check reads of the pads)
+    if mode == "reflect":
+        least = max(widest + 1, 2 if begin.lo > 0 or end.lo > 0 else 1)
+        recording.at_least(d, least, "reflect padding needs more than each pad (and 2)")
+    elif mode == "symmetric" and widest > 0:
+        recording.at_least(d, widest, "symmetric padding needs each pad at most the dim")
 
 
 def _unknown_lengths(shapes, rank: int) -> None:
@@ -110,7 +122,12 @@ def _padded(d: Dim, begin: Dim, end: Dim) -> Dim:
     lo = win.padded_bound(d.lo, low)
     unbounded = any(p.lo == 0 and p.hi >= INF for p in (begin, end))
     hi = -1 if unbounded else win.padded_bound(win.length(d.hi), high)
-    return win.dimension(lo, hi)
+    found = win.dimension(lo, hi)
+    if shape_dims.SYMBOLIC is not None:  # reshapeable: size + pads, for pads of one value
+        if low == high >= 0:  # (below 0 the runtime's size may become ?, no expression)
+            return shape_dims.SYMBOLIC.padded(d, low, found)
+        return shape_dims.SYMBOLIC.lost(d, found)
+    return found
 
 
 def _evaluate(node: Node) -> Tensor:
@@ -128,9 +145,9 @@ def _evaluate(node: Node) -> Tensor:
                              origin(node.layer, t, mode))
 
 
-SPECS = {"pad": (OpSpec("Pad", (1, 11), fields=_FIELDS,
+SPECS = {"pad": (OpSpec("Pad", (1, 11), fields=_FIELDS, symbolic=True,
                         dim_inputs=(1, 2), infer=lambda node: _infer(node, True),
                         evaluate=_evaluate, arity=(3, 4)),
-                 OpSpec("Pad", (12, 16), fields=_FIELDS,
+                 OpSpec("Pad", (12, 16), fields=_FIELDS, symbolic=True,
                         dim_inputs=(1, 2), infer=lambda node: _infer(node, False),
                         evaluate=_evaluate, arity=(3, 4)))}

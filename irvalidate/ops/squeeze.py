@@ -14,8 +14,8 @@ Values are evaluated (the value keeps its elements, only its shape changes).
 """
 from __future__ import annotations
 
-from ..shapes import values as vals
-from ..shapes.dims import DYNAMIC, ONE, Shape, compatible
+from ..shapes import dims as shape_dims, values as vals
+from ..shapes.dims import DYNAMIC, ONE, Dim, Shape, compatible
 from ..shapes.values import Tensor
 from .support.attributes import Field, read
 from .support.axes import normalize, require_rank_at_most_one
@@ -56,6 +56,8 @@ def _squeeze(v15: bool):
             # values set the rank, so the rank is left open rather than guessed
             return Result((None,), (et,))
         if axes is None:
+            if shape_dims.SYMBOLIC is not None:
+                _deciding(shape_dims.SYMBOLIC, shape, set())
             return Result((_unknown_axes(node, shape, v15),), (et,))
         rank = len(shape)
         where = set()
@@ -66,6 +68,8 @@ def _squeeze(v15: bool):
                                                 f"scalar input")
                 continue
             where.add(normalize(a, rank))
+        if shape_dims.SYMBOLIC is not None:
+            _deciding(shape_dims.SYMBOLIC, shape, where)
         if not where:
             if _may_be_one(shape):
                 node.how = "squeeze of every 1 (a dim that may be 1 makes the rank dynamic)"
@@ -76,6 +80,16 @@ def _squeeze(v15: bool):
         return Result((tuple(d for i, d in enumerate(shape)
                              if not (i in where and compatible(d, ONE))),), (et,))
     return infer
+
+
+def _deciding(recording, shape: tuple[Dim, ...], where: set[int]) -> None:
+    """reshapeable: a dim Squeeze may remove (``where``; empty: any) that carries an input
+    axis's symbol is removed at size 1 only, so the output's rank depends on that size: it
+    is not followed.  The other axes are answered with that one as it is now, so the
+    output, as inferred now, stands for them."""
+    for i, d in enumerate(shape):
+        if not where or i in where:
+            recording.unsure(d)
 
 
 def _unknown_axes(node: Node, shape, v15: bool) -> Shape:
@@ -127,9 +141,9 @@ def _unsqueeze_value(node: Node) -> Tensor:
 
 
 SPECS = {"squeeze": (OpSpec("Squeeze", (1, 14), frozenset(),
-                            value_inputs=(1,), infer=_squeeze(False),
+                            value_inputs=(1,), symbolic=True, infer=_squeeze(False),
                             symbolic_values=True, evaluate=_squeeze_value),
-                     OpSpec("Squeeze", (15, 16), fields=_SKIP,
+                     OpSpec("Squeeze", (15, 16), fields=_SKIP, symbolic=True,
                             value_inputs=(1,), infer=_squeeze(True), symbolic_values=True, evaluate=_squeeze_value)),
          "unsqueeze": (OpSpec("Unsqueeze", (1, 16), frozenset(),
                               value_inputs=(1,), symbolic=True, infer=_unsqueeze,

@@ -46,5 +46,5 @@ def _evaluate(node: Node) -> Tensor:
 
 
 SPECS = {"tile": (OpSpec("Tile", (1, 16), frozenset(),
-                         dim_inputs=(1,), infer=_infer, evaluate=_evaluate,
+                         dim_inputs=(1,), symbolic=True, infer=_infer, evaluate=_evaluate,
                          arity=(2,)),)}

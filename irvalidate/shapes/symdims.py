@@ -263,6 +263,34 @@ class Recording:
             return result
         return opaque(result, d.depends, _origin((d,)) or self.cause)
 
+    @staticmethod
+    def carries(d: Dim) -> bool:
+        """Whether ``d`` owes its size to an input axis's symbol."""
+        return type(d) is SymDim
+
+    def at_least(self, d: Dim, least: int, why: str) -> None:
+        """``d`` must be ``least`` or more (a padding mode's own check, made at every static
+        size); ``why`` says what needs it."""
+        if type(d) is not SymDim:
+            return
+        if d.expr is None:
+            self._unfollowed((d,), None)
+            return
+        self.record(ge(d.expr, const(least), cause=self._site(d),
+                       reason=f"{why}: {_shown(d, d.expr)} must be at least {least}"))
+
+    def unsure(self, d: Dim) -> None:
+        """What the layer makes of ``d`` is not followed at all (a rank that depends on its
+        size): whatever the layers after it check, the sizes it allows are not known."""
+        if type(d) is SymDim:
+            self._unfollowed((d,), None)
+
+    def lost(self, d: Dim, result: Dim) -> Dim:
+        """A dim made from ``d`` by maths not followed (a pad read as bounds, not numbers)."""
+        if type(d) is not SymDim:
+            return result
+        return opaque(result, d.depends, _origin((d,)) or self.cause)
+
     def at_most(self, a: Dim, b: Dim) -> None:
         """``a`` may not be larger than ``b`` (pdpd broadcasts B into A only)."""
         self._no_less(b, a, lambda eb, ea: f"{_shown(a, ea)} may not be larger than "

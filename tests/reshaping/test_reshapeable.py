@@ -187,3 +187,58 @@ def test_an_ascii_console_gets_stand_ins(tmp_path):
                            str(SAMPLES / "cropped-upsample.xml")], capture_output=True, env=env)
     assert done.returncode == 0, done.stderr
     assert b"<= 512 -- Add 'sum'" in done.stdout and b"\\u" not in done.stdout, done.stdout
+
+
+def _padded_tiled_squeezed():
+    """Reflect padding by 2 (the size must exceed the pad), a Tile doubling a size that an
+    Add then meets, and a Squeeze of an axis whose size decides the rank."""
+    x = ops.parameter([1, 3, 16, 16], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    pads = ops.constant(np.array([0, 0, 2, 2], np.int64))
+    padded = ops.pad(x, pads, pads, "reflect")
+    pooled = ops.max_pool(padded, [1, 1], [1, 1], [0, 0], [0, 0], [5, 5]).output(0)
+    y = ops.parameter([1, 3, 32], np.float32, name="y")
+    y.output(0).set_names({"y"})
+    tiled = ops.tile(y, ops.constant(np.array([1, 1, 2], np.int64)))
+    other = ops.parameter([1, 3, 64], np.float32, name="z")
+    other.output(0).set_names({"z"})
+    summed = ops.add(tiled, other)
+    w = ops.parameter([1, 5], np.float32, name="w")
+    w.output(0).set_names({"w"})
+    squeezed = ops.squeeze(w, ops.constant(np.array([0], np.int64)))  # [5] at size 1 only
+    joined = ops.concat([squeezed, ops.constant(np.zeros(3, np.float32))], 0)
+    return ov.Model([pooled, summed.output(0), joined.output(0)], [x, y, other, w], "ops")
+
+
+def test_pad_tile_and_squeeze_are_followed(tmp_path):
+    """Pad's reflect mode gives a minimum (size > 2), Tile's repeat doubles a size that an
+    Add compares (y's axis 2 is 32 only, or 1 by broadcasting), and a Squeeze whose axis
+    may stop being 1 is named as not followed; every probe agrees with Model.reshape."""
+    path = tmp_path / "ops.xml"
+    ov.save_model(_padded_tiled_squeezed(), path, compress_to_fp16=False)
+    inputs = {i["name"]: i["axes"] for i in constraints_of(str(path))}
+    x2, y2, w0 = inputs["x"][2], inputs["y"][2], inputs["w"][0]
+    assert (x2["exact"], x2["min"], x2["max"]) == (True, 3, None), x2
+    assert any(c["type"] == "Pad" for c in x2["causes"]), x2
+    assert (y2["exact"], y2["values"]) == (True, [32]), y2
+    assert not w0["exact"] and "Squeeze" in w0["why_inexact"], w0
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
+
+
+def test_dynamic_inputs_a_broadcast_joins_are_stated_as_partners(tmp_path):
+    """ids[?,?] and mask[?,?] meet in an Add: each alone takes any size (the other is
+    dynamic), and they are stated as partners; the runtime takes both set together."""
+    ids = ops.parameter([-1, -1], np.float32, name="ids")
+    ids.output(0).set_names({"ids"})
+    mask = ops.parameter([-1, -1], np.float32, name="mask")
+    mask.output(0).set_names({"mask"})
+    path = tmp_path / "pair.xml"
+    ov.save_model(ov.Model([ops.add(ids, mask).output(0)], [ids, mask], "pair"), path)
+    inputs = {i["name"]: i["axes"] for i in constraints_of(str(path))}
+    assert inputs["ids"][1]["equal_to"] == [{"input": "mask", "axis": 1}], inputs["ids"][1]
+    assert inputs["mask"][0]["equal_to"] == [{"input": "ids", "axis": 0}], inputs["mask"][0]
+    for size in (1, 7, 64):
+        model = ov.Core().read_model(path)
+        model.reshape({"ids": ov.PartialShape([size, size]), "mask": ov.PartialShape([size, size])})
+        assert model.output(0).get_partial_shape() == ov.PartialShape([size, size])
