@@ -19,6 +19,7 @@ or of that type.
 from __future__ import annotations
 
 from ..ir import elements
+from ..shapes import dims as shape_dims
 from ..shapes.broadcasting import BroadcastError, numpy_merge
 from ..shapes.dims import (
     DYNAMIC,
@@ -107,8 +108,18 @@ def _infer(node: Node) -> Result:
         _scale(node.inputs[4].shape)
     if count == 6 and q is not None:
         _sink(node.inputs[5].shape, q)
+    if shape_dims.SYMBOLIC is not None:  # reshapeable: the checks that no merge records
+        _unsure(shape_dims.SYMBOLIC, node, count)
     out = None if n is None else n + (length, ev)
     return Result((out,), (et,))
+
+
+def _unsure(recording, node: Node, count: int) -> None:
+    """The scale's one element and the sink's last 1 are checked on the dims themselves,
+    not through a merge: sizes of the inputs' axes that reach them are not followed."""
+    for index in (4,) if count == 5 else (5,) if count == 6 else ():
+        for d in node.inputs[index].shape or ():
+            recording.unsure(d)
 
 
 def _key_or_value(shape: tuple[Dim, ...], what: str, n: Shape, dim: Dim, at: int, name: str,
@@ -160,4 +171,4 @@ def _sink(sink: Shape, q: tuple[Dim, ...]) -> None:
 
 
 SPECS = {"scaleddotproductattention": (
-    OpSpec("ScaledDotProductAttention", (13, 16), fields=_FIELDS, infer=_infer),)}
+    OpSpec("ScaledDotProductAttention", (13, 16), fields=_FIELDS, symbolic=True, infer=_infer),)}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..shapes import values as vals
+from ..shapes import dims as shape_dims, values as vals
 from ..shapes.arith import compatible_shapes
 from ..shapes.dims import DYNAMIC, ONE, Dim, compatible, format_shape
 from ..shapes.slicing import make_dim, slice_dim
@@ -83,7 +83,8 @@ def _slice(node: Node) -> Result:
     if len(lengths) == 4 and lengths[3] is not None and lengths[0] is not None and \
             not compatible(lengths[3], lengths[0]):
         raise OpError(INCOMPATIBLE, "axes must have as many values as start, stop and step")
-    start, stop = _bounds(node, 1), _bounds(node, 2)
+    start_dims, stop_dims = _bound_dims(node, 1), _bound_dims(node, 2)
+    start, stop = _pairs(start_dims), _pairs(stop_dims)
     step = node.exact_values(3)
     axes: list[int] | None = None
     if len(node.inputs) == 5:
@@ -103,7 +104,30 @@ def _slice(node: Node) -> Result:
     out = list(data)
     for i, k in enumerate(axes):
         out[k] = make_dim(data[k], start[i], stop[i], step[i]) if values else upper_only(data[k])  # type: ignore[index]  # values: all known
+    if values and shape_dims.SYMBOLIC is not None:  # reshapeable: bounds read from sizes
+        _symbolic_lengths(node, shape_dims.SYMBOLIC, data, out, axes,
+                          (start_dims, stop_dims, step))
     return Result((tuple(out),), (et,))
+
+
+def _symbolic_lengths(node: Node, recording, data, out: list[Dim], axes: list[int],
+                      bounds) -> None:
+    """The sliced lengths where a start or stop is a size read from an input axis (the
+    step and axes, read as numbers, must not be: those are not followed)."""
+    start, stop, step = bounds
+    for index in range(3, len(node.inputs)):
+        for b in _bound_dims(node, index) or ():
+            recording.unsure(b)
+    for i, k in enumerate(axes):
+        out[k] = recording.sliced_by(data[k], start[i], stop[i], step[i], out[k])
+
+
+def _bound_dims(node: Node, index: int) -> list[Dim] | None:
+    return node.input_bounds(index) if index < len(node.inputs) else None
+
+
+def _pairs(found: list[Dim] | None) -> list[tuple[int, int]] | None:
+    return None if found is None else [(b.lo, b.hi) for b in found]
 
 
 # ---------------------------------------------------------------------------- SliceScatter-15
@@ -282,6 +306,11 @@ def _strided_dims(data: tuple[Dim, ...], count: int, begin: list[tuple[int, int]
 
 def _slice_value(node: Node) -> Tensor:
     t = tensors(node, (4, 5))
+    recording = shape_dims.SYMBOLIC
+    if recording is not None and any(recording.carries(b) for x in t[1:] for b in x.bounds):
+        # reshapeable: how many elements it keeps depends on the symbols, which the value
+        # cannot say; without one, its readers are not followed
+        raise Unresolved("a Slice whose bounds are sizes of the inputs")
     start, stop, step = (scalar(x, "a Slice bound") for x in t[1:4])
     if len(t) == 5 and scalar(t[4], "the Slice axes") not in (0, -1):
         raise Unresolved("Slice along another axis")
@@ -337,6 +366,7 @@ def _strided_slice_value(node: Node) -> Tensor:
 
 SPECS = {"slice": (OpSpec("Slice", (8, 16), frozenset(),
                           dim_inputs=(1, 2, 3), value_inputs=(4,), symbolic=True,
+                          symbolic_reads=True,
                           infer=_slice, symbolic_values=True, evaluate=_slice_value),),
          "slicescatter": (OpSpec("SliceScatter", (15, 16), frozenset(),
                                  value_inputs=(2, 3, 4, 5), infer=_slice_scatter),),

@@ -279,6 +279,22 @@ class Recording:
         self.record(ge(d.expr, const(least), cause=self._site(d),
                        reason=f"{why}: {_shown(d, d.expr)} must be at least {least}"))
 
+    def sliced_by(self, d: Dim, start: Dim, stop: Dim, step: int, result: Dim) -> Dim:
+        """Slice's length where its start or stop is a size read from a symbolic dim
+        (position ids sliced to the sequence's length: min(length, rows))."""
+        if not symbolic(start, stop):
+            return result
+        depends = depends_of((d, start, stop))
+        size = expr_of(d)
+        if size is None or step <= 0:
+            return opaque(result, depends, _origin((d, start, stop)) or self.cause)
+        first, last = _bound_index(start, size), _bound_index(stop, size)
+        if first is None or last is None:
+            return opaque(result, depends, _origin((d, start, stop)) or self.cause)
+        length = maximum(last - first, const(0))
+        return with_expr(Dim(result.lo, result.hi),
+                         ceildiv(length, step) if step > 1 else length)
+
     def unsure(self, d: Dim) -> None:
         """What the layer makes of ``d`` is not followed at all (a rank that depends on its
         size): whatever the layers after it check, the sizes it allows are not known."""
@@ -443,6 +459,15 @@ class Recording:
         size = d.expr
         length = maximum(_index(stop[0], size) - _index(start[0], size), const(0))
         return with_expr(result, ceildiv(length, step) if step > 1 else length)
+
+
+def _bound_index(bound: Dim, size: Expr) -> Expr | None:
+    """A slice bound that is a Dim: a constant one as ``_index`` reads it; one read from a
+    symbolic dim is a size (never negative), so it counts from the front, clamped to the
+    dim; None for an opaque one, or a constant not known exactly."""
+    if type(bound) is SymDim:
+        return None if bound.expr is None else minimum(bound.expr, size)
+    return _index(bound.lo, size) if bound.lo == bound.hi else None
 
 
 def _index(bound: int, size: Expr) -> Expr:

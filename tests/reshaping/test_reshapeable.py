@@ -242,3 +242,30 @@ def test_dynamic_inputs_a_broadcast_joins_are_stated_as_partners(tmp_path):
         model = ov.Core().read_model(path)
         model.reshape({"ids": ov.PartialShape([size, size]), "mask": ov.PartialShape([size, size])})
         assert model.output(0).get_partial_shape() == ov.PartialShape([size, size])
+
+
+def _positions(length):
+    """BERT's embeddings: the position ids sliced to the sequence's length (a stop read from
+    ShapeOf), looked up in a table of 512 rows and added to the words' embeddings."""
+    ids = ops.parameter([1, length], np.int64, name="ids")
+    ids.output(0).set_names({"ids"})
+    words = ops.gather(ops.constant(np.ones((100, 8), np.float32)), ids, 0)
+    seq = ops.gather(ops.shape_of(ids), ops.constant(np.array([1], np.int64)), 0)
+    table = ops.constant(np.arange(512, dtype=np.int64).reshape(1, 512))
+    where = ops.slice(table, ops.constant(np.array([0], np.int64)), seq,
+                      ops.constant(np.array([1], np.int64)), ops.constant(np.array([1], np.int64)))
+    positions = ops.gather(ops.constant(np.ones((512, 8), np.float32)), where, 0)
+    return ov.Model([ops.add(words, positions).output(0)], [ids], "positions")
+
+
+@pytest.mark.parametrize("length", [128, -1])
+def test_a_slice_to_the_sequence_length_gives_the_position_tables_maximum(tmp_path, length):
+    """issue 27's example: a position-embedding lookup over 512 rows gives a maximum, through
+    a Slice whose stop is the sequence's length (min(length, 512) must equal the length)."""
+    path = tmp_path / "positions.xml"
+    ov.save_model(_positions(length), path, compress_to_fp16=False)
+    row = constraints_of(str(path))[0]["axes"][1]
+    assert (row["exact"], row["min"], row["max"]) == (True, 1, 512), row
+    assert any(c["type"] == "Slice" for c in row["causes"]), row
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
