@@ -93,16 +93,82 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     classes = _tie_classes(tied)
     rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, run, unread)
             for a in axes]
-    return _by_input(graphs[0], axes, rows, tied + _linked(axes, found.conditions, tied))
+    partners = _partners(axes, found.conditions, tied)
+    _together(axes, rows, partners, by_symbol, found, unread if run.works else "not inferred")
+    return _by_input(graphs[0], axes, rows, partners)
 
 
-def _linked(axes: list[Axis], conditions: list[Condition],
-            tied: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Axes a broadcast wants equal unless one is 1, stated as partners where one is dynamic
-    now (each then takes any size alone; where both are static, their values say it)."""
+def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]],
+              by_symbol: dict[str, list[Condition]], found: Recording, unread: str) -> None:
+    """Each axis with partners gets ``together``: the sizes that work when it and all its
+    partners (transitively) take that one size, the other inputs as they are."""
+    classes = _tie_classes(partners)
+    for axis, row in zip(axes, rows):
+        group = classes.get(axis.symbol)
+        if group is None:
+            continue
+        mine = sym(axis.symbol)
+        conditions = list({id(c): c.substitute({name: mine for name in group})
+                           for name in sorted(group) for c in by_symbol.get(name, [])}.values())
+        fixed = {a.symbol: a.now.lo for a in axes if a.symbol not in group and a.now.is_static}
+        solution = solve(conditions, axis.symbol, fixed)
+        why = (solution.why_inexact or unread or _entangled(axis, solution, fixed)
+               or next((_unfollowed(a, found) for a in axes
+                        if a.symbol in group and _unfollowed(a, found)), ""))
+        row["together"] = {"min": solution.min, "max": solution.max,
+                           "multiple_of": solution.multiple_of, "offset": solution.offset,
+                           "values": solution.values, "exact": not why,
+                           "why_inexact": why or None}
+
+
+def _partners(axes: list[Axis], conditions: list[Condition],
+              tied: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The axes stated equal: those equated outright, and those a broadcast wants equal
+    unless one is 1 where one is dynamic now (each then takes any size alone; where both
+    are static, their values say it).  Once partners are taken as one size, a condition may
+    equate another axis with them (a mask's length against max(ids, token types)): it
+    joins them, until none does."""
     dynamic = {a.symbol for a in axes if not a.now.is_static}
-    return [pair for pair in ties(conditions, options=True)
-            if pair not in tied and (pair[0] in dynamic or pair[1] in dynamic)]
+    pairs = list(tied)
+    shared = [c for c in conditions if len(c.symbols()) > 1]
+    for _ in range(len(axes)):
+        classes = _tie_classes(pairs)
+        one = {name: sym(min(group)) for name, group in classes.items()}
+        seen = [c.substitute(one) for c in shared] if one else shared
+        outright = ties(seen)
+        more = [pair for pair in dict.fromkeys(ties(seen, options=True) + _equal_when_equal(seen))
+                if pair not in pairs
+                and (pair[0] in dynamic or pair[1] in dynamic or pair in outright)]
+        if not more:
+            break
+        pairs += more
+    return pairs
+
+
+#: the sizes at which a condition's two symbols, set equal, are tried (a heuristic for who
+#: moves together; what ``together`` then says is solved exactly)
+SET_EQUAL_AT = (1, 2, 3, 7, 64, 100, 511, 512, 513, 1000, 4096)
+#: ... and apart, where such a condition must fail somewhere (a Reshape's count that holds
+#: at every size, e.g. height x width x 80 divided by 80, equates nothing)
+SET_APART_AT = ((2, 3), (3, 2), (32, 64), (64, 32), (640, 480), (7, 64))
+
+
+def _equal_when_equal(conditions: list[Condition]) -> list[tuple[str, str]]:
+    """Pairs of symbols that a condition wants equal, through expressions the solver does
+    not fold (max(min(x, 512), x) against y): an "eq" option of exactly two symbols that
+    holds at every size of SET_EQUAL_AT when the two take that size, and fails at some pair
+    of SET_APART_AT."""
+    found: list[tuple[str, str]] = []
+    for condition in conditions:
+        for way in condition.options if condition.kind == "any" else (condition,):
+            names = sorted(way.symbols())
+            if way.kind != "eq" or len(names) != 2 or tuple(names) in found:
+                continue
+            a, b = names
+            if all(way.gap.substitute({a: n, b: n}) == 0 for n in SET_EQUAL_AT) and any(
+                    way.gap.substitute({a: m, b: n}) != 0 for m, n in SET_APART_AT):
+                found.append((a, b))
+    return found
 
 
 def _tie_classes(tied: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -120,26 +186,22 @@ def _tie_classes(tied: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
         members.setdefault(root(x), set()).add(x)
     for r, found in members.items():
         found.add(r)
-    return {x: frozenset(members[root(x)]) for x in parent}
+    return {x: frozenset(group) for group in members.values() for x in group}
 
 
 def _conditions_of(axis: Axis, axes: list[Axis], by_symbol: dict[str, list[Condition]],
                    classes: dict[str, frozenset[str]]) -> list[Condition]:
-    """The conditions on an axis and on the axes tied to it; a tied axis that is dynamic now
-    takes this one's size when only this one is set, so it is replaced by this one."""
-    tied = classes.get(axis.symbol, frozenset({axis.symbol}))
+    """The conditions on an axis; an axis tied to it outright that is an interval now
+    merges only with sizes inside it.  Such a partner's other conditions are not its: those
+    upstream of the merge are on the partner's own '?', which the runtime does not refuse
+    (what both take together is ``together``'s)."""
     now = {a.symbol: a.now for a in axes}
-    free = {name: sym(axis.symbol) for name in tied if name != axis.symbol
-            and not now[name].is_static}
-    seen: set[int] = set()
-    out: list[Condition] = []
-    for name in sorted(tied):
-        for condition in by_symbol.get(name, []):
-            if id(condition) not in seen:
-                seen.add(id(condition))
-                out.append(condition.substitute(free) if free else condition)
-    for name in free:  # a partner of an interval now merges only with sizes inside it
-        bounds, mine = now[name], sym(axis.symbol)
+    out = list(by_symbol.get(axis.symbol, []))
+    mine = sym(axis.symbol)
+    for name in sorted(classes.get(axis.symbol, frozenset()) - {axis.symbol}):
+        bounds = now[name]
+        if bounds.is_static:
+            continue
         if bounds.lo > 0:
             out.append(ge(mine, const(bounds.lo), reason=f"must be in {name}'s {bounds}"))
         if bounds.hi < INF:
@@ -168,8 +230,9 @@ def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: 
         return _row(axis, solve([], axis.symbol, fixed), [],
                     "the model does not infer as it is: " + _refused(run))
     solution = solve(conditions, axis.symbol, fixed)
-    other = unread or _unfollowed(axis, found) or _entangled(axis, solution)
-    row = _row(axis, solution, _causes_of(solution), solution.why_inexact or other)
+    other = unread or _unfollowed(axis, found) or _entangled(axis, solution, fixed)
+    why = "; ".join(part for part in (other, solution.why_inexact) if part)  # (the cause first)
+    row = _row(axis, solution, _causes_of(solution), why)
     if solution.residues is not None and not other:  # exact, in a form of more classes
         period, classes = solution.residues
         row["residues"] = {"modulo": period, "classes": list(classes)}
@@ -204,7 +267,8 @@ def _row(axis: Axis, solution: Solution, causes: list[dict], why: str) -> dict:
     return {"axis": axis.axis, "now": _now(axis.now), "exact": not why,
             "why_inexact": why or None, "min": solution.min, "max": solution.max,
             "multiple_of": solution.multiple_of, "offset": solution.offset,
-            "values": solution.values, "residues": None, "equal_to": [], "causes": causes}
+            "values": solution.values, "residues": None, "equal_to": [], "together": None,
+            "causes": causes}
 
 
 def _unfollowed(axis: Axis, found: Recording) -> str:
@@ -219,15 +283,16 @@ def _unfollowed(axis: Axis, found: Recording) -> str:
     return ""
 
 
-def _entangled(axis: Axis, solution: Solution) -> str:
+def _entangled(axis: Axis, solution: Solution, fixed: dict[str, int]) -> str:
     """Why the axis is not exact: a condition on it also holds an input axis that is dynamic
     now (not tied to it outright), which the runtime reads as an interval."""
     for condition in solution.dropped:
         if axis.symbol in condition.symbols():
-            others = sorted(condition.symbols() - {axis.symbol})
+            others = sorted(condition.symbols() - {axis.symbol} - fixed.keys())
             site = condition.cause
             at = f" at {_named(site.layer)}" if isinstance(site, Site) else ""
-            return (f"a condition{at} also holds {', '.join(others)}, which is dynamic now: "
+            which = "which is" if len(others) == 1 else "which are"
+            return (f"a condition{at} also holds {', '.join(others)}, {which} dynamic now: "
                     f"what this axis takes depends on the size that one gets")
     return ""
 
@@ -251,16 +316,15 @@ def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
               tied: list[tuple[str, str]]) -> list[dict]:
     """Every input in order (one of dynamic rank or a scalar has no axes), each with its
     axes' rows and their equal partners."""
-    by_symbol = {a.symbol: a for a in axes}
     out: dict[str, dict] = {
         layer.id: {"name": layer.name, "shape": format_shape(shape), "axes": [],
                    "axes_not_analysed": len(shape) if shape else 0}
         for layer, shape in parameters(model)}
+    classes = _tie_classes(tied)  # (every axis that moves with it, not only its own pairs)
     for a, row in zip(axes, rows):
-        for x, y in tied:
-            partner = by_symbol.get(y if x == a.symbol else x if y == a.symbol else "")
-            if partner is not None and partner is not a:
-                row["equal_to"].append({"input": partner.layer.name, "axis": partner.axis})
+        group = classes.get(a.symbol, frozenset())
+        row["equal_to"] = [{"input": b.layer.name, "axis": b.axis} for b in axes
+                           if b.symbol in group and b is not a]
         entry = out[a.layer.id]
         entry["axes"].append(row)
         entry["axes_not_analysed"] = len(a.shape) - a.axis - 1
@@ -286,6 +350,18 @@ def described(row: dict) -> str:
     if row["max"] is not None:
         parts.append(f"≤ {row['max']}")
     return ", ".join(parts) or "any size"
+
+
+def _partners_text(row: dict) -> str:
+    """``; = mask axis 1 (together: ≤ 512)``: the partners, and the sizes all take at once."""
+    if not row["equal_to"]:
+        return ""
+    named = ", ".join(f"{line_start(t['input'])} axis {t['axis']}" for t in row["equal_to"])
+    together = row.get("together")
+    if together is None:
+        return f"; = {named}"
+    said = described({**together, "residues": None})
+    return f"; = {named} (together: {said if together['exact'] else 'not exact, at most ' + said})"
 
 
 def _spans(classes: list[int]) -> str:
@@ -331,8 +407,7 @@ def text_report(path: str, inputs: list[dict]) -> str:
             sizes = described(row)
             if not row["exact"] and not row.get("residues"):
                 sizes = f"not exact, at most: {sizes}"
-            tied = "".join(f"; = {line_start(t['input'])} axis {t['axis']}"
-                           for t in row["equal_to"])
+            tied = _partners_text(row)
             lines.append(printed(head + sizes + tied + _causes(row)))
             if not row["exact"] and not row.get("residues"):
                 lines.append(printed(f"      ({row['why_inexact']})"))

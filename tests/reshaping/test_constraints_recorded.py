@@ -14,7 +14,7 @@ import pytest
 
 from irvalidate.reshaping.constraints import constraints_of
 from support import reshape_probes
-from support.constraint_check import check_constraints, check_partners
+from support.constraint_check import check_constraints, check_partners, check_together
 
 #: the least share of probed axes each set must answer exactly (measured: samples 142 of
 #: 165, corpus 105 of 205, generated 786 of 1,515, ONNX 490 of 515): an op that stops being
@@ -52,11 +52,12 @@ def test_every_recorded_probe_agrees(name, tmp_path):
 @pytest.mark.parametrize("name", ["samples", "generated", "onnx"])
 def test_the_stated_partners_work_together(name, tmp_path):
     """Axes stated equal (equal_to) are set together to sizes both allow: the runtime takes
-    them (issue 27: 'setting both to a size that works, works')."""
+    them (issue 27: 'setting both to a size that works, works'); and each class of partners
+    set to one size at once gets the verdict its ``together`` says."""
     pytest.importorskip("openvino")
     if name == "onnx":
         pytest.importorskip("onnx")
-    problems, pairs = [], 0
+    problems, pairs, probes = [], 0, 0
     for key, path, _, _ in reshape_probes.model_files(name, tmp_path):
         report = {"files": [{"path": key, "inputs": constraints_of(str(path))}]}
         stated = sum(len(row["equal_to"]) for found in report["files"][0]["inputs"]
@@ -64,6 +65,9 @@ def test_the_stated_partners_work_together(name, tmp_path):
         if stated:
             pairs += stated
             problems += check_partners(report, lambda _: path)
+            found, made = check_together(report, lambda _: path)
+            problems, probes = problems + found, probes + made
     if not pairs:
         pytest.skip(f"no {name} model states an equality")
     assert not problems, "\n".join(problems[:20])
+    assert probes, "no class of partners was set together"

@@ -269,3 +269,25 @@ def test_a_slice_to_the_sequence_length_gives_the_position_tables_maximum(tmp_pa
     assert any(c["type"] == "Slice" for c in row["causes"]), row
     found, probes = disagreements(path)
     assert probes and not found, found[:5]
+
+
+def test_partners_set_together_take_the_position_tables_maximum(tmp_path):
+    """ids[1,?] and mask[1,?]: the mask meets the embeddings in an Add, so each alone takes
+    whatever the other's ? allows (not exact), but set together they take <= 512, the
+    position table's rows, which the runtime confirms size by size."""
+    from support.constraint_check import check_together
+    model = _positions(-1)
+    ids = model.get_parameters()[0]
+    mask = ops.parameter([1, -1], np.float32, name="mask")
+    mask.output(0).set_names({"mask"})
+    masked = ops.add(model.get_results()[0].input_value(0), ops.unsqueeze(mask, 2))
+    path = tmp_path / "masked.xml"
+    ov.save_model(ov.Model([masked.output(0)], [ids, mask], "masked"), path,
+                  compress_to_fp16=False)
+    report = {"files": [{"path": "masked.xml", "inputs": constraints_of(str(path))}]}
+    row = report["files"][0]["inputs"][0]["axes"][1]
+    assert row["equal_to"] == [{"input": "mask", "axis": 1}], row
+    assert row["together"]["exact"] and row["together"]["max"] == 512, row["together"]
+    problems, probes = check_together(report, lambda _: path)
+    assert probes and not problems, problems
+

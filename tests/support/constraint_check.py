@@ -149,49 +149,54 @@ def check_constraints(report_json: dict, probes: dict) -> list[str]:
 
 # ---------------------------------------------------------------------------- partners, live
 
-def _together_sizes(first: dict, second: dict, now: set[int], count: int) -> list[int]:
-    """Sizes both constraints allow, other than the declared ones where there are such:
+def _together_sizes(constraints: list[dict], now: set[int], count: int) -> list[int]:
+    """Sizes every constraint allows, other than the declared ones where there are such:
     the smallest, a middle one and the largest of the probe sizes (``count`` at most)."""
     from support.reshape_probes import SIZES
-    both = [s for s in SIZES if allows(first, s) and allows(second, s)]
-    moved = [s for s in both if s not in now] or both
+    every = [s for s in SIZES if all(allows(c, s) for c in constraints)]
+    moved = [s for s in every if s not in now] or every
     if len(moved) <= count:
         return moved
     picks = {moved[0], moved[len(moved) // 2], moved[-1]}
     return sorted(picks)[:count]
 
 
-def _pairs(file: dict) -> Iterable[tuple[dict, dict, dict, dict]]:
+def _groups(file: dict) -> list[list[tuple[str, dict]]]:
+    """Each axis with its partners (equal_to), as (input name, axis) rows, each group once."""
     inputs = {i.get("name"): i for i in file.get("inputs") or []}
+    found: dict[frozenset, list[tuple[str, dict]]] = {}
     for entry in inputs.values():
         for axis in entry.get("axes") or []:
+            group = [(entry["name"], axis)]
             for partner in axis.get("equal_to") or []:
                 other = inputs.get(partner.get("input"))
-                others = {a.get("axis"): a for a in (other or {}).get("axes") or []}
-                if other is not None and partner.get("axis") in others:
-                    yield entry, axis, other, others[partner["axis"]]
+                rows = {a.get("axis"): a for a in (other or {}).get("axes") or []}
+                if other is not None and partner.get("axis") in rows:
+                    group.append((other["name"], rows[partner["axis"]]))
+            if len(group) > 1:
+                found.setdefault(frozenset((n, a["axis"]) for n, a in group), group)
+    return list(found.values())
 
 
 def check_partners(report_json: dict, model_path: Callable[[str], Path], count: int = 3) -> list[str]:
-    """Each stated equality tried with the runtime (openvino installed): both axes set to a
-    size both constraints allow (up to ``count`` sizes), every other dim as declared, must
-    work.  ``model_path`` gives the model file of a report's ``path``."""
+    """Each axis and its stated partners tried with the runtime (openvino installed): all set
+    to a size every one of their constraints allows (up to ``count`` sizes), every other dim
+    as declared, must work.  ``model_path`` gives the model file of a report's ``path``."""
     from support.opcheck import core
     out: list[str] = []
     for file in report_json.get("files") or []:
-        pairs = list(_pairs(file))
-        if not pairs:
+        groups = _groups(file)
+        if not groups:
             continue
         model = core().read_model(str(model_path(str(file.get("path")))))
-        for entry, axis, other, partner in pairs:
-            now = {_static(axis.get("now")), _static(partner.get("now"))}
-            for size in _together_sizes(axis, partner, now, count):
-                setting = {(entry["name"], axis["axis"]): size, (other["name"], partner["axis"]): size}
-                refused = _refusal(model, setting)
+        for group in groups:
+            now = {_static(axis.get("now")) for _, axis in group}
+            for size in _together_sizes([axis for _, axis in group], now, count):
+                refused = _refusal(model, {(name, axis["axis"]): size for name, axis in group})
                 if refused is not None:
-                    out.append(f"{file.get('path')}: {entry['name']!r} axis {axis['axis']} = "
-                               f"{other['name']!r} axis {partner['axis']} = {size}: stated to "
-                               f"work together, the runtime refuses: {refused}")
+                    named = " = ".join(f"{name!r} axis {axis['axis']}" for name, axis in group)
+                    out.append(f"{file.get('path')}: {named} = {size}: stated to work "
+                               f"together, the runtime refuses: {refused}")
     return out
 
 
@@ -220,3 +225,45 @@ def _refusal(model: Any, setting: dict[tuple[str, int], int]) -> str | None:
         lines = [line.strip() for line in str(err).splitlines() if line.strip()]
         return (lines[-1] if lines else "refused")[:200]
     return None
+
+
+#: the sizes a class of partners is set to at once (the runtime's verdict on each compared
+#: with what ``together`` says)
+TOGETHER_SIZES = (1, 2, 3, 5, 8, 16, 31, 32, 33, 64, 100, 128, 511, 512, 513, 1024)
+
+
+def check_together(report_json: dict, model_path: Callable[[str], Path]) -> tuple[list[str], int]:
+    """Each axis's ``together`` (the sizes that work when it and its partners take one size)
+    against Model.reshape, each class of partners once: where it is exact, every verdict
+    must agree; where not, every size it excludes must fail.  Also the probes made."""
+    from support.opcheck import core
+    out: list[str] = []
+    probes = 0
+    for file in report_json.get("files") or []:
+        classes = _classes(file)
+        if not classes:
+            continue
+        model = core().read_model(str(model_path(str(file.get("path")))))
+        for members, together in classes:
+            for size in TOGETHER_SIZES:
+                works = _refusal(model, {member: size for member in members}) is None
+                said, probes = allows(together, size), probes + 1
+                if works != said and (works or together["exact"]):
+                    out.append(f"{file.get('path')}: {members} together at {size}: said "
+                               f"{'works' if said else 'fails'} ({stated(together)}, exact: "
+                               f"{together['exact']}), the runtime "
+                               f"{'takes' if works else 'refuses'} it")
+    return out, probes
+
+
+def _classes(file: dict) -> list[tuple[tuple[tuple[str, int], ...], dict]]:
+    """Each class of partners once, as (its (input, axis) members, the first's together)."""
+    found: dict[frozenset, tuple[tuple[tuple[str, int], ...], dict]] = {}
+    for entry in file.get("inputs") or []:
+        for axis in entry.get("axes") or []:
+            if not axis.get("together"):
+                continue
+            members = ((entry["name"], axis["axis"]),) + tuple(
+                (t["input"], t["axis"]) for t in axis.get("equal_to") or [])
+            found.setdefault(frozenset(members), (members, axis["together"]))
+    return list(found.values())
