@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from ..ir import elements
-from ..shapes import values as vals
-from ..shapes.dims import DYNAMIC, format_shape, static
-from ..shapes.values import Origin, Tensor
+from ..shapes import dims as shape_dims, values as vals
+from ..shapes.dims import DYNAMIC, Dim, format_shape, static
+from ..shapes.values import Origin, Tensor, Unresolved
 from .support.attributes import Field, read
 from .support.evaluating import label, scalar, tensors
 from .support.node import Node
@@ -68,23 +68,47 @@ def _infer(v4: bool):
             raise OpError(INCOMPATIBLE, "step is 0" if step[0] == 0
                           else "step is not a finite number")
         if any(v is None or len(v) != 1 for v in values):
-            return Result(((DYNAMIC,),), (et,))
-        integral = (et if v4 else types[0]) in elements.INTEGRAL
-        count = vals.range_length(*(v[0] for v in values), integral)  # type: ignore[index, call-arg, arg-type]  # three, each one number
-        return Result(((DYNAMIC if count is None else static(count),),), (et,))
+            count = None
+        else:
+            integral = (et if v4 else types[0]) in elements.INTEGRAL
+            count = vals.range_length(*(v[0] for v in values), integral)  # type: ignore[index, call-arg, arg-type]  # three, each one number
+        found = DYNAMIC if count is None else static(count)
+        if shape_dims.SYMBOLIC is not None:  # reshapeable: a stop read from an input's size
+            found = _symbolic_length(node, shape_dims.SYMBOLIC, found)
+        return Result(((found,),), (et,))
     return infer
+
+
+def _symbolic_length(node: Node, recording, found: Dim) -> Dim:
+    """``[0, n)`` counted to a size of the inputs (YOLO's anchor grid): n = ceil((stop -
+    start) / step) for a constant start and a positive constant step; a start or step that
+    carries a symbol is not followed."""
+    bounds = [node.input_bounds(i) or [] for i in range(3)]
+    stop = bounds[1][0] if len(bounds[1]) == 1 else None
+    for b in bounds[0] + bounds[2]:
+        recording.unsure(b)
+    fixed = [b[0] if len(b) == 1 and b[0].is_static else None for b in (bounds[0], bounds[2])]
+    if stop is None or fixed[0] is None or fixed[1] is None or fixed[1].lo <= 0:
+        if stop is not None:
+            recording.unsure(stop)
+        return found
+    return recording.counted(stop, fixed[0].lo, fixed[1].lo, found)
 
 
 def _evaluate(node: Node) -> Tensor:
     t = tensors(node, (3,), reals=None)
+    recording = shape_dims.SYMBOLIC
+    if recording is not None and any(recording.carries(b) for x in t[:3] for b in x.bounds):
+        # reshapeable: its length depends on the symbols, which the value cannot say
+        raise Unresolved("a Range counted to a size of the inputs")
     start, stop, step = (scalar(x, "a Range input") for x in t[:3])
     et = elements.from_element_type(node.layer.data.get("output_type")) or t[0].et
     shown = ", ".join(f"{v:g}" for v in (start, stop, step))
     return vals.arange(start, stop, step, et, Origin(label(node.layer, shown)))
 
 
-SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(),
+SPECS = {"range": (OpSpec("Range", (1, 3), frozenset(), symbolic=True, symbolic_reads=True,
                           dim_inputs=(0, 1, 2), infer=_infer(False), evaluate=_evaluate),
-                   OpSpec("Range", (4, 16), fields=_TYPE,
+                   OpSpec("Range", (4, 16), fields=_TYPE, symbolic=True, symbolic_reads=True,
                           dim_inputs=(0, 1, 2), infer=_infer(True), own_types=(0,),
                           evaluate=_evaluate))}

@@ -178,7 +178,12 @@ def _reshape(shape: Shape, pattern: list[Dim], minus_one: int | None,
                                     f"{s_in} elements of the input {format_shape(shape)}")
     if shape_dims.SYMBOLIC is not None and shape is not None:  # reshapeable: the count's condition
         zeros = frozenset(i for i, p in enumerate(pattern) if special_zero and p == zero)
-        return shape_dims.SYMBOLIC.reshaped(shape, tuple(out), minus_one, zeros, counted)
+        recording = shape_dims.SYMBOLIC
+        # the runtime compares the counts once every dim is static: a dim dynamic now that
+        # carries a symbol is static when that axis is set (an input [1,?,16] into [1,128,16])
+        settled = all(d.is_static or recording.carries(d) for d in (*shape, *out))
+        return recording.reshaped(shape, tuple(out), minus_one, zeros,
+                                  counted or (settled and minus_one is None and not zeros))
     return tuple(out)
 
 

@@ -295,6 +295,16 @@ class Recording:
         return with_expr(Dim(result.lo, result.hi),
                          ceildiv(length, step) if step > 1 else length)
 
+    def counted(self, stop: Dim, start: int, step: int, result: Dim) -> Dim:
+        """Range's length, ``max(ceil((stop - start) / step), 0)``, for a stop that is a size
+        read from a symbolic dim, a constant start and a positive constant step."""
+        if type(stop) is not SymDim:
+            return result
+        if stop.expr is None:
+            return opaque(result, stop.depends, _origin((stop,)) or self.cause)
+        span = maximum(stop.expr - start, const(0))
+        return with_expr(Dim(result.lo, result.hi), ceildiv(span, step) if step > 1 else span)
+
     def unsure(self, d: Dim) -> None:
         """What the layer makes of ``d`` is not followed at all (a rank that depends on its
         size): whatever the layers after it check, the sizes it allows are not known."""

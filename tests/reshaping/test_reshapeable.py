@@ -291,3 +291,33 @@ def test_partners_set_together_take_the_position_tables_maximum(tmp_path):
     problems, probes = check_together(report, lambda _: path)
     assert probes and not problems, problems
 
+
+def test_a_constant_reshape_target_pins_an_axis_that_is_dynamic_now(tmp_path):
+    """x[1,?,16] into a constant [1,128,16]: once the axis is set, the runtime compares the
+    element counts, so only 128 works (a dynamic axis is not exempt from the count)."""
+    x = ops.parameter([1, -1, 16], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    target = ops.constant(np.array([1, 128, 16], np.int64))
+    path = tmp_path / "pinned.xml"
+    ov.save_model(ov.Model([ops.reshape(x, target, False).output(0)], [x], "pinned"), path)
+    row = constraints_of(str(path))[0]["axes"][1]
+    assert (row["exact"], row["values"]) == (True, [128]), row
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
+
+
+def test_a_range_counted_to_a_size_is_followed(tmp_path):
+    """Range(0, x's width) meets a constant of 16 values in an Add: the width is 1 or 16."""
+    x = ops.parameter([1, 16], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    width = ops.squeeze(ops.gather(ops.shape_of(x), ops.constant(np.array([1], np.int64)), 0),
+                        ops.constant(np.array([0], np.int64)))
+    counted = ops.range(ops.constant(np.int64(0)), width, ops.constant(np.int64(1)), "f32")
+    summed = ops.add(counted, ops.constant(np.zeros(16, np.float32)))
+    path = tmp_path / "range.xml"
+    ov.save_model(ov.Model([summed.output(0)], [x], "range"), path)
+    row = constraints_of(str(path))[0]["axes"][1]
+    assert (row["exact"], row["values"]) == (True, [1, 16]), row
+    assert any(c["type"] == "Range" for c in row["causes"]), row
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
