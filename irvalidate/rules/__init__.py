@@ -13,19 +13,34 @@ from . import (
     dynamic_declared,
     edge_shape,
     element_type,
+    element_type_changed,
     extension_op,
     graph_cycle,
     incompatible,
+    input_added,
+    input_axis_pinned,
     input_count,
+    input_order_changed,
+    input_removed,
+    input_shape_changed,
+    input_shape_narrowed,
+    input_shape_widened,
     internal_error,
     invalid_attribute,
     invalid_constant,
     ir_version,
+    layout_changed,
     malformed,
     missing_weights,
+    model_file_unmatched,
     multiple_edges,
+    names_dropped,
     not_an_ir,
+    output_added,
     output_mismatch,
+    output_removed,
+    output_shape_changed,
+    output_shape_narrowed,
     parameter_port,
     precision_mismatch,
     reshape_incompatible,
@@ -39,6 +54,7 @@ from . import (
     unknown_op_type,
     unreachable_layer,
     unreadable_xml,
+    weights_changed,
     weights_mismatch,
 )
 
@@ -63,10 +79,19 @@ RESHAPE_RULES: tuple[ModuleType, ...] = (
     divergence, weights_mismatch, reshape_not_applicable,
 )
 
+#: what ``compat`` runs, never a check: they read two interfaces (``rules._compat``), not
+#: a file's graph
+COMPAT_RULES: tuple[ModuleType, ...] = (
+    input_removed, input_added, names_dropped, element_type_changed, input_shape_changed,
+    input_shape_widened, input_shape_narrowed, input_order_changed, output_removed,
+    output_added, output_shape_changed, output_shape_narrowed, input_axis_pinned,
+    layout_changed, weights_changed, model_file_unmatched,
+)
+
 #: the engine's own failure on a file: documented like a rule, but it checks nothing
 INTERNAL_ERROR = internal_error
 #: everything with a code, IRV000 first (the listing, the docs, selection)
-ALL: tuple[ModuleType, ...] = (internal_error,) + RULES
+ALL: tuple[ModuleType, ...] = (internal_error,) + RULES + COMPAT_RULES
 
 #: slugs a rule had before, still accepted in configuration and on the command line
 ALIASES: dict[str, str] = {

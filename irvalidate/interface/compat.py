@@ -1,0 +1,47 @@
+"""``compat``: what a change to a model's interface breaks.  Two interfaces (``model.py``)
+are compared by the compat rules (``rules.COMPAT_RULES``, IRV401-IRV416), each run at the
+level the configuration gives it, as a check runs its rules; the findings are located in
+the new file, the old file's line in their messages.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..engine.validation import FileResult, clip_message
+from ..rules import COMPAT_RULES, INTERNAL_ERROR
+from ..rules._compat import compat_context
+from ..rules.findings import Finding, LayerRef
+from ..settings.config import Defaults
+from ..settings.selection import level, plan
+
+if TYPE_CHECKING:
+    from ..settings.config import Settings
+    from .model import InterfaceModel
+
+
+def compare(old: InterfaceModel | None, new: InterfaceModel | None, path: str,
+            config: Settings | None = None, old_name: str = "the old file",
+            rules: Sequence = COMPAT_RULES) -> FileResult:
+    """The findings of the compat rules the configuration selects for ``path`` (the new
+    file's name; the old one's when it is gone), in line order."""
+    config = config or Defaults()
+    ctx = compat_context(old, new, old_name)
+    findings: list[Finding] = []
+    for rule, rule_level in plan(config, path, rules):
+        try:
+            findings += [Finding(path=path, line=p.line, code=rule.CODE, slug=rule.SLUG,
+                                 level=rule_level, message=clip_message(p.message),
+                                 layer=LayerRef.of(p.layer)) for p in rule.check(ctx)]
+        except Exception as err:  # noqa: BLE001 - a rule that fails is an IRV000 finding
+            findings.append(_internal(path, rule, err, config))
+    findings.sort(key=lambda f: (f.line or 0, f.code))
+    return FileResult(path, findings)
+
+
+def _internal(path: str, rule, err: Exception, config: Settings) -> Finding:
+    code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
+    return Finding(path=path, line=None, code=code, slug=slug,
+                   level=level(config, code, slug, INTERNAL_ERROR.LEVEL),
+                   message=f"internal error in rule {rule.CODE} {rule.SLUG}: "
+                   f"{type(err).__name__}: {err}; please report it with the files")
