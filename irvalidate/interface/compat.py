@@ -5,6 +5,7 @@ the new file, the old file's line in their messages.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,10 @@ from ..settings.selection import level, plan
 if TYPE_CHECKING:
     from ..settings.config import Settings
     from .model import InterfaceModel
+
+
+class CompatError(ValueError):
+    """A file that cannot be compared: it cannot be read, or it is not an IR (exit 2)."""
 
 
 def compare(old: InterfaceModel | None, new: InterfaceModel | None, path: str,
@@ -45,3 +50,21 @@ def _internal(path: str, rule, err: Exception, config: Settings) -> Finding:
                    level=level(config, code, slug, INTERNAL_ERROR.LEVEL),
                    message=f"internal error in rule {rule.CODE} {rule.SLUG}: "
                    f"{type(err).__name__}: {err}; please report it with the files")
+
+
+def interface(path: str, bin_path: str | None = None) -> InterfaceModel:
+    """The interface of one IR file (``inspect``'s), or CompatError saying why there is none."""
+    from .inspect import interface_of
+    try:
+        return interface_of(path, bin_path)
+    except (OSError, ValueError) as err:
+        raise CompatError(f"{path}: {getattr(err, 'strerror', None) or err}") from None
+
+
+def compat_files(old: str, new: str, config: Settings | None = None) -> FileResult:
+    """``compat OLD NEW``: the new file's findings against the old; CompatError when either
+    cannot be read as an IR."""
+    for path in (old, new):
+        if not os.path.isfile(path):
+            raise CompatError(f"{path}: no such file")
+    return compare(interface(old), interface(new), new, config, old_name=old)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ._compat import CompatContext, label, record
+from ._compat import CompatContext, at_new, label
 from .findings import Problem
 
 CODE = "IRV408"
@@ -29,7 +29,7 @@ def check(ctx: CompatContext) -> Iterator[Problem]:
     by_new = sorted(kept, key=lambda pair: pair[1].index)
     if [old.index for old, _ in kept] == [old.index for old, _ in by_new]:
         return
-    first = next(moved for (_, new), (_, moved) in zip(kept, by_new) if new is not moved)
-    yield Problem(f"the inputs come in another order: were {', '.join(label(o) for o, _ in kept)}"
-                  f"; now {', '.join(label(n) for _, n in by_new)}", line=first.line or None,
-                  layer=record(first, "Parameter"))
+    was, first = next(pair for (_, new), pair in zip(kept, by_new) if new is not pair[1])
+    yield at_new(ctx, f"the inputs come in another order: were "
+                 f"{', '.join(label(o) for o, _ in kept)}; now "
+                 f"{', '.join(label(n) for _, n in by_new)}", was, first, "Parameter")

@@ -27,8 +27,7 @@ SUMMARY = "An IR file exists on one side of the comparison only."
 
 def check(ctx: CompatContext) -> Iterator[Problem]:
     if ctx.old is not None and ctx.new is None:
-        yield Problem(f"the IR {ctx.old.file} is in {ctx.old_name} and no longer here: "
-                      f"its callers break")
+        yield Problem(f"the IR {ctx.old_name} is gone: its callers break")
     elif ctx.new is not None and ctx.old is None:
-        yield Problem(f"the IR {ctx.new.file} is new: it is not in {ctx.old_name}, so "
-                      f"there is nothing to compare it with")
+        yield Problem(f"this IR is new since {ctx.old_name}: there is nothing to compare it "
+                      f"with")
