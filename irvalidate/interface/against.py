@@ -85,7 +85,8 @@ def changes(top: str, rev: str, paths: Sequence[str]) -> list[Change]:
     if _unborn(top, rev):
         rev = EMPTY_TREE  # the first commit: every IR in it is new
     try:
-        git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{tree}}")
+        kind = "tree" if rev == EMPTY_TREE else "commit"
+        git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{{kind}}}")
     except GitError:
         raise GitError(f"--against {rev}: not a revision git knows") from None
     specs = [os.path.relpath(os.path.abspath(p), top) for p in paths]

@@ -31,8 +31,22 @@ PREPROCESSING = re.compile(r"layout|mean_values|scale_values|reverse_input_chann
                            r"preprocess|color_format|resize", re.IGNORECASE)
 
 
+#: where converters record their parameters: Model Optimizer's legacy ``<meta_data>``, and
+#: ``rt_info`` since (a v10 file read and saved again moves them from one to the other)
+CONVERTER_SECTIONS = ("meta_data/cli_parameters/", "conversion_parameters/")
+
+
 def _prepared(rt_info: dict[str, str]) -> dict[str, str]:
-    return {key: value for key, value in rt_info.items() if PREPROCESSING.search(key)}
+    """The layout and preprocessing entries, a converter's parameter under its own name
+    wherever the file records it."""
+    found = {}
+    for key, value in rt_info.items():
+        if PREPROCESSING.search(key):
+            for section in CONVERTER_SECTIONS:
+                if key.startswith(section):
+                    key = f"conversion_parameters/{key[len(section):]}"
+            found[key] = value
+    return found
 
 
 def _shown(value: str | None) -> str:

@@ -14,6 +14,7 @@ ov = pytest.importorskip("openvino")
 import openvino.opset13 as ops  # noqa: E402 - after the skip
 
 from irvalidate.interface.compat import compat_files  # noqa: E402
+from support.places import CORPUS_FILES  # noqa: E402
 
 VOCAB, WIDTH, CLASSES = 64, 16, 8
 
@@ -134,3 +135,63 @@ def test_weights_compressed_to_u8_as_nncf_does(tmp_path):
     # the element types (u8 now), the compression (u8 behind the pattern) and the count
     # (the zero points and scales) change; the interface does not
     assert codes(tmp_path, build(weight=_u8_weight())) == ["IRV415", "IRV415", "IRV415"]
+
+
+# ---------------------------------------------------------------------------- re-exports
+# the same model written again in another way: its interface is kept, so no error
+
+
+def test_fp32_against_fp16_is_no_error(tmp_path):
+    found = codes(tmp_path, build(), compress_new=True)
+    assert found == ["IRV415"]  # an info: the weights' element types
+
+
+def test_ir_v10_against_v11_of_one_model(tmp_path):
+    passes = pytest.importorskip("openvino.passes")  # (not among the recorded modules)
+    v11 = save(build(), tmp_path / "v11.xml")
+    v10 = str(tmp_path / "v10.xml")
+    manager = passes.Manager()
+    manager.register_pass(passes.Serialize(v10, str(tmp_path / "v10.bin"), passes.Version.IR_V10))
+    manager.run_passes(build())
+    assert '<net name="pair" version="10">' in Path(v10).read_text()
+    assert [f.code for f in compat_files(v11, v10).findings] == []
+    # v10's reader also names the output by its producer ('fc'), and the v11 file has no
+    # such name: a warning, no error
+    found = compat_files(v10, v11).findings
+    assert [(f.code, f.level) for f in found] == [("IRV403", "warning")]
+    assert "lost tensor name fc (kept: logits)" in found[0].message
+
+
+#: IR v10 files of the wild corpus, each compared with itself read and saved as v11
+V10 = [p for p in CORPUS_FILES if 'version="10"' in p.read_text(errors="replace")[:400]
+       and p.with_suffix(".bin").is_file() and p.with_suffix(".bin").stat().st_size > 1000][:4]
+
+
+@pytest.mark.parametrize("path", V10, ids=[p.name for p in V10])
+def test_a_corpus_v10_file_written_again_as_v11(tmp_path, path):
+    again = save(ov.Core().read_model(str(path)), tmp_path / "v11.xml")
+    # (Model Optimizer's <meta_data> parameters move to rt_info: the same ones, no finding)
+    assert compat_files(str(path), again).findings == []
+
+
+def _onnx_file(path: Path) -> Path:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    weight = numpy_helper.from_array(_weights((WIDTH, CLASSES), 2), "fc.w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["input", "fc.w"], ["logits"], name="fc")], "head",
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, "sequence", WIDTH])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, "sequence", CLASSES])],
+        [weight])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    return path
+
+
+def test_one_onnx_model_converted_twice(tmp_path):
+    from support.opcheck import convert
+    source = _onnx_file(tmp_path / "head.onnx")
+    first = save(convert(source), tmp_path / "first.xml")
+    second = save(convert(source), tmp_path / "second.xml", compress=True)
+    assert [f.code for f in compat_files(first, second).findings] == ["IRV415"]
+    assert [f.code for f in compat_files(first, save(convert(source), tmp_path / "third.xml"))
+            .findings] == []

@@ -58,7 +58,8 @@ def model(inputs=(), outputs=(), weights=(("f32", 1000),), compression=(),
 IDS = tensor(0, "input_ids", "1,?")
 MASK = tensor(1, "attention_mask", "1,?")
 LOGITS = tensor(0, "logits", "1,?,1000", "f32", layer="out")
-BASE = model([IDS, MASK], [LOGITS])
+# Model Optimizer's legacy section: read and saved again, a v10 file has it in rt_info
+BASE = model([IDS, MASK], [LOGITS], rt_info={"meta_data/cli_parameters/mean_values": "[1,2,3]"})
 
 
 def codes(old: InterfaceModel | None, new: InterfaceModel | None, **config) -> list[str]:
@@ -101,9 +102,12 @@ CASES = {
                       ["IRV412"]),
     "output type": (changed(outputs=[tensor(0, "logits", "1,?,1000", "f16")]), ["IRV404"]),
     "layout": (changed(inputs=[tensor(0, "input_ids", layout="[N,C]"), MASK]), ["IRV414"]),
-    "rt_info": (changed(rt_info={"conversion_parameters/mean_values": "[1,2,3]"}),
+    "rt_info": (changed(rt_info={"conversion_parameters/mean_values": "[4,5,6]"}),
                 ["IRV414"]),
-    "rt_info elsewhere": (changed(rt_info={"MO_version": "2024.1"}), []),
+    "rt_info gone": (changed(rt_info={}), ["IRV414"]),
+    "rt_info elsewhere": (changed(rt_info={**BASE.rt_info, "MO_version": "2024.1"}), []),
+    "rt_info moved": (model([IDS, MASK], [LOGITS],
+                            rt_info={"conversion_parameters/mean_values": "[1,2,3]"}), []),
     "fp16": (changed(weights=[WeightsModel(element_type="f16", constants=1, elements=1000,
                                            bytes=2000)]), ["IRV415"]),
     "u8": (changed(weights=[WeightsModel(element_type="u8", constants=1, elements=1000,
