@@ -61,5 +61,14 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
     return _reshape(path, shapes, smart_reshape, config, bin_path)
 
 
-__all__ = ["validate", "fix", "reshape", "ConfigError", "FixError", "NoIRFilesError",
+def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
+    """What a change to a model's interface breaks, ``old`` against ``new`` (two IR files);
+    returns a :class:`irvalidate.reporting.report.Report` of the new file whose findings are
+    the compat rules' (IRV401-IRV416).  See :func:`irvalidate.api.compat`.
+    """
+    from .api import compat as _compat
+    return _compat(old, new, config)
+
+
+__all__ = ["validate", "fix", "reshape", "compat", "ConfigError", "FixError", "NoIRFilesError",
            "__version__"]

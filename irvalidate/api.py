@@ -198,3 +198,21 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
         raise ValueError(f"{path}: not a file")
     result = reshape_file(path, from_api(shapes), smart_reshape, config, bin_path)
     return build([result], read())
+
+
+def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
+    """What ``irvalidate compat OLD NEW`` says of a change to a model's interface: the
+    report of the new file, its findings IRV401-IRV416 at the levels ``config`` gives them
+    (the issue's table by default), each located in the new file with the old file's line
+    in its message.  FileNotFoundError for a path that does not exist; ValueError
+    (``irvalidate.interface.compat.CompatError``) for a file that is not a readable IR."""
+    from .interface.compat import compat_files
+    from .reporting.report import build
+    from .settings.config import Config, build as build_config
+    from .version import read
+    if config is None:
+        config = Config()
+    elif not isinstance(config, Config):
+        config = build_config(dict(config), "config")
+    old_path, new_path = _paths([old, new])
+    return build([compat_files(old_path, new_path, config)], read())
