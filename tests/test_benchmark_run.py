@@ -83,3 +83,21 @@ def test_the_nets_are_named_as_make_models_writes_them():
     pytest.importorskip("openvino")
     from nets import NETS
     assert run.NETS == tuple(NETS)
+
+
+def test_compat_runs_name_both_files_after_the_subcommand():
+    line = run.command("irvalidate", Path("old.xml"), ("compat", "new.xml", "--format", "json"))
+    assert line[-5:] == ["compat", "old.xml", "new.xml", "--format", "json"]
+    line = run.command("irvalidate", Path("old.xml"), ("--format", "json"))
+    assert line[-3:] == ["old.xml", "--format", "json"]
+
+
+def test_compat_lines_give_each_run_against_the_check():
+    tool = lambda cpu, rss: {"wall": cpu, "cpu": cpu, "rss_mb": rss, "rcs": [0]}  # noqa: E731
+    found = {"file": "llm-100000.xml", "rounds": 3, "kinds": ["check", "compat-self"],
+             "check": tool(2.0, 28.0), "compat-self": tool(3.0, 140.0) | {
+                 "cpu_ratio": 1.5, "wall_ratio": 1.5, "rss_mb_ratio": 5.0}}
+    lines = run.compat_lines(found)
+    assert lines[2] == "- compat-self: wall 3.00 s, CPU 3.00 s, peak RSS 140 MB (exit [0]); " \
+                       "1.50x the check's CPU, 5.0x its RSS"
+    assert run.compat_lines({}) == []
