@@ -166,3 +166,19 @@ def test_sarif_locates_the_finding_in_the_working_tree_file(repo, capsys):
     assert status == 1 and result["ruleId"] == "IRV401"
     assert location["artifactLocation"]["uri"] == "models/a.xml"
     assert location["region"]["startLine"] == 4
+
+
+def test_the_readme_example_is_what_the_command_prints(tmp_path, monkeypatch, capsys):
+    """README.md's compat --against example: the sample's input renamed, in a commit."""
+    head = "$ irvalidate compat --against HEAD models/\n"
+    readme = (SAMPLE.parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index(head) + len(head)
+    init(tmp_path)
+    place(tmp_path, "models/classifier-head.xml")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "model")
+    rename_input(tmp_path / "models" / "classifier-head.xml")
+    git(tmp_path, "add", "-A")
+    monkeypatch.chdir(tmp_path)
+    assert main(["compat", "--against", "HEAD", "models/"]) == 1
+    assert capsys.readouterr().out == readme[start:readme.index("```", start)]
