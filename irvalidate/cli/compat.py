@@ -76,6 +76,9 @@ def _run(args: argparse.Namespace) -> int:
         results = _compared(args, resolver)
     except (CompatError, GitError) as err:
         return _usage(str(err))
+    except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
+        print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 2
     return _reported(args, resolver.run_wide(), results)
 
 

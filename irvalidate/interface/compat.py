@@ -66,5 +66,6 @@ def compat_files(old: str, new: str, config: Settings | None = None) -> FileResu
     cannot be read as an IR."""
     for path in (old, new):
         if not os.path.isfile(path):
-            raise CompatError(f"{path}: no such file")
+            raise CompatError(f"{path}: " + ("not a file" if os.path.exists(path) else
+                                             "no such file"))
     return compare(interface(old), interface(new), new, config, old_name=old)

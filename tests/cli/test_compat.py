@@ -84,6 +84,7 @@ def test_the_report_to_a_file(pair, capsys, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (("old.xml",), "compat takes OLD NEW, or --against REV [PATH...]"),
     (("old.xml", "missing.xml"), "missing.xml: no such file"),
+    ((".", "old.xml"), ".: not a file"),
     (("old.xml", "new.xml", "more.xml"), "compat takes OLD NEW, or --against REV [PATH...]"),
     (("old.xml", "new.xml", "--severity", "IRV401"), "--severity: expected RULE=LEVEL, got "
                                                      "'IRV401'"),
@@ -105,3 +106,10 @@ def test_rules_and_explain_list_the_compat_rules(capsys):
     out = capsys.readouterr().out
     assert out.startswith("IRV408 input-order-changed (default level: warning)")
     assert "Passing" in out and "Failing" in out
+
+
+def test_a_failure_of_the_tool_is_said_without_a_traceback(pair, capsys, monkeypatch):
+    from irvalidate.interface import compat
+    monkeypatch.setattr(compat, "compare", lambda *args, **kwargs: 1 / 0)
+    assert run(capsys, *pair) == \
+        (2, "", "irvalidate: internal error: ZeroDivisionError: division by zero\n")
