@@ -195,3 +195,29 @@ def test_one_onnx_model_converted_twice(tmp_path):
     assert [f.code for f in compat_files(first, second).findings] == ["IRV415"]
     assert [f.code for f in compat_files(first, save(convert(source), tmp_path / "third.xml"))
             .findings] == []
+
+
+def _sequence_model(pinned: bool):
+    """x [1,?,WIDTH] into a head; pinned: first added to a [1,128,WIDTH] constant, so that
+    axis 1 takes 1 and 128 only (the broadcast), though the file still declares ``?``."""
+    x = ops.parameter([1, -1, WIDTH], ov.Type.f32, name="x")
+    x.output(0).set_names({"x"})
+    hidden = ops.add(x, ops.constant(np.ones((1, 128, WIDTH), np.float32), name="bias"),
+                     name="biased") if pinned else x
+    y = _head(hidden)
+    y.output(0).set_names({"y"})
+    return ov.Model([ops.result(y, name="y/sink")], [x], "sequence")
+
+
+def test_an_input_axis_pinned_where_the_declared_dims_say_nothing(tmp_path):
+    pinned = _sequence_model(True)
+    for size, works in ((1, True), (64, False), (128, True)):  # the runtime's own verdicts
+        trial = pinned.clone()
+        try:
+            trial.reshape({"x": [1, size, WIDTH]})
+            assert works, size
+        except RuntimeError:
+            assert not works, size
+    # the axis pinned (error), the output's length now static (info), the bias's weights
+    found = codes(tmp_path, pinned, old_model=_sequence_model(False))
+    assert found == ["IRV412", "IRV413", "IRV415"]
