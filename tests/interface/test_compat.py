@@ -221,3 +221,26 @@ def test_an_input_axis_pinned_where_the_declared_dims_say_nothing(tmp_path):
     # the axis pinned (error), the output's length now static (info), the bias's weights
     found = codes(tmp_path, pinned, old_model=_sequence_model(False))
     assert found == ["IRV412", "IRV413", "IRV415"]
+
+
+def test_against_reads_the_old_bin_where_the_axes_need_it(tmp_path, monkeypatch):
+    """compat --against: the old XML's axes are exact only with its .bin (REV's, which
+    changed with the bias added), so IRV413 is found there too."""
+    import shutil
+    import subprocess
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from irvalidate.interface.against import compare_against
+    from irvalidate.settings.config import Defaults
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
+                        *args], cwd=tmp_path, check=True, capture_output=True)
+    git("init", "-q")
+    save(_sequence_model(False), tmp_path / "model.xml")
+    git("add", "-A")
+    git("commit", "-q", "-m", "model")
+    save(_sequence_model(True), tmp_path / "model.xml")
+    monkeypatch.chdir(tmp_path)
+    result, = compare_against("HEAD", ["."], lambda path: Defaults())
+    assert sorted(f.code for f in result.findings) == ["IRV412", "IRV413", "IRV415"]
