@@ -3,6 +3,8 @@ issue 28's table gives its one code, the unchanged pair none, and the levels and
 come from the configuration as for every rule."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from irvalidate.interface.compat import compare
@@ -241,3 +243,16 @@ def test_every_compat_rule_is_documented_in_the_readme():
     for rule in COMPAT_RULES:
         assert f"| {rule.CODE} | {rule.SLUG} | {rule.LEVEL} |" in text
         assert "Passing" in (rule.__doc__ or "") and "Failing" in (rule.__doc__ or "")
+
+
+def test_a_check_does_not_import_the_compat_rules():
+    """They load on first use of the whole registry (rules, explain, SARIF, compat)."""
+    import subprocess
+    import sys
+    sample = Path(__file__).parents[2] / "sample_models" / "valid" / "computed-target.xml"
+    probe = ("import sys\nfrom irvalidate.cli.main import main\n"
+             f"status = main([{str(sample)!r}])\n"
+             "print(status, sorted(m for m in sys.modules if m.startswith('irvalidate.rules.')"
+             " and m.endswith(('_removed', '_changed', '_compat'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
