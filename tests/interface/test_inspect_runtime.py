@@ -33,12 +33,14 @@ def _named_model():
     comma), a layout, and three outputs: one named apart from its producer's port, one
     fed by a Parameter (its dynamic rank kept), one with two names."""
     x = ops.parameter(ov.PartialShape([1, 3, ov.Dimension(1, 8), -1]), ov.Type.f32, name="x")
-    x.output(0).set_names({"x", "x:0", "pixel,values"})
+    for name in ("x", "x:0", "pixel,values"):  # one at a time: a set's order is the hash's,
+        x.output(0).add_names({name})        # and the recording keeps the calls' arguments
     x.set_layout(ov.Layout("NCHW"))
     y = ops.parameter(ov.PartialShape.dynamic(), ov.Type.i64, name="y")
     y.output(0).set_names({"y"})
     added = ops.add(x, ops.constant(np.ones((1, 3, 1, 1), np.float32)))
-    added.output(0).set_names({"logits", "out"})
+    added.output(0).add_names({"logits"})
+    added.output(0).add_names({"out"})
     relu = ops.relu(added)
     relu.output(0).set_names({"relu"})
     first = ops.result(added)
