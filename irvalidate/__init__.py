@@ -7,6 +7,8 @@ if TYPE_CHECKING:  # for the annotations only: `import irvalidate` imports nothi
     from collections.abc import Sequence
 
     from .api import ConfigLike, PathLike, Shapes
+    from .interface.inspect import Reshapeable
+    from .interface.model import InterfaceModel
     from .reporting.report import Report
     from .rules.findings import Edit
 
@@ -25,6 +27,9 @@ def __getattr__(name: str) -> object:
     if name == "FixError":
         from .fixing.run import FixError
         return FixError
+    if name == "InspectError":
+        from .interface.inspect import InspectError
+        return InspectError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -70,5 +75,15 @@ def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
     return _compat(old, new, config)
 
 
-__all__ = ["validate", "fix", "reshape", "compat", "ConfigError", "FixError", "NoIRFilesError",
-           "__version__"]
+def inspect(path: PathLike, bin_path: str | None = None,
+            reshapeable: Reshapeable = "auto") -> InterfaceModel:
+    """The interface of one IR file (its inputs and outputs with every tensor name, type and
+    declared shape; layers, weights, compression, producer, rt_info); returns a
+    :class:`irvalidate.interface.model.InterfaceModel`.  See :func:`irvalidate.api.inspect`.
+    """
+    from .api import inspect as _inspect
+    return _inspect(path, bin_path, reshapeable)
+
+
+__all__ = ["validate", "fix", "reshape", "inspect", "compat", "ConfigError", "FixError",
+           "InspectError", "NoIRFilesError", "__version__"]

@@ -85,6 +85,19 @@ def test_the_nets_are_named_as_make_models_writes_them():
     assert run.NETS == tuple(NETS)
 
 
+@pytest.mark.parametrize("cpu_ratio, verdict", [(0.9, "met"), (1.2, "NOT met")])
+def test_inspect_is_judged_against_the_checks_cpu(cpu_ratio, verdict):
+    """Issue 28: inspect takes no more CPU than a check of the same file."""
+    ratios = lambda cpu: {"wall_ratio": 1.0, "cpu_ratio": cpu, "rss_mb_ratio": 1.0}  # noqa: E731
+    reshape = {"file": "llm-100000.xml", "reshapeable": ratios(1.0), "reshape": ratios(1.0),
+               "inspect": ratios(cpu_ratio)}
+    lines = run.targets([], [], {}, {}, reshapes=[reshape])
+    judged = [line for line in lines if line.startswith("- inspect/check CPU on llm-100000.xml")]
+    assert len(judged) == 1 and judged[0].endswith(": " + verdict), lines
+    assert run.command("irvalidate", Path("m.xml"), run.RESHAPING["inspect"])[-4:] == \
+        ["inspect", "m.xml", "--format", "json"]
+
+
 def test_compat_runs_name_both_files_after_the_subcommand():
     line = run.command("irvalidate", Path("old.xml"), ("compat", "new.xml", "--format", "json"))
     assert line[-5:] == ["compat", "old.xml", "new.xml", "--format", "json"]

@@ -6,30 +6,27 @@ It reads the XML only (the .bin's size, never its bytes): the records of ``ir.re
 except the reshapeable axes, asked of ``reshaping.constraints`` when the file is small
 enough (``RESHAPEABLE_LAYERS``) or when asked.  Names and types follow the runtime: a Result
 is named by its ``output_names`` (2026 serializers), else by the port that feeds it; an IR
-v10 gets what ``read_model`` adds to it (``_V10``).
+v10 gets what ``read_model`` adds to it (``_v10_output_name``, ``_v10_output_type``).
+
+``summary`` gives plain dicts (what the command prints: pydantic costs a start ~0.1 s) in the
+shape of ``model.InterfaceModel``, which ``interface_of`` builds from them for the Python API.
 """
 from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Literal
+from operator import itemgetter
+from typing import TYPE_CHECKING, Literal
 
 from ..analysis.what_if import parameters
-from ..engine.validation import default_bin
 from ..ir import details as ir_details, elements, opsets
 from ..ir.records import CONST_TYPES, Document, Graph, Layer, Port
 from ..ir.tensor_names import split_names
 from ..shapes.dims import DYNAMIC, INF, Shape, format_shape, from_declared
-from .model import (
-    AxisSizesModel,
-    CompressionModel,
-    DimModel,
-    InterfaceModel,
-    LayerCountModel,
-    TensorModel,
-    WeightsModel,
-)
 from .weights import compression, weights
+
+if TYPE_CHECKING:
+    from .model import InterfaceModel
 
 Reshapeable = Literal["auto", "always", "never"]
 #: ``reshapeable="auto"`` computes the axes up to this many layers: the symbolic inference
@@ -44,8 +41,16 @@ class InspectError(ValueError):
 def interface_of(path: str, bin_path: str | None = None, *,
                  reshapeable: Reshapeable = "auto") -> InterfaceModel:
     """The interface of the IR at ``path``; InspectError when it is not a readable IR."""
+    from .model import InterfaceModel
+    return InterfaceModel.model_validate(summary(path, bin_path, reshapeable=reshapeable))
+
+
+def summary(path: str, bin_path: str | None = None, *,
+            reshapeable: Reshapeable = "auto") -> dict:
+    """``interface_of`` as plain dicts and lists (InterfaceModel's JSON)."""
     doc, plain = _document(path)
-    graph = doc.graph
+    graph, graphs = doc.graph, doc.graphs()
+    counts = Counter(map(_TYPE_AND_VERSION, (layer for g in graphs for layer in g.layers)))
     results = [layer for layer in graph.layers if layer.type.lower() == "result"]
     feeding = _feeding(graph, {layer.id for layer in results})
     inputs = parameters(graph)
@@ -57,22 +62,27 @@ def interface_of(path: str, bin_path: str | None = None, *,
         # the parser has read the file
         raise InspectError(f"cannot read the file's names and rt_info: {err}") from None
     v10 = doc.version == "10"
-    bin_file = bin_path or default_bin(path)
-    axes = _axes(path, bin_path, reshapeable, sum(len(g.layers) for g in doc.graphs()))
-    const_rows = weights(doc)
-    return InterfaceModel(
-        file=path, ir_version=int(doc.version) if doc.version and doc.version.isdigit() else None,
-        producer=producer_of(found.sections),
-        inputs=[_input(i, layer, shape, found, v10, axes) for i, (layer, shape)
-                in enumerate(inputs)],
-        outputs=[_output(i, layer, feeding.get(layer.id, (None, "")), found, v10)
-                 for i, layer in enumerate(results)],
-        layers=_layer_counts(doc),
-        weights=[WeightsModel(**row) for row in const_rows],
-        compression=[CompressionModel(**row) for row in compression(doc, const_rows)],
-        rt_info=_rt_info(found.sections), extensions=_extensions(doc),
-        bin_bytes=os.path.getsize(bin_file) if os.path.isfile(bin_file) else None,
-        reshapeable=axes is not None)
+    bin_file = bin_path or os.path.splitext(path)[0] + ".bin"  # (engine.validation's default)
+    axes = _axes(path, bin_path, reshapeable, sum(counts.values()))
+    consts = {t for t, _ in counts if t.lower() in CONST_TYPES}
+    const_rows = weights(graphs, consts)
+    return {
+        "file": path, "ir_version": int(doc.version) if doc.version and doc.version.isdigit()
+        else None,
+        "producer": producer_of(found.sections),
+        "inputs": [_input(i, layer, shape, found, v10, axes) for i, (layer, shape)
+                   in enumerate(inputs)],
+        "outputs": [_output(i, layer, feeding.get(layer.id, (None, "")), found, v10)
+                    for i, layer in enumerate(results)],
+        "layers": _layer_counts(counts),
+        "weights": const_rows, "compression": compression(graphs, consts, const_rows),
+        "rt_info": _rt_info(found.sections), "extensions": _extensions(counts),
+        "bin_bytes": os.path.getsize(bin_file) if os.path.isfile(bin_file) else None,
+        "reshapeable": axes is not None}
+
+
+#: a layer record's type and version (Layer is a named tuple: fields 2 and 3)
+_TYPE_AND_VERSION = itemgetter(2, 3)
 
 
 def _document(path: str) -> tuple[Document, bool]:
@@ -97,14 +107,14 @@ def _feeding(graph: Graph, results: set[str]) -> dict[str, tuple[Layer | None, s
 
 # ---------------------------------------------------------------------------- inputs, outputs
 
-def _dims(shape: Shape) -> list[DimModel] | None:
+def _dims(shape: Shape) -> list[dict] | None:
     if shape is None:
         return None
-    return [DimModel(lo=d.lo, hi=None if d.hi >= INF else d.hi) for d in shape]
+    return [{"lo": d.lo, "hi": None if d.hi >= INF else d.hi} for d in shape]
 
 
 def _input(index: int, layer: Layer, shape: Shape, found: ir_details.Details, v10: bool,
-           axes: dict[str, list[AxisSizesModel]] | None) -> TensorModel:
+           axes: dict[str, list[dict]] | None) -> dict:
     details = found.layers.get(layer.id)
     port = layer.outputs[0].id if layer.outputs else ""
     names = list(details.names.get(port, [])) if details else []
@@ -112,14 +122,19 @@ def _input(index: int, layer: Layer, shape: Shape, found: ir_details.Details, v1
     if v10:  # read_model's v10 fix-up: the Parameter's name is a tensor name, f16 is f32
         names = _with(names, layer.name)
         element_type = "f32" if element_type == "f16" else element_type
-    return TensorModel(
-        index=index, layer=layer.name, layer_id=layer.id, line=layer.line, names=names,
-        element_type=element_type, shape=_dims(shape), shape_text=format_shape(shape, elide=False),
-        layout=_layout(details, port), axes=None if axes is None else axes.get(layer.name, []))
+    return _tensor(index, layer, names, element_type, shape, _layout(details, port),
+                   None if axes is None else axes.get(layer.name, []))
+
+
+def _tensor(index: int, layer: Layer, names: list[str], element_type: str, shape: Shape,
+            layout: str | None, axes: list[dict] | None) -> dict:
+    return {"index": index, "layer": layer.name, "layer_id": layer.id, "line": layer.line,
+            "names": names, "element_type": element_type, "shape": _dims(shape),
+            "shape_text": format_shape(shape, elide=False), "layout": layout, "axes": axes}
 
 
 def _output(index: int, result: Layer, source: tuple[Layer | None, str],
-            found: ir_details.Details, v10: bool) -> TensorModel:
+            found: ir_details.Details, v10: bool) -> dict:
     own = found.layers.get(result.id)
     producer, port_id = source
     feeder = found.layers.get(producer.id) if producer else None
@@ -133,11 +148,8 @@ def _output(index: int, result: Layer, source: tuple[Layer | None, str],
     if v10 and producer is not None:
         names = _with(names, _v10_output_name(producer, port_id))
         element_type = _v10_output_type(element_type)
-    return TensorModel(
-        index=index, layer=result.name, layer_id=result.id, line=result.line, names=names,
-        element_type=element_type or "dynamic", shape=_dims(shape),
-        shape_text=format_shape(shape, elide=False),
-        layout=_layout(feeder, port_id) or _layout(own, ""), axes=None)
+    return _tensor(index, result, names, element_type or "dynamic", shape,
+                   _layout(feeder, port_id) or _layout(own, ""), None)
 
 
 def _port(layer: Layer | None, port_id: str) -> Port | None:
@@ -189,7 +201,7 @@ def _layout(details: ir_details.LayerDetails | None, port: str) -> str | None:
 
 
 def _axes(path: str, bin_path: str | None, reshapeable: Reshapeable,
-          layers: int) -> dict[str, list[AxisSizesModel]] | None:
+          layers: int) -> dict[str, list[dict]] | None:
     """Each input's axes by layer name, from ``reshapeable``'s analysis; None when not asked
     (or the file is too large for ``auto``)."""
     if reshapeable == "never" or (reshapeable == "auto" and layers > RESHAPEABLE_LAYERS):
@@ -199,30 +211,29 @@ def _axes(path: str, bin_path: str | None, reshapeable: Reshapeable,
         rows = constraints_of(path, bin_path=bin_path)
     except (ValueError, OSError, RecursionError):
         return None
-    fields = set(AxisSizesModel.model_fields)
-    by_name: dict[str, list[AxisSizesModel]] = {}
-    for entry in rows:
-        by_name[entry["name"]] = [AxisSizesModel(**{k: v for k, v in row.items() if k in fields})
-                                  for row in entry["axes"]]
-    return by_name
+    return {entry["name"]: [{k: row[k] for k in _AXIS_FIELDS} for row in entry["axes"]]
+            for entry in rows}
+
+
+#: what ``inspect`` keeps of reshapeable's row for an axis (model.AxisSizesModel)
+_AXIS_FIELDS = ("axis", "exact", "min", "max", "multiple_of", "offset", "values")
 
 
 # ---------------------------------------------------------------------------- the rest
 
-def _layer_counts(doc: Document) -> list[LayerCountModel]:
+def _layer_counts(counts: Counter) -> list[dict]:
     """Every layer of every graph, bodies included, by type (the reader's spelling) and
-    version."""
-    counts = Counter((opsets.canonical_type(layer.type), layer.version)
-                     for graph in doc.graphs() for layer in graph.layers)
-    return [LayerCountModel(type=t, opset=v, count=n)
-            for (t, v), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    version, the most frequent first."""
+    merged: Counter = Counter()
+    for (layer_type, version), count in counts.items():
+        merged[(opsets.canonical_type(layer_type), version)] += count
+    return [{"type": t, "opset": v, "count": n}
+            for (t, v), n in sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def _extensions(doc: Document) -> list[str]:
+def _extensions(counts: Counter) -> list[str]:
     """The types an extension supplies, or that no opset defines."""
-    pairs = {(layer.version, layer.type) for graph in doc.graphs() for layer in graph.layers
-             if layer.type and layer.version}
-    return sorted({t for v, t in pairs if t.lower() not in CONST_TYPES and (
+    return sorted({t for t, v in counts if t and v and t.lower() not in CONST_TYPES and (
         opsets.is_extension(v, t) or (not opsets.contains(v, t) and not opsets.opsets_with(t)))})
 
 

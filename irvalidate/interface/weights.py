@@ -5,10 +5,11 @@ records alone (the Const's ``shape`` and ``size``), every graph of the file incl
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 from ..ir import elements
-from ..ir.records import CONST_TYPES, Document, Graph
+from ..ir.records import Graph
 
 #: the element types of weights kept compressed and decompressed when the model runs
 LOW_PRECISION = ("u8", "i8", "u4", "i4", "nf4")
@@ -34,47 +35,51 @@ def _int(text: str | None) -> int:
         return 0
 
 
-def weights(doc: Document) -> list[dict]:
+def weights(graphs: list[Graph], const_types: set[str]) -> list[dict]:
     """Per element type (most elements first): how many Consts, elements and bytes (their
-    ``size`` attributes summed: a payload the serializer shares is counted per Const)."""
+    ``size`` attributes summed: a payload the serializer shares is counted per Const).
+    ``const_types``: the spellings of Const's type in the file."""
+    alike = Counter((data.get("element_type"), data.get("shape", ""), data.get("size"))
+                    for graph in graphs for layer in graph.layers if layer.type in const_types
+                    for data in (layer.data,))
     rows: dict[str, dict] = {}
-    for graph in doc.graphs():
-        for layer in graph.layers:
-            if layer.type.lower() not in CONST_TYPES:
-                continue
-            element_type = elements.from_element_type(layer.data.get("element_type")) or "dynamic"
-            row = rows.setdefault(element_type, {"element_type": element_type, "constants": 0,
-                                                 "elements": 0, "bytes": 0})
-            row["constants"] += 1
-            row["elements"] += _elements(layer.data.get("shape", ""))
-            row["bytes"] += _int(layer.data.get("size"))
+    for (written, shape, size), count in alike.items():
+        element_type = elements.from_element_type(written) or "dynamic"
+        row = rows.setdefault(element_type, {"element_type": element_type, "constants": 0,
+                                             "elements": 0, "bytes": 0})
+        row["constants"] += count
+        row["elements"] += count * _elements(shape)
+        row["bytes"] += count * _int(size)
     return sorted(rows.values(), key=lambda row: (-row["elements"], row["element_type"]))
 
 
-def compression(doc: Document, rows: list[dict]) -> list[dict]:
+def compression(graphs: list[Graph], const_types: set[str], rows: list[dict]) -> list[dict]:
     """Per low-precision type: the elements of its Consts behind the decompression pattern,
     and their share of every Const element of the file."""
+    if not any(row["element_type"] in LOW_PRECISION for row in rows):
+        return []  # (no graph is walked: most files have no such Const)
     total = sum(row["elements"] for row in rows)
     found: dict[str, int] = {}
-    for graph in doc.graphs():
-        for element_type, count in _compressed(graph).items():
+    for graph in graphs:
+        for element_type, count in _compressed(graph, const_types).items():
             found[element_type] = found.get(element_type, 0) + count
     return [{"element_type": t, "elements": n, "share": round(n / total, 6) if total else 0.0}
             for t, n in sorted(found.items(), key=lambda kv: -kv[1]) if n]
 
 
-def _compressed(graph: Graph) -> dict[str, int]:
+def _compressed(graph: Graph, const_types: set[str]) -> dict[str, int]:
     """One graph's compressed weight elements by type."""
     low: dict[str, tuple[str, int]] = {}
     kinds: dict[str, str] = {}
     subtracts = {}
     for layer in graph.layers:
-        kind = layer.type.lower()
-        if kind in CONST_TYPES:
+        if layer.type in const_types:
             element_type = elements.from_element_type(layer.data.get("element_type"))
             if element_type in LOW_PRECISION:
                 low[layer.id] = (element_type, _elements(layer.data.get("shape", "")))
-        elif kind in ("convert", "subtract", "multiply"):
+            continue
+        kind = layer.type.lower()
+        if kind in ("convert", "subtract", "multiply"):
             kinds[layer.id] = kind
             if kind == "subtract":
                 subtracts[layer.id] = layer

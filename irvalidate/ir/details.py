@@ -134,11 +134,14 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
         if open_at is not None:
             open_at = _continue(texts, open_at, block)
         last = first + block.count(b"\n")
+        line, offset = first, 0  # (a cursor: the lines asked about come in order)
         while wanted and wanted[0] < last:
             if open_at is not None:
                 raise _Unexpected("a layer asked about inside another")
             start = wanted.pop(0)
-            offset = _line_offset(block, start - first)
+            for _ in range(start - line):
+                offset = block.index(b"\n", offset) + 1
+            line = start
             text = block[offset:block.find(b"\n", offset) + 1]
             if text.count(b"<layer") != 1:
                 raise _Unexpected("not one layer on its line")
@@ -159,14 +162,6 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
         layers[lines[start]] = layer_details(element)
     root = etree.fromstring(b"<net>" + tail, etree.XMLParser(**parser_options()))
     return Details(layers, _sections(root))
-
-
-def _line_offset(block: bytes, index: int) -> int:
-    """Where line ``index`` (from 0) of ``block`` starts."""
-    offset = 0
-    for _ in range(index):
-        offset = block.index(b"\n", offset) + 1
-    return offset
 
 
 def _continue(texts: dict[int, bytes], start: int, block: bytes) -> int | None:

@@ -9,12 +9,10 @@ port cannot write an interval.
 """
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from irvalidate.interface.inspect import InspectError, interface_of
-from support import interface_record, places
+from support import cassette, interface_record, places
 
 FILES = places.CORPUS_FILES
 pytestmark = pytest.mark.skipif(not FILES, reason=f"no wild corpus at {places.CORPUS}")
@@ -96,7 +94,7 @@ def test_the_comparison_tells_a_wrong_name_type_and_shape():
         ["inputs[0] names", "inputs[0] element_type", "inputs[0] shape"]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("openvino") is None, reason="no openvino")
+@pytest.mark.skipif(cassette.MODE == "replay", reason="no openvino")
 def test_the_record_is_the_runtimes_today(records):
     """A runtime upgrade that answers otherwise shows here (re-record then)."""
     sample = FILES[::10]

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-DATA = TESTS / "snapshots" / "interface" / "corpus.json.xz"
+DATA = TESTS / "snapshots" / "interface_answers" / "corpus.json.xz"
 
 #: run in a child: the paths on the command line, the answers as JSON on stdout
 ORACLE = r"""
