@@ -9,12 +9,13 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.validation import FileResult, clip_message
-from ..rules import COMPAT_RULES, INTERNAL_ERROR
+# (the engine's own wording of a rule that failed, IRV000, as a check words it)
+from ..engine.validation import FileResult, _internal, clip_message
+from ..rules import COMPAT_RULES
 from ..rules._compat import compat_context
 from ..rules.findings import Finding, LayerRef
 from ..settings.config import Defaults
-from ..settings.selection import level, plan
+from ..settings.selection import plan
 
 if TYPE_CHECKING:
     from ..settings.config import Settings
@@ -39,17 +40,9 @@ def compare(old: InterfaceModel | None, new: InterfaceModel | None, path: str,
                                  level=rule_level, message=clip_message(p.message),
                                  layer=LayerRef.of(p.layer)) for p in rule.check(ctx)]
         except Exception as err:  # noqa: BLE001 - a rule that fails is an IRV000 finding
-            findings.append(_internal(path, rule, err, config))
+            findings += _internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config)
     findings.sort(key=lambda f: (f.line or 0, f.code))
     return FileResult(path, findings)
-
-
-def _internal(path: str, rule, err: Exception, config: Settings) -> Finding:
-    code, slug = INTERNAL_ERROR.CODE, INTERNAL_ERROR.SLUG
-    return Finding(path=path, line=None, code=code, slug=slug,
-                   level=level(config, code, slug, INTERNAL_ERROR.LEVEL),
-                   message=f"internal error in rule {rule.CODE} {rule.SLUG}: "
-                   f"{type(err).__name__}: {err}; please report it with the files")
 
 
 def interface(path: str, bin_path: str | None = None) -> InterfaceModel:

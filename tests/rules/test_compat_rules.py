@@ -182,6 +182,7 @@ def test_a_failing_rule_is_an_internal_error_not_a_crash(monkeypatch):
     monkeypatch.setattr(input_added, "check", broken)
     found = compare(BASE, BASE, "n.xml").findings
     assert [f.code for f in found] == ["IRV000"] and "IRV402" in found[0].message
+    assert compare(BASE, BASE, "n.xml", _config(ignore=["IRV000"])).findings == []
 
 
 def test_matching_prefers_the_input_sharing_most_names():
