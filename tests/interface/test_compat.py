@@ -164,16 +164,24 @@ def test_ir_v10_against_v11_of_one_model(tmp_path):
     assert "lost tensor name fc (kept: logits)" in found[0].message
 
 
-#: IR v10 files of the wild corpus, each compared with itself read and saved as v11
-V10 = [p for p in CORPUS_FILES if 'version="10"' in p.read_text(errors="replace")[:400]
-       and p.with_suffix(".bin").is_file() and p.with_suffix(".bin").stat().st_size > 1000][:4]
+#: the wild corpus's IRs with their weights (the others, LFS pointers, read_model refuses)
+CORPUS = [p for p in CORPUS_FILES if p.with_suffix(".bin").is_file()
+          and p.with_suffix(".bin").stat().st_size > 1000]
 
 
-@pytest.mark.parametrize("path", V10, ids=[p.name for p in V10])
-def test_a_corpus_v10_file_written_again_as_v11(tmp_path, path):
-    again = save(ov.Core().read_model(str(path)), tmp_path / "v11.xml")
-    # (Model Optimizer's <meta_data> parameters move to rt_info: the same ones, no finding)
-    assert compat_files(str(path), again).findings == []
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_a_corpus_file_written_again_keeps_its_interface(tmp_path, path):
+    """Each file against itself, and against what read_model and save_model make of it (IR
+    v10 files become v11, Model Optimizer's <meta_data> parameters move to rt_info): at most
+    an info of the weights."""
+    try:
+        model = ov.Core().read_model(str(path))
+    except RuntimeError:
+        pytest.skip("read_model refuses it")
+    again = save(model, tmp_path / "again.xml")
+    assert compat_files(str(path), str(path)).findings == []
+    found = compat_files(str(path), again).findings
+    assert {f.code for f in found} <= {"IRV415"}, [f.message for f in found]
 
 
 def _onnx_file(path: Path) -> Path:
