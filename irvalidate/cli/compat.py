@@ -54,6 +54,12 @@ def run(argv: Sequence[str]) -> int:
         return args
     if args.against is None and len(args.paths) != 2:
         return _usage("compat takes OLD NEW, or --against REV [PATH...]")
+    if args.output not in (None, "-"):
+        from .output import problem
+        inputs = [p for p in args.paths if os.path.isfile(p)]
+        unusable = problem(args.output, inputs + [os.path.splitext(p)[0] + ".bin" for p in inputs])
+        if unusable:
+            return _usage(f"--output {args.output}: {unusable}")
     from ..settings.config import ConfigError
     try:
         return _run(args)

@@ -79,6 +79,11 @@ def test_json_and_github(pair, capsys):
 def test_the_report_to_a_file(pair, capsys, tmp_path):
     assert run(capsys, *pair, "-o", "report.txt") == (1, "", "")
     assert (tmp_path / "report.txt").read_text().startswith("new.xml:4: IRV401")
+    before = (tmp_path / "new.bin").read_bytes()
+    assert run(capsys, *pair, "-o", "new.bin") == (2, "", (
+        "irvalidate: error: --output new.bin: is one of the input files (an IR or its .bin); "
+        "refusing to overwrite it\n"))
+    assert (tmp_path / "new.bin").read_bytes() == before
 
 
 @pytest.mark.parametrize("args, message", [
