@@ -27,7 +27,10 @@ printed as met / NOT met.  Parts:
 * ``-j 2`` against ``-j 1`` on a folder of 20 medium IRs (copies of llm-3000), beside the
   machine's own ceiling measured in the same rounds (trivially parallel pure Python);
 * issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the llm stack and of
-  the fp16 stack with distinct weights in every block, time and peak memory.
+  the fp16 stack with distinct weights in every block, time and peak memory; and issue 28's
+  ``inspect`` (its target: no more CPU than the check) in the same interleaved rounds;
+* issue 28: ``compat`` of the llm stack against itself and against the fp16 stack, beside a
+  check of it, time and peak memory.
 
     python benchmarks/run.py                 # full run (~15 min on 2 cores)
     python benchmarks/run.py --quick         # smoke run: small models, 1 round (~40 s)
@@ -95,9 +98,10 @@ SOURCES: dict = {}
 
 
 def command(tool: str, xml: Path, extra: tuple = ()) -> list:
-    """The child's command line; an ``extra`` starting with a subcommand (``reshapeable``)
-    puts it before the file."""
-    before, after = (extra[:1], extra[1:]) if extra[:1] == ("reshapeable",) else ((), extra)
+    """The child's command line; an ``extra`` starting with a subcommand (``reshapeable``,
+    ``inspect``, ``compat``) puts it before the file."""
+    before, after = (extra[:1], extra[1:]) \
+        if extra[:1] in (("reshapeable",), ("inspect",), ("compat",)) else ((), extra)
     if tool in SOURCES:
         return [PY, "-S", "-c", FROM_SOURCES, str(SOURCES[tool]), *before, str(xml), *after]
     if tool == "irvalidate":  # the live sources (an editable install's hook needs site)
@@ -270,6 +274,9 @@ def targets(startup: list, main: list, slopes: dict, jobs: dict, formats: dict |
                    (f"reshapeable/check peak RSS on {reshape['file']}",
                     reshape["reshapeable"]["rss_mb_ratio"], 2.0),
                    (f"--reshape/check wall on {reshape['file']}", reshape["reshape"]["wall_ratio"], 1.5)]
+        if "inspect" in reshape:  # issue 28: inspect takes no more than a check
+            checks.append((f"inspect/check CPU on {reshape['file']}",
+                           reshape["inspect"]["cpu_ratio"], 1.0))
     lines = [f"- {label}: {fmt(v, '.3f')} (target <= {lim}): "
              + ("n/a" if math.isnan(v) else "met" if v <= lim else "NOT met")
              for label, v, lim in checks]
@@ -304,9 +311,13 @@ def parallel(folder: Path, rounds: int) -> dict:
 
 #: issue 27: what --reshape asks of the decoder stack (both inputs, one batch of 64 tokens)
 RESHAPE_SPEC = "input_ids[1,64],attention_mask[1,64]"
-#: issue 27's runs on one file: a plain check (as CI runs it), reshapeable, --reshape
+#: issue 27's runs on one file: a plain check (as CI runs it), reshapeable, --reshape; and
+#: issue 28's inspect (reshapeable's axes are not computed on a file this large)
 RESHAPING = {"check": ("--format", "json"), "reshapeable": ("reshapeable", "--format", "json"),
-             "reshape": ("--reshape", RESHAPE_SPEC, "--format", "json")}
+             "reshape": ("--reshape", RESHAPE_SPEC, "--format", "json"),
+             "inspect": ("inspect", "--format", "json")}
+#: the runs compared with the check
+COMPARED = ("reshapeable", "reshape", "inspect")
 
 
 def reshaping(xml: Path, rounds: int) -> dict:
@@ -320,7 +331,7 @@ def reshaping(xml: Path, rounds: int) -> dict:
             runs[k].append(measure("irvalidate", xml, RESHAPING[k]))
     got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
            | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
-    for k in ("reshapeable", "reshape"):
+    for k in COMPARED:
         got[k] |= {f"{m}_ratio": got[k][m] / got["check"][m] for m in ("wall", "cpu", "rss_mb")}
     return {"file": xml.name, "rounds": rounds, **got}
 
@@ -330,8 +341,41 @@ def reshaping_lines(found: dict) -> list:
         return []
     row = lambda k: (f"{k}: wall {found[k]['wall']:.2f} s, CPU {found[k]['cpu']:.2f} s, "  # noqa: E731
                      f"peak RSS {found[k]['rss_mb']:.0f} MB (exit {found[k]['rcs']})")
-    return [f"Issue 27 on {found['file']}, {found['rounds']} interleaved rounds, medians:",
+    return [f"Issues 27 and 28 on {found['file']}, {found['rounds']} interleaved rounds, medians:",
             *(f"- {row(k)}" for k in RESHAPING), ""]
+
+
+def compat_runs(xml: Path, other: Path, rounds: int) -> dict:
+    """Issue 28: ``compat`` of the file against itself and against ``other`` (its fp16
+    export), beside a plain check of the file, interleaved, the order rotating: medians of
+    wall and CPU s and of peak RSS, and the ratios to the check."""
+    kinds = {"check": ("--format", "json"),
+             "compat-self": ("compat", str(xml), "--format", "json"),
+             f"compat-{other.stem}": ("compat", str(other), "--format", "json")}
+    runs: dict = {k: [] for k in kinds}
+    names = list(kinds)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            runs[k].append(measure("irvalidate", xml, kinds[k]))
+    got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
+           | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
+    for k in names[1:]:
+        got[k] |= {f"{m}_ratio": got[k][m] / got["check"][m] for m in ("wall", "cpu", "rss_mb")}
+    return {"file": xml.name, "rounds": rounds, "kinds": names, **got}
+
+
+def compat_lines(found: dict) -> list:
+    if not found:
+        return []
+    lines = [f"Issue 28: compat on {found['file']}, {found['rounds']} interleaved rounds, "
+             f"medians (exit 1: the two files' interfaces differ):"]
+    for k in found["kinds"]:
+        row = found[k]
+        ratio = "" if k == "check" else \
+            f"; {row['cpu_ratio']:.2f}x the check's CPU, {row['rss_mb_ratio']:.1f}x its RSS"
+        lines.append(f"- {k}: wall {row['wall']:.2f} s, CPU {row['cpu']:.2f} s, peak RSS "
+                     f"{row['rss_mb']:.0f} MB (exit {row['rcs']}){ratio}")
+    return lines + [""]
 
 
 def medium_folder(out: Path, gen: dict, count: int = 20, layers: int = 3000) -> Path:
@@ -513,13 +557,16 @@ def main(argv=None) -> int:
     ap.add_argument("--reshape-rounds", type=int, default=3, help="rounds of issue 27's "
                     "reshapeable and --reshape against a check, on the llm and llm-fp16 "
                     "stacks (0: skip)")
+    ap.add_argument("--compat-rounds", type=int, default=3, help="rounds of issue 28's "
+                    "compat of the llm stack against itself and against llm-fp16, beside a "
+                    "check (0: skip)")
     ap.add_argument("--jobs-rounds", type=int, default=15,
                     help="rounds of the -j part (15: a round takes ~2.5 s, and this machine "
                     "class's speed drifts by 25%% between seconds)")
     args = ap.parse_args(argv)
     quick = dict(llm=3000, real=3000, stress=5000, series="1000,3000,10000", rounds=1,
                  startup_rounds=3, jobs_files=6, jobs_rounds=1, inproc_rounds=1, corpus_files=8,
-                 reshape_rounds=1)
+                 reshape_rounds=1, compat_rounds=1)
     for k, v in quick.items():   # --quick changes only what the command line left at default
         if args.quick and getattr(args, k) == ap.get_default(k):
             setattr(args, k, v)
@@ -564,9 +611,16 @@ def main(argv=None) -> int:
     for kind, layers in stacks if args.reshape_rounds and "irvalidate" in tools else ():
         if layers:
             stack = ensure(kind, layers, args.dir, gen)
-            print(f"issue 27: check, reshapeable, --reshape on {stack.name}, "
+            print(f"issues 27 and 28: check, reshapeable, --reshape, inspect on {stack.name}, "
                   f"{args.reshape_rounds} rounds", file=sys.stderr)
             reshapes.append(reshaping(stack, args.reshape_rounds))
+    compat = {}
+    if args.compat_rounds and args.llm and args.real and "irvalidate" in tools:
+        stack, fp16 = ensure("llm", args.llm, args.dir, gen), ensure("llm-fp16", args.real,
+                                                                      args.dir, gen)
+        print(f"issue 28: check and compat on {stack.name} (against itself, {fp16.name}), "
+              f"{args.compat_rounds} rounds", file=sys.stderr)
+        compat = compat_runs(stack, fp16, args.compat_rounds)
     jobs = {}
     if args.jobs_files and "irvalidate" in tools:
         folder = medium_folder(args.dir, gen, args.jobs_files)
@@ -635,6 +689,7 @@ def main(argv=None) -> int:
                 f"{jobs['ceilings'][0]:.2f}x to {jobs['ceilings'][-1]:.2f}x", ""]
     for reshape in reshapes:
         out += reshaping_lines(reshape)
+    out += compat_lines(compat)
     out += [f"Non-zero exit codes: {bad}" if bad else "Every run exited 0.", "",
             "Issue 16, 26 and 27 targets (informative):",
             *targets(startup, main_rows, large, jobs, formats, nets_total.get("irvalidate"),
@@ -651,7 +706,7 @@ def main(argv=None) -> int:
             "corpus_in_process": wild, "series": ser_rows,
             "series_kind": args.series_kind, "slope": slopes, "slope_minus_startup": net,
             "slope_two_largest": top, "slope_large": large, "jobs": jobs, "reshaping": reshapes,
-            "generated_s": gen}, indent=1))
+            "compat": compat, "generated_s": gen}, indent=1))
     return 0
 
 

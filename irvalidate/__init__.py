@@ -7,6 +7,8 @@ if TYPE_CHECKING:  # for the annotations only: `import irvalidate` imports nothi
     from collections.abc import Sequence
 
     from .api import ConfigLike, PathLike, Shapes
+    from .interface.inspect import Reshapeable
+    from .interface.model import InterfaceModel
     from .reporting.report import Report
     from .rules.findings import Edit
 
@@ -25,6 +27,9 @@ def __getattr__(name: str) -> object:
     if name == "FixError":
         from .fixing.run import FixError
         return FixError
+    if name == "InspectError":
+        from .interface.inspect import InspectError
+        return InspectError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -61,5 +66,24 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
     return _reshape(path, shapes, smart_reshape, config, bin_path)
 
 
-__all__ = ["validate", "fix", "reshape", "ConfigError", "FixError", "NoIRFilesError",
-           "__version__"]
+def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
+    """What a change to a model's interface breaks, ``old`` against ``new`` (two IR files);
+    returns a :class:`irvalidate.reporting.report.Report` of the new file whose findings are
+    the compat rules' (IRV401-IRV416).  See :func:`irvalidate.api.compat`.
+    """
+    from .api import compat as _compat
+    return _compat(old, new, config)
+
+
+def inspect(path: PathLike, bin_path: str | None = None,
+            reshapeable: Reshapeable = "auto") -> InterfaceModel:
+    """The interface of one IR file (its inputs and outputs with every tensor name, type and
+    declared shape; layers, weights, compression, producer, rt_info); returns a
+    :class:`irvalidate.interface.model.InterfaceModel`.  See :func:`irvalidate.api.inspect`.
+    """
+    from .api import inspect as _inspect
+    return _inspect(path, bin_path, reshapeable)
+
+
+__all__ = ["validate", "fix", "reshape", "inspect", "compat", "ConfigError", "FixError",
+           "InspectError", "NoIRFilesError", "__version__"]

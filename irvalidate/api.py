@@ -13,6 +13,8 @@ from typing import (
 from .engine.validation import FileResult, validate_file
 
 if TYPE_CHECKING:  # imported by validate(): the CLI's text path needs neither (nor pydantic)
+    from .interface.inspect import Reshapeable
+    from .interface.model import InterfaceModel
     from .reporting.report import Report
     from .rules.findings import Edit
     from .settings.config import Config
@@ -198,3 +200,40 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
         raise ValueError(f"{path}: not a file")
     result = reshape_file(path, from_api(shapes), smart_reshape, config, bin_path)
     return build([result], read())
+
+
+def inspect(path: PathLike, bin_path: str | None = None,
+            reshapeable: Reshapeable = "auto") -> InterfaceModel:
+    """The interface of one IR file, as ``irvalidate inspect`` reads it: its inputs and
+    outputs (every tensor name, element type, declared shape, layout, and with
+    ``reshapeable`` the sizes each input axis takes), layers, weights, compression,
+    producer and rt_info (:class:`irvalidate.interface.model.InterfaceModel`).
+
+    ``reshapeable``: "auto" states the axes of files up to 3,000 layers, "always" of any,
+    "never" of none (``axes`` is then null).  FileNotFoundError for a path that does not
+    exist; IsADirectoryError for a folder (``irvalidate inspect`` takes folders);
+    :class:`irvalidate.InspectError` (a ValueError) for a file that is not a readable IR.
+    """
+    from .interface.inspect import interface_of
+    name = _paths(path)[0]
+    if os.path.isdir(name):
+        raise IsADirectoryError(errno.EISDIR, "a folder: inspect takes one IR file", name)
+    return interface_of(name, bin_path, reshapeable=reshapeable)
+
+
+def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
+    """What ``irvalidate compat OLD NEW`` says of a change to a model's interface: the
+    report of the new file, its findings IRV401-IRV416 at the levels ``config`` gives them
+    (the issue's table by default), each located in the new file with the old file's line
+    in its message.  FileNotFoundError for a path that does not exist; ValueError
+    (``irvalidate.interface.compat.CompatError``) for a file that is not a readable IR."""
+    from .interface.compat import compat_files
+    from .reporting.report import build
+    from .settings.config import Config, build as build_config
+    from .version import read
+    if config is None:
+        config = Config()
+    elif not isinstance(config, Config):
+        config = build_config(dict(config), "config")
+    old_path, new_path = _paths([old, new])
+    return build([compat_files(old_path, new_path, config)], read())

@@ -83,3 +83,34 @@ def test_the_nets_are_named_as_make_models_writes_them():
     pytest.importorskip("openvino")
     from nets import NETS
     assert run.NETS == tuple(NETS)
+
+
+@pytest.mark.parametrize("cpu_ratio, verdict", [(0.9, "met"), (1.2, "NOT met")])
+def test_inspect_is_judged_against_the_checks_cpu(cpu_ratio, verdict):
+    """Issue 28: inspect takes no more CPU than a check of the same file."""
+    ratios = lambda cpu: {"wall_ratio": 1.0, "cpu_ratio": cpu, "rss_mb_ratio": 1.0}  # noqa: E731
+    reshape = {"file": "llm-100000.xml", "reshapeable": ratios(1.0), "reshape": ratios(1.0),
+               "inspect": ratios(cpu_ratio)}
+    lines = run.targets([], [], {}, {}, reshapes=[reshape])
+    judged = [line for line in lines if line.startswith("- inspect/check CPU on llm-100000.xml")]
+    assert len(judged) == 1 and judged[0].endswith(": " + verdict), lines
+    assert run.command("irvalidate", Path("m.xml"), run.RESHAPING["inspect"])[-4:] == \
+        ["inspect", "m.xml", "--format", "json"]
+
+
+def test_compat_runs_name_both_files_after_the_subcommand():
+    line = run.command("irvalidate", Path("old.xml"), ("compat", "new.xml", "--format", "json"))
+    assert line[-5:] == ["compat", "old.xml", "new.xml", "--format", "json"]
+    line = run.command("irvalidate", Path("old.xml"), ("--format", "json"))
+    assert line[-3:] == ["old.xml", "--format", "json"]
+
+
+def test_compat_lines_give_each_run_against_the_check():
+    tool = lambda cpu, rss: {"wall": cpu, "cpu": cpu, "rss_mb": rss, "rcs": [0]}  # noqa: E731
+    found = {"file": "llm-100000.xml", "rounds": 3, "kinds": ["check", "compat-self"],
+             "check": tool(2.0, 28.0), "compat-self": tool(3.0, 140.0) | {
+                 "cpu_ratio": 1.5, "wall_ratio": 1.5, "rss_mb_ratio": 5.0}}
+    lines = run.compat_lines(found)
+    assert lines[2] == "- compat-self: wall 3.00 s, CPU 3.00 s, peak RSS 140 MB (exit [0]); " \
+                       "1.50x the check's CPU, 5.0x its RSS"
+    assert run.compat_lines({}) == []

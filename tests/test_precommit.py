@@ -205,3 +205,29 @@ def test_the_fixing_hook_repairs_the_broken_ir_then_passes(hook_repo, user_repo,
                        "--color", "never", "--files", BAD, GOOD, POM)
     assert again.returncode == 0, again.output
     assert (user_repo / BAD).read_bytes() == fixed
+
+
+def test_the_compat_hook_fails_a_commit_that_renames_an_input(hook_repo, tmp_path, env):
+    """irvalidate-compat compares what is staged with HEAD: an input renamed fails the
+    commit; the same change left unstaged is stashed by pre-commit, and passes."""
+    repo = tmp_path / "interface"
+    (repo / "models").mkdir(parents=True)
+    source = SAMPLES / "reshape" / "classifier-head.xml"
+    shutil.copyfile(source, repo / "models" / "model.xml")
+    shutil.copyfile(source.with_suffix(".bin"), repo / "models" / "model.bin")
+    _init(repo, env)
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "--no-verify", "-m", "model", env=env)
+    model = repo / "models" / "model.xml"
+    model.write_text(model.read_text().replace('names="x"', 'names="pixel_values"'))
+    _git(repo, "add", "-A", env=env)
+    done = pre_commit(repo, env, "try-repo", str(hook_repo[0]), "irvalidate-compat",
+                      "--color", "never")
+    assert done.returncode == 1, done.output
+    assert "Failed" in done.output
+    assert ("models/model.xml:4: IRV401 [error] input 'x' renamed 'pixel_values': none of its "
+            "tensor names (x) is kept (line 4 of models/model.xml at HEAD)") in done.output
+    _git(repo, "reset", "-q", env=env)
+    done = pre_commit(repo, env, "try-repo", str(hook_repo[0]), "irvalidate-compat",
+                      "--color", "never")
+    assert done.returncode == 0, done.output

@@ -57,14 +57,21 @@ def _render(fmt: str, results, args: Arguments, to_file: bool) -> str:
 
 def _subcommand(argv: Sequence[str]) -> int | None:
     # the command wins over a file or folder of that name, as git's do: ./rules checks it
-    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable"):
+    if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable", "inspect",
+                                   "compat"):
         return None
+    if argv[0] == "compat":
+        from .compat import run as compat
+        return compat(argv)
     if argv[0] == "shapes":
         from .shapes import run as shapes
         return shapes(argv)
     if argv[0] == "reshapeable":
         from .reshapeable import run as reshapeable
         return reshapeable(argv)
+    if argv[0] == "inspect":
+        from .inspect import run as inspect
+        return inspect(argv)
     from .commands import run
     return run(argv)
 

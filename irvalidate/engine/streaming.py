@@ -75,10 +75,10 @@ HOW: dict[str, str] = {
 #: the rules left to the default, once at the end: they read the document (IRV000-IRV005),
 #: the whole graph's edges, ids and order (IRV202, IRV205, IRV207, IRV208, IRV210, IRV211),
 #: speak once for the file (IRV204 of its .bin, IRV217 of its extension ops), or read a
-#: what-if run (IRV301, IRV302, IRV303)
+#: what-if run (IRV301, IRV302, IRV303); compat's (IRV401-IRV416) never run in a check
 AT_END = frozenset({"IRV000", "IRV001", "IRV002", "IRV003", "IRV005", "IRV202", "IRV204",
                     "IRV205", "IRV207", "IRV208", "IRV210", "IRV211", "IRV217", "IRV301",
-                    "IRV302", "IRV303"})
+                    "IRV302", "IRV303", *(f"IRV{code}" for code in range(401, 417))})
 
 
 class Streamed(NamedTuple):

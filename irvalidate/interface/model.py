@@ -7,7 +7,16 @@ static dim has ``lo == hi``.
 """
 from __future__ import annotations
 
+import json
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import GenerateJsonSchema
+
+#: the version of the ``inspect --format json`` document (``InspectReport``); a change that
+#: removes or renames a field makes it 2
+SCHEMA_VERSION = "1"
+SCHEMA_ID = "https://irvalidate.invalid/schemas/inspect-1.schema.json"
 
 
 class _Model(BaseModel):
@@ -81,3 +90,34 @@ class InterfaceModel(_Model):
     extensions: list[str] = Field(description="op types no opset of OpenVINO defines")
     bin_bytes: int | None = Field(description="the .bin's size; null: no .bin")
     reshapeable: bool = Field(description="whether the inputs' axes were computed")
+
+
+class InspectFailureModel(_Model):
+    """A file ``inspect`` could not read as an IR (the command then exits 2)."""
+    file: str
+    message: str
+
+
+class InspectReport(_Model):
+    """What ``irvalidate inspect --format json`` prints: one document for every file."""
+    schema_version: Literal["1"] = "1"
+    tool: Literal["irvalidate"] = "irvalidate"
+    version: str = Field(description="irvalidate's version")
+    files: list[InterfaceModel] = Field(description="the files read, in the order given")
+    errors: list[InspectFailureModel] = Field(
+        description="the files that could not be read as an IR, and why")
+
+
+class _WithDialect(GenerateJsonSchema):
+    def generate(self, schema, mode="validation"):
+        result = super().generate(schema, mode=mode)
+        return {"$schema": self.schema_dialect, "$id": SCHEMA_ID, **result}
+
+
+def json_schema() -> dict:
+    """The JSON Schema of ``inspect --format json`` (schemas/inspect.schema.json)."""
+    return InspectReport.model_json_schema(mode="serialization", schema_generator=_WithDialect)
+
+
+if __name__ == "__main__":
+    print(json.dumps(json_schema(), indent=2))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from . import (
     body_port_map,
@@ -65,8 +66,64 @@ RESHAPE_RULES: tuple[ModuleType, ...] = (
 
 #: the engine's own failure on a file: documented like a rule, but it checks nothing
 INTERNAL_ERROR = internal_error
-#: everything with a code, IRV000 first (the listing, the docs, selection)
-ALL: tuple[ModuleType, ...] = (internal_error,) + RULES
+
+if TYPE_CHECKING:  # made on first use by __getattr__, below
+    #: what ``compat`` runs, never a check: they read two interfaces (``rules._compat``),
+    #: not a file's graph
+    COMPAT_RULES: tuple[ModuleType, ...]
+    #: everything with a code, IRV000 first (the listing, the docs, selection)
+    ALL: tuple[ModuleType, ...]
+    BY_CODE: dict[str, ModuleType]
+    BY_SLUG: dict[str, ModuleType]
+
+
+def _compat_rules() -> tuple[ModuleType, ...]:
+    # imported on first use: a check never runs them, and the 16 modules cost a small
+    # file's start several milliseconds
+    from . import (
+        element_type_changed,
+        input_added,
+        input_axis_pinned,
+        input_order_changed,
+        input_removed,
+        input_shape_changed,
+        input_shape_narrowed,
+        input_shape_widened,
+        layout_changed,
+        model_file_unmatched,
+        names_dropped,
+        output_added,
+        output_removed,
+        output_shape_changed,
+        output_shape_narrowed,
+        weights_changed,
+    )
+    return (input_removed, input_added, names_dropped, element_type_changed,
+            input_shape_changed, input_shape_widened, input_shape_narrowed, input_order_changed,
+            output_removed, output_added, output_shape_changed, output_shape_narrowed,
+            input_axis_pinned, layout_changed, weights_changed, model_file_unmatched)
+
+
+def _registry() -> tuple[dict[str, ModuleType], dict[str, ModuleType]]:
+    """BY_CODE and BY_SLUG, made (with COMPAT_RULES and ALL) on first use and kept."""
+    made = globals()
+    if "BY_CODE" not in made:
+        compat = _compat_rules()
+        every = (internal_error,) + RULES + compat
+        by_code = {rule.CODE: rule for rule in every}
+        by_slug = {rule.SLUG: rule for rule in every}
+        assert len(by_code) == len(every) and len(by_slug) == len(every), \
+            "codes and slugs are unique"
+        made.update(COMPAT_RULES=compat, ALL=every, BY_CODE=by_code, BY_SLUG=by_slug)
+    return made["BY_CODE"], made["BY_SLUG"]
+
+
+def __getattr__(name: str) -> object:
+    if name not in ("COMPAT_RULES", "ALL", "BY_CODE", "BY_SLUG"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _registry()
+    return globals()[name]
+
 
 #: slugs a rule had before, still accepted in configuration and on the command line
 ALIASES: dict[str, str] = {
@@ -75,11 +132,6 @@ ALIASES: dict[str, str] = {
     "invalid-broadcast-attribute": invalid_attribute.SLUG,
 }
 
-BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
-BY_SLUG: dict[str, ModuleType] = {rule.SLUG: rule for rule in ALL}
-assert len(BY_CODE) == len(ALL) and len(BY_SLUG) == len(ALL), "codes and slugs are unique"
-
-
 def canonical_slug(slug: str) -> str:
     """The slug a rule has now, for one it had before (or the slug itself)."""
     return ALIASES.get(slug.lower(), slug.lower())
@@ -87,7 +139,8 @@ def canonical_slug(slug: str) -> str:
 
 def get(key: str) -> ModuleType:
     """A rule by code, slug or former slug; ValueError names the unknown key."""
-    rule = BY_CODE.get(key.upper()) or BY_SLUG.get(canonical_slug(key))
+    by_code, by_slug = _registry()
+    rule = by_code.get(key.upper()) or by_slug.get(canonical_slug(key))
     if rule is None:
         raise ValueError(f"no such rule: {key}")
     return rule

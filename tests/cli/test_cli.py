@@ -231,7 +231,7 @@ def test_explain_several_all_and_internal_error(capsys):
     for code in ["IRV000", *(r.CODE for r in RULES)]:
         assert f"\n{code} " in "\n" + text
     assert main(["explain", "IRV999"]) == 2
-    assert capsys.readouterr().err == "irvalidate: error: no such rule: IRV999; did you mean 'IRV209'?\n"
+    assert capsys.readouterr().err == "irvalidate: error: no such rule: IRV999; did you mean 'IRV409'?\n"
     assert main(["explain"]) == 2
 
 

@@ -121,7 +121,7 @@ def test_explain_takes_a_code_prefix_as_select_does(capsys):
 
 
 @pytest.mark.parametrize("typed, meant", [("IRV2O1", "IRV201"), ("IRV1O1", "IRV101"),
-                                          ("irv1o9", "IRV109"), ("IRV2l1", "IRV211"), ("IRV999", "IRV209")])
+                                          ("irv1o9", "IRV109"), ("IRV2l1", "IRV211"), ("IRV999", "IRV409")])
 def test_a_letter_typed_for_a_digit_is_read_as_the_digit(tmp_path, capsys, typed, meant):
     assert main(["explain", typed]) == 2
     assert capsys.readouterr().err.endswith(f"did you mean {meant!r}?\n")

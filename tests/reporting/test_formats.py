@@ -17,7 +17,7 @@ from jsonschema.validators import validator_for
 from irvalidate.cli import main as cli
 from irvalidate.engine.validation import FileResult
 from irvalidate.reporting import FORMATTERS, github, sarif
-from irvalidate.rules import INTERNAL_ERROR, RULES
+from irvalidate.rules import COMPAT_RULES, INTERNAL_ERROR, RULES
 from irvalidate.rules.findings import Cause, Finding, LayerRef
 from support.irbuilder import IR
 
@@ -167,11 +167,11 @@ def test_sarif_rules_cover_the_registry():
     rules = json.loads(sarif.render([], "1.2.3"))["runs"][0]["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
     assert len(ids) == len(set(ids))
-    assert set(ids) == {r.CODE for r in RULES} | {INTERNAL_ERROR.CODE}
+    assert set(ids) == {r.CODE for r in RULES + COMPAT_RULES} | {INTERNAL_ERROR.CODE}
     by_id = {rule["id"]: rule for rule in rules}
     assert by_id[INTERNAL_ERROR.CODE]["name"] == INTERNAL_ERROR.SLUG
     levels = {"error": "error", "warning": "warning", "info": "note"}
-    for r in RULES:
+    for r in RULES + COMPAT_RULES:
         rule = by_id[r.CODE]
         assert rule["name"] == r.SLUG and rule["shortDescription"]["text"] == r.SUMMARY
         assert rule["defaultConfiguration"]["level"] == levels[r.LEVEL]

@@ -167,7 +167,7 @@ def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--ignore", "IRV999"], "--ignore: 'IRV999' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--ignore", "IRV999"], "--ignore: 'IRV999' matches no rule code or slug; did you mean 'IRV409'?"),
     (["--select", "FOO"], "--select: 'FOO' matches no rule code or slug; `irvalidate rules` lists them"),
     (["--extend-ignore", "unreachable-layers"],
      "--extend-ignore: 'unreachable-layers' matches no rule code or slug; did you mean "
@@ -176,7 +176,7 @@ def test_file_level_rules_run_whatever_select_says(tmp_path, capsys, monkeypatch
     (["--severity", "IRV101"], "--severity: expected RULE=LEVEL, got 'IRV101'"),
     (["-j", "-1"], "-j/--jobs: Input should be greater than or equal to 0"),
     (["--per-file-ignores", "bad"], "--per-file-ignores: expected GLOB:RULES, got 'bad'"),
-    (["--per-file-ignores", "*.xml:IRV9"], "--per-file-ignores: *.xml: 'IRV9' matches no rule code or slug; did you mean 'IRV209'?"),
+    (["--per-file-ignores", "*.xml:IRV9"], "--per-file-ignores: *.xml: 'IRV9' matches no rule code or slug; did you mean 'IRV409'?"),
     (["--extend-exclude", "./"], "--extend-exclude: './' is an empty pattern"),
 ])
 def test_command_line_mistakes_get_one_line_naming_the_option(tmp_path, capsys, argv, message):
@@ -191,14 +191,14 @@ def test_configuration_file_mistakes_get_the_same_suggestion(tmp_path, capsys, m
     assert main([str(broken(tmp_path))]) == 2
     assert capsys.readouterr().err == (
         f"irvalidate: error: {tmp_path / 'irvalidate.toml'}: ignore: 'IRV999' matches no rule "
-        f"code or slug; did you mean 'IRV209'?\n")
+        f"code or slug; did you mean 'IRV409'?\n")
 
 
 def test_api_raises_config_error(tmp_path):
     path = broken(tmp_path)
     assert issubclass(irvalidate.ConfigError, ValueError)
     with pytest.raises(irvalidate.ConfigError, match=r"ignore: 'IRV999' matches no rule code or "
-                       r"slug; did you mean 'IRV209'\?") as caught:
+                       r"slug; did you mean 'IRV409'\?") as caught:
         irvalidate.validate(path, config={"ignore": ["IRV999"]})
     assert "pydantic" not in str(caught.value)
     with pytest.raises(irvalidate.ConfigError, match="unknown key 'selct'"):
