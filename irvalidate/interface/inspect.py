@@ -47,7 +47,21 @@ def interface_of(path: str, bin_path: str | None = None, *,
 
 def summary(path: str, bin_path: str | None = None, *,
             reshapeable: Reshapeable = "auto") -> dict:
-    """``interface_of`` as plain dicts and lists (InterfaceModel's JSON)."""
+    """``interface_of`` as plain dicts and lists (InterfaceModel's JSON), made with the
+    cyclic garbage collector paused, as a check does (``api._without_cycle_collector``): the
+    records hold no cycles, and the collections their allocation sets off cost 0.5 s of 1.3
+    on the 100k-layer IR."""
+    import gc
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _summary(path, bin_path, reshapeable)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _summary(path: str, bin_path: str | None, reshapeable: Reshapeable) -> dict:
     doc, plain = _document(path)
     graph, graphs = doc.graph, doc.graphs()
     counts = Counter(map(_TYPE_AND_VERSION, (layer for g in graphs for layer in g.layers)))
