@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from .model import InterfaceModel
 
 Reshapeable = Literal["auto", "always", "never"]
-#: ``reshapeable="auto"`` computes the axes up to this many layers: the symbolic inference
-#: costs ~3-5x a check, and a file this small is checked in well under a second
+#: ``reshapeable="auto"`` computes the axes up to this many layers.  Measured in process: the
+#: symbolic inference takes 0.04 s on resnet50 (396 layers), 0.13-0.17 s on the 3,000-layer
+#: stacks, 0.43 s on 10,000 (~3x a check of them); the command then costs a check's time plus
+#: at most ~0.2 s (0.19 -> 0.29 s CPU on resnet50, 0.23 -> 0.42 s on llm-3000)
 RESHAPEABLE_LAYERS = 3000
 
 
