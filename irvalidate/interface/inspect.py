@@ -256,6 +256,7 @@ def _extensions(counts: Counter) -> list[str]:
 #: (producer key, where it is read: a section and a flattened path), the first found wins
 _PRODUCER = (
     ("openvino", "rt_info", "Runtime_version"), ("openvino", "rt_info", "OpenVINO Runtime"),
+    ("openvino", "meta_data", "Runtime_version"),
     ("mo", "rt_info", "MO_version"), ("mo", "meta_data", "MO_version"),
     ("framework", "rt_info", "conversion_parameters/framework"),
     ("framework", "meta_data", "cli_parameters/framework"),
