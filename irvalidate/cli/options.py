@@ -155,7 +155,8 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "against the inference of every op of opsets 1-16, graph integrity, constants and "
         "weights; --fix repairs stale dims, --reshape tries new input shapes.  Also: `irvalidate rules`, "
         "`irvalidate explain CODE...`, `irvalidate shapes PATH...` (each layer's inferred "
-        "shapes), `irvalidate reshapeable PATH...` (which input axes Model.reshape can change); "
+        "shapes), `irvalidate reshapeable PATH...` (which input axes Model.reshape can change), "
+        "`irvalidate inspect PATH...` (each model's inputs, outputs and weights); "
         "each has its own --help.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")
     add = parser.add_argument
