@@ -139,14 +139,28 @@ def _input(index: int, layer: Layer, shape: Shape, found: ir_details.Details, v1
         names = _with(names, layer.name)
         element_type = "f32" if element_type == "f16" else element_type
     return _tensor(index, layer, names, element_type, shape, _layout(details, port),
-                   None if axes is None else axes.get(layer.name, []))
+                   None if axes is None else axes.get(layer.name, []),
+                   _own_rt_info(details, details, port))
 
 
 def _tensor(index: int, layer: Layer, names: list[str], element_type: str, shape: Shape,
-            layout: str | None, axes: list[dict] | None) -> dict:
+            layout: str | None, axes: list[dict] | None, rt_info: dict[str, str]) -> dict:
     return {"index": index, "layer": layer.name, "layer_id": layer.id, "line": layer.line,
             "names": names, "element_type": element_type, "shape": _dims(shape),
-            "shape_text": format_shape(shape, elide=False), "layout": layout, "axes": axes}
+            "shape_text": format_shape(shape, elide=False), "layout": layout, "axes": axes,
+            "rt_info": rt_info}
+
+
+#: rt_info every export rewrites (the names of the layers fused into one): not the interface
+_NOISE = ("fused_names",)
+
+
+def _own_rt_info(layer: ir_details.LayerDetails | None, port_owner: ir_details.LayerDetails | None,
+                 port: str) -> dict[str, str]:
+    """A tensor's rt_info: its Parameter's or Result's (``layer``), then its port's."""
+    found = dict(layer.info) if layer else {}
+    found.update(port_owner.port_info.get(port, {}) if port_owner else {})
+    return {k: v for k, v in found.items() if k not in _NOISE}
 
 
 def _output(index: int, result: Layer, source: tuple[Layer | None, str],
@@ -165,7 +179,8 @@ def _output(index: int, result: Layer, source: tuple[Layer | None, str],
         names = _with(names, _v10_output_name(producer, port_id))
         element_type = _v10_output_type(element_type)
     return _tensor(index, result, names, element_type or "dynamic", shape,
-                   _layout(feeder, port_id) or _layout(own, ""), None)
+                   _layout(feeder, port_id) or _layout(own, ""), None,
+                   _own_rt_info(own, feeder, port_id))
 
 
 def _port(layer: Layer | None, port_id: str) -> Port | None:

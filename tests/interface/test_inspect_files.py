@@ -40,3 +40,27 @@ def test_a_file_that_is_not_an_ir_is_an_inspect_error(tmp_path, text):
     path.write_text(text)
     with pytest.raises(InspectError):
         interface_of(str(path))
+
+
+def test_a_tensors_own_rt_info_is_kept_without_fused_names(tmp_path, capsys):
+    """MO's old_api_map_element_type and preprocessing marks sit on the Parameter layer, a
+    layout on its port; fused_names, which every export rewrites, is left out."""
+    ir = IR()
+    ir.result(ir.op("Relu", [ir.parameter("1,3", name="x")], [[1, 3]]))
+    text = ir.xml().replace(
+        '<data shape="1,3" element_type="f32"/>',
+        '<data shape="1,3" element_type="f32"/><rt_info><attribute name="fused_names" '
+        'version="0" value="x"/><attribute name="old_api_map_element_type" version="0" '
+        'value="f16"/><attribute name="preprocessing" version="0"/></rt_info>', 1).replace(
+        '<port id="0" precision="FP32"><dim>1</dim><dim>3</dim></port>\n</output>',
+        '<port id="0" precision="FP32"><dim>1</dim><dim>3</dim><rt_info><attribute '
+        'name="layout" version="0" layout="[N,C]"/></rt_info></port>\n</output>', 1)
+    (tmp_path / "m.xml").write_text(text)
+    found = interface_of(str(tmp_path / "m.xml"), reshapeable="never")
+    assert found.inputs[0].rt_info == {"old_api_map_element_type": "f16", "preprocessing": "",
+                                       "layout": "[N,C]"}
+    assert found.inputs[0].layout == "[N,C]" and found.outputs[0].rt_info == {}
+    from irvalidate.cli.main import main
+    assert main(["inspect", "--reshapeable", "never", str(tmp_path / "m.xml")]) == 0
+    assert "        rt_info: old_api_map_element_type=f16, preprocessing\n" in \
+        capsys.readouterr().out
