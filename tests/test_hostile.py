@@ -558,6 +558,29 @@ def test_xml_attack_is_reported_and_nothing_is_read_or_fetched(attack, tmp_path,
         assert found.has("IRV102", r"^Add '(add)?' \(id=2\)"), found.messages()
 
 
+@pytest.mark.parametrize("attack", XML_ATTACKS, indirect=True)
+def test_inspect_reads_nothing_fetches_nothing_and_never_crashes(attack, tmp_path, capsys, web):
+    """Issue 28: ``inspect`` reads the names and rt_info the records leave out with lxml of
+    its own (ir/details.py), with the parser's options: no entity, DTD or network."""
+    path = tmp_path / "model.xml"
+    path.write_text(attack["text"])
+    before = len(web.connections)
+    for fmt in ("text", "json"):
+        run = run_main(["inspect", "--format", fmt, path], capsys)
+        assert run.rc in (0, 2), (run.rc, run.err)
+        assert "Traceback" not in run.err and not any(t in run.out + run.err for t in LEAKS)
+    # the parser refuses most of these first: its own lxml pass is tried on each directly
+    from lxml import etree
+
+    from irvalidate.ir import details
+    try:
+        found = repr(details.read(str(path), {n: str(n) for n in range(8)}, plain=False))
+    except (etree.XMLSyntaxError, OSError, ValueError):
+        found = ""
+    assert not any(t in found for t in LEAKS), found
+    assert len(web.connections) == before, "irvalidate connected to the network"
+
+
 BOMBS = [name for name in XML_ATTACKS if xml_attacks(Path("/x"), "http://x", 1)[name]["bomb"]]
 
 
@@ -745,18 +768,20 @@ def test_names_cannot_inject_commands_or_escapes(fmt, tmp_path, capsys):
 
 
 def test_names_cannot_inject_in_diff_fix_shapes_reshapeable(tmp_path, capsys):
-    """Issue 24, 9: --diff, --fix's notes, ``shapes`` and ``reshapeable`` print file and
+    """Issue 24, 9: --diff, --fix's notes, ``shapes``, ``reshapeable`` and ``inspect`` print file and
     layer names too; the patch still applies (git reads its C-quoted names back)."""
     path = tmp_path / INJECTING_FILE
     path.write_text(fixable_ir(INJECTING_NAME))
     runs = {"diff": run_main(["--diff", path], capsys),
             "shapes": run_main(["shapes", path], capsys),
-            "reshapeable": run_main(["reshapeable", path], capsys)}
+            "reshapeable": run_main(["reshapeable", path], capsys),
+            "inspect": run_main(["inspect", path], capsys)}
     runs["fix"] = run_main(["--fix", path], capsys)  # (last: it rewrites the file)
     for what, run in runs.items():
         assert run.rc in (0, 1), (what, run.rc, run.err)
         assert not acted_on(run.out + run.err), (what, acted_on(run.out + run.err))
     assert "INJECTED" in runs["shapes"].out and "INJECTED" in runs["reshapeable"].out
+    assert "INJECTED" in runs["inspect"].out
     assert "declared [2,4]" in runs["shapes"].out and "Fixed 1 problem" in runs["fix"].err
     git = shutil.which("git")
     if git:  # the patch, names quoted, applies to the original

@@ -156,6 +156,7 @@ def parser(version: Callable[[], str]) -> argparse.ArgumentParser:
         "weights; --fix repairs stale dims, --reshape tries new input shapes.  Also: `irvalidate rules`, "
         "`irvalidate explain CODE...`, `irvalidate shapes PATH...` (each layer's inferred "
         "shapes), `irvalidate reshapeable PATH...` (which input axes Model.reshape can change), "
+        "`irvalidate inspect PATH...` (each model's inputs, outputs and weights); "
         "`irvalidate compat OLD NEW` (what a change to a model's interface breaks); "
         "each has its own --help.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="IR .xml files or directories")

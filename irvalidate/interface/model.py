@@ -50,6 +50,10 @@ class TensorModel(_Model):
     shape: list[DimModel] | None = Field(description="as declared; null: a dynamic rank")
     shape_text: str = Field(description="the shape as irvalidate prints it: [?,3,224,224]")
     layout: str | None = Field(None, description="the layout rt_info gives it, if any")
+    rt_info: dict[str, str] = Field(
+        default_factory=dict, description="its own rt_info, name -> value: the Parameter's or "
+        "Result's and its port's (layout, old_api_map_element_type, preprocessing...; "
+        "fused_names, which every export rewrites, left out)")
     axes: list[AxisSizesModel] | None = Field(
         None, description="inputs: the sizes each axis takes (reshapeable); null: not computed")
 

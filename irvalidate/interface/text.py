@@ -44,6 +44,10 @@ def _table(title: str, tensors: list[dict]) -> list[str]:
     for row, tensor in zip(rows, [None, *tensors]):
         cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[4]]
         lines.append(printed("    " + "  ".join(cells).rstrip()))
+        shown = {k: v for k, v in (tensor or {}).get("rt_info", {}).items() if k != "layout"}
+        if shown:  # (the layout has its column)
+            lines.append(printed("        rt_info: " + ", ".join(f"{k}={v}" if v else k
+                                                               for k, v in shown.items())))
         if tensor is not None and tensor["axes"]:
             from ..reshaping.constraints import described  # (sympy-free, but not cheap)
             lines += [printed(f"        axis {a['axis']}: "

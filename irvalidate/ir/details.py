@@ -84,17 +84,20 @@ def layer_details(element) -> LayerDetails:
     return LayerDetails(dict(element.attrib), names, port_info, _rt_info(element))
 
 
-def flattened(element, prefix: str = "") -> dict[str, str]:
+def flattened(element) -> dict[str, str]:
     """A model-level section as path -> value: a child's name is its tag, or its ``name``
-    for ``<info name=...>``; a leaf without ``value`` is "" (present)."""
+    for ``<info name=...>``; a leaf without ``value`` is "" (present).  (A stack, not
+    recursion: nothing follows a file's structure by recursion.)"""
     found: dict[str, str] = {}
-    for child in element:
+    pending = [("", child) for child in reversed(element)]
+    while pending:
+        prefix, child = pending.pop()
         if not isinstance(child.tag, str):
             continue
         key = child.get("name", child.tag) if child.tag == "info" else child.tag
         path = f"{prefix}{key}"
         if len(child):
-            found.update(flattened(child, path + "/"))
+            pending += [(path + "/", grandchild) for grandchild in reversed(child)]
         else:
             found[path] = child.get("value", "")
     return found

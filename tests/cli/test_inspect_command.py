@@ -103,3 +103,25 @@ def test_the_api_takes_one_file(tmp_path):
         irvalidate.inspect(tmp_path / "missing.xml")
     found = irvalidate.inspect(HEAD, reshapeable="always")
     assert found.reshapeable and [a.multiple_of for a in found.inputs[0].axes or []] == [1, 8, 8]
+
+
+#: the README's example: a wild-corpus file, under the name its repository gives it
+README_MODEL = "gh-thutrang147-gaze-estimation/open-closed-eye-0001__FP16__open-closed-eye-0001"
+
+
+def test_the_readme_example_is_what_the_command_prints(tmp_path, capsys, monkeypatch):
+    """README.md's inspect example is today's output (the file copied out of the corpus,
+    never into the repository, under the name the README shows)."""
+    from support import places
+    source = places.CORPUS / README_MODEL
+    if not source.with_suffix(".xml").is_file():
+        pytest.skip(f"no wild corpus at {places.CORPUS}")
+    for suffix in (".xml", ".bin"):
+        (tmp_path / f"open-closed-eye-0001{suffix}").write_bytes(
+            source.with_suffix(suffix).read_bytes())
+    head = "$ irvalidate inspect open-closed-eye-0001.xml\n"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(head) + len(head)
+    monkeypatch.chdir(tmp_path)
+    assert main(["inspect", "open-closed-eye-0001.xml"]) == 0
+    assert capsys.readouterr().out == readme[start:readme.index("```", start)]
