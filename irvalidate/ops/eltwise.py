@@ -91,8 +91,10 @@ def _evaluate(node: Node) -> Tensor:
 def _spec(name: str, kind: str) -> OpSpec:
     attributes = ab.ATTRIBUTES | ({"m_pythondiv"} if name == "Divide" else set())
     evaluate = _evaluate if name.lower() in EVALUATED | COMPARED else None
+    # (Add, Subtract and Multiply of sizes keep their expressions: shapes.bounds.arithmetic)
     return OpSpec(name, attributes=frozenset(attributes), symbolic=True, infer=_infer(kind), evaluate=evaluate,
-                  arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else ())
+                  arity=(2,), own_types=(0,) if kind in ("comparison", "logical") else (),
+                  symbolic_values=name in ("Add", "Subtract", "Multiply"))
 
 
 SPECS: dict[str, tuple[OpSpec, ...]] = {

@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Callable
 from math import prod
 
+from . import dims as _dims
 from .dims import INF, Dim
 from .values import (
     COMPUTED_REALS,
@@ -137,6 +138,8 @@ def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
     or below, and FloorMod, Power and the like, are not followed."""
     if kind not in _REAL_CORNER:
         raise Unresolved(f"{kind} of real values")
+    if _dims.SYMBOLIC is not None and any(_dims.SYMBOLIC.carries(d) for d in a.bounds + b.bounds):
+        raise Unresolved("reals computed from the inputs' sizes (reshapeable does not follow)")
     shape, pairs = broadcast_pairs(a, b)
     bounds = []
     for i, j in pairs:
@@ -171,6 +174,8 @@ def arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin, python_div: bool
         else:  # (a FloorMod by zero there is undefined: _floor_mod gives up)
             corners = [_CORNER[kind](p, q) for p in (x.lo, x.hi) for q in (y.lo, y.hi)]
             bounds.append(Dim(min(corners), max(corners)))
+        if _dims.SYMBOLIC is not None:  # reshapeable: sizes computed from the inputs' sizes
+            bounds[-1] = _dims.SYMBOLIC.valued(kind, x, y, bounds[-1])
     return make_tensor(shape, bounds, a.et, origin)
 
 

@@ -305,6 +305,18 @@ class Recording:
         span = maximum(stop.expr - start, const(0))
         return with_expr(Dim(result.lo, result.hi), ceildiv(span, step) if step > 1 else span)
 
+    def valued(self, kind: str, a: Dim, b: Dim, result: Dim) -> Dim:
+        """An element of Add, Subtract or Multiply of two integer values, one of them a size
+        read from a symbolic dim (YOLO's h * w anchors); any other kind is opaque."""
+        if not symbolic(a, b):
+            return result
+        ea, eb = expr_of(a), expr_of(b)
+        depends = depends_of((a, b))
+        if ea is None or eb is None or kind not in ("add", "subtract", "multiply"):
+            return opaque(result, depends, _origin((a, b)) or self.cause)
+        made = ea + eb if kind == "add" else ea - eb if kind == "subtract" else ea * eb
+        return with_expr(Dim(result.lo, result.hi), made)
+
     def unsure(self, d: Dim) -> None:
         """What the layer makes of ``d`` is not followed at all (a rank that depends on its
         size): whatever the layers after it check, the sizes it allows are not known."""

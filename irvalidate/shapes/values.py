@@ -394,9 +394,11 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
         if et == "u64" and value == INF:
             raise Unresolved("a u64 value at the int64 maximum")  # it reads as unbounded
         return value
-    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a size cast as it is: kept)
-    return make_tensor(t.shape, [b if type(b) is not Dim and (lo, hi) == b else Dim(lo, hi)
-                                 for b, lo, hi in casts], et, origin)
+    casts = [(b, cast(b.lo), cast(b.hi)) for b in t.bounds]  # (a size cast as it is: kept,
+    # an unbounded one too, whose maximum is the new type's: a size fits either)
+    return make_tensor(t.shape, [b if type(b) is not Dim and lo == b.lo and (
+        hi == b.hi or (keep_max and b.hi == INF and hi == target_max)) else Dim(lo, hi)
+        for b, lo, hi in casts], et, origin)
 
 
 def axis_index(axis: int, rank: int) -> int:

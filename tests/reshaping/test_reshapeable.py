@@ -321,3 +321,20 @@ def test_a_range_counted_to_a_size_is_followed(tmp_path):
     assert any(c["type"] == "Range" for c in row["causes"]), row
     found, probes = disagreements(path)
     assert probes and not found, found[:5]
+
+
+def test_sizes_multiplied_as_values_are_followed(tmp_path):
+    """A Reshape target computed as height x 8 (ShapeOf -> Gather -> Multiply -> Concat) meets
+    a constant of 64 values in an Add: only height 8 works (or the target's 1 broadcasts)."""
+    x = ops.parameter([1, 8, 8], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    height = ops.gather(ops.shape_of(x), ops.constant(np.array([1], np.int64)), 0)
+    flat = ops.multiply(height, ops.constant(np.array([8], np.int64)))
+    target = ops.concat([ops.constant(np.array([1], np.int64)), flat], 0)
+    summed = ops.add(ops.reshape(x, target, False), ops.constant(np.zeros(64, np.float32)))
+    path = tmp_path / "multiplied.xml"
+    ov.save_model(ov.Model([summed.output(0)], [x], "multiplied"), path)
+    row = constraints_of(str(path))[0]["axes"][1]
+    assert row["exact"] and row["values"] == [8], row
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
