@@ -141,6 +141,15 @@ class Expr:
             self._order = _post_order(self)
         return self._order
 
+    def least(self, smallest: int = 0) -> float:
+        """A lower bound of the value over every size >= ``smallest`` of every symbol
+        (interval arithmetic, so never above the true least value; -inf where it cannot
+        tell).  A symbol is a size: 0 or more."""
+        spans: dict[Atom, tuple[float, float]] = {}
+        for atom in self.atoms():
+            spans[atom] = _span(atom, spans, smallest)
+        return _affine_span(self, spans)[0]
+
     def evaluate(self, env: Mapping[str, int]) -> int:
         """The value with every symbol set from ``env`` (Python's integer floor and ceiling)."""
         values: dict[Atom, int] = {}
@@ -194,7 +203,11 @@ class Expr:
             return _scaled(self, other.constant)
         if self.is_const:
             return _scaled(other, self.constant)
-        return _operation("mul", self, other)
+        # (c*x) * (d*y) is c*d * (x*y): a product keeps no factor a division could cancel
+        # (h*w*80 divided by 80)
+        first, second = _content(self), _content(other)
+        return _scaled(_operation("mul", _reduced(self, first), _reduced(other, second)),
+                       first * second)
 
     __rmul__ = __mul__
 
@@ -206,6 +219,22 @@ class Expr:
 
     def __repr__(self) -> str:
         return f"Expr({self})"
+
+
+def _content(e: Expr) -> int:
+    """The greatest common divisor of an expression's coefficients and constant (sign
+    kept with the first coefficient, so the reduced expression leads with a positive one)."""
+    g = abs(e.constant)
+    for _, c in e.terms:
+        g = math.gcd(g, abs(c))
+    g = g or 1
+    return -g if e.terms and e.terms[0][1] < 0 else g
+
+
+def _reduced(e: Expr, content: int) -> Expr:
+    if content == 1:
+        return e
+    return Expr(tuple((a, c // content) for a, c in e.terms), e.constant // content)
 
 
 def _post_order(e: Expr) -> list[Atom]:
@@ -222,6 +251,41 @@ def _post_order(e: Expr) -> list[Atom]:
             stack.extend((child, False) for arg in reversed(atom.args)
                          for child, _ in reversed(arg.terms) if child not in seen)
     return order
+
+
+def _affine_span(e: Expr, spans: Mapping[Atom, tuple[float, float]]) -> tuple[float, float]:
+    lo = hi = float(e.constant)
+    for atom, c in e.terms:
+        a, b = spans[atom]
+        lo, hi = (lo + c * a, hi + c * b) if c > 0 else (lo + c * b, hi + c * a)
+    return lo, hi
+
+
+def _times(x: float, y: float) -> float:
+    return 0.0 if x == 0 or y == 0 else x * y  # (0 x inf is 0 here: a size times nothing)
+
+
+def _span(atom: Atom, spans: Mapping[Atom, tuple[float, float]],
+          smallest: int) -> tuple[float, float]:
+    """The interval an atom takes when every symbol is a size >= ``smallest``."""
+    whole = (-math.inf, math.inf)
+    if atom.kind == "sym":
+        return float(smallest), math.inf
+    (alo, ahi), (blo, bhi) = (_affine_span(a, spans) for a in atom.args)
+    if atom.kind in ("floor", "ceil"):
+        if blo != bhi or blo <= 0:
+            return whole
+        rounded = math.floor if atom.kind == "floor" else math.ceil
+        return (rounded(alo / blo) if alo > -math.inf else alo,
+                rounded(ahi / blo) if ahi < math.inf else ahi)
+    if atom.kind == "min":
+        return min(alo, blo), min(ahi, bhi)
+    if atom.kind == "max":
+        return max(alo, blo), max(ahi, bhi)
+    if atom.kind == "mul":
+        corners = [_times(x, y) for x in (alo, ahi) for y in (blo, bhi)]
+        return min(corners), max(corners)
+    return whole
 
 
 def _affine_value(e: Expr, values: Mapping[Atom, int]) -> int:
@@ -368,6 +432,12 @@ def _extreme(kind: str, a: Expr, b: Expr) -> Expr:
     gap = a - b
     if gap.is_const:  # min(s + 1, s) is s, and two constants fold
         return a if (gap.constant <= 0) == (kind == "min") else b
+    # symbols are sizes, 0 or more: max(0, 4*floor((s + 1) / 2)) is the second, which
+    # interval bounds prove
+    if gap.least() >= 0:
+        return b if kind == "min" else a
+    if (b - a).least() >= 0:
+        return a if kind == "min" else b
     return _operation(kind, a, b)
 
 
@@ -403,6 +473,16 @@ class Condition:
         if self.kind == "any":
             return frozenset().union(*(o.symbols() for o in self.options))
         return self.gap.symbols()
+
+    def always(self) -> bool:
+        """Whether it holds at every size >= 1 of every symbol (proved by interval bounds:
+        False may mean it cannot tell); the solver asks of a condition that holds another
+        input's axis, dynamic now, which then excludes nothing."""
+        if self.kind == "any":
+            return any(option.always() for option in self.options)
+        if self.kind == "ge":
+            return self.gap.least(1) >= 0
+        return self.gap.is_const and self.gap.constant == 0
 
     def holds(self, env: Mapping[str, int]) -> bool:
         """Whether the condition holds with every symbol set from ``env`` (a division by
@@ -805,7 +885,8 @@ def solve(conditions: Iterable[Condition], symbol: str, fixed: Mapping[str, int]
     for condition in conditions:
         settled = condition.substitute(env, shown=False)
         if settled.symbols() - {symbol}:
-            dropped.append(condition)
+            if not settled.always():  # (one that holds at any sizes excludes nothing)
+                dropped.append(condition)
             continue
         key = settled.key
         if key not in solved:

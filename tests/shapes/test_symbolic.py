@@ -134,9 +134,10 @@ leaves = st.one_of(
 expressions = st.recursive(leaves, _combine, max_leaves=8)
 
 
-@given(expressions, st.integers(-50, 200), st.integers(-50, 200))
+@given(expressions, st.integers(0, 200), st.integers(0, 200))
 @settings(max_examples=300, deadline=None)
 def test_evaluate_and_substitute_agree_with_python(pair, a, b):
+    """Symbols are sizes, 0 or more (min and max are folded where that decides them)."""
     expr, meaning = pair
     env = {"s": a, "t": b}
     assert expr.evaluate(env) == meaning(env)
@@ -384,3 +385,24 @@ def test_windows_and_joins_agree_with_brute_force(stride, pad, kernel, shift):
     conds = [ge(s + pad, kernel), eq(out * stride + shift, s)]
     sol = check_against_brute_force(conds, 1)
     assume(sol.exact)
+
+
+@given(expressions, st.integers(0, 200), st.integers(0, 200))
+@settings(max_examples=300, deadline=None)
+def test_least_is_a_lower_bound(pair, a, b):
+    """Interval bounds never claim more than the sizes give: the value at any sizes of 0
+    or more is at least least(0), and at sizes of 1 or more at least least(1)."""
+    expr = pair[0]
+    assert expr.evaluate({"s": a, "t": b}) >= expr.least(0)
+    if a >= 1 and b >= 1:
+        assert expr.evaluate({"s": a, "t": b}) >= expr.least(1)
+
+
+def test_a_condition_that_holds_at_any_sizes_is_not_dropped_as_unknown():
+    """A window of 1 over h x w (two axes, one dynamic) fits at any sizes: solving for s
+    does not take it as depending on t."""
+    from irvalidate.shapes.symbolic import ge
+    fits = ge(floordiv(s + 1, 2) * floordiv(t + 1, 2), const(1))
+    assert fits.always()
+    assert not ge(s - t, const(0)).always()
+    assert not solve([fits], "s", {}).dropped
