@@ -118,7 +118,7 @@ def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]
         row["together"] = {"min": solution.min, "max": solution.max,
                            "multiple_of": solution.multiple_of, "offset": solution.offset,
                            "values": solution.values, "exact": not why,
-                           "why_inexact": why or None}
+                           "why_inexact": why or None, "causes": _causes_of(solution)}
 
 
 def _partners(axes: list[Axis], conditions: list[Condition],
@@ -352,6 +352,21 @@ def described(row: dict) -> str:
     return ", ".join(parts) or "any size"
 
 
+def _axis_lines(head: str, row: dict) -> list[str]:
+    """One axis: its sizes, partners and causes, then why it is not exact.  Where the sizes
+    alone are not known but those its partners take with it are, those lead."""
+    inexact = not row["exact"] and not row.get("residues")
+    together = row.get("together")
+    if inexact and together and together["exact"]:
+        named = ", ".join(f"{line_start(t['input'])} axis {t['axis']}" for t in row["equal_to"])
+        said = described({**together, "residues": None})
+        return [f"{head}{said} together with {named}{_causes(together)}",
+                f"      (alone, not exact: {row['why_inexact']})"]
+    sizes = f"not exact, at most: {described(row)}" if inexact else described(row)
+    lines = [head + sizes + _partners_text(row) + _causes(row)]
+    return lines + [f"      ({row['why_inexact']})"] if inexact else lines
+
+
 def _partners_text(row: dict) -> str:
     """``; = mask axis 1 (together: ≤ 512)``: the partners, and the sizes all take at once."""
     if not row["equal_to"]:
@@ -404,13 +419,7 @@ def text_report(path: str, inputs: list[dict]) -> str:
             lines.append(f"  {line_start(found['name'])}: {what}, no axis to size")
         for row in found["axes"]:
             head = f"  {line_start(found['name'])} axis {row['axis']} (now {row['now']}): "
-            sizes = described(row)
-            if not row["exact"] and not row.get("residues"):
-                sizes = f"not exact, at most: {sizes}"
-            tied = _partners_text(row)
-            lines.append(printed(head + sizes + tied + _causes(row)))
-            if not row["exact"] and not row.get("residues"):
-                lines.append(printed(f"      ({row['why_inexact']})"))
+            lines += [printed(line) for line in _axis_lines(head, row)]
         if found["axes_not_analysed"]:
             lines.append(f"  {line_start(found['name'])}: {found['axes_not_analysed']:,} more "
                          f"axes not analysed (at most {MAX_AXES} axes a file)")
