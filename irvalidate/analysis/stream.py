@@ -24,6 +24,7 @@ from ..ir.records import Edge, Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
 from ..ops.support import registry
 from ..ops.support.spec import Inferred, Value
+from ..shapes import dims
 from ..shapes.dims import Shape
 from . import likeness
 from .batch import Batch
@@ -306,6 +307,8 @@ class StreamAnalysis:
 
     def _forget(self, layer: Layer) -> None:
         propagation, lid = self.propagation, layer.id
+        if dims.SYMBOLIC is not None:  # reshapeable: the recording knows layers by id()
+            dims.SYMBOLIC.forget(layer)
         pop, forget_kind = propagation.outputs.pop, self.likeness.kinds.pop
         for port in layer.outputs:
             pop((lid, port.id), None)

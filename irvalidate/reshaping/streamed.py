@@ -18,15 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..analysis.order import topological_order
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
 from ..ir.records import CONST_TYPES, Layer
 from ..ir.tensor_names import names_at
-from ..ir.weights import BinFile, ConstError
+from ..ir.weights import BinFile, ConstError, bytes_past_end, const_problems
 from ..ops.parameter_const import outputs_of
 from ..ops.support.attributes import parse_bool
 from ..ops.support.spec import Inferred, Value
 from ..shapes.dims import Dim, Shape
+from ..shapes.symdims import Recording, Site, input_dim
 from .pinning import refused
 
 Request = tuple[str | None, tuple[Dim, ...]]
@@ -54,9 +56,10 @@ class StreamedWhatIf:
         self.outputs: list[tuple[str, Shape]] = []
         self._marks: dict[str, str] = {}
         self._leaving: Sequence[int] = ()
+        self.table: EdgeTable | None = None
 
     def reading(self, table: EdgeTable) -> None:
-        self._leaving = table.leaving()
+        self.table, self._leaving = table, table.leaving()
 
     def parameter(self, layer: Layer) -> Shape | None:
         """The Parameter's new shape, as ``what_if.resolve`` gives it (Decline where
@@ -100,7 +103,7 @@ class StreamedWhatIf:
             values = [found[3] for found in entering.values()]
             self.outputs.append((layer.name, values[0].shape if values else None))
             return
-        if not self.smart:
+        if not self.smart or kind not in _MATCHED:
             return
         producers = {int(port): (found[0], found[3]) for port, found in entering.items()
                      if port.isdigit()}
@@ -116,6 +119,11 @@ class StreamedWhatIf:
         if layer.type.lower() == "parameter" and layer.outputs:
             value = outputs.get((layer.id, layer.outputs[0].id))
             self.inputs.append((layer.name, value.shape if value else None))
+
+
+#: the layer types might_rewrite looks at (every other is passed on at once)
+_MATCHED = frozenset({"proposal", "lstmcell", "stridedslice", "squeeze", "broadcast", "reshape",
+                      "transpose", "matmul", "add"})
 
 
 def _ports(layer: Layer, producers: dict[int, tuple[Layer, Value]]) -> list[tuple[Layer, Value] | None]:
@@ -225,3 +233,61 @@ def _matmul(layer: Layer, inputs: list[tuple[Layer, Value] | None], marks: dict[
             not parse_bool(layer.data.get("transpose_a", "false"), False):
         marks[layer.id] = "sink"
     return ""
+
+
+class StreamedSymbols(StreamedWhatIf):
+    """``reshapeable``'s symbolic run as the stream reads the file: every axis of every
+    Parameter of a static rank (up to ``max_axes`` in all) carries its symbol, its size now
+    the recording's witness, as ``constraints.constraints_of`` sets them whole."""
+
+    def __init__(self, path: str, weights: BinFile, smart: bool, recording: Recording,
+                 max_axes: int) -> None:
+        super().__init__(path, [], weights, smart)
+        self.recording, self.max_axes = recording, max_axes
+        #: every Parameter in file order, with the shape its attribute gives
+        self.params: list[tuple[Layer, Shape]] = []
+        #: (Parameter, its shape, axis) for every axis given a symbol, in order
+        self.axes: list[tuple[Layer, tuple[Dim, ...], int]] = []
+        #: every layer id, in file order
+        self.ids: list[str] = []
+
+    def parameter(self, layer: Layer) -> Shape | None:
+        shapes, _, _ = outputs_of(layer)
+        shape = shapes[0] if shapes else None
+        self.params.append((layer, shape))
+        if shape is None:
+            return None
+        count = max(0, min(len(shape), self.max_axes - len(self.axes)))
+        new = list(shape)
+        for axis in range(count):
+            self.axes.append((layer, shape, axis))
+            symbol, now = f"{layer.name}[{axis}]", shape[axis]
+            if now.is_static:
+                self.recording.witness[symbol] = now.lo
+            new[axis] = input_dim(now, symbol)
+        return tuple(new)
+
+    def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
+        if layer.type.lower() in CONST_TYPES and (self.weights.error or const_problems(
+                layer.data) or bytes_past_end(layer.data, self.weights.size()) is not None):
+            # (what depends on its values is not known: the whole run says which answers)
+            raise Decline(f"{layer.describe()}: its values cannot be read")
+        self.ids.append(layer.id)
+        super().entering(layer, entering)
+
+    def in_whole_order(self) -> None:
+        """The recording's conditions and unknowns in the order the whole-graph run makes
+        them: its layers' (analysis.order.topological_order over the ids in file order and
+        the edges in file order), not the file's.  The answer does not depend on it, but the
+        order of the causes and the first unknown named do."""
+        assert self.table is not None
+        table = self.table
+        arcs = [(str(a), str(b)) for a, b in zip(table.from_layer, table.to_layer)]
+        rank = {lid: i for i, lid in enumerate(topological_order(self.ids, arcs)[0])}
+
+        def place(cause: object) -> int:
+            layer = cause.layer if isinstance(cause, Site) else cause
+            return rank.get(layer.id, -1) if isinstance(layer, Layer) else -1
+        found = self.recording
+        found.conditions.sort(key=lambda c: place(c.cause))
+        found.unknowns.sort(key=lambda u: place(u.cause))

@@ -19,7 +19,7 @@ from irvalidate.analysis.what_if import parameters
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import _weights
 from irvalidate.ir.reader import parse
-from irvalidate.reshaping import run
+from irvalidate.reshaping import constraints, run
 from irvalidate.reshaping.smart_reshape import plan
 from irvalidate.reshaping.spec import parse_each
 from irvalidate.reshaping.streamed import StreamedWhatIf
@@ -145,3 +145,42 @@ def test_a_rewrite_is_declined(monkeypatch):
         weights = _weights(str(path), None)
         with pytest.raises(Decline, match="SmartReshape may rewrite"):
             streaming._check(str(path), weights, PLANNED, StreamedWhatIf(str(path), [], weights))
+
+
+def _constraints(path: Path, stream: bool, monkeypatch, smart: bool = True) -> list[dict]:
+    monkeypatch.setattr(streaming, "MIN_BYTES", 0 if stream else 1 << 62)
+    return constraints.constraints_of(str(path), smart)
+
+
+def _named_apart(inputs: list[dict]) -> list[dict]:
+    """The answer with each axis's causes as (type, the part of the sizes they decide):
+    of two layers alike that put one condition, the streamed run names the first in the
+    file and the whole-graph run the first in its own order (the memo recalls the other)."""
+    out = []
+    for found in inputs:
+        axes = [dict(row, causes=sorted((c["type"], c["reason"].split(":")[0])
+                                        for c in row["causes"])) for row in found["axes"]]
+        out.append(dict(found, axes=axes))
+    return out
+
+
+def test_reshapeable_streamed_as_whole(monkeypatch):
+    """reshapeable streamed (constraints._streamed) gives the whole run's answer on every
+    sample and corpus file: every field of every axis, the causes' layers apart (above),
+    on enough files that the stream keeps."""
+    kept = 0
+    made = constraints.StreamedSymbols.in_whole_order
+
+    def counted(watch):
+        nonlocal kept
+        kept += 1
+        made(watch)
+    monkeypatch.setattr(constraints.StreamedSymbols, "in_whole_order", counted)
+    for path in SAMPLES + CORPUS_FILES:
+        try:
+            whole = _constraints(path, False, monkeypatch)
+        except (OSError, ValueError):
+            continue
+        streamed = _constraints(path, True, monkeypatch)
+        assert _named_apart(streamed) == _named_apart(whole), path
+    assert kept >= (40 if CORPUS_FILES else 15), kept
