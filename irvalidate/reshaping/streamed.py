@@ -16,9 +16,10 @@ upstream of the layer it starts from, and counts consumers), a superset of what 
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
-from ..analysis.order import topological_order
+from ..analysis.order import order_ranks
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
 from ..ir.records import CONST_TYPES, Layer
@@ -248,8 +249,8 @@ class StreamedSymbols(StreamedWhatIf):
         self.params: list[tuple[Layer, Shape]] = []
         #: (Parameter, its shape, axis) for every axis given a symbol, in order
         self.axes: list[tuple[Layer, tuple[Dim, ...], int]] = []
-        #: every layer id, in file order
-        self.ids: list[str] = []
+        #: every layer id, in file order (plain numbers: the stream declines others)
+        self.ids = array("i")
 
     def parameter(self, layer: Layer) -> Shape | None:
         shapes, _, _ = outputs_of(layer)
@@ -272,7 +273,7 @@ class StreamedSymbols(StreamedWhatIf):
                 layer.data) or bytes_past_end(layer.data, self.weights.size()) is not None):
             # (what depends on its values is not known: the whole run says which answers)
             raise Decline(f"{layer.describe()}: its values cannot be read")
-        self.ids.append(layer.id)
+        self.ids.append(int(layer.id))
         super().entering(layer, entering)
 
     def in_whole_order(self) -> None:
@@ -281,13 +282,11 @@ class StreamedSymbols(StreamedWhatIf):
         the edges in file order), not the file's.  The answer does not depend on it, but the
         order of the causes and the first unknown named do."""
         assert self.table is not None
-        table = self.table
-        arcs = [(str(a), str(b)) for a, b in zip(table.from_layer, table.to_layer)]
-        rank = {lid: i for i, lid in enumerate(topological_order(self.ids, arcs)[0])}
+        ranks = order_ranks(self.ids, self.table.from_layer, self.table.to_layer)
 
         def place(cause: object) -> int:
             layer = cause.layer if isinstance(cause, Site) else cause
-            return rank.get(layer.id, -1) if isinstance(layer, Layer) else -1
+            return ranks[int(layer.id)] if isinstance(layer, Layer) else -1
         found = self.recording
         found.conditions.sort(key=lambda c: place(c.cause))
         found.unknowns.sort(key=lambda u: place(u.cause))
