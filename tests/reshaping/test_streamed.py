@@ -176,6 +176,7 @@ def test_reshapeable_streamed_as_whole(monkeypatch):
         kept += 1
         made(watch)
     monkeypatch.setattr(constraints.StreamedSymbols, "in_whole_order", counted)
+    named_apart = []
     for path in SAMPLES + CORPUS_FILES:
         try:
             whole = _constraints(path, False, monkeypatch)
@@ -183,4 +184,8 @@ def test_reshapeable_streamed_as_whole(monkeypatch):
             continue
         streamed = _constraints(path, True, monkeypatch)
         assert _named_apart(streamed) == _named_apart(whole), path
+        if streamed != whole:
+            named_apart.append(path.name)
     assert kept >= (40 if CORPUS_FILES else 15), kept
+    # (one corpus file: a YOLOv8 whose C2f blocks feed one input to two alike 1x1 Convs)
+    assert len(named_apart) <= 1, named_apart
