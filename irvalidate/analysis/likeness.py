@@ -38,7 +38,9 @@ from ..ops.support import memo, registry
 from ..ops.support.memo import value_payload
 from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
+from ..shapes import dims
 from ..shapes.dims import Shape
+from ..shapes.symdims import carried, symbolic
 from ..shapes.values import FLOAT_TYPES, RANGES, Deferred, Origin, Pending, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
@@ -203,6 +205,10 @@ class Likeness:
     def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value]) -> None:
         """The kinds of the values an inferred layer wrote on its output ports."""
         kinds, kind, lid = self.kinds, self.kind, layer.id
+        if dims.SYMBOLIC is not None and _owes_to_symbols(layer, outputs):
+            for port in layer.outputs:  # (kind 0 with no value: alike none, see below)
+                kinds[(lid, port.id)] = 0
+            return
         for port in layer.outputs:
             out = (lid, port.id)
             kinds[out] = kind(layer, port, outputs[out])
@@ -263,6 +269,27 @@ class Likeness:
                           value.rests_on is layer,
                           0 if value.tensor is not None else self.kinds.get(key, 0)))
         return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
+
+
+def _owes_to_symbols(layer: Layer, outputs: dict[tuple[str, str], Value]) -> bool:
+    """reshapeable (shapes.symdims): whether a layer's outputs carry the input axes'
+    symbols, in their dims or values, or its values are tainted by them.  Its consumers are
+    then never alike another: each is inferred, as the whole-graph run infers it, and puts
+    its conditions, taint and makers of its own."""
+    recording = dims.SYMBOLIC
+    if recording is None:
+        return False
+    if id(layer) in recording.tainted:
+        return True
+    for port in layer.outputs:
+        value = outputs.get((layer.id, port.id))
+        if value is None:
+            continue
+        if value.shape is not None and symbolic(*value.shape):
+            return True
+        if value.tensor is not None and carried(value.tensor):  # (a Pending: a weight's)
+            return True
+    return False
 
 
 def _origin(spec: OpSpec, layer: Layer, inputs: Sequence[Value], graph: Graph,

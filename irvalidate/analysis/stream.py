@@ -16,17 +16,20 @@ an extension op, an unreadable Const.  The engine then checks the file the whole
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..ir import opsets
 from ..ir.edge_table import EdgeTable
 from ..ir.records import Edge, Graph, Layer, ParseProblem
 from ..ir.weights import BinFile
 from ..ops.support import registry
-from ..ops.support.spec import Value
+from ..ops.support.spec import Inferred, Value
+from ..shapes import dims
+from ..shapes.dims import Shape
 from . import likeness
 from .batch import Batch
 from .propagation import Propagation
+from .what_if import WhatIf
 
 PortKey = tuple[str, str]
 
@@ -84,20 +87,47 @@ class _Propagation(Propagation):
         raise Decline("an op asks for the reader's order")
 
 
+class Watch(Protocol):
+    """A what-if streamed (``--reshape``): the new shapes of the Parameters, as each is read,
+    and a look at every layer before and after inference; each may raise Decline."""
+
+    def reading(self, table: EdgeTable) -> None:
+        """The file's edges, read first."""
+
+    def parameter(self, layer: Layer) -> Shape | None:
+        """A Parameter's new shape (None: it keeps its own)."""
+
+    def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
+        """A layer read, with what reaches it (StreamAnalysis._entering), before inference."""
+
+    def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
+                 inference: Inferred | None) -> None:
+        """A layer unlike any found clean, just inferred."""
+
+    def finish(self) -> None:
+        """The file read to its end, and nothing declined."""
+
+
 class StreamAnalysis:
     """Feed it every layer in file order (``add``); take each batch (``batch``) for the
-    rules, ``settle`` and ``release`` it; ``finish`` at the end."""
+    rules, ``settle`` and ``release`` it; ``finish`` at the end.  With a ``watch``, the
+    graph is inferred as a what-if (``analysis.what_if``: new Parameter shapes, declared
+    dims not trusted, no rewrite)."""
 
-    def __init__(self, table: EdgeTable, weights: BinFile) -> None:
+    def __init__(self, table: EdgeTable, weights: BinFile, watch: Watch | None = None) -> None:
         self.table = table
         self.weights = weights
+        self.watch = watch
+        if watch is not None:
+            watch.reading(table)
         #: edges still to be read out of each layer id
         self._waiting = table.leaving()
         self._seen = bytearray(len(self._waiting))
         #: the frontier and the batch: layer id -> its record
         self._live: dict[int, Layer] = {}
         self._edges = _Edges()
-        self.propagation = _Propagation(self._edges, weights, [])  # type: ignore[arg-type]  # what it reads of an EdgeIndex
+        self.propagation = _Propagation(self._edges, weights, [],  # type: ignore[arg-type]  # what it reads of an EdgeIndex
+                                        what_if=None if watch is None else WhatIf())
         self.likeness = likeness.Likeness(None if weights.error else weights.size(),
                                           self.propagation)
         self._types: dict[tuple[str, str], tuple] = {}
@@ -134,6 +164,8 @@ class StreamAnalysis:
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
         entering = self._entering(number)
+        if self.watch is not None and self._watched(layer, spec, entering):
+            parts = None  # (a Parameter given a new shape is like no other)
         values: list[Value] = []
         kinds: list[int | None] = []
         for port in layer.inputs:
@@ -187,6 +219,18 @@ class StreamAnalysis:
                 done.append(source_layer)  # (forgotten once the batch is checked)
         return entering
 
+    def _watched(self, layer: Layer, spec, entering: dict[str, tuple]) -> bool:
+        """The watch's look before inference; whether the layer is a Parameter it gives a
+        new shape."""
+        assert self.watch is not None
+        self.watch.entering(layer, entering)
+        if spec is None or not spec.source or layer.type.lower() != "parameter":
+            return False
+        shape = self.watch.parameter(layer)
+        if shape is not None:
+            self.propagation._parameters[layer.id] = (shape, None)
+        return True
+
     def _type(self, layer: Layer) -> tuple:
         """(its spec, whether the whole graph is needed, whether it may end a path), per
         type and version."""
@@ -214,6 +258,8 @@ class StreamAnalysis:
         self._novel.append((layer, spec, parts, key, values, entering, trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
+        if self.watch is not None:
+            self.watch.inferred(layer, propagation.outputs, propagation.inferences.get(layer.id))
         self.likeness.mark(layer, propagation.outputs)
 
     def __len__(self) -> int:
@@ -261,6 +307,8 @@ class StreamAnalysis:
 
     def _forget(self, layer: Layer) -> None:
         propagation, lid = self.propagation, layer.id
+        if dims.SYMBOLIC is not None:  # reshapeable: the recording knows layers by id()
+            dims.SYMBOLIC.forget(layer)
         pop, forget_kind = propagation.outputs.pop, self.likeness.kinds.pop
         for port in layer.outputs:
             pop((lid, port.id), None)

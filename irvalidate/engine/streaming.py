@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..analysis.batch import Batch
-from ..analysis.stream import Decline, StreamAnalysis
+from ..analysis.stream import Decline, StreamAnalysis, Watch
 from ..ir import edge_table, reader
 from ..ir.locate import dim_key, find_lines, layer_keys
 from ..ir.records import SUPPORTED_VERSIONS, Document, Edge, Graph
@@ -99,17 +99,20 @@ def wanted(path: str) -> bool:
         return False
 
 
-def check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
-    """The problems of a plain file found as it streams, or None (check it whole)."""
+def check(path: str, weights: BinFile, planned: Planned,
+          watch: Watch | None = None) -> Streamed | None:
+    """The problems of a plain file found as it streams, or None (check it whole).  With a
+    ``watch``, the rules read a what-if of the file (``--reshape``; analysis.stream.Watch)."""
     if weights.error:
         return None  # missing-weights counts every Const of the file
     try:
-        return _check(path, weights, planned)
+        return _check(path, weights, planned, watch)
     except (Decline, NotPlain, OSError, UnicodeError, RecursionError):
         return None
 
 
-def _check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
+def _check(path: str, weights: BinFile, planned: Planned,
+           watch: Watch | None = None) -> Streamed | None:
     doc = Document(path=path, version=None, graph=Graph())
     by_batch = [(r, lvl) for r, lvl in planned if r.CODE in HOW]
     at_end = [(r, lvl) for r, lvl in planned if r.CODE not in HOW]
@@ -125,7 +128,7 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
         version = scanner.head().get("version")
         if version not in SUPPORTED_VERSIONS:
             return None
-        stream = StreamAnalysis(table, weights)
+        stream = StreamAnalysis(table, weights, watch)
         size = min(FIRST_BATCH, BATCH)
         for layer in scanner.layers(_no_complex_layers):
             stream.add(layer, scanner.parts)
@@ -147,6 +150,8 @@ def _check(path: str, weights: BinFile, planned: Planned) -> Streamed | None:
         doc.lines = scanner.newlines + rest.count("\n") + 1
     finally:
         scanner.close()
+    if watch is not None:
+        watch.finish()
     # the rules that run at the end read no more than _End holds
     ctx = Context(doc, doc.graph, cast("GraphAnalysis", _End(weights)), True)
     for rule, level in at_end:

@@ -30,6 +30,7 @@ from . import streaming
 from .linking import link
 
 if TYPE_CHECKING:
+    from ..analysis.stream import Watch
     from ..analysis.what_if import NotApplicable
     from ..reshaping.run import ReshapeOutcome
     from ..settings.config import Config, Settings
@@ -56,6 +57,8 @@ Planner = Callable[[Document, list[tuple[str, Problem]]], list[FixInfo | None]]
 #: contexts_of(doc, weights) -> the contexts the rules read, in place of the file's own
 #: analysis (--reshape); it may raise UsageError, which is the caller's to report
 ContextMaker = Callable[[Document, BinFile], list[Context]]
+#: the weights -> a what-if for the stream to infer (analysis.stream.Watch)
+Watching = Callable[[BinFile], "Watch"]
 
 
 def default_bin(xml_path: str) -> str:
@@ -236,10 +239,12 @@ def _weights(path: str, bin_path: str | None) -> BinFile:
 
 
 def _streamed(path: str, bin_path: str | None, read_from: str | None,
-              planned) -> FileResult | None:
+              planned, watching: Watching | None = None) -> FileResult | None:
     """The file checked as it streams (see streaming.py), or None: check it whole."""
     try:
-        streamed = streaming.check(read_from or path, _weights(path, bin_path), planned)
+        weights = _weights(path, bin_path)
+        watch = watching(weights) if watching is not None else None
+        streamed = streaming.check(read_from or path, weights, planned, watch)
         if streamed is None:
             return None
         cap = _Cap()
@@ -257,7 +262,8 @@ def validate_file(path: str, bin_path: str | None = None, config: Config | None 
                   rules: Sequence = RULES, *, read_from: str | None = None,
                   planner: Planner | None = None, extra_rules: Sequence = (),
                   contexts_of: ContextMaker | None = None,
-                  document: Document | None = None) -> FileResult:
+                  document: Document | None = None,
+                  watching: Watching | None = None) -> FileResult:
     """Every finding for one IR file; never raises for anything the file contains.  The path
     is kept as given (the formatters make a name that is not UTF-8 displayable, names.py).
 
@@ -265,25 +271,28 @@ def validate_file(path: str, bin_path: str | None = None, config: Config | None 
     decides the configuration, the ``.bin`` and the name in findings); ``planner`` turns
     the problems into edits; ``extra_rules`` run at their own levels whatever is selected.
     ``document``: the file already parsed (--reshape's later requests read the records the
-    first one made, which their contexts hold).
+    first one made, which their contexts hold).  ``watching``: --reshape's what-if streamed
+    (given the weights, the watch the stream infers a what-if for; analysis.stream.Watch),
+    tried before ``contexts_of`` on a file large enough to stream.
     """
     return _validate(path, bin_path, config or Defaults(), rules, read_from, planner, extra_rules,
-                     contexts_of, document)
+                     contexts_of, document, watching)
 
 
 def _validate(path: str, bin_path: str | None, config: Settings, rules: Sequence,
               read_from: str | None = None, planner: Planner | None = None,
               extra_rules: Sequence = (), contexts_of: ContextMaker | None = None,
-              document: Document | None = None) -> FileResult:
+              document: Document | None = None,
+              watching: Watching | None = None) -> FileResult:
     memo.clear()  # (what one file's inferences remember is no use to the next)
     planned = plan(config, path, rules)
     chosen = {rule for rule, _ in planned}
     planned += [(rule, rule.LEVEL) for rule in extra_rules if rule not in chosen]
     extra = {rule for rule in extra_rules if rule not in chosen}
     findings: list[Finding] = []
-    if planner is None and contexts_of is None and not extra and \
-            streaming.wanted(read_from or path):
-        streamed = _streamed(path, bin_path, read_from, planned)
+    if planner is None and (contexts_of is None or watching is not None) and not extra and \
+            document is None and streaming.wanted(read_from or path):
+        streamed = _streamed(path, bin_path, read_from, planned, watching)
         if streamed is not None:
             return streamed
     try:

@@ -4,6 +4,8 @@ not keep: only ``--reshape`` needs them, to find an input by any of its names, a
 """
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from .parser import _Reader, parser_options
@@ -50,3 +52,30 @@ def parameter_names(path: str) -> dict[str, list[str]]:
     except (etree.XMLSyntaxError, OSError, ValueError):
         return found
     return found
+
+
+#: a ``<layer .../>`` with no content, on one line
+_EMPTY_LAYER = re.compile(rb"\s*<layer\b[^>]*/>")
+
+
+def names_at(path: str, line: int) -> list[str]:
+    """The output tensor names of the layer whose ``<layer`` starts on ``line`` (the
+    scanner's exact line), read from that layer's own text; ValueError when that text is
+    not one element (a streamed --reshape then reads the file whole)."""
+    from itertools import islice
+    with open(path, "rb") as handle:
+        lines = []
+        for text in islice(handle, line - 1, None):
+            lines.append(text)
+            if b"</layer>" in text or (len(lines) == 1 and _EMPTY_LAYER.match(text)):
+                break
+    try:
+        elem = etree.fromstring(b"".join(lines).strip(), etree.XMLParser(**parser_options()))
+    except etree.XMLSyntaxError as err:
+        raise ValueError(f"the layer on line {line} is not one element") from err
+    if elem.tag != "layer":
+        raise ValueError(f"no layer starts on line {line}")
+    names: list[str] = []
+    for port in elem.iterfind("output/port"):
+        names.extend(split_names(port.get("names") or ""))
+    return names

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..analysis import analyse
 from ..analysis.what_if import parameters
+from ..engine import streaming
 from ..engine.validation import default_bin
 from ..ir.reader import parse
 from ..ir.records import Graph, Layer
@@ -31,6 +32,7 @@ from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ti
 from ..shapes.symdims import Recording, Site, recording, with_expr
 from .reshaped import ReshapeRun, what_if
 from .smart_reshape import plan
+from .streamed import StreamedSymbols
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,17 @@ def input_axes(model: Graph) -> list[Axis]:
 
 def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -> list[dict]:
     """The file's inputs, each with the constraint on each of its axes (the JSON contract
-    of ``reshapeable``)."""
+    of ``reshapeable``).  A large plain file is run as it streams (``streamed``), in the
+    memory a check takes; the stream declines what it cannot run exactly as the whole
+    graph runs it, and the file is then read whole."""
+    if streaming.wanted(path):
+        answer = _streamed(path, smart, bin_path)
+        if answer is not None:
+            return answer
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
-    weights = BinFile(bin_path) if bin_path else BinFile(default_bin(path),
-                                                         os.path.dirname(os.path.abspath(path)))
+    weights = _weights(path, bin_path)
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []
@@ -84,18 +91,43 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     with recording({a.symbol: a.now.lo for a in axes if a.now.is_static}) as found:
         # other sizes are asked about: Model.reshape would make its rewrites
         run = what_if(graphs, befores, weights, symbolic, smart, planned, changed=True)
-    unread = _unread(weights, befores[0])
+    refusal = None if run.works else _refused(run)
+    return _answer(parameters(graphs[0]), axes, found, refusal, _unread(weights, befores[0]))
+
+
+def _weights(path: str, bin_path: str | None) -> BinFile:
+    return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
+                                                      os.path.dirname(os.path.abspath(path)))
+
+
+def _streamed(path: str, smart: bool, bin_path: str | None) -> list[dict] | None:
+    """The answer of the symbolic run streamed, or None (the file is read whole): with no
+    refusal, no rewrite and every Const readable, or the stream declines."""
+    weights = _weights(path, bin_path)
+    with recording() as found:
+        watch = StreamedSymbols(path, weights, smart, found, MAX_AXES)
+        if streaming.check(path, weights, [], watch) is None:
+            return None
+    watch.in_whole_order()
+    axes = [Axis(layer, shape, axis) for layer, shape, axis in watch.axes]
+    return _answer(watch.params, axes, found, None, "")
+
+
+def _answer(params: list[tuple[Layer, Shape]], axes: list[Axis], found: Recording,
+            refusal: str | None, unread: str) -> list[dict]:
+    """Each axis solved from what the symbolic run recorded (``refusal``: why the model
+    does not infer as it is, None when it does), by input."""
     by_symbol: dict[str, list[Condition]] = {a.symbol: [] for a in axes}
     for condition in found.conditions:  # (an axis's answer reads only the conditions on it)
         for name in condition.symbols():
             by_symbol[name].append(condition)
     tied = ties(found.conditions)
     classes = _tie_classes(tied)
-    rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, run, unread)
-            for a in axes]
+    rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, refusal,
+                      unread) for a in axes]
     partners = _partners(axes, found.conditions, tied)
-    _together(axes, rows, partners, by_symbol, found, unread if run.works else "not inferred")
-    return _by_input(graphs[0], axes, rows, partners)
+    _together(axes, rows, partners, by_symbol, found, unread if refusal is None else "not inferred")
+    return _by_input(params, axes, rows, partners)
 
 
 def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]],
@@ -224,11 +256,11 @@ def _unread(weights: BinFile, before) -> str:
 
 
 def _axis_row(axis: Axis, axes: list[Axis], conditions: list[Condition], found: Recording,
-              run: ReshapeRun, unread: str) -> dict:
+              refusal: str | None, unread: str) -> dict:
     fixed = {a.symbol: a.now.lo for a in axes if a is not axis and a.now.is_static}
-    if not run.works:  # a size that differs may mend it: nothing is excluded
+    if refusal is not None:  # a size that differs may mend it: nothing is excluded
         return _row(axis, solve([], axis.symbol, fixed), [],
-                    "the model does not infer as it is: " + _refused(run))
+                    "the model does not infer as it is: " + refusal)
     solution = solve(conditions, axis.symbol, fixed)
     other = unread or _unfollowed(axis, found) or _entangled(axis, solution, fixed)
     why = "; ".join(part for part in (other, solution.why_inexact) if part)  # (the cause first)
@@ -312,14 +344,14 @@ def _refused(run: ReshapeRun) -> str:
     return ", ".join(f"{layer.type} '{layer.name}' (line {layer.line})" for layer in layers[:3])
 
 
-def _by_input(model: Graph, axes: list[Axis], rows: list[dict],
+def _by_input(params: list[tuple[Layer, Shape]], axes: list[Axis], rows: list[dict],
               tied: list[tuple[str, str]]) -> list[dict]:
     """Every input in order (one of dynamic rank or a scalar has no axes), each with its
     axes' rows and their equal partners."""
     out: dict[str, dict] = {
         layer.id: {"name": layer.name, "shape": format_shape(shape), "axes": [],
                    "axes_not_analysed": len(shape) if shape else 0}
-        for layer, shape in parameters(model)}
+        for layer, shape in params}
     classes = _tie_classes(tied)  # (every axis that moves with it, not only its own pairs)
     for a, row in zip(axes, rows):
         group = classes.get(a.symbol, frozenset())

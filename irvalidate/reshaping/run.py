@@ -28,6 +28,7 @@ from ..rules._common import Context
 from ..rules.findings import Finding
 from ..shapes.dims import Dim, Shape
 from .reshaped import ReshapeRun, what_if
+from .streamed import StreamedWhatIf
 
 if TYPE_CHECKING:
     from ..settings.config import Config
@@ -186,10 +187,16 @@ def reshape_each(path: str, requests: Sequence[Sequence[Request]], smart: bool =
     and IRV302 always, name their request (``Finding.request``, and in their message)."""
     single = len(requests) == 1
     trials = _Trials(requests, smart, keep_run=single)
+    streamed: list[StreamedWhatIf] = []
     try:
-        first = validate_file(path, bin_path, config, RESHAPE_RULES, contexts_of=trials.first)
+        first = validate_file(path, bin_path, config, RESHAPE_RULES, contexts_of=trials.first,
+                              watching=partial(_watch, path, requests[0], smart, streamed)
+                              if single else None)
     except _NothingFits:
         return _as_read(path, bin_path, config, trials)
+    if streamed and streamed[0].finished and trials.doc is None:  # (the file streamed)
+        outcome = _streamed_outcome(streamed[0], label(requests[0]))
+        return first._replace(reshape=outcome, requests=(outcome,))
     tried = trials.applicable() if trials.doc is not None else []
     results = [first]
     for index in tried:
@@ -204,6 +211,20 @@ def reshape_each(path: str, requests: Sequence[Sequence[Request]], smart: bool =
     shown = outcomes[0] if single and outcomes and isinstance(outcomes[0], ReshapeOutcome) \
         else None
     return first._replace(findings=findings, reshape=shown, requests=outcomes)
+
+
+def _streamed_outcome(run: StreamedWhatIf, request: str) -> ReshapeOutcome:
+    """What --reshape reports of a streamed run: no rewrite (the stream declines where one
+    might be) and no refusal (it declines at one)."""
+    return ReshapeOutcome(list(run.inputs), list(run.outputs), [], True, run.changed, run.smart,
+                          None, request)
+
+
+def _watch(path: str, request: Sequence[Request], smart: bool, made: list[StreamedWhatIf],
+           weights: BinFile) -> StreamedWhatIf:
+    """The what-if the stream infers, for a file large enough to stream (made[0])."""
+    made[:] = [StreamedWhatIf(path, request, weights, smart)]
+    return made[0]
 
 
 class _NothingFits(UsageError):

@@ -148,6 +148,12 @@ class Recording:
             d.expr.key if d.expr is not None else (d.depends, id(d.origin)) for d in shape)
             for shape in shapes)
 
+    def forget(self, layer: Any) -> None:
+        """A layer no later layer reads (a streamed run frees it, and a layer made later may
+        take its id()): what is kept of it by id() goes."""
+        self.tainted.pop(id(layer), None)
+        self._starts.pop(id(layer), None)
+
     def record(self, condition: Condition) -> None:
         if condition.symbols():  # (both sides constant: decided already)
             self.conditions.append(condition)
@@ -499,6 +505,21 @@ def _index(bound: int, size: Expr) -> Expr:
     if bound >= 0:
         return minimum(const(bound), size)
     return maximum(size + bound, const(0))
+
+
+def carried(tensor: Any) -> frozenset[str]:
+    """The symbols a value's elements carry (a size ShapeOf read from a symbolic dim)."""
+    return _carried(tensor)
+
+
+def input_dim(witness: Dim, symbol: str) -> Dim:
+    """An input axis's dim: ``witness`` (its size now) carrying its own symbol, made by no
+    layer (as ``with_expr`` makes it before a recording starts)."""
+    from .symbolic import sym  # (the one use of it here)
+    out = SymDim(witness.lo, witness.hi)
+    expr = sym(symbol)
+    out.expr, out.depends, out.origin, out.made_by = expr, expr.symbols(), None, None
+    return out
 
 
 def _carried(tensor: Any) -> frozenset[str]:

@@ -22,4 +22,26 @@ def test_only_top_level_parameters_are_read(tmp_path):
   <output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>
 </layers><edges/></net>''')
     assert parameter_names(str(xml)) == {"0": ["x", "input:0"], "2": []}
+    from irvalidate.ir.tensor_names import names_at
+    assert names_at(str(xml), 3) == ["x", "input:0"] and names_at(str(xml), 9) == []
     assert parameter_names(str(tmp_path / "missing.xml")) == {}
+
+
+def test_names_at_a_layers_line():
+    """names_at (a streamed --reshape reads a Parameter's names from its own lines) gives
+    what parameter_names gives, on every sample and corpus file the reader reads."""
+    from irvalidate.ir.reader import parse
+    from irvalidate.ir.tensor_names import names_at, parameter_names
+    from support.places import CORPUS_FILES, SAMPLES
+    compared = named = 0
+    for path in SAMPLES + CORPUS_FILES:
+        doc = parse(str(path))
+        if doc.fatal:
+            continue
+        whole = parameter_names(str(path))
+        for layer in doc.graph.layers:
+            if layer.type.lower() == "parameter" and layer.id in whole:
+                assert names_at(str(path), layer.line) == whole[layer.id], (path, layer.name)
+                compared += 1
+                named += bool(whole[layer.id])
+    assert compared >= 50 and named >= 20, (compared, named)
