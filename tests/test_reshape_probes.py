@@ -293,4 +293,5 @@ def test_stated_partners_are_tried_together(tmp_path):
             for i, name in enumerate("ab")]}]}
     assert check_partners(report(multiple_of=2), lambda _: path) == []
     problems = check_partners(report(), lambda _: path)  # says any size: 1 is tried, and fails
-    assert len(problems) == 2 and all("= 1: stated to work together" in p for p in problems)
+    # (each class of partners is set together once)
+    assert len(problems) == 1 and all("= 1: stated to work together" in p for p in problems)

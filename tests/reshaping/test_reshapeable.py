@@ -338,3 +338,26 @@ def test_sizes_multiplied_as_values_are_followed(tmp_path):
     assert row["exact"] and row["values"] == [8], row
     found, probes = disagreements(path)
     assert probes and not found, found[:5]
+
+
+@pytest.mark.parametrize("name", ["yolov8n-dynamic", "bert-optimum"])
+def test_the_readme_examples_on_real_exports_are_what_the_command_prints(capsys, monkeypatch,
+                                                                         name):
+    """README.md's reshapeable examples on sample_models/real/ are today's output (their
+    verdicts are held to Model.reshape with the other samples': test_constraints_recorded)."""
+    root = SAMPLES.parents[1]
+    command = f"sample_models/real/{name}.xml"
+    head = f"$ irvalidate reshapeable {command}\n"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start = readme.index(head) + len(head)
+    monkeypatch.chdir(root)
+    assert main(["reshapeable", command]) == 0
+    assert capsys.readouterr().out == readme[start:readme.index("```", start)]
+
+
+def test_the_real_detector_takes_the_sizes_below_each_multiple_of_32():
+    """YOLOv8n (dynamic=True): 0 or 25..31 mod 32 from 25, exactly, on height and width."""
+    rows = constraints_of(str(SAMPLES.parent / "real" / "yolov8n-dynamic.xml"))[0]["axes"]
+    for row in rows[2:]:
+        assert row["residues"] == {"modulo": 32, "classes": [0, *range(25, 32)]}, row
+        assert row["min"] == 25 and not row["why_inexact"].startswith("a condition"), row

@@ -153,12 +153,23 @@ def _together_sizes(constraints: list[dict], now: set[int], count: int) -> list[
     """Sizes every constraint allows, other than the declared ones where there are such:
     the smallest, a middle one and the largest of the probe sizes (``count`` at most)."""
     from support.reshape_probes import SIZES
-    every = [s for s in SIZES if all(allows(c, s) for c in constraints)]
+    every = [s for s in SIZES if constraints and all(allows(c, s) for c in constraints)]
     moved = [s for s in every if s not in now] or every
     if len(moved) <= count:
         return moved
     picks = {moved[0], moved[len(moved) // 2], moved[-1]}
     return sorted(picks)[:count]
+
+
+def _known(group: list[tuple[str, dict]]) -> list[dict]:
+    """What says exactly which sizes work for the group: its ``together`` where exact, else
+    every member's own constraint where all are exact; else nothing is claimed ([]: no
+    size is tried)."""
+    together = group[0][1].get("together")
+    if together and together.get("exact"):
+        return [together]
+    rows = [axis for _, axis in group]
+    return rows if all(axis.get("exact") for axis in rows) else []
 
 
 def _groups(file: dict) -> list[list[tuple[str, dict]]]:
@@ -191,7 +202,7 @@ def check_partners(report_json: dict, model_path: Callable[[str], Path], count: 
         model = core().read_model(str(model_path(str(file.get("path")))))
         for group in groups:
             now = {_static(axis.get("now")) for _, axis in group}
-            for size in _together_sizes([axis for _, axis in group], now, count):
+            for size in _together_sizes(_known(group), now, count):
                 refused = _refusal(model, {(name, axis["axis"]): size for name, axis in group})
                 if refused is not None:
                     named = " = ".join(f"{name!r} axis {axis['axis']}" for name, axis in group)
