@@ -180,9 +180,22 @@ def _guarded(argv: list) -> int:
     except OSError as err:  # output.OutputError, from a command other than the check's own
         from .output import OutputError
         if not isinstance(err, OutputError):
-            raise
+            return _internal(err)
         print(f"irvalidate: error: {err}", file=sys.stderr)
         return 2
+    except Exception as err:  # noqa: BLE001 - a bug of ours: one line and exit 2, not a traceback
+        return _internal(err)
+
+
+def _internal(err: BaseException) -> int:
+    """A failure of irvalidate itself (a subcommand's bug): said in one line, exit 2; with
+    IRVALIDATE_TRACEBACK=1 the traceback too, for a report."""
+    if os.environ.get("IRVALIDATE_TRACEBACK"):
+        import traceback
+        traceback.print_exception(err)
+    print(f"irvalidate: internal error: {type(err).__name__}: {err} (a bug of irvalidate; "
+          f"IRVALIDATE_TRACEBACK=1 shows where)", file=sys.stderr)
+    return 2
 
 
 def _main(argv: list) -> int:

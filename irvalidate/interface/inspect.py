@@ -247,7 +247,7 @@ def _axes(path: str, bin_path: str | None, reshapeable: Reshapeable,
 
 
 #: what ``inspect`` keeps of reshapeable's row for an axis (model.AxisSizesModel)
-_AXIS_FIELDS = ("axis", "exact", "min", "max", "multiple_of", "offset", "values")
+_AXIS_FIELDS = ("axis", "exact", "min", "max", "multiple_of", "offset", "values", "residues")
 
 
 # ---------------------------------------------------------------------------- the rest

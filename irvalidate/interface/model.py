@@ -37,6 +37,9 @@ class AxisSizesModel(_Model):
     multiple_of: int
     offset: int
     values: list[int] | None
+    residues: dict[str, int | list[int]] | None = Field(
+        None, description="{modulo, classes}: the sizes exactly, where they form several "
+                          "residue classes (exact is then false)")
 
 
 class TensorModel(_Model):

@@ -49,10 +49,7 @@ def _table(title: str, tensors: list[dict]) -> list[str]:
             lines.append(printed("        rt_info: " + ", ".join(f"{k}={v}" if v else k
                                                                for k, v in shown.items())))
         if tensor is not None and tensor["axes"]:
-            from ..reshaping.constraints import described  # (sympy-free, but not cheap)
-            lines += [printed(f"        axis {a['axis']}: "
-                              f"{described(a) if a['exact'] else 'not exact'}")
-                      for a in tensor["axes"]]
+            lines += [printed(f"        axis {a['axis']}: {_sizes(a)}") for a in tensor["axes"]]
     return lines
 
 
@@ -90,3 +87,11 @@ def _summary(found: dict) -> list[str]:
     if not found["reshapeable"]:
         lines.append("  reshapeable axes: not computed (--reshapeable always computes them)")
     return lines
+
+
+def _sizes(axis: dict) -> str:
+    """An axis's sizes as reshapeable says them; a superset says so."""
+    from ..reshaping.constraints import described  # (not cheap: only where axes are shown)
+    if axis["exact"] or axis.get("residues"):
+        return described(axis)
+    return f"not exact, at most: {described(axis)}"

@@ -622,3 +622,16 @@ def test_op_modules_imported_before_the_workers_fork(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                           text=True, check=True)
     assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+def test_a_bug_in_a_command_is_one_line_and_exit_2(monkeypatch, capsys):
+    """A failure of irvalidate itself gives no traceback: one line naming it, exit 2."""
+    import irvalidate.cli.inspect as command
+
+    def broken(argv):
+        raise KeyError("no such field")
+    monkeypatch.setattr(command, "run", broken)
+    from irvalidate.cli.main import main as run_main
+    assert run_main(["inspect", "x.xml"]) == 2
+    err = capsys.readouterr().err
+    assert "internal error: KeyError" in err and "Traceback" not in err, err
