@@ -171,3 +171,15 @@ def shape_problems(ctx: CompatContext, matching: Matching, kinds: tuple[str, ...
         axes = sorted({axis for kind in kinds for axis in changes.get(kind, [])})
         if any(kind in changes for kind in kinds):
             yield at_new(ctx, shape_message(what, old, new, axes), old, new, record_kind)
+
+
+def gone(ctx: CompatContext, matching: Matching, what: str, kind: str) -> Iterator[Problem]:
+    """IRV401's and IRV409's findings: each ``what`` ("input", "output") of the old file
+    renamed (none of its tensor names kept, found at the same position) or gone."""
+    for old, new in matching.renamed:
+        yield at_new(ctx, f"{what} {label(old)} renamed {label(new)}: none of its tensor names "
+                     f"({', '.join(old.names) or 'none'}) is kept", old, new, kind)
+    for old in matching.removed:
+        names = f" (tensor names {', '.join(old.names)})" if old.names else ""
+        yield Problem(f"{what} {label(old)}{names} is gone: no {what} of the new file has any "
+                      f"of its names ({where_old(ctx, old)})")

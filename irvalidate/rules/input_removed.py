@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ._compat import CompatContext, at_new, label, where_old
+from ._compat import CompatContext, gone
 from .findings import Problem
 
 CODE = "IRV401"
@@ -34,10 +34,4 @@ SUMMARY = "An input is gone, or none of its tensor names is kept: callers feedin
 
 
 def check(ctx: CompatContext) -> Iterator[Problem]:
-    for old, new in ctx.inputs.renamed:
-        yield at_new(ctx, f"input {label(old)} renamed {label(new)}: none of its tensor names "
-                     f"({', '.join(old.names) or 'none'}) is kept", old, new, "Parameter")
-    for old in ctx.inputs.removed:
-        names = f" (tensor names {', '.join(old.names)})" if old.names else ""
-        yield Problem(f"input {label(old)}{names} is gone: no input of the new file has any "
-                      f"of its names ({where_old(ctx, old)})")
+    yield from gone(ctx, ctx.inputs, "input", "Parameter")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ._compat import CompatContext, at_new, label, where_old
+from ._compat import CompatContext, gone
 from .findings import Problem
 
 CODE = "IRV409"
@@ -27,10 +27,4 @@ SUMMARY = "An output is gone, or none of its tensor names is kept."
 
 
 def check(ctx: CompatContext) -> Iterator[Problem]:
-    for old, new in ctx.outputs.renamed:
-        yield at_new(ctx, f"output {label(old)} renamed {label(new)}: none of its tensor names "
-                     f"({', '.join(old.names) or 'none'}) is kept", old, new, "Result")
-    for old in ctx.outputs.removed:
-        names = f" (tensor names {', '.join(old.names)})" if old.names else ""
-        yield Problem(f"output {label(old)}{names} is gone: no output of the new file has any "
-                      f"of its names ({where_old(ctx, old)})")
+    yield from gone(ctx, ctx.outputs, "output", "Result")
