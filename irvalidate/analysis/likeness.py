@@ -40,7 +40,6 @@ from ..ops.support.node import Graph, Node, is_const
 from ..ops.support.spec import OpSpec, Value
 from ..shapes import dims
 from ..shapes.dims import Shape
-from ..shapes.symdims import carried, symbolic
 from ..shapes.values import FLOAT_TYPES, RANGES, Deferred, Origin, Pending, Tensor
 
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
@@ -279,6 +278,8 @@ def _owes_to_symbols(layer: Layer, outputs: dict[tuple[str, str], Value]) -> boo
     recording = dims.SYMBOLIC
     if recording is None:
         return False
+    # (imported here: the solver is loaded by reshapeable only, never by a check)
+    from ..shapes.symdims import carried, symbolic
     if id(layer) in recording.tainted:
         return True
     for port in layer.outputs:
