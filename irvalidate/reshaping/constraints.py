@@ -140,8 +140,9 @@ def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]
         if group is None:
             continue
         mine = sym(axis.symbol)
-        conditions = list({id(c): c.substitute({name: mine for name in group})
-                           for name in sorted(group) for c in by_symbol.get(name, [])}.values())
+        unique = {c.key: c for name in sorted(group) for c in by_symbol.get(name, [])}
+        # (a repeated block repeats its conditions: each is substituted once)
+        conditions = [c.substitute({name: mine for name in group}) for c in unique.values()]
         fixed = {a.symbol: a.now.lo for a in axes if a.symbol not in group and a.now.is_static}
         solution = solve(conditions, axis.symbol, fixed)
         why = (solution.why_inexact or unread or _entangled(axis, solution, fixed)
@@ -162,7 +163,7 @@ def _partners(axes: list[Axis], conditions: list[Condition],
     joins them, until none does."""
     dynamic = {a.symbol for a in axes if not a.now.is_static}
     pairs = list(tied)
-    shared = [c for c in conditions if len(c.symbols()) > 1]
+    shared = list({c.key: c for c in conditions if len(c.symbols()) > 1}.values())
     for _ in range(len(axes)):
         classes = _tie_classes(pairs)
         one = {name: sym(min(group)) for name, group in classes.items()}
