@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .options import one_line_parser
-from .shapes import ir_files, parse_args
+from .shapes import file_arguments, ir_files, parse_args
 
 
 def run(argv: Sequence[str]) -> int:
@@ -19,10 +19,7 @@ def run(argv: Sequence[str]) -> int:
     parser = one_line_parser(prog="irvalidate inspect", description="Summarise each model: "
                              "its inputs and outputs (names, types, shapes), layers, weights, "
                              "compression, producer and rt_info")
-    parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
-                        "holding them (found as the check finds them)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+    file_arguments(parser)
     parser.add_argument("--reshapeable", choices=("auto", "always", "never"), default="auto",
                         help="state the sizes each input axis takes (reshapeable's analysis): "
                         "auto does so up to 3,000 layers (default: %(default)s)")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from ..reshaping.constraints import constraints_of, text_report
 from .options import one_line_parser
-from .shapes import ir_files, parse_args, report_files
+from .shapes import file_arguments, ir_files, parse_args, report_files
 
 
 def run(argv: Sequence[str]) -> int:
@@ -14,10 +14,7 @@ def run(argv: Sequence[str]) -> int:
     parser = one_line_parser(prog="irvalidate reshapeable", description="For every "
                                      "input axis: the sizes the model takes there, and the "
                                      "layers that decide them")
-    parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
-                        "holding them (found as the check finds them)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+    file_arguments(parser)
     parser.add_argument("--no-smart-reshape", action="store_true",
                         help="plain re-inference, without SmartReshape's rewrites")
     args = parse_args(parser, argv)

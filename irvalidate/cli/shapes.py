@@ -127,15 +127,21 @@ def _table(rows: list[dict]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def file_arguments(parser) -> None:
+    """What ``shapes``, ``reshapeable`` and ``inspect`` take alike: the files or folders,
+    ``--format text|json`` and ``--bin``."""
+    parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
+                        "holding them (found as the check finds them)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+
+
 def run(argv: Sequence[str]) -> int:
     """``argv`` starts with ``shapes``."""
     parser = one_line_parser(prog="irvalidate shapes", description="Show the output "
                                      "shapes irvalidate infers for every layer, beside the "
                                      "declared ones.")
-    parser.add_argument("files", nargs="+", metavar="PATH", help="IR .xml files, or folders "
-                        "holding them (found as the check finds them)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--bin", metavar="PATH", help="the weights file (one IR only)")
+    file_arguments(parser)
     parser.add_argument("--reshape", metavar="SPEC", action="append",
                         help="infer with these input shapes (see irvalidate --help)")
     parser.add_argument("--no-smart-reshape", action="store_true",
