@@ -49,6 +49,10 @@ class CompatContext(NamedTuple):
     def both(self) -> bool:
         return self.old is not None and self.new is not None
 
+    def sides(self) -> tuple[tuple[str, Matching, str], ...]:
+        """("input", the inputs matched, "Parameter"), then the outputs' the same way."""
+        return (("input", self.inputs, "Parameter"), ("output", self.outputs, "Result"))
+
 
 NO_MATCHING = Matching((), (), (), ())
 

@@ -25,8 +25,7 @@ SUMMARY = "An input's or output's element type changed."
 
 
 def check(ctx: CompatContext) -> Iterator[Problem]:
-    for what, matching, kind in (("input", ctx.inputs, "Parameter"),
-                                 ("output", ctx.outputs, "Result")):
+    for what, matching, kind in ctx.sides():
         for old, new in matching.pairs():
             if old.element_type != new.element_type:
                 yield at_new(ctx, f"{what} {label(new)}: element type was {old.element_type}, "

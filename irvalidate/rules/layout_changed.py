@@ -56,8 +56,7 @@ def _shown(value: str | None) -> str:
 def check(ctx: CompatContext) -> Iterator[Problem]:
     if ctx.old is None or ctx.new is None:
         return
-    for what, matching, kind in (("input", ctx.inputs, "Parameter"),
-                                 ("output", ctx.outputs, "Result")):
+    for what, matching, kind in ctx.sides():
         for old, new in matching.pairs():
             if old.layout != new.layout:
                 yield at_new(ctx, f"{what} {label(new)}: layout was {old.layout or 'none'}, "

@@ -25,8 +25,7 @@ SUMMARY = "An input or output lost some of its tensor names (others are kept)."
 
 
 def check(ctx: CompatContext) -> Iterator[Problem]:
-    for what, matching, kind in (("input", ctx.inputs, "Parameter"),
-                                 ("output", ctx.outputs, "Result")):
+    for what, matching, kind in ctx.sides():
         for old, new in matching.kept:
             dropped = [name for name in old.names if name not in new.names]
             if dropped:
