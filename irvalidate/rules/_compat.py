@@ -66,10 +66,10 @@ def compat_context(old: InterfaceModel | None, new: InterfaceModel | None,
 
 
 def match(old: Sequence[TensorModel], new: Sequence[TensorModel]) -> Matching:
-    by_name: dict[str, int] = {}
+    by_name: dict[str, list[int]] = {}  # (one port feeding two Results: both bear its names)
     for index, tensor in enumerate(new):
         for name in tensor.names:
-            by_name.setdefault(name, index)
+            by_name.setdefault(name, []).append(index)
     unnamed = {t.layer: i for i, t in enumerate(new) if not t.names}
     taken: dict[int, int] = {}  # new index -> old index
     for index, tensor in enumerate(old):
@@ -85,7 +85,7 @@ def match(old: Sequence[TensorModel], new: Sequence[TensorModel]) -> Matching:
                     tuple(new[i] for i in new_left if i not in paired))
 
 
-def _partner(tensor: TensorModel, by_name: dict[str, int], unnamed: dict[str, int],
+def _partner(tensor: TensorModel, by_name: dict[str, list[int]], unnamed: dict[str, int],
              taken: dict[int, int]) -> int | None:
     """The new tensor sharing most of this one's names and not taken yet (the first of
     those), or, for a tensor with no name, the unnamed one of its layer's name."""
@@ -94,9 +94,9 @@ def _partner(tensor: TensorModel, by_name: dict[str, int], unnamed: dict[str, in
         return found if found is not None and found not in taken else None
     shared: dict[int, int] = {}
     for name in tensor.names:
-        index = by_name.get(name)
-        if index is not None and index not in taken:
-            shared[index] = shared.get(index, 0) + 1
+        for index in by_name.get(name, ()):
+            if index not in taken:
+                shared[index] = shared.get(index, 0) + 1
     return max(shared, key=lambda i: (shared[i], -i)) if shared else None
 
 

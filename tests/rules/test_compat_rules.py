@@ -192,6 +192,16 @@ def test_matching_prefers_the_input_sharing_most_names():
     assert [n.index for _, n in found.kept] == [1] and [t.index for t in found.added] == [0]
 
 
+def test_two_outputs_of_one_port_each_keep_their_partner():
+    """One port feeding two Results: both outputs bear its names, and a copy of the file
+    matches each with its own (it was 'renamed' to itself, an error)."""
+    outputs = [tensor(0, "y", layer="r0"), tensor(1, "y", layer="r1")]
+    found = match(outputs, outputs)
+    assert [(o.index, n.index) for o, n in found.kept] == [(0, 0), (1, 1)]
+    assert not found.renamed and not found.removed and not found.added
+    assert codes(model([IDS], outputs), model([IDS], outputs)) == []
+
+
 def test_unnamed_tensors_match_by_layer_name():
     old = [tensor(0, "", layer="x"), tensor(1, "", layer="y")]
     new = [tensor(0, "", layer="y"), tensor(1, "", layer="x")]
