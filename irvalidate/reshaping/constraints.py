@@ -146,8 +146,8 @@ def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]
         fixed = {a.symbol: a.now.lo for a in axes if a.symbol not in group and a.now.is_static}
         solution = solve(conditions, axis.symbol, fixed)
         why = (solution.why_inexact or unread or _entangled(axis, solution, fixed)
-               or next((_unfollowed(a, found) for a in axes
-                        if a.symbol in group and _unfollowed(a, found)), ""))
+               or next(filter(None, (_unfollowed(a, found) for a in axes
+                                     if a.symbol in group)), ""))
         row["together"] = {"min": solution.min, "max": solution.max,
                            "multiple_of": solution.multiple_of, "offset": solution.offset,
                            "values": solution.values, "exact": not why,
@@ -392,7 +392,7 @@ def _axis_lines(head: str, row: dict) -> list[str]:
     together = row.get("together")
     if inexact and together and together["exact"]:
         named = ", ".join(f"{line_start(t['input'])} axis {t['axis']}" for t in row["equal_to"])
-        said = described({**together, "residues": None})
+        said = described(together)
         return [f"{head}{said} together with {named}{_causes(together)}",
                 f"      (alone, not exact: {row['why_inexact']})"]
     sizes = f"not exact, at most: {described(row)}" if inexact else described(row)
@@ -408,7 +408,7 @@ def _partners_text(row: dict) -> str:
     together = row.get("together")
     if together is None:
         return f"; = {named}"
-    said = described({**together, "residues": None})
+    said = described(together)
     return f"; = {named} (together: {said if together['exact'] else 'not exact, at most ' + said})"
 
 
