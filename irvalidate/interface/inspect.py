@@ -73,7 +73,8 @@ def _summary(path: str, bin_path: str | None, reshapeable: Reshapeable) -> dict:
     asked = [layer for layer, _ in inputs] + results + \
         [producer for producer, _ in feeding.values() if producer is not None]
     try:
-        found = ir_details.read(path, {layer.line: layer.id for layer in asked}, plain)
+        found = ir_details.read(path, {layer.line: layer.id for layer in asked}, plain,
+                                {layer.id for layer in asked})
     except (OSError, SyntaxError, ValueError) as err:  # (lxml's are SyntaxErrors) rarely:
         # the parser has read the file
         raise InspectError(f"cannot read the file's names and rt_info: {err}") from None

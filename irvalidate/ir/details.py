@@ -48,16 +48,19 @@ class _Unexpected(Exception):
     """The fast path met something it does not read exactly: the lxml pass reads the file."""
 
 
-def read(path: str, lines: dict[int, str], plain: bool) -> Details:
-    """The details of the top-level layers ``lines`` names (start line -> layer id) and of
-    the model; ``plain``: the scanner read the file (its lines are exact).  OSError and
-    etree.XMLSyntaxError pass through (the parser has read the file first)."""
-    if plain:
+def read(path: str, lines: dict[int, str], plain: bool, ids: set[str] | None = None) -> Details:
+    """The details of the top-level layers ``ids`` (by default those ``lines`` names: start
+    line -> layer id) and of the model; ``plain``: the scanner read the file (its lines are
+    exact).  Layers that share a line (``lines`` keeps one of them) are read by the lxml
+    pass.  OSError and etree.XMLSyntaxError pass through (the parser has read the file
+    first)."""
+    wanted = set(lines.values()) if ids is None else ids
+    if plain and wanted <= set(lines.values()):
         try:
             return _by_lines(path, lines)
         except (_Unexpected, etree.XMLSyntaxError, UnicodeDecodeError):
             pass
-    return _whole(path, set(lines.values()))
+    return _whole(path, wanted)
 
 
 # ---------------------------------------------------------------------------- one element

@@ -64,3 +64,15 @@ def test_a_tensors_own_rt_info_is_kept_without_fused_names(tmp_path, capsys):
     assert main(["inspect", "--reshapeable", "never", str(tmp_path / "m.xml")]) == 0
     assert "        rt_info: old_api_map_element_type=f16, preprocessing\n" in \
         capsys.readouterr().out
+
+
+def test_layers_that_share_a_line_keep_their_names(tmp_path):
+    """A file written on one line (every layer shares line 1): each input and output keeps
+    its tensor names, as in the same file written line by line."""
+    from pathlib import Path
+    source = Path(__file__).resolve().parents[2] / "sample_models" / "valid" / "computed-target.xml"
+    (tmp_path / "one.xml").write_text(" ".join(source.read_text().split("\n")))
+    one = interface_of(str(tmp_path / "one.xml"), reshapeable="never")
+    lined = interface_of(str(source), reshapeable="never")
+    assert [t.names for t in one.inputs] == [t.names for t in lined.inputs] != [[]]
+    assert [t.names for t in one.outputs] == [t.names for t in lined.outputs]
