@@ -85,6 +85,13 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # noqa: BLE001 - the tool itself failed: say so, exit 2
         print(f"irvalidate: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
+    if args.output not in (None, "-"):  # (--against: the IRs git listed are inputs too)
+        from .output import problem
+        compared = [r.path for r in results]
+        unusable = problem(args.output, compared + [os.path.splitext(p)[0] + ".bin"
+                                                    for p in compared])
+        if unusable:
+            return _usage(f"--output {args.output}: {unusable}")
     return _reported(args, resolver.run_wide(), results)
 
 

@@ -33,7 +33,9 @@ def run(argv: Sequence[str]) -> int:
         return files
     from . import output
     if args.output is not None:
-        unusable = output.problem(args.output, files + ([args.bin] if args.bin else []))
+        from ..engine.validation import default_bin
+        weights = [args.bin] if args.bin else [default_bin(f) for f in files]
+        unusable = output.problem(args.output, files + weights)
         if unusable:
             print(f"irvalidate: error: --output {args.output}: {unusable}", file=sys.stderr)
             return 2

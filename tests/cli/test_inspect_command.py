@@ -79,6 +79,7 @@ def test_usage_errors_exit_2_without_a_traceback(tmp_path, capsys):
     assert main(["inspect", str(tmp_path / "missing.xml")]) == 2
     assert main(["inspect", "--reshapeable", "sometimes", str(HEAD)]) == 2
     assert main(["inspect", "-o", str(HEAD), str(HEAD)]) == 2  # never over an input
+    assert main(["inspect", "-o", str(HEAD.with_suffix(".bin")), str(HEAD)]) == 2  # its .bin
     err = capsys.readouterr().err
     assert "Traceback" not in err and "is one of the input files" in err
 

@@ -182,3 +182,13 @@ def test_the_readme_example_is_what_the_command_prints(tmp_path, monkeypatch, ca
     monkeypatch.chdir(tmp_path)
     assert main(["compat", "--against", "HEAD", "models/"]) == 1
     assert capsys.readouterr().out == readme[start:readme.index("```", start)]
+
+
+def test_the_report_never_overwrites_a_compared_ir(repo, capsys):
+    """-o naming an IR git lists (or its .bin) is refused, as for the files named."""
+    rename_input(repo / "models" / "a.xml")
+    for target in ("models/a.xml", "models/a.bin"):
+        before = (repo / target).read_bytes()
+        status, _, err = run(capsys, "HEAD", ".", "-o", target)
+        assert status == 2 and "is one of the input files" in err, err
+        assert (repo / target).read_bytes() == before
