@@ -79,7 +79,11 @@ def test_usage_errors_exit_2_without_a_traceback(tmp_path, capsys):
     assert main(["inspect", str(tmp_path / "missing.xml")]) == 2
     assert main(["inspect", "--reshapeable", "sometimes", str(HEAD)]) == 2
     assert main(["inspect", "-o", str(HEAD), str(HEAD)]) == 2  # never over an input
-    assert main(["inspect", "-o", str(HEAD.with_suffix(".bin")), str(HEAD)]) == 2  # its .bin
+    import shutil  # (a copy: were the guard gone, the report would replace the weights)
+    for suffix in (".xml", ".bin"):
+        shutil.copyfile(HEAD.with_suffix(suffix), tmp_path / f"m{suffix}")
+    assert main(["inspect", "-o", str(tmp_path / "m.bin"), str(tmp_path / "m.xml")]) == 2
+    assert (tmp_path / "m.bin").read_bytes() == HEAD.with_suffix(".bin").read_bytes()
     err = capsys.readouterr().err
     assert "Traceback" not in err and "is one of the input files" in err
 
