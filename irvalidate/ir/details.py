@@ -11,6 +11,7 @@ text lxml refuses) and every other file get that lxml pass, as safe as the parse
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -170,15 +171,22 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
     return Details(layers, _sections(root))
 
 
+_LAYER_TAG = re.compile(rb"<layer[\s>]|</layer>")
+
+
 def _continue(texts: dict[int, bytes], start: int, block: bytes) -> int | None:
-    """Add ``block`` to the layer text begun at ``start`` up to its ``</layer>``; the start
-    line while it is still open, else None."""
-    end = block.find(b"</layer>")
-    if end < 0:
-        texts[start] += block
-        return start
-    texts[start] += block[:end + len(b"</layer>")]
-    return None
+    """Add ``block`` to the layer text begun at ``start`` up to its own ``</layer>`` (a
+    TensorIterator's, Loop's or If's holds its bodies' layers); the start line while it is
+    still open, else None."""
+    depth = sum(1 if tag.group() != b"</layer>" else -1
+                for tag in _LAYER_TAG.finditer(texts[start]))
+    for tag in _LAYER_TAG.finditer(block):
+        depth += 1 if tag.group() != b"</layer>" else -1
+        if depth == 0:
+            texts[start] += block[:tag.end()]
+            return None
+    texts[start] += block
+    return start
 
 
 # ---------------------------------------------------------------------------- lxml, whole
