@@ -138,8 +138,6 @@ def _real_arithmetic(kind: str, a: Tensor, b: Tensor, origin: Origin) -> Tensor:
     or below, and FloorMod, Power and the like, are not followed."""
     if kind not in _REAL_CORNER:
         raise Unresolved(f"{kind} of real values")
-    if _dims.SYMBOLIC is not None and any(_dims.SYMBOLIC.carries(d) for d in a.bounds + b.bounds):
-        raise Unresolved("reals computed from the inputs' sizes (reshapeable does not follow)")
     shape, pairs = broadcast_pairs(a, b)
     bounds = []
     for i, j in pairs:

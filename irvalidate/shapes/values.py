@@ -39,6 +39,7 @@ from math import prod
 from operator import itemgetter
 from typing import NamedTuple, cast
 
+from . import dims as _dims
 from .arith import normalize_axis
 from .dims import INF, Dim, Shape
 
@@ -372,6 +373,18 @@ def _convert_real(t: Tensor, et: str, origin: Origin) -> Tensor:
     return make_tensor(t.shape, [Dim(cast(b.lo), cast(b.hi)) for b in t.bounds], et, origin)
 
 
+def _symbols_kept(t: Tensor, et: str) -> None:
+    """reshapeable: a size Converted to a real type, or cast to a narrow integer type that
+    wraps large sizes, is no longer the expression it carries; Unresolved (its readers are
+    then not followed) rather than a number standing for every size.  The wide integer
+    types (32 bits and more) hold every size the solver asks about."""
+    recording = _dims.SYMBOLIC
+    if recording is None or not any(recording.carries(b) for b in t.bounds):
+        return
+    if et not in WIDE_TYPES or t.et not in WIDE_TYPES:
+        raise Unresolved(f"a size of the inputs converted to {et}")
+
+
 def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     """Convert casts each bound like C++ (wrapping, so a lower bound may end above the upper
     one), as ``convert::evaluate_bound`` does: between two types wider than 16 bits a bound
@@ -379,6 +392,7 @@ def convert(t: Tensor, et: str, origin: Origin) -> Tensor:
     u64 and back to i64 is ``[4..]``); to or from a narrower type it is a plain cast (``?``
     to u8 is ``..255``, to i16 ``..-1``; u8 ``..255`` to i64 is ``..255``).
     """
+    _symbols_kept(t, et)
     if et in FLOAT_TYPES or t.et in FLOAT_TYPES:
         return _convert_real(t, et, origin)
     if et not in RANGES:

@@ -361,3 +361,23 @@ def test_the_real_detector_takes_the_sizes_below_each_multiple_of_32():
     for row in rows[2:]:
         assert row["residues"] == {"modulo": 32, "classes": [0, *range(25, 32)]}, row
         assert row["min"] == 25 and not row["why_inexact"].startswith("a condition"), row
+
+
+def test_a_size_converted_to_a_real_is_not_taken_as_a_number(tmp_path):
+    """Interpolate sizes computed as float(h) * 2.0: the real no longer carries the size, so
+    the axes are not exact (they said 'only 16', where the runtime takes 8, 17, 40...)."""
+    x = ops.parameter([1, 3, 16, 16], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    axes = ops.constant(np.array([2, 3], np.int64))
+    sizes = ops.gather(ops.shape_of(x), axes, ops.constant(np.int64(0)))
+    doubled = ops.multiply(ops.convert(sizes, "f32"), ops.constant(np.array([2.0], np.float32)))
+    a = ops.interpolate(x, ops.convert(doubled, "i64"), "nearest", "sizes", axes=axes)
+    b = ops.interpolate(x, ops.constant(np.array([2.0, 2.0], np.float32)), "nearest", "scales",
+                        axes=axes)
+    path = tmp_path / "real.xml"
+    ov.save_model(ov.Model([ops.add(a, b).output(0)], [x], "real"), path)
+    rows = constraints_of(str(path))[0]["axes"]
+    assert not rows[2]["exact"] and "Convert" in rows[2]["why_inexact"], rows[2]
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
+
