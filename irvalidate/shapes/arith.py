@@ -85,8 +85,10 @@ def divide(a: Dim, n: int) -> Dim | None:
     are none (a static 7 / 2: "not divisible").  ``?`` stays ``?`` and ``n == 1`` changes
     nothing; otherwise the runtime divides both bounds as doubles, so an unbounded upper bound
     becomes a finite one (``5.. / 2`` is ``3..4611686018427387904``, measured)."""
-    if n == 1 or a == DYNAMIC:
+    if n == 1:
         return a
+    if a == DYNAMIC:  # (a symbol dynamic now is still divided, its multiple of n recorded)
+        return a if _dims.SYMBOLIC is None else _dims.SYMBOLIC.divisible(a, n, DYNAMIC)
     lo = math.ceil(float(a.lo) / n)
     hi = math.floor(float(a.hi) / n)
     if _dims.SYMBOLIC is not None and lo <= hi:

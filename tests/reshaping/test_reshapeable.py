@@ -381,3 +381,17 @@ def test_a_size_converted_to_a_real_is_not_taken_as_a_number(tmp_path):
     found, probes = disagreements(path)
     assert probes and not found, found[:5]
 
+
+def test_a_grouped_convolution_divides_a_channel_axis_dynamic_now(tmp_path):
+    """x[1,?,8,8] into a GroupConvolution of 2 groups of 3 channels: only 6 works (the
+    dynamic axis was kept whole, and 'only 2' said)."""
+    x = ops.parameter([1, -1, 8, 8], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    filters = ops.constant(np.full((2, 4, 3, 3, 3), 0.01, np.float32))
+    y = ops.group_convolution(x, filters, [1, 1], [1, 1], [1, 1], [1, 1])
+    path = tmp_path / "grouped.xml"
+    ov.save_model(ov.Model([y.output(0)], [x], "grouped"), path)
+    row = constraints_of(str(path))[0]["axes"][1]
+    assert (row["exact"], row["values"]) == (True, [6]), row
+    found, probes = disagreements(path)
+    assert probes and not found, found[:5]
