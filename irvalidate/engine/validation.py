@@ -232,7 +232,7 @@ def _unmasked(problems: list[Item]) -> list[Item]:
     return [item for item in problems if item[0].CODE not in masked] if masked else problems
 
 
-def _weights(path: str, bin_path: str | None) -> BinFile:
+def weights_of(path: str, bin_path: str | None) -> BinFile:
     # the .bin beside the XML must really be there; one named with --bin is trusted
     return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
                                                       os.path.dirname(os.path.abspath(path)))
@@ -242,7 +242,7 @@ def _streamed(path: str, bin_path: str | None, read_from: str | None,
               planned, watching: Watching | None = None) -> FileResult | None:
     """The file checked as it streams (see streaming.py), or None: check it whole."""
     try:
-        weights = _weights(path, bin_path)
+        weights = weights_of(path, bin_path)
         watch = watching(weights) if watching is not None else None
         streamed = streaming.check(read_from or path, weights, planned, watch)
         if streamed is None:
@@ -297,7 +297,7 @@ def _validate(path: str, bin_path: str | None, config: Settings, rules: Sequence
             return streamed
     try:
         doc = document if document is not None else parse(read_from or path)
-        weights = _weights(path, bin_path)
+        weights = weights_of(path, bin_path)
         if doc.fatal:
             contexts = [Context(doc, doc.graph, GraphAnalysis(Graph(), weights), True)]
         elif contexts_of is not None:

@@ -16,13 +16,12 @@ when the model does not infer as it is, or when a Const's values could not be re
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from ..analysis import analyse
 from ..analysis.what_if import parameters
 from ..engine import streaming
-from ..engine.validation import default_bin
+from ..engine.validation import weights_of
 from ..ir.reader import parse
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
@@ -77,7 +76,7 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
-    weights = _weights(path, bin_path)
+    weights = weights_of(path, bin_path)
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []
@@ -95,15 +94,10 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     return _answer(parameters(graphs[0]), axes, found, refusal, _unread(weights, befores[0]))
 
 
-def _weights(path: str, bin_path: str | None) -> BinFile:
-    return BinFile(bin_path) if bin_path else BinFile(default_bin(path),
-                                                      os.path.dirname(os.path.abspath(path)))
-
-
 def _streamed(path: str, smart: bool, bin_path: str | None) -> list[dict] | None:
     """The answer of the symbolic run streamed, or None (the file is read whole): with no
     refusal, no rewrite and every Const readable, or the stream declines."""
-    weights = _weights(path, bin_path)
+    weights = weights_of(path, bin_path)
     with recording() as found:
         watch = StreamedSymbols(path, weights, smart, found, MAX_AXES)
         if streaming.check(path, weights, [], watch) is None:
@@ -133,25 +127,31 @@ def _answer(params: list[tuple[Layer, Shape]], axes: list[Axis], found: Recordin
 def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]],
               by_symbol: dict[str, list[Condition]], found: Recording, unread: str) -> None:
     """Each axis with partners gets ``together``: the sizes that work when it and all its
-    partners (transitively) take that one size, the other inputs as they are."""
+    partners (transitively) take that one size, the other inputs as they are; solved once
+    a class, for its first axis."""
     classes = _tie_classes(partners)
+    solved: dict[frozenset[str], dict] = {}
     for axis, row in zip(axes, rows):
         group = classes.get(axis.symbol)
-        if group is None:
-            continue
-        mine = sym(axis.symbol)
-        unique = {c.key: c for name in sorted(group) for c in by_symbol.get(name, [])}
-        # (a repeated block repeats its conditions: each is substituted once)
-        conditions = [c.substitute({name: mine for name in group}) for c in unique.values()]
-        fixed = {a.symbol: a.now.lo for a in axes if a.symbol not in group and a.now.is_static}
-        solution = solve(conditions, axis.symbol, fixed)
-        why = (solution.why_inexact or unread or _entangled(axis, solution, fixed)
-               or next(filter(None, (_unfollowed(a, found) for a in axes
-                                     if a.symbol in group)), ""))
-        row["together"] = {"min": solution.min, "max": solution.max,
-                           "multiple_of": solution.multiple_of, "offset": solution.offset,
-                           "values": solution.values, "exact": not why,
-                           "why_inexact": why or None, "causes": _causes_of(solution)}
+        if group is not None:
+            if group not in solved:
+                solved[group] = _together_of(axis, group, axes, by_symbol, found, unread)
+            row["together"] = dict(solved[group])
+
+
+def _together_of(axis: Axis, group: frozenset[str], axes: list[Axis],
+                 by_symbol: dict[str, list[Condition]], found: Recording, unread: str) -> dict:
+    mine = sym(axis.symbol)
+    unique = {c.key: c for name in sorted(group) for c in by_symbol.get(name, [])}
+    # (a repeated block repeats its conditions: each is substituted once)
+    conditions = [c.substitute({name: mine for name in group}) for c in unique.values()]
+    fixed = {a.symbol: a.now.lo for a in axes if a.symbol not in group and a.now.is_static}
+    solution = solve(conditions, axis.symbol, fixed)
+    why = (solution.why_inexact or unread or _entangled(axis, solution, fixed)
+           or next(filter(None, (_unfollowed(a, found) for a in axes if a.symbol in group)), ""))
+    return {"min": solution.min, "max": solution.max, "multiple_of": solution.multiple_of,
+            "offset": solution.offset, "values": solution.values, "exact": not why,
+            "why_inexact": why or None, "causes": _causes_of(solution)}
 
 
 def _partners(axes: list[Axis], conditions: list[Condition],

@@ -411,16 +411,16 @@ class Recording:
                 depends |= depends_of(shape)
                 lost = lost or _origin(shape)
         values = depends  # what its values may depend on
-        read = carried = None  # where a value it reads (or is given) stopped being followed
+        read = lost_value = None  # where a value it reads (or is given) stopped being followed
         for index, (_, tensor, producer) in enumerate(inputs):
             found = self.tainted.get(producer) if producer is not None else None
-            carries = _carried(tensor)
+            carries = carried(tensor)
             if found is None and not carries:
                 continue
             symbols = found[0] if found is not None else carries
             values |= symbols
             if found is not None:
-                carried = carried or found[1]
+                lost_value = lost_value or found[1]
             if index in reads:
                 depends |= symbols
                 if found is not None or not reads_follow:
@@ -428,8 +428,8 @@ class Recording:
         # its values are followed only when it made them by moving followed ones; one it
         # could not make, or made otherwise, leaves its readers nothing they can trust (an
         # op that never makes values, a Convolution, taints nothing)
-        if values and evaluates and not (made_values and values_follow and carried is None):
-            self.tainted[id(layer)] = (values, carried or layer)
+        if values and evaluates and not (made_values and values_follow and lost_value is None):
+            self.tainted[id(layer)] = (values, lost_value or layer)
         unfollowed = bool(depends) and (not dims_follow or read is not None)
         start = self._starts.pop(id(layer), len(self.conditions))
         if unfollowed:
@@ -507,11 +507,6 @@ def _index(bound: int, size: Expr) -> Expr:
     return maximum(size + bound, const(0))
 
 
-def carried(tensor: Any) -> frozenset[str]:
-    """The symbols a value's elements carry (a size ShapeOf read from a symbolic dim)."""
-    return _carried(tensor)
-
-
 def input_dim(witness: Dim, symbol: str) -> Dim:
     """An input axis's dim: ``witness`` (its size now) carrying its own symbol, made by no
     layer (as ``with_expr`` makes it before a recording starts)."""
@@ -522,7 +517,7 @@ def input_dim(witness: Dim, symbol: str) -> Dim:
     return out
 
 
-def _carried(tensor: Any) -> frozenset[str]:
+def carried(tensor: Any) -> frozenset[str]:
     """The symbols a value's elements carry (a size ShapeOf read from a symbolic dim)."""
     bounds = getattr(tensor, "bounds", None)
     if not bounds:

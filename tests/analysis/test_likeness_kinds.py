@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from irvalidate.analysis import likeness, stream as stream_module
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights
+from irvalidate.engine.validation import weights_of
 from irvalidate.ops.support.spec import Value
 from irvalidate.rules import RULES
 from support.irbuilder import IR
@@ -28,7 +28,7 @@ def test_kinds_are_forgotten_with_the_values(tmp_path, monkeypatch):
                      len(self.likeness._clean)))
         return finish(self)
     monkeypatch.setattr(stream_module.StreamAnalysis, "finish", watched)
-    assert streaming.check(path, _weights(path, None), [(r, r.LEVEL) for r in RULES]) is not None
+    assert streaming.check(path, weights_of(path, None), [(r, r.LEVEL) for r in RULES]) is not None
     (kinds, outputs, clean), = seen
     assert clean >= 1  # (the Relus after the first are alike it: kinds were compared)
     assert set(kinds) <= set(outputs) and len(kinds) <= 4, (len(kinds), len(outputs))
@@ -60,6 +60,6 @@ def test_computed_values_of_distinct_weights_are_forgotten(tmp_path, monkeypatch
         seen.append(len(self.likeness._values))
         return finish(self)
     monkeypatch.setattr(stream_module.StreamAnalysis, "finish", watched)
-    streamed = streaming.check(path, _weights(path, None), [(r, r.LEVEL) for r in RULES])
+    streamed = streaming.check(path, weights_of(path, None), [(r, r.LEVEL) for r in RULES])
     assert streamed is not None and not streamed.problems
     assert 0 < seen[0] <= 16, seen

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from irvalidate.analysis import stream as stream_module
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights, validate_file
+from irvalidate.engine.validation import validate_file, weights_of
 from irvalidate.ops.support import memo, registry
 from irvalidate.ops.support.spec import Value
 from irvalidate.rules import RULES
@@ -119,7 +119,7 @@ def _novel(path: Path, monkeypatch) -> tuple[list[str], list]:
         novel.append(layer.type)
         return found(self, layer, *args)
     monkeypatch.setattr(stream_module.StreamAnalysis, "_novel_layer", counted)
-    streamed = streaming.check(str(path), _weights(str(path), None),
+    streamed = streaming.check(str(path), weights_of(str(path), None),
                                [(r, r.LEVEL) for r in RULES])
     assert streamed is not None
     return list(novel), validate_file(str(path)).findings

@@ -7,7 +7,7 @@ import pytest
 from irvalidate.analysis import stream
 from irvalidate.analysis.propagation import Propagation
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights
+from irvalidate.engine.validation import weights_of
 from irvalidate.rules import RULES
 from support.places import GENUINE, ROOT, SAMPLES
 
@@ -28,6 +28,6 @@ def test_the_values_found_on_reading_are_those_the_edges_give(path, monkeypatch)
         return found
     monkeypatch.setattr(stream._Propagation, "input_values", checked)
     monkeypatch.setattr(streaming, "BATCH", 3)
-    streaming.check(str(path), _weights(str(path), None), [(r, r.LEVEL) for r in RULES])
+    streaming.check(str(path), weights_of(str(path), None), [(r, r.LEVEL) for r in RULES])
     if path == GENUINE:
         assert compared  # (a file the stream reads: its inferred layers were compared)

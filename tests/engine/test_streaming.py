@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights, validate_file
+from irvalidate.engine.validation import validate_file, weights_of
 from irvalidate.rules import RULES
 from support.places import CORPUS_FILES, GENUINE, ROOT, SAMPLES
 
@@ -31,7 +31,7 @@ def _findings(path: Path, stream: bool, monkeypatch) -> list:
 
 def streamed(path: Path) -> bool:
     """Whether the stream reads the file itself (rather than declining it)."""
-    return streaming.check(str(path), _weights(str(path), None),
+    return streaming.check(str(path), weights_of(str(path), None),
                            [(r, r.LEVEL) for r in RULES]) is not None
 
 

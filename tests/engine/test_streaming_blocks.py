@@ -17,7 +17,7 @@ import random
 import pytest
 
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights, validate_file
+from irvalidate.engine.validation import validate_file, weights_of
 from irvalidate.rules import RULES
 from support.irbuilder import IR, Ref
 
@@ -198,7 +198,7 @@ def test_repeated_shape_subgraphs_stream_as_they_check_whole(batch, tmp_path, mo
             whole = _findings(path, False, monkeypatch)
             assert _findings(path, True, monkeypatch) == whole, (seed, broken)
             broken_found += broken and bool(whole)
-            streamed += streaming.check(str(path), _weights(str(path), None),
+            streamed += streaming.check(str(path), weights_of(str(path), None),
                                         [(r, r.LEVEL) for r in RULES]) is not None
     # (the stream reads most of them itself, rather than leaving them to the whole check)
     assert streamed >= len(SEEDS) and broken_found >= len(SEEDS) // 2, (streamed, broken_found)

@@ -17,7 +17,7 @@ from irvalidate.analysis import analyse
 from irvalidate.analysis.stream import Decline
 from irvalidate.analysis.what_if import parameters
 from irvalidate.engine import streaming
-from irvalidate.engine.validation import _weights
+from irvalidate.engine.validation import weights_of
 from irvalidate.ir.reader import parse
 from irvalidate.reshaping import constraints, run
 from irvalidate.reshaping.smart_reshape import plan
@@ -125,7 +125,7 @@ def _rewritten(paths: list[Path]) -> list[tuple[Path, list[str]]]:
     """The files a plain check streams on which SmartReshape makes rewrites, with them."""
     found = []
     for path in paths:
-        weights = _weights(str(path), None)
+        weights = weights_of(str(path), None)
         if streaming.check(str(path), weights, PLANNED) is None:
             continue
         doc = parse(str(path))
@@ -142,7 +142,7 @@ def test_a_rewrite_is_declined(monkeypatch):
     rewritten = _rewritten(SAMPLES + CORPUS_FILES)
     assert len(rewritten) >= 5, rewritten
     for path, _ in rewritten:
-        weights = _weights(str(path), None)
+        weights = weights_of(str(path), None)
         with pytest.raises(Decline, match="SmartReshape may rewrite"):
             streaming._check(str(path), weights, PLANNED, StreamedWhatIf(str(path), [], weights))
 
