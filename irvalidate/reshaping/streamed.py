@@ -66,10 +66,15 @@ class StreamedWhatIf:
         """The Parameter's new shape, as ``what_if.resolve`` gives it (Decline where
         resolve would refuse the request, or fit it otherwise than in file order)."""
         self.parameters += 1
-        try:
-            aliases = [layer.name] + names_at(self.path, layer.line)
-        except (ValueError, OSError) as err:
-            raise Decline(str(err)) from err
+        aliases = [layer.name]
+        # (its tensor names are read from the file only while a request may name them:
+        # names_at reads from the top, which many Parameters would pay again and again)
+        if any(index not in self._claimed and name not in (None, layer.name)
+               for index, (name, _) in enumerate(self.request)):
+            try:
+                aliases += names_at(self.path, layer.line)
+            except (ValueError, OSError) as err:
+                raise Decline(str(err)) from err
         found: Shape | None = None
         for index, (name, shape) in enumerate(self.request):
             if index in self._claimed or not (name in aliases if name is not None
