@@ -240,8 +240,10 @@ def _as_read(path: str, bin_path: str | None, config: Config | None,
     unfit = tuple(f for f in trials.fitted if isinstance(f, NotApplicable))
     told = validate_file(path, bin_path, config, (reshape_not_applicable,), document=trials.doc,
                          contexts_of=partial(_telling, unfit))
-    trials.doc = None  # (let go before the file is read again)
-    plain = validate_file(path, bin_path, config, RESHAPE_RULES)
+    from ..engine import streaming
+    # a large file streams (its document let go first); a small one is not parsed again
+    doc, trials.doc = (None if streaming.wanted(path) else trials.doc), None
+    plain = validate_file(path, bin_path, config, RESHAPE_RULES, document=doc)
     findings = sorted(told.findings + plain.findings, key=Finding.sort_key)
     return plain._replace(findings=findings, requests=unfit)
 
