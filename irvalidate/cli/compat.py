@@ -104,28 +104,12 @@ def _compared(args: argparse.Namespace, resolver) -> list:
     return compare_against(args.against, args.paths or ["."], resolver.settings_for)
 
 
-def _render(fmt: str, results: list, args: argparse.Namespace, to_file: bool) -> str:
-    """The report as the check renders it (cli.main's _render, which compat cannot import:
-    main dispatches to it)."""
-    if fmt == "auto":
-        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    if fmt == "text":
-        from ..reporting import text
-        terminal = sys.stdout is not None and sys.stdout.isatty()
-        color = args.color == "always" or (args.color == "auto" and not to_file and terminal
-                                           and not os.environ.get("NO_COLOR"))
-        return text.render(results, "", color=color, quiet=args.quiet,
-                           statistics=args.statistics)
-    from ..reporting import FORMATTERS
-    from ..version import read
-    return FORMATTERS[fmt](results, read())
-
-
 def _reported(args: argparse.Namespace, run, results: list) -> int:
     from . import output
     to_file = args.output not in (None, "-")
     fmt = run.format or "text"
-    report = _render(fmt, results, args, to_file)
+    from ..version import read
+    report = output.render(fmt, results, args, to_file, read)
     try:
         if to_file:
             output.write_file(args.output, report)

@@ -35,26 +35,6 @@ def _version() -> str:
     return pinned if pinned is not None else __getattr__("__version__")
 
 
-def _use_color(choice: str, to_file: bool) -> bool:
-    if choice != "auto":
-        return choice == "always"
-    terminal = sys.stdout is not None and sys.stdout.isatty()  # None: started with it closed
-    return not to_file and terminal and not os.environ.get("NO_COLOR")
-
-
-def _render(fmt: str, results, args: Arguments, to_file: bool) -> str:
-    if fmt == "auto":
-        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    if fmt == "text":
-        from ..reporting import text
-        # the text report prints no version, so none is read for it
-        return text.render(results, "", color=_use_color(args.color, to_file),
-                           quiet=args.quiet, statistics=args.statistics,
-                           show_consequences=args.show_consequences)
-    from ..reporting import FORMATTERS
-    return FORMATTERS[fmt](results, _version())
-
-
 def _subcommand(argv: Sequence[str]) -> int | None:
     # the command wins over a file or folder of that name, as git's do: ./rules checks it
     if not argv or argv[0] not in ("rules", "explain", "shapes", "reshapeable", "inspect",
@@ -355,7 +335,7 @@ def _report(args: Arguments, files: list[str], configs: list, run: Settings,
         from ..fixing.report import diff_text
         report: str | bytes = diff_text(results)
     else:
-        report = _render(fmt, results, args, to_file)
+        report = output.render(fmt, results, args, to_file, _version)
     if to_file:
         output.write_file(args.output, report)
     elif isinstance(report, bytes):

@@ -11,7 +11,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 
@@ -197,3 +197,24 @@ def _write_in_place(path: str, data: bytes) -> None:
         if opened and os.path.isfile(path):  # never a device such as /dev/full
             _unlink(path)
         raise OutputError(f"--output {path}: cannot write it: {err.strerror or err}") from None
+
+
+def _use_color(choice: str, to_file: bool) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    terminal = sys.stdout is not None and sys.stdout.isatty()  # None: started with it closed
+    return not to_file and terminal and not os.environ.get("NO_COLOR")
+
+
+def render(fmt: str, results, args, to_file: bool, version: Callable[[], str]) -> str:
+    """A report of findings in ``fmt`` (``auto``: github under GitHub Actions, else text),
+    as the check and compat print it; ``version`` is read only by the formats that show it."""
+    if fmt == "auto":
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    if fmt == "text":
+        from ..reporting import text
+        return text.render(results, "", color=_use_color(args.color, to_file),
+                           quiet=args.quiet, statistics=args.statistics,
+                           show_consequences=getattr(args, "show_consequences", False))
+    from ..reporting import FORMATTERS
+    return FORMATTERS[fmt](results, version())
