@@ -111,6 +111,15 @@ def _paths(path: PathLike | Sequence[PathLike]) -> list[str]:
     return paths
 
 
+def _config(config: ConfigLike) -> Config:
+    """The configuration a caller gave: a Config, a mapping (checked: ConfigError, not a
+    raw pydantic error) or None (the defaults)."""
+    from .settings.config import Config, build as build_config
+    if config is None:
+        return Config()
+    return config if isinstance(config, Config) else build_config(dict(config), "config")
+
+
 def validate(path: PathLike | Sequence[PathLike],
              config: ConfigLike = None) -> Report:
     """Validate IR files and every IR file under directories, and return the report.
@@ -126,17 +135,13 @@ def validate(path: PathLike | Sequence[PathLike],
     from .files.discovery import find
     from .files.hierarchy import Resolver
     from .reporting.report import build
-    from .settings.config import Config, build as build_config
     paths = _paths(path)
-    if config is None:
-        config = Config()
-    elif not isinstance(config, Config):
-        config = build_config(dict(config), "config")  # ConfigError, not a raw pydantic error
-    files = find(paths, Resolver(lambda _: config, isolated=True))
+    settings = _config(config)
+    files = find(paths, Resolver(lambda _: settings, isolated=True))
     if not files:
         raise NoIRFilesError(f"no IR files found under {', '.join(paths)}")
     from .version import read
-    return build(validate_files(files, config), read())
+    return build(validate_files(files, settings), read())
 
 
 def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
@@ -151,13 +156,10 @@ def fix(path: PathLike, write: bool = False, config: ConfigLike = None,
     nothing to fix gives ``[]``.
     """
     from .fixing.run import FixError, fix_file
-    from .settings.config import Config, build as build_config
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"not a file: {path}")
-    if config is not None and not isinstance(config, Config):
-        config = build_config(dict(config), "config")
-    result = fix_file(path, bin_path, config, write=write)
+    result = fix_file(path, bin_path, None if config is None else _config(config), write=write)
     outcome = result.fix
     if outcome is None:
         return []
@@ -189,16 +191,12 @@ def reshape(path: PathLike, shapes: Shapes, smart_reshape: bool = True,
     from .reporting.report import build
     from .reshaping.run import reshape_file
     from .reshaping.spec import from_api
-    from .settings.config import Config, build as build_config
     from .version import read
-    if config is None:
-        config = Config()
-    elif not isinstance(config, Config):
-        config = build_config(dict(config), "config")
+    settings = _config(config)
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"{path}: not a file")
-    result = reshape_file(path, from_api(shapes), smart_reshape, config, bin_path)
+    result = reshape_file(path, from_api(shapes), smart_reshape, settings, bin_path)
     return build([result], read())
 
 
@@ -229,11 +227,6 @@ def compat(old: PathLike, new: PathLike, config: ConfigLike = None) -> Report:
     (``irvalidate.interface.compat.CompatError``) for a file that is not a readable IR."""
     from .interface.compat import compat_files
     from .reporting.report import build
-    from .settings.config import Config, build as build_config
     from .version import read
-    if config is None:
-        config = Config()
-    elif not isinstance(config, Config):
-        config = build_config(dict(config), "config")
     old_path, new_path = _paths([old, new])
-    return build([compat_files(old_path, new_path, config)], read())
+    return build([compat_files(old_path, new_path, _config(config))], read())
