@@ -4,11 +4,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import (
-    TYPE_CHECKING,
-    TypeVar,
-    Union,
-)
+from typing import TYPE_CHECKING, Union
 
 from .engine.validation import FileResult, validate_file
 
@@ -29,7 +25,6 @@ if TYPE_CHECKING:  # types for the checker only: made at run time, they cost ~2 
     Shapes = ApiShape | dict[str, ApiShape]
     #: what validate(), fix() and reshape() take as a configuration
     ConfigLike = Config | Mapping[str, object] | None
-    _T = TypeVar("_T")
 
 
 def discover_files(path: str, skip_non_ir: bool = False,
@@ -58,23 +53,10 @@ def validate_files(paths: list[str], config: Config | list[Config] | tuple[Confi
     wanted = jobs if jobs is not None else default_jobs
     wanted = wanted or os.cpu_count() or 1
     if wanted <= 1 or len(paths) <= 1:
-        return _without_cycle_collector(lambda: _in_turn(paths, configs, bin_path, work))
+        from .engine.collector import paused
+        return paused(lambda: _in_turn(paths, configs, bin_path, work))
     from .engine import workers
     return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
-
-
-def _without_cycle_collector(work: Callable[[], _T]) -> _T:
-    """Run ``work`` with the cyclic garbage collector paused: the records of a large IR hold
-    no reference cycles, and collections triggered by their allocation cost 20-40% of the
-    time on 100k-layer files (reference counting still frees everything)."""
-    import gc
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return work()
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 #: objects made since the last collection past which a file's garbage is collected

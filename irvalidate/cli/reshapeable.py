@@ -37,12 +37,7 @@ def _paused(work: Callable[..., list], *args: object) -> list:
     import gc
 
     from ..api import GARBAGE_OBJECTS
+    from ..engine.collector import paused
     if gc.get_count()[0] > GARBAGE_OBJECTS:
         gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return work(*args)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return paused(lambda: work(*args))

@@ -290,7 +290,7 @@ def drain(work: Callable[..., FileResult], paths: Sequence[str], bin_path: str |
     counter = _counter if in_worker else counter
     done: list[tuple[int, FileResult]] = []
     was_enabled = gc.isenabled()
-    gc.disable()  # as a run without workers (api._without_cycle_collector)
+    gc.disable()  # as a run without workers (engine.collector)
     try:
         while True:
             with counter.get_lock():
