@@ -38,7 +38,9 @@ def small_batches(monkeypatch):
 def requests_of(path: Path) -> list[str]:
     """Requests on the file's inputs: every input with its dynamic dims set to 8 and its
     batch doubled, and the same with the first input's last dim one larger (which breaks
-    many models); none when an input has a dynamic rank or a name the syntax cannot hold."""
+    many models); then requests that do not fit (a name no input has, the first input with
+    one dim more): the stream declines those as the whole run refuses them.  None when an
+    input has a dynamic rank or a name the syntax cannot hold."""
     doc = parse(str(path))
     if doc.fatal:
         return []
@@ -57,6 +59,8 @@ def requests_of(path: Path) -> list[str]:
                     sizes[-1] += 1
             parts.append(f"{layer.name}[{','.join(map(str, sizes))}]")
         found.append(",".join(parts))
+    first, shape = inputs[0]
+    found += ["nosuch[1,2]", f"{first.name}[{','.join(['1'] * (len(shape or ()) + 1))}]"]
     return found
 
 
