@@ -28,7 +28,7 @@ from ..ir.weights import BinFile
 from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
 from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
-from ..shapes.symdims import Recording, Site, recording, with_expr
+from ..shapes.symdims import Recording, Site, axis_symbol, recording, with_expr
 from .reshaped import ReshapeRun, what_if
 from .smart_reshape import plan
 from .streamed import StreamedSymbols
@@ -43,7 +43,7 @@ class Axis:
 
     @property
     def symbol(self) -> str:
-        return f"{self.layer.name}[{self.axis}]"
+        return axis_symbol(self.layer.name, self.axis)
 
     @property
     def now(self) -> Dim:

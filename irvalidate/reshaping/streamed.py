@@ -29,7 +29,7 @@ from ..ops.parameter_const import outputs_of
 from ..ops.support.attributes import parse_bool
 from ..ops.support.spec import Inferred, Value
 from ..shapes.dims import Dim, Shape
-from ..shapes.symdims import Recording, Site, input_dim
+from ..shapes.symdims import Recording, Site, axis_symbol, input_dim
 from .pinning import refused
 
 Request = tuple[str | None, tuple[Dim, ...]]
@@ -267,7 +267,7 @@ class StreamedSymbols(StreamedWhatIf):
         new = list(shape)
         for axis in range(count):
             self.axes.append((layer, shape, axis))
-            symbol, now = f"{layer.name}[{axis}]", shape[axis]
+            symbol, now = axis_symbol(layer.name, axis), shape[axis]
             if now.is_static:
                 self.recording.witness[symbol] = now.lo
             new[axis] = input_dim(now, symbol)

@@ -507,6 +507,11 @@ def _index(bound: int, size: Expr) -> Expr:
     return maximum(size + bound, const(0))
 
 
+def axis_symbol(name: str, axis: int) -> str:
+    """The symbol of an input's axis: ``input_ids[1]`` (what the answers name)."""
+    return f"{name}[{axis}]"
+
+
 def input_dim(witness: Dim, symbol: str) -> Dim:
     """An input axis's dim: ``witness`` (its size now) carrying its own symbol, made by no
     layer (as ``with_expr`` makes it before a recording starts)."""
