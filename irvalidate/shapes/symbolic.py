@@ -429,6 +429,9 @@ def maximum(e: Expr | int, other: Expr | int) -> Expr:
 
 
 def _extreme(kind: str, a: Expr, b: Expr) -> Expr:
+    absorbed = _absorbing(kind, a, b)
+    if absorbed is not None:
+        return absorbed
     gap = a - b
     if gap.is_const:  # min(s + 1, s) is s, and two constants fold
         return a if (gap.constant <= 0) == (kind == "min") else b
@@ -439,6 +442,18 @@ def _extreme(kind: str, a: Expr, b: Expr) -> Expr:
     if (b - a).least() >= 0:
         return a if kind == "min" else b
     return _operation(kind, a, b)
+
+
+def _absorbing(kind: str, a: Expr, b: Expr) -> Expr | None:
+    """max(a, max(a, c)) is max(a, c), and min alike: one side already an argument of the
+    other.  (Without it, a size merged by every block of a stack, max(y, max(x, y)) and so
+    on, grows by one level a block.)"""
+    for inner, outer in ((a, b), (b, a)):
+        if outer.constant == 0 and len(outer.terms) == 1 and outer.terms[0][1] == 1:
+            atom = outer.terms[0][0]
+            if atom.kind == kind and any(arg.key == inner.key for arg in atom.args):
+                return outer
+    return None
 
 
 def _mul(a: Expr, b: Expr) -> Expr:

@@ -100,6 +100,17 @@ def test_a_deep_chain_is_walked_without_recursion():
         [n for n in range(1, 200) if python(n) >= 4]
 
 
+def test_a_side_already_inside_the_other_is_absorbed():
+    """max(t, max(s, t)) is max(s, t), min alike: a size every block of a stack merges with
+    the same input keeps one expression instead of growing a level a block."""
+    merged = maximum(s, t)
+    for _ in range(3):
+        assert maximum(t, merged).key == merged.key and maximum(merged, s).key == merged.key
+        merged = maximum(t, merged)
+    assert minimum(s, minimum(s, t)).key == minimum(s, t).key
+    assert maximum(s + 1, maximum(s, t)).key != maximum(s, t).key  # (s + 1 is not inside)
+
+
 def test_substitute_folds_a_product_into_an_affine_form():
     h, w = sym("h"), sym("w")
     area = 3 * h * w
