@@ -45,9 +45,15 @@ from ..shapes.values import FLOAT_TYPES, RANGES, Deferred, Origin, Pending, Tens
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
 Output = tuple[str, Shape, str | None, bool, bool, int]
-#: the outputs, whether no input rests on a declaration or is loose, and whether the outputs
-#: carry computed values
-Template = tuple[tuple[Output, ...], bool, bool]
+#: what a layer alike one remembered repeats of it: whether the input axes' symbols reach
+#: its outputs (reshapeable, shapes.symdims: its dims are then named as made by the layer
+#: alike), and the symbols its values are tainted by (None: not tainted)
+Repeat = tuple[bool, frozenset[str] | None]
+#: a layer no symbol reaches
+ORDINARY: Repeat = (False, None)
+#: the outputs, whether no input rests on a declaration or is loose, whether the outputs
+#: carry computed values, and what a layer alike repeats
+Template = tuple[tuple[Output, ...], bool, bool, Repeat]
 #: the element types a Const's bytes are read as numbers in
 NUMBER_TYPES = FLOAT_TYPES | frozenset(RANGES)
 #: likenesses remembered at most (then all are forgotten)
@@ -76,10 +82,11 @@ class Likeness:
         #: computed output
         self._values: dict[tuple, tuple] = {}
 
-    def kind(self, layer: Layer, port: Port, value: Value) -> int:
-        """The kind of a value a layer produces on a port."""
+    def kind(self, layer: Layer, port: Port, value: Value, symbols: tuple = ()) -> int:
+        """The kind of a value a layer produces on a port (``symbols``: what the input axes'
+        symbols make of it, for reshapeable)."""
         key: tuple = (value.shape, value.element_type, value.typed, value.loose is None,
-               value.rests_on is None, layer.type, port.dims, port.precision)
+               value.rests_on is None, layer.type, port.dims, port.precision, symbols)
         tensor = value.tensor
         if type(tensor) is Pending:  # (not made for its kind: its readers make it)
             key = (key, Pending)
@@ -115,11 +122,14 @@ class Likeness:
             if traced is None:
                 return key
             made = traced[1]
-        outputs_made, plain, computed = made
+        outputs_made, plain, computed, (symbolic, taint) = made
         rests = loose = None
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
+        if symbolic:
+            self._symbolic(layer, inputs, outputs_made, taint, rests, loose, outputs)
+            return None
         # (a named tuple's own __new__ is a Python function; every field is passed, in order:
         # tests/test_fast_records.py counts them)
         new, lid, kind_of = tuple.__new__, layer.id, self.kinds
@@ -132,6 +142,24 @@ class Likeness:
                                        loose))
             kind_of[out] = kind
         return None
+
+    def _symbolic(self, layer: Layer, inputs: Sequence[Value], outputs_made: tuple[Output, ...],
+                  taint: frozenset[str] | None, rests: Layer | None, loose: Layer | None,
+                  outputs: dict[tuple[str, str], Value]) -> None:
+        """reshapeable: the outputs of a layer alike one whose outputs owe to the symbols,
+        as the memo would give them back (``registry.infer``: the first layer alike put the
+        conditions), with its dims named as made by it or passed on from its own inputs
+        (``Recording.owned``), and its taint."""
+        recording = dims.SYMBOLIC
+        assert recording is not None
+        recording.recalled(layer, taint, [v.producer for v in inputs])
+        given = [v.shape for v in inputs]
+        new, lid, kind_of, owned = tuple.__new__, layer.id, self.kinds, recording.owned
+        for pid, shape, et, typed, own, kind in outputs_made:
+            out = (lid, pid)
+            outputs[out] = new(Value, (owned(layer, shape, given), et, layer, None,
+                                       layer if own else rests, typed, loose))
+            kind_of[out] = kind
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
                   outputs_made: tuple[Output, ...], rests: Layer | None,
@@ -201,16 +229,51 @@ class Likeness:
         return tuple([Pending(lambda index=index: output(index))  # type: ignore[misc]  # defaults bind the loop's index
                       for index in range(len(layer.outputs))])
 
-    def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value]) -> None:
-        """The kinds of the values an inferred layer wrote on its output ports."""
+    def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value],
+             inputs: Sequence[Value] = (), spec: OpSpec | None = None,
+             unknown: bool = False) -> Repeat | None:
+        """The kinds of the values an inferred layer wrote on its output ports, and what a
+        layer alike it repeats (``ORDINARY`` without symbols; None: it may not be
+        remembered).  ``unknown``: reshapeable recorded an unknown condition as it was
+        inferred."""
         kinds, kind, lid = self.kinds, self.kind, layer.id
         if dims.SYMBOLIC is not None and _owes_to_symbols(layer, outputs):
-            for port in layer.outputs:  # (kind 0 with no value: alike none, see below)
-                kinds[(lid, port.id)] = 0
-            return
+            return self._symbolic_kinds(layer, outputs, inputs, spec, unknown)
         for port in layer.outputs:
             out = (lid, port.id)
             kinds[out] = kind(layer, port, outputs[out])
+        return None if unknown else ORDINARY
+
+    def _symbolic_kinds(self, layer: Layer, outputs: dict[tuple[str, str], Value],
+                        inputs: Sequence[Value], spec: OpSpec | None,
+                        unknown: bool) -> Repeat | None:
+        """reshapeable (shapes.symdims): the kinds of a layer's outputs that owe to the
+        symbols, their expressions and the layer's taint in them.  An output that carries a
+        computed value or an opaque dim has kind 0 (alike none: each consumer is inferred as
+        the whole run infers it, and puts its conditions, taint and makers of its own); the
+        layer is then not repeated, nor when it recorded an unknown condition, or its taint
+        came from elsewhere than ``Recording.recalled`` finds it."""
+        recording = dims.SYMBOLIC
+        assert recording is not None
+        from ..shapes.symdims import SymDim  # (the solver's module: loaded by reshapeable)
+        taint = recording.tainted.get(id(layer))
+        symbols = None if taint is None else taint[0]
+        repeatable = not unknown and not (spec is not None and spec.value_of_shapes)
+        kinds, lid = self.kinds, layer.id
+        for port in layer.outputs:
+            out = (lid, port.id)
+            value = outputs[out]
+            shape = value.shape
+            if value.tensor is not None or (shape is not None and any(
+                    type(d) is SymDim and d.expr is None for d in shape)):
+                kinds[out], repeatable = 0, False
+            else:
+                kinds[out] = self.kind(layer, port, value,
+                                       (recording.signature((shape,)), symbols))
+        if repeatable and taint is not None and taint[1] is not recording.first_lost(
+                layer, [v.producer for v in inputs]):
+            repeatable = False
+        return (True, symbols) if repeatable else None
 
     def _source(self, layer: Layer, parts: object) -> tuple | None:
         data = layer.data
@@ -250,11 +313,13 @@ class Likeness:
         memo.add_trace(entry[1], read, inputs, made, SIZE)
 
     def template(self, layer: Layer, outputs: dict[tuple[str, str], Value],
-                 inputs: Sequence[Value]) -> Template | None:
+                 inputs: Sequence[Value], repeat: Repeat | None = ORDINARY) -> Template | None:
         """What a checked layer wrote on its output ports, in the form ``apply`` repeats,
         whether its inputs rest on nothing and are not loose (their kinds say so for every
-        layer alike), and whether an output carries a computed value; None when an output
-        has no value."""
+        layer alike), whether an output carries a computed value, and what ``mark`` said
+        a layer alike repeats; None when an output has no value, or ``mark`` said None."""
+        if repeat is None:
+            return None
         found: list[Output] = []
         computed = False
         for port in layer.outputs:
@@ -267,7 +332,8 @@ class Likeness:
             found.append((port.id, value.shape, value.element_type, value.typed,
                           value.rests_on is layer,
                           0 if value.tensor is not None else self.kinds.get(key, 0)))
-        return tuple(found), all(v.rests_on is None and v.loose is None for v in inputs), computed
+        plain = all(v.rests_on is None and v.loose is None for v in inputs)
+        return tuple(found), plain, computed, repeat
 
 
 def _owes_to_symbols(layer: Layer, outputs: dict[tuple[str, str], Value]) -> bool:

@@ -253,14 +253,16 @@ class StreamAnalysis:
             self._batch_edges.append(edge)
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
-        propagation = self.propagation
+        propagation, recording = self.propagation, dims.SYMBOLIC
+        unknowns = len(recording.unknowns) if recording is not None else 0
         trace = propagation.visit(layer, values)
-        self._novel.append((layer, spec, parts, key, values, entering, trace))
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
         if self.watch is not None:
             self.watch.inferred(layer, propagation.outputs, propagation.inferences.get(layer.id))
-        self.likeness.mark(layer, propagation.outputs)
+        repeat = self.likeness.mark(layer, propagation.outputs, values, spec, recording is not None
+                                    and len(recording.unknowns) != unknowns)
+        self._novel.append((layer, spec, parts, key, values, entering, trace, repeat))
 
     def __len__(self) -> int:
         """The layers read since the last batch (those the rules read, and the others)."""
@@ -272,7 +274,7 @@ class StreamAnalysis:
         graph = Graph(self._layers, self._batch_edges, doc_problems[self._problems_seen:])
         self._problems_seen = len(doc_problems)
         layers = {layer.id: layer for layer in self._layers}
-        for _, _, _, _, _, entering, _ in self._novel:  # (their producers)
+        for _, _, _, _, _, entering, _, _ in self._novel:  # (their producers)
             for producer, _, _, _, _ in entering.values():
                 layers[producer.id] = producer
         found = Batch(graph, problems[:], self.weights, self.propagation,
@@ -287,10 +289,10 @@ class StreamAnalysis:
             return
         named = {id(p.layer) for p in problems}
         outputs = self.propagation.outputs
-        for layer, spec, parts, key, values, _, trace in self._novel:
+        for layer, spec, parts, key, values, _, trace, repeat in self._novel:
             if key is None or id(layer) in named:
                 continue
-            made = self.likeness.template(layer, outputs, values)
+            made = self.likeness.template(layer, outputs, values, repeat)
             if made is not None:
                 self.likeness.remember(key, layer, parts, spec, values, made, trace)
 

@@ -440,6 +440,23 @@ class Recording:
             self.unknowns.append(Unknown(depends, layer, read or lost or layer, read is not None))
         return depends, read or lost or layer, unfollowed
 
+    def first_lost(self, layer: Any, producers: Sequence[Any]) -> Any:
+        """Where the values of ``layer``, made from those of ``producers``, stopped being
+        followed, as ``settle`` finds it: the first tainted producer's place, else the
+        layer itself."""
+        tainted = self.tainted
+        for producer in producers:
+            found = tainted.get(id(producer))
+            if found is not None:
+                return found[1]
+        return layer
+
+    def recalled(self, layer: Any, taint: frozenset[str] | None, producers: Sequence[Any]) -> None:
+        """A layer alike one settled before (analysis.likeness): tainted as that one was, by
+        ``taint`` (None: not tainted), from the place its own producers give."""
+        if taint is not None:
+            self.tainted[id(layer)] = (taint, self.first_lost(layer, producers))
+
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
         if shape is None:
             return None

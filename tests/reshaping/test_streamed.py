@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from irvalidate.analysis import analyse
+from irvalidate.analysis import analyse, likeness
 from irvalidate.analysis.stream import Decline
 from irvalidate.analysis.what_if import parameters
 from irvalidate.engine import streaming
@@ -25,6 +25,7 @@ from irvalidate.reshaping.spec import parse_each
 from irvalidate.reshaping.streamed import StreamedWhatIf
 from irvalidate.rules import RESHAPE_RULES
 from irvalidate.shapes.dims import format_shape
+from support.irbuilder import IR
 from support.places import CORPUS_FILES, SAMPLES
 
 PLANNED = [(r, r.LEVEL) for r in RESHAPE_RULES]
@@ -193,3 +194,84 @@ def test_reshapeable_streamed_as_whole(monkeypatch):
     assert kept >= (40 if CORPUS_FILES else 15), kept
     # (one corpus file: a YOLOv8 whose C2f blocks feed one input to two alike 1x1 Convs)
     assert len(named_apart) <= 1, named_apart
+
+
+def _recalled(monkeypatch) -> list[str]:
+    """The names of the layers the streamed reshapeable recalls symbolically, as they are,
+    and "kept" once the stream has kept the file to its end."""
+    recalled: list[str] = []
+    made, finished = likeness.Likeness._symbolic, constraints.StreamedSymbols.in_whole_order
+
+    def counted(self, layer, *args):
+        recalled.append(layer.name)
+        return made(self, layer, *args)
+
+    def kept(watch):
+        recalled.append("kept")
+        finished(watch)
+    monkeypatch.setattr(likeness.Likeness, "_symbolic", counted)
+    monkeypatch.setattr(constraints.StreamedSymbols, "in_whole_order", kept)
+    return recalled
+
+
+def _repeated_blocks(tmp_path: Path, blocks: int = 12) -> Path:
+    """x[1,?,8] and y[1,?,8] through ``blocks`` alike blocks (a MatMul by the block's own
+    weights; an Add of y, which ties the two sequence axes; a Multiply), then a Reshape
+    whose target is read from the data (ReduceMax -> Convert): the values the last block
+    makes depend on the sequence axes, so the Reshape's dims are not known, and the answer
+    names the layer where the values stopped being followed: the last block's Add (a MatMul
+    makes no values, so each block's Add starts again)."""
+    ir = IR()
+    x, y = ir.parameter("1,?,8", name="x"), ir.parameter("1,?,8", name="y")
+    for block in range(blocks):
+        x = ir.op("MatMul", [x, ir.const([0.5 + block] * 64, "f32", [8, 8])], [[1, -1, 8]],
+                  name=f"matmul{block}")
+        x = ir.op("Add", [x, y], [[1, -1, 8]], name=f"add{block}")
+        x = ir.op("Multiply", [x, ir.const([float(block)] * 8, "f32", [8])], [[1, -1, 8]],
+                  name=f"mul{block}")
+    peak = ir.op("ReduceMax", [x, ir.const([0, 1])], [[8]], {"keep_dims": "false"})
+    target = ir.op("Convert", [peak], [[8]], {"destination_type": "i64"}, out_precision="I64")
+    ir.result(ir.op("Reshape", [x, target], [[-1] * 8], {"special_zero": "false"}))
+    return ir.write(tmp_path)
+
+
+def test_alike_symbolic_layers_are_recalled_as_whole(tmp_path, monkeypatch):
+    """The streamed reshapeable recalls the layers of a repeated block (analysis.likeness:
+    the same expressions reach them) instead of inferring each, and gives the whole run's
+    answer: the same conditions (the first block puts them, as the memo recalls the
+    others in the whole run) and the same taint, whose origin the answer names."""
+    path = _repeated_blocks(tmp_path)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    assert not recalled
+    streamed = _constraints(path, True, monkeypatch)
+    assert streamed == whole
+    assert len(recalled) >= 20 and "mul11" in recalled and recalled[-1] == "kept", recalled
+    x_seq = whole[0]["axes"][1]
+    assert not x_seq["exact"] and "'add11'" in x_seq["why_inexact"], x_seq
+    assert x_seq["equal_to"] == [{"input": "y", "axis": 1}], x_seq
+
+
+def test_a_recalled_layer_makes_its_own_sizes(tmp_path, monkeypatch):
+    """A recalled layer that makes a size (a Concat of x with itself: 2 x[1]) is named as
+    its maker, as in the whole run, not the first layer alike: the Add after the last block
+    compares that size with 16, and the answer names the last block's Concat."""
+    ir = IR()
+    x = ir.parameter("1,?,8", name="x")
+    for block in range(12):
+        doubled = ir.op("Concat", [x, x], [[1, -1, 8]], {"axis": "1"}, name=f"concat{block}")
+        x = ir.op("Reshape", [doubled, ir.const([1, -1, 16])], [[1, -1, 16]],
+                  {"special_zero": "false"}, name=f"reshape{block}")
+        x = ir.op("MatMul", [x, ir.const([0.5 + block] * 128, "f32", [16, 8])], [[1, -1, 8]],
+                  name=f"matmul{block}")
+    ir.result(ir.op("Add", [doubled, ir.const([0.0] * 128, "f32", [1, 16, 8])], [[1, 16, 8]],
+                    name="last"))
+    ir.result(x)
+    path = ir.write(tmp_path)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    streamed = _constraints(path, True, monkeypatch)
+    assert "concat11" in recalled and recalled[-1] == "kept", recalled
+    assert streamed == whole
+    seq = whole[0]["axes"][1]
+    assert seq["values"] == [8] and {c["layer"] for c in seq["causes"]} >= {"last", "concat11"}, seq
