@@ -111,9 +111,7 @@ class StreamedWhatIf:
             return
         if not self.smart or kind not in _MATCHED:
             return
-        producers = {int(port): (found[0], found[3]) for port, found in entering.items()
-                     if port.isdigit()}
-        reason = might_rewrite(layer, kind, _ports(layer, producers), self._marks,
+        reason = might_rewrite(layer, kind, _ports(layer, entering), self._marks,
                                self._leaving, self.weights)
         if reason:
             raise Decline(f"SmartReshape may rewrite {layer.describe()}: {reason}")
@@ -132,12 +130,13 @@ _MATCHED = frozenset({"proposal", "lstmcell", "stridedslice", "squeeze", "broadc
                       "transpose", "matmul", "add"})
 
 
-def _ports(layer: Layer, producers: dict[int, tuple[Layer, Value]]) -> list[tuple[Layer, Value] | None]:
-    """What reaches each input port of the layer, in the order of its ports (the matchers'
-    input indices), None where nothing does."""
+def _ports(layer: Layer, entering: dict[str, tuple]) -> list[tuple[Layer, Value] | None]:
+    """What reaches each input port of the layer (its producer and the value), in the order
+    of its ports (the matchers' input indices), None where nothing does."""
     found: list[tuple[Layer, Value] | None] = []
     for port in layer.inputs:
-        found.append(producers.get(int(port.id)) if port.id.isdigit() else None)
+        reaching = entering.get(port.id)
+        found.append(None if reaching is None else (reaching[0], reaching[3]))
     return found
 
 
@@ -274,12 +273,18 @@ class StreamedSymbols(StreamedWhatIf):
         return tuple(new)
 
     def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
+        self.ids.append(int(layer.id))
+        super().entering(layer, entering)
+
+    def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
+                 inference: Inferred | None) -> None:
+        # (a Const alike one inferred before has its type, shape and size, and its bytes
+        # inside the .bin: analysis.likeness; it is readable when that one is)
         if layer.type.lower() in CONST_TYPES and (self.weights.error or const_problems(
                 layer.data) or bytes_past_end(layer.data, self.weights.size()) is not None):
             # (what depends on its values is not known: the whole run says which answers)
             raise Decline(f"{layer.describe()}: its values cannot be read")
-        self.ids.append(int(layer.id))
-        super().entering(layer, entering)
+        super().inferred(layer, outputs, inference)
 
     def in_whole_order(self) -> None:
         """The recording's conditions and unknowns in the order the whole-graph run makes
