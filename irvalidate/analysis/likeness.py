@@ -27,10 +27,20 @@ and each value names the layers it was computed from (its ``Origin``, for messag
 bounds are those of the first layer evaluated with the same likeness key and the same
 payloads of its Const and computed inputs (all that an evaluation reads); the origin is made only if a message shows it
 (``shapes.values.Deferred``), by evaluating the layer then.
+
+In ``reshapeable``'s symbolic run (shapes.symdims), a value the input axes' symbols reach
+has a kind that holds the expressions of its dims and of its computed value's bounds, and
+the symbols its producer's values are tainted by.  A layer alike one inferred then repeats
+what inferring it would record (``symdims.Replay``): its dims passed on from its own
+inputs or made by it, as the whole run's memo names them; the conditions it puts, each at
+it, where the whole run infers every such layer (one whose inputs carry values); its
+taint.  An opaque dim (alike none), an unknown condition, or a reason naming a layer are
+never repeated: those layers are inferred.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..ir.records import Layer, Port
 from ..ir.weights import bytes_past_end, const_problems
@@ -42,13 +52,15 @@ from ..shapes import dims
 from ..shapes.dims import Shape
 from ..shapes.values import FLOAT_TYPES, RANGES, Deferred, Origin, Pending, Tensor
 
+if TYPE_CHECKING:  # (the solver's module is loaded by reshapeable only, never by a check)
+    from ..shapes.symdims import Replay
+
 #: an output port's id, value (but its producer and computed value) and kind (0: the value
 #: is computed, and its kind follows from it)
 Output = tuple[str, Shape, str | None, bool, bool, int]
 #: what a layer alike one remembered repeats of it: whether the input axes' symbols reach
-#: its outputs (reshapeable, shapes.symdims: its dims are then named as made by the layer
-#: alike), and the symbols its values are tainted by (None: not tainted)
-Repeat = tuple[bool, frozenset[str] | None]
+#: it (reshapeable, shapes.symdims), and then how it repeats them
+Repeat = tuple[bool, "Replay | None"]
 #: a layer no symbol reaches
 ORDINARY: Repeat = (False, None)
 #: the outputs, whether no input rests on a declaration or is loose, whether the outputs
@@ -122,13 +134,13 @@ class Likeness:
             if traced is None:
                 return key
             made = traced[1]
-        outputs_made, plain, computed, (symbolic, taint) = made
+        outputs_made, plain, computed, (symbolic, replay) = made
         rests = loose = None
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
         if symbolic:
-            self._symbolic(layer, inputs, outputs_made, taint, rests, loose, outputs)
+            self._symbolic(spec, layer, inputs, outputs_made, replay, rests, loose, outputs)
             return None
         # (a named tuple's own __new__ is a Python function; every field is passed, in order:
         # tests/test_fast_records.py counts them)
@@ -143,22 +155,24 @@ class Likeness:
             kind_of[out] = kind
         return None
 
-    def _symbolic(self, layer: Layer, inputs: Sequence[Value], outputs_made: tuple[Output, ...],
-                  taint: frozenset[str] | None, rests: Layer | None, loose: Layer | None,
-                  outputs: dict[tuple[str, str], Value]) -> None:
-        """reshapeable: the outputs of a layer alike one whose outputs owe to the symbols,
-        as the memo would give them back (``registry.infer``: the first layer alike put the
-        conditions), with its dims named as made by it or passed on from its own inputs
-        (``Recording.owned``), and its taint."""
+    def _symbolic(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
+                  outputs_made: tuple[Output, ...], replay: Replay, rests: Layer | None,
+                  loose: Layer | None, outputs: dict[tuple[str, str], Value]) -> None:
+        """reshapeable: the outputs of a layer alike one the symbols reach, as inferring it
+        would make them (``Recording.replayed``: its own sizes named as made by it, its
+        conditions and taint recorded); a computed value's origin is made if a message
+        shows it."""
         recording = dims.SYMBOLIC
         assert recording is not None
-        recording.recalled(layer, taint, [v.producer for v in inputs])
-        given = [v.shape for v in inputs]
-        new, lid, kind_of, owned = tuple.__new__, layer.id, self.kinds, recording.owned
-        for pid, shape, et, typed, own, kind in outputs_made:
+        made = recording.replayed(layer, replay, inputs)
+        new, lid, kind_of, graph = tuple.__new__, layer.id, self.kinds, self._graph
+        for index, ((pid, _, et, typed, own, kind), (shape, value)) in enumerate(
+                zip(outputs_made, made)):
             out = (lid, pid)
-            outputs[out] = new(Value, (owned(layer, shape, given), et, layer, None,
-                                       layer if own else rests, typed, loose))
+            tensor = None if value is None else Tensor(*value, Deferred(  # type: ignore[call-arg]  # (shape, bounds, et)
+                lambda index=index: _origin(spec, layer, inputs, graph, index)))  # type: ignore[misc]  # defaults bind the loop's index
+            outputs[out] = new(Value, (shape, et, layer, tensor, layer if own else rests, typed,
+                                       loose))
             kind_of[out] = kind
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
@@ -231,49 +245,59 @@ class Likeness:
 
     def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value],
              inputs: Sequence[Value] = (), spec: OpSpec | None = None,
-             unknown: bool = False) -> Repeat | None:
+             before: tuple[int, int, int] | None = None) -> Repeat | None:
         """The kinds of the values an inferred layer wrote on its output ports, and what a
-        layer alike it repeats (``ORDINARY`` without symbols; None: it may not be
-        remembered).  ``unknown``: reshapeable recorded an unknown condition as it was
+        layer alike it repeats (``ORDINARY`` when no symbol reaches it; None: it may not be
+        remembered).  ``before``: where reshapeable's recording stood before it was
         inferred."""
         kinds, kind, lid = self.kinds, self.kind, layer.id
-        if dims.SYMBOLIC is not None and _owes_to_symbols(layer, outputs):
-            return self._symbolic_kinds(layer, outputs, inputs, spec, unknown)
+        recording = dims.SYMBOLIC
+        if recording is not None and _owes_to_symbols(layer, outputs):
+            return self._symbolic_kinds(layer, outputs, inputs, spec, before)
         for port in layer.outputs:
             out = (lid, port.id)
             kinds[out] = kind(layer, port, outputs[out])
-        return None if unknown else ORDINARY
+        if recording is None or before is None or recording.moment() == before:
+            return ORDINARY
+        return self._replay(layer, outputs, inputs, spec, before)  # (it put conditions)
 
     def _symbolic_kinds(self, layer: Layer, outputs: dict[tuple[str, str], Value],
                         inputs: Sequence[Value], spec: OpSpec | None,
-                        unknown: bool) -> Repeat | None:
-        """reshapeable (shapes.symdims): the kinds of a layer's outputs that owe to the
-        symbols, their expressions and the layer's taint in them.  An output that carries a
-        computed value or an opaque dim has kind 0 (alike none: each consumer is inferred as
-        the whole run infers it, and puts its conditions, taint and makers of its own); the
-        layer is then not repeated, nor when it recorded an unknown condition, or its taint
-        came from elsewhere than ``Recording.recalled`` finds it."""
+                        before: tuple[int, int, int] | None) -> Repeat | None:
+        """reshapeable (shapes.symdims): the kinds of a layer's outputs that the symbols
+        reach, their expressions (a computed value's too) and the layer's taint in them, and
+        how a layer alike repeats it (``Recording.replay_of``).  An output with an opaque
+        dim has kind 0: alike none, each consumer is inferred as the whole run infers it."""
         recording = dims.SYMBOLIC
         assert recording is not None
-        from ..shapes.symdims import SymDim  # (the solver's module: loaded by reshapeable)
         taint = recording.tainted.get(id(layer))
         symbols = None if taint is None else taint[0]
-        repeatable = not unknown and not (spec is not None and spec.value_of_shapes)
-        kinds, lid = self.kinds, layer.id
+        kinds, lid, opaque = self.kinds, layer.id, False
         for port in layer.outputs:
             out = (lid, port.id)
             value = outputs[out]
-            shape = value.shape
-            if value.tensor is not None or (shape is not None and any(
-                    type(d) is SymDim and d.expr is None for d in shape)):
-                kinds[out], repeatable = 0, False
+            bounds = getattr(value.tensor, "bounds", None)  # (a Pending's: none, a weight's)
+            if _opaque(value.shape) or _opaque(bounds):
+                kinds[out], opaque = 0, True
             else:
-                kinds[out] = self.kind(layer, port, value,
-                                       (recording.signature((shape,)), symbols))
-        if repeatable and taint is not None and taint[1] is not recording.first_lost(
-                layer, [v.producer for v in inputs]):
-            repeatable = False
-        return (True, symbols) if repeatable else None
+                kinds[out] = self.kind(layer, port, value, (
+                    recording.signature((value.shape, bounds)), symbols))
+        if opaque or before is None:
+            return None
+        return self._replay(layer, outputs, inputs, spec, before)
+
+    def _replay(self, layer: Layer, outputs: dict[tuple[str, str], Value],
+                inputs: Sequence[Value], spec: OpSpec | None,
+                before: tuple[int, int, int]) -> Repeat | None:
+        """How a layer alike repeats what inferring this one recorded (None: it cannot)."""
+        recording = dims.SYMBOLIC
+        assert recording is not None
+        made = [outputs[(layer.id, port.id)] for port in layer.outputs]
+        replay = recording.replay_of(
+            layer, inputs, made, before,
+            any(v.tensor is not None for v in inputs),  # (memo.key: no memo for them)
+            spec is not None and spec.value_of_shapes)
+        return None if replay is None else (True, replay)
 
     def _source(self, layer: Layer, parts: object) -> tuple | None:
         data = layer.data
@@ -301,6 +325,12 @@ class Likeness:
             if trace is None:
                 return
             read = trace
+            if made[3][0] and made[2]:
+                # reshapeable repeats computed values too, and the evaluation may have read
+                # more than the inference: alike on every Const and computed input, as
+                # _computed is (a weight's pending value is made only for such a layer)
+                read = tuple(sorted(set(read) | {i for i, v in enumerate(inputs)
+                                                 if v.tensor is not None or is_const(v)}))
         entry = self._clean.get(key)
         if entry is None:
             if len(self._clean) >= SIZE:
@@ -329,9 +359,11 @@ class Likeness:
                 return None
             if value.tensor is not None:
                 computed = True
+            # (a computed value's kind follows from its bounds, but a symbolic one's from
+            # their expressions: the same for a layer alike)
             found.append((port.id, value.shape, value.element_type, value.typed,
-                          value.rests_on is layer,
-                          0 if value.tensor is not None else self.kinds.get(key, 0)))
+                          value.rests_on is layer, 0 if value.tensor is not None and not
+                          repeat[0] else self.kinds.get(key, 0)))
         plain = all(v.rests_on is None and v.loose is None for v in inputs)
         return tuple(found), plain, computed, repeat
 
@@ -357,6 +389,12 @@ def _owes_to_symbols(layer: Layer, outputs: dict[tuple[str, str], Value]) -> boo
         if value.tensor is not None and carried(value.tensor):  # (a Pending: a weight's)
             return True
     return False
+
+
+def _opaque(found: Sequence[object] | None) -> bool:
+    """Whether a dim of ``found`` is opaque (a SymDim without an expression; a plain Dim
+    has no ``expr``)."""
+    return found is not None and any(getattr(d, "expr", 0) is None for d in found)
 
 
 def _origin(spec: OpSpec, layer: Layer, inputs: Sequence[Value], graph: Graph,

@@ -254,14 +254,13 @@ class StreamAnalysis:
         self._layers.append(layer)
         self.places[id(layer)] = self.count - 1
         propagation, recording = self.propagation, dims.SYMBOLIC
-        unknowns = len(recording.unknowns) if recording is not None else 0
+        before = recording.moment() if recording is not None else None
         trace = propagation.visit(layer, values)
         if propagation.unread_const is not None:
             raise Decline("a Const that cannot be read (static-dim-declared then says nothing)")
         if self.watch is not None:
             self.watch.inferred(layer, propagation.outputs, propagation.inferences.get(layer.id))
-        repeat = self.likeness.mark(layer, propagation.outputs, values, spec, recording is not None
-                                    and len(recording.unknowns) != unknowns)
+        repeat = self.likeness.mark(layer, propagation.outputs, values, spec, before)
         self._novel.append((layer, spec, parts, key, values, entering, trace, repeat))
 
     def __len__(self) -> int:

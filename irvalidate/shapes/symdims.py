@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from . import dims as _dims
 from .dims import ONE as _ONE, Dim, Shape
@@ -57,6 +57,56 @@ class Unknown(NamedTuple):
     origin: Any
     #: the symbols reach ``cause`` through a value computed from ``origin`` (a ShapeOf)
     by_value: bool = False
+
+
+class Given(Protocol):
+    """What reaches a layer's input, as ``Replay`` reads it (ops.support.spec.Value)."""
+
+    @property
+    def shape(self) -> Shape: ...
+
+    @property
+    def tensor(self) -> Any: ...
+
+    @property
+    def producer(self) -> Any: ...
+
+
+#: how a shape or a value's bounds are repeated: each dim (an int: the input dim in that
+#: slot, see ``slots``; a SymDim: one like it, made by the layer that repeats it; else the
+#: dim itself), or the dims themselves when they are all plain (``fixed``)
+Plan = tuple[tuple[Any, ...], bool]
+#: how an output is repeated: its shape's plan (None: no shape), and its value's (None: no
+#: value; else its shape, element type and bounds' plan)
+OutputPlan = tuple[Plan | None, tuple[Any, str, Plan] | None]
+
+
+class Replay(NamedTuple):
+    """What a layer alike one inferred repeats of it (``Recording.replay_of``; the stream's
+    likeness recalls it): its outputs, the conditions it put (each with the slots of the
+    dims whose makers it names), and the symbols its values are tainted by."""
+    outputs: tuple[OutputPlan, ...]
+    conditions: tuple[tuple[Condition, tuple[int, ...]], ...]
+    taint: frozenset[str] | None
+    #: the taint is the producers' (settle's ``of_shapes`` reads none)
+    producers: bool
+    #: whether a plan or a condition reads a slot
+    slotted: bool
+
+
+def slots(inputs: Sequence[Given]) -> list[Dim]:
+    """The dims a layer's inputs hand it, in one list: each input's shape, then the bounds
+    of its value (a Tensor's; a value made later has none): alike layers have them in the
+    same places."""
+    found: list[Dim] = []
+    for value in inputs:
+        shape = value.shape
+        if shape is not None:
+            found += shape
+        bounds = getattr(value.tensor, "bounds", None)
+        if bounds:
+            found += bounds
+    return found
 
 
 def with_expr(witness: Dim, expr: Expr | None) -> Dim:
@@ -122,6 +172,8 @@ class Recording:
         #: the layers whose values depend on symbols, by id() of the layer (a body's layer
         #: ids repeat the model's): (the symbols, where they were lost)
         self.tainted: dict[int, tuple[frozenset[str], Any]] = {}
+        #: how many reasons named the layer that made a size (``_shown``)
+        self.named = 0
 
     @property
     def cause(self) -> Any:
@@ -451,11 +503,100 @@ class Recording:
                 return found[1]
         return layer
 
-    def recalled(self, layer: Any, taint: frozenset[str] | None, producers: Sequence[Any]) -> None:
-        """A layer alike one settled before (analysis.likeness): tainted as that one was, by
-        ``taint`` (None: not tainted), from the place its own producers give."""
-        if taint is not None:
-            self.tainted[id(layer)] = (taint, self.first_lost(layer, producers))
+    def moment(self) -> tuple[int, int, int]:
+        """Where the recording stands (before a layer is inferred: ``replay_of``)."""
+        return len(self.conditions), len(self.unknowns), self.named
+
+    def replay_of(self, layer: Any, inputs: Sequence[Given], outputs: Sequence[Given],
+                  before: tuple[int, int, int], with_conditions: bool,
+                  of_shapes: bool) -> Replay | None:
+        """How a layer alike ``layer`` repeats what inferring it did since ``before``, or
+        None where it cannot: an unknown condition, a reason naming a layer, a dim or a
+        maker found in no slot, a taint from elsewhere than ``first_lost`` finds.
+        ``with_conditions``: the layer alike puts them again (the whole run's memo recalls
+        no layer whose inputs carry values, so each puts its own)."""
+        conditions_before, unknowns_before, named_before = before
+        if len(self.unknowns) != unknowns_before or self.named != named_before:
+            return None
+        given = slots(inputs)
+        place: dict[int, int] = {}
+        for index, d in enumerate(given):
+            place.setdefault(id(d), index)
+        # a layer the whole run's memo recalls gets the first one's dims, named by owned():
+        # a size one of its inputs' shapes has is that input's (the last such), else its own
+        by_key = {} if with_conditions else _shape_slots(inputs)
+        plans: list[OutputPlan] = []
+        for value in outputs:
+            shape, tensor = value.shape, value.tensor
+            shape_plan = None if shape is None else _plan(shape, layer, place, by_key)
+            bounds = getattr(tensor, "bounds", None)
+            bounds_plan = None if bounds is None else _plan(bounds, layer, place, {})
+            if (shape is not None and shape_plan is None) or (
+                    tensor is not None and bounds_plan is None):
+                return None
+            plans.append((shape_plan, None if bounds_plan is None else
+                          (tensor.shape, tensor.et, bounds_plan)))
+        conditions = self._replayable(layer, given, conditions_before) if with_conditions else ()
+        taint = self.tainted.get(id(layer))
+        producers = () if of_shapes else [value.producer for value in inputs]
+        if conditions is None or (taint is not None and
+                                  taint[1] is not self.first_lost(layer, producers)):
+            return None
+        slotted = bool(conditions) or any(
+            not plan[1] for found in plans for plan in (found[0], found[1] and found[1][2])
+            if plan)
+        return Replay(tuple(plans), conditions, None if taint is None else taint[0],
+                      not of_shapes, slotted)
+
+    def _replayable(self, layer: Any, given: list[Dim], start: int
+                    ) -> tuple[tuple[Condition, tuple[int, ...]], ...] | None:
+        """The conditions ``layer`` put since ``start``, each with the slots of its makers'
+        sizes (None: a maker found in no slot)."""
+        made_at: dict[int, int] = {}
+        for index, d in enumerate(given):
+            if type(d) is SymDim and d.made_by is not None:
+                made_at.setdefault(id(d.made_by), index)
+        found = []
+        for condition in self.conditions[start:]:
+            site = condition.cause
+            if not isinstance(site, Site) or site.layer is not layer:
+                return None
+            at = tuple(made_at.get(id(maker), -1) for maker in site.makers)
+            if -1 in at:
+                return None
+            found.append((condition, at))
+        return tuple(found)
+
+    def replayed(self, layer: Any, replay: Replay, inputs: Sequence[Given]
+                 ) -> list[tuple[Shape, tuple[Any, Any, str] | None]]:
+        """What a layer alike repeats (``replay_of``): its outputs' shapes and values'
+        (shape, bounds, element type), its own sizes named as made by it; its conditions
+        and taint recorded."""
+        given = slots(inputs) if replay.slotted else []
+        made: dict[int, SymDim] = {}
+        out: list[tuple[Shape, tuple[Any, Any, str] | None]] = []
+        for shape_plan, tensor_plan in replay.outputs:
+            shape = None if shape_plan is None else \
+                shape_plan[0] if shape_plan[1] else _replayed(shape_plan[0], given, layer, made)
+            if tensor_plan is None:
+                out.append((shape, None))
+                continue
+            plan, fixed = tensor_plan[2]
+            out.append((shape, (tensor_plan[0], plan if fixed else
+                                _replayed(plan, given, layer, made), tensor_plan[1])))
+        for condition, at in replay.conditions:
+            makers: list[Any] = []
+            for index in at:
+                maker = given[index].made_by  # type: ignore[attr-defined]  # a SymDim's slot
+                if maker is not None and maker is not layer and maker not in makers:
+                    makers.append(maker)
+            self.conditions.append(Condition(condition.kind, condition.gap, condition.options,
+                                             Site(layer, tuple(makers)), condition.reason,
+                                             condition.sides))
+        if replay.taint is not None:
+            producers = [value.producer for value in inputs] if replay.producers else ()
+            self.tainted[id(layer)] = (replay.taint, self.first_lost(layer, producers))
+        return out
 
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
         if shape is None:
@@ -524,6 +665,60 @@ def _index(bound: int, size: Expr) -> Expr:
     return maximum(size + bound, const(0))
 
 
+def _shape_slots(inputs: Sequence[Given]) -> dict[str, int]:
+    """The slot (see ``slots``) of the last dim of the inputs' shapes with each expression."""
+    found: dict[str, int] = {}
+    index = 0
+    for value in inputs:
+        for d in value.shape or ():
+            if type(d) is SymDim and d.expr is not None:
+                found[d.expr.key] = index
+            index += 1
+        index += len(getattr(value.tensor, "bounds", None) or ())
+    return found
+
+
+def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int],
+          by_key: dict[str, int]) -> Plan | None:
+    """How ``Replay`` repeats the dims of ``found`` (None: it cannot, an opaque one): each
+    by the slot of an input dim with its expression (``by_key``), else by the slot of the
+    very dim, else one like it made by the layer."""
+    plan: list[Any] = []
+    fixed = True
+    for d in found:
+        if type(d) is not SymDim:
+            plan.append(d)
+            continue
+        fixed = False
+        if d.expr is not None and d.expr.key in by_key:
+            plan.append(by_key[d.expr.key])
+        elif id(d) in place:
+            plan.append(place[id(d)])
+        elif d.expr is not None and d.made_by is layer:
+            plan.append(d)
+        else:
+            return None
+    return (tuple(found), True) if fixed else (tuple(plan), False)
+
+
+def _replayed(plan: tuple[Any, ...], given: list[Dim], layer: Any,
+              made: dict[int, SymDim]) -> tuple[Dim, ...]:
+    out: list[Dim] = []
+    for entry in plan:
+        if type(entry) is int:
+            out.append(given[entry])
+        elif type(entry) is SymDim:  # (made by the layer repeated: one of its own, once)
+            mine = made.get(id(entry))
+            if mine is None:
+                mine = made[id(entry)] = SymDim(entry.lo, entry.hi)
+                mine.expr, mine.depends, mine.origin, mine.made_by = \
+                    entry.expr, entry.depends, None, layer
+            out.append(mine)
+        else:
+            out.append(entry)
+    return tuple(out)
+
+
 def axis_symbol(name: str, axis: int) -> str:
     """The symbol of an input's axis: ``input_ids[1]`` (what the answers name)."""
     return f"{name}[{axis}]"
@@ -582,6 +777,8 @@ def _shown(d: Dim, e: Expr) -> str:
     text = str(e)
     if e.is_const or len(text) <= SHOWN_EXPRESSION:
         return text
+    if _active is not None:  # (a reason of its own: a layer alike cannot repeat it)
+        _active.named += 1
     maker = d.made_by if type(d) is SymDim else None
     name, kind = getattr(maker, "name", None), getattr(maker, "type", None)
     return f"the size from {kind} '{name}'" if name is not None else "a computed size"

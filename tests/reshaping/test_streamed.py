@@ -202,9 +202,9 @@ def _recalled(monkeypatch) -> list[str]:
     recalled: list[str] = []
     made, finished = likeness.Likeness._symbolic, constraints.StreamedSymbols.in_whole_order
 
-    def counted(self, layer, *args):
+    def counted(self, spec, layer, *args):
         recalled.append(layer.name)
-        return made(self, layer, *args)
+        return made(self, spec, layer, *args)
 
     def kept(watch):
         recalled.append("kept")
@@ -275,3 +275,74 @@ def test_a_recalled_layer_makes_its_own_sizes(tmp_path, monkeypatch):
     assert streamed == whole
     seq = whole[0]["axes"][1]
     assert seq["values"] == [8] and {c["layer"] for c in seq["causes"]} >= {"last", "concat11"}, seq
+
+
+def test_recalled_shape_subgraphs_put_their_conditions_again(tmp_path, monkeypatch):
+    """Each block's mask is a Broadcast of m[1,4]'s rows to a target computed from the
+    block's input (ShapeOf -> Gather -> Multiply by 2 -> Concat), as a decoder's attention
+    mask is: the whole run infers every such layer (the memo recalls none whose inputs carry
+    values), so every Broadcast puts "m's 4 is 1 or twice the sequence's size" and is named
+    among the causes, with the Multiply that made the size it compares.
+    The stream recalls them and their values, and puts the conditions again, each at its
+    own Broadcast."""
+    ir = IR()
+    offsets: dict[tuple, int] = {}
+
+    def small(values: list[int], shape: list[int] | None = None):
+        """A small Const of its own whose bytes are written once, as the serializer writes
+        equal payloads."""
+        offset = offsets.setdefault((tuple(values), str(shape)), len(ir.weights))
+        return ir.const(values, shape=shape, offset=offset)
+    x, m = ir.parameter("1,?,8", name="x"), ir.parameter("1,4", name="m")
+    for block in range(12):
+        x = ir.op("MatMul", [x, ir.const([0.5 + block] * 64, "f32", [8, 8])], [[1, -1, 8]],
+                  name=f"matmul{block}")
+        shape = ir.op("ShapeOf", [x], [[3]], {"output_type": "i64"}, version="opset3",
+                      out_precision="I64", name=f"shapeof{block}")
+        batch = ir.op("Gather", [shape, small([0]), small([0], [])], [[1]],
+                      {"batch_dims": "0"}, version="opset8", name=f"batch{block}")
+        seq = ir.op("Gather", [shape, small([1]), small([0], [])], [[1]],
+                    {"batch_dims": "0"}, version="opset8", name=f"seq{block}")
+        seq = ir.op("Multiply", [seq, small([2])], [[1]], out_precision="I64",
+                    name=f"double{block}")
+        target = ir.op("Concat", [batch, small([1]), seq, seq], [[4]], {"axis": "0"},
+                       name=f"target{block}")
+        rows = ir.op("Unsqueeze", [m, small([1, 2])], [[1, 1, 1, 4]], name=f"rows{block}")
+        mask = ir.op("Broadcast", [rows, target], [[1, 1, -1, -1]], {"mode": "numpy"},
+                     version="opset3", name=f"mask{block}")
+        ir.result(mask)
+    ir.result(x)
+    path = ir.write(tmp_path)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    streamed = _constraints(path, True, monkeypatch)
+    assert {"mask11", "seq11", "target11", "shapeof11"} <= set(recalled), recalled
+    assert recalled[-1] == "kept", recalled
+    assert streamed == whole
+    seq_axis = whole[0]["axes"][1]
+    assert seq_axis["values"] == [2] and seq_axis["exact"], seq_axis
+    # (each block's Multiply makes the size its Broadcast compares, and is named for it)
+    causes = {c["layer"] for c in seq_axis["causes"]}
+    assert causes >= {f"mask{n}" for n in range(12)} | {f"double{n}" for n in range(12)}, causes
+
+
+def test_a_recalled_layer_passes_on_its_inputs_sizes(tmp_path, monkeypatch):
+    """x[1,?,8] + y[1,?,8] in every block: from the third block on, the whole run's memo
+    recalls the Add, whose size max(x[1], y[1]) its input already has: owned() names that
+    input's (the second Add's) as its own, and so must the stream; the last Add names its
+    maker when it compares the size with 4."""
+    ir = IR()
+    x, y = ir.parameter("1,?,8", name="x"), ir.parameter("1,?,8", name="y")
+    for block in range(12):
+        x = ir.op("Add", [x, y], [[1, -1, 8]], name=f"add{block}")
+    ir.result(ir.op("Add", [x, ir.const([0.0] * 32, "f32", [1, 4, 8])], [[1, 4, 8]],
+                    name="last"))
+    path = ir.write(tmp_path)
+    monkeypatch.setattr(streaming, "BATCH", 1)  # (the second Add is remembered at once)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    streamed = _constraints(path, True, monkeypatch)
+    assert "add11" in recalled and recalled[-1] == "kept", recalled
+    assert streamed == whole
+    causes = whole[0]["axes"][1]["together"]["causes"]  # (with y[1], its partner)
+    assert [c["layer"] for c in causes if "it makes" in c["reason"]] == ["add1"], causes
