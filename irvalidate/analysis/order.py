@@ -97,8 +97,9 @@ def reader_order(kinds: dict[str, str], producers: dict[str, list[str]]) -> list
 
 
 def order_ranks(ids: Sequence[int], sources: Sequence[int], targets: Sequence[int]) -> array:
-    """``topological_order``'s order of integer layer ids (``ids`` in file order, each edge
-    ``sources[i] -> targets[i]`` in file order), as each id's place in it (-1: not placed),
+    """``topological_order``'s order of integer layer ids (``ids`` in file order, or only
+    those no edge enters, where it starts; each edge ``sources[i] -> targets[i]`` in file
+    order), as each id's place in it (-1: not placed),
     in arrays: a streamed run of a 100k-layer file needs it without the 50 MB that lists
     of string pairs take."""
     size = max(max(ids, default=-1), max(sources, default=-1), max(targets, default=-1)) + 1

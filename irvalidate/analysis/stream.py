@@ -97,8 +97,13 @@ class Watch(Protocol):
     def parameter(self, layer: Layer) -> Shape | None:
         """A Parameter's new shape (None: it keeps its own)."""
 
+    def watches(self, kind: str) -> bool:
+        """Whether ``entering`` looks at the layers of a type (in lower case); it looks at
+        every layer no edge enters, whatever its type."""
+
     def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
-        """A layer read, with what reaches it (StreamAnalysis._entering), before inference."""
+        """A layer read, with what reaches it (StreamAnalysis._entering), before inference
+        (those ``watches`` names, and those no edge enters)."""
 
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
                  inference: Inferred | None) -> None:
@@ -158,13 +163,14 @@ class StreamAnalysis:
         kinds_of = self._types.get((layer.type, layer.version))
         if kinds_of is None:
             kinds_of = self._type(layer)
-        spec, whole, end = kinds_of
+        spec, whole, end, watched, parameter = kinds_of
         waiting = self._waiting
         if whole or layer.bodies or layer.port_maps or not (end or waiting[number]):
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
         entering = self._entering(number)
-        if self.watch is not None and self._watched(layer, spec, entering):
+        if self.watch is not None and (watched or not entering) and \
+                self._watched(layer, entering, parameter):
             parts = None  # (a Parameter given a new shape is like no other)
         values: list[Value] = []
         kinds: list[int | None] = []
@@ -219,12 +225,12 @@ class StreamAnalysis:
                 done.append(source_layer)  # (forgotten once the batch is checked)
         return entering
 
-    def _watched(self, layer: Layer, spec, entering: dict[str, tuple]) -> bool:
+    def _watched(self, layer: Layer, entering: dict[str, tuple], parameter: bool) -> bool:
         """The watch's look before inference; whether the layer is a Parameter it gives a
         new shape."""
         assert self.watch is not None
         self.watch.entering(layer, entering)
-        if spec is None or not spec.source or layer.type.lower() != "parameter":
+        if not parameter:
             return False
         shape = self.watch.parameter(layer)
         if shape is not None:
@@ -232,12 +238,13 @@ class StreamAnalysis:
         return True
 
     def _type(self, layer: Layer) -> tuple:
-        """(its spec, whether the whole graph is needed, whether it may end a path), per
-        type and version."""
+        """(its spec, whether the whole graph is needed, whether it may end a path, whether
+        the watch looks at it, whether it is a Parameter), per type and version."""
         kind = layer.type.lower()
-        found = (registry.lookup(layer.type, layer.version),
-                 kind in _WHOLE_GRAPH or opsets.is_extension(layer.version, layer.type),
-                 kind in _ENDS)
+        spec, watch = registry.lookup(layer.type, layer.version), self.watch
+        found = (spec, kind in _WHOLE_GRAPH or opsets.is_extension(layer.version, layer.type),
+                 kind in _ENDS, watch is not None and watch.watches(kind),
+                 watch is not None and spec is not None and spec.source and kind == "parameter")
         self._types[(layer.type, layer.version)] = found
         return found
 

@@ -17,7 +17,8 @@ upstream of the layer it starts from, and counts consumers), a superset of what 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from ..analysis.order import order_ranks
 from ..analysis.stream import Decline
@@ -27,8 +28,9 @@ from ..ir.tensor_names import names_at
 from ..ir.weights import BinFile, ConstError, bytes_past_end, const_problems
 from ..ops.parameter_const import outputs_of
 from ..ops.support.attributes import parse_bool
+from ..ops.support.memo import payload
 from ..ops.support.spec import Inferred, Value
-from ..shapes.dims import Dim, Shape
+from ..shapes.dims import Dim, Shape, parse_shape
 from ..shapes.symdims import Recording, Site, axis_symbol, input_dim
 from .pinning import refused
 
@@ -57,6 +59,7 @@ class StreamedWhatIf:
         self.outputs: list[tuple[str, Shape]] = []
         self._marks: dict[str, str] = {}
         self._leaving: Sequence[int] = ()
+        self._read: dict[tuple, Sequence[int]] = {}
         self.table: EdgeTable | None = None
 
     def reading(self, table: EdgeTable) -> None:
@@ -103,6 +106,9 @@ class StreamedWhatIf:
             raise Decline("a bare [dims] on a model of several inputs")
         self.finished = True
 
+    def watches(self, kind: str) -> bool:
+        return kind == "result" or (self.smart and kind in _MATCHED)
+
     def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
         kind = layer.type.lower()
         if kind == "result":
@@ -112,9 +118,20 @@ class StreamedWhatIf:
         if not self.smart or kind not in _MATCHED:
             return
         reason = might_rewrite(layer, kind, _ports(layer, entering), self._marks,
-                               self._leaving, self.weights)
+                               self._leaving, self._integers)
         if reason:
             raise Decline(f"SmartReshape may rewrite {layer.describe()}: {reason}")
+
+    def _integers(self, data: Mapping[str, str]) -> Sequence[int]:
+        """A Const's integers, read once per payload (every block's Transpose reads its
+        order: one payload, as the serializer writes equal payloads once)."""
+        key = payload(data)
+        found = self._read.get(key)
+        if found is None:
+            found = self.weights.integers(data)
+            if len(self._read) < 1024:
+                self._read[key] = found
+        return found
 
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
                  inference: Inferred | None) -> None:
@@ -142,14 +159,20 @@ def _ports(layer: Layer, entering: dict[str, tuple]) -> list[tuple[Layer, Value]
 
 def _const_size(layer: Layer) -> int | None:
     """How many numbers a Const holds, from its shape attribute (None: unreadable)."""
+    return _count(layer.data.get("shape"))
+
+
+@lru_cache(maxsize=256)
+def _count(shape: str | None) -> int | None:
+    """The number of elements of a shape attribute (None: not a static shape)."""
     try:
-        shapes, _, malformed = outputs_of(layer)
+        dims = parse_shape(shape or "")
     except ValueError:
         return None
-    if malformed or not shapes or shapes[0] is None or not all(d.is_static for d in shapes[0]):
+    if dims is None or not all(d.is_static for d in dims):
         return None
     count = 1
-    for d in shapes[0]:
+    for d in dims:
         count *= d.lo
     return count
 
@@ -159,7 +182,8 @@ def _is(found: tuple[Layer, Value] | None, *kinds: str) -> bool:
 
 
 def might_rewrite(layer: Layer, kind: str, inputs: list[tuple[Layer, Value] | None],
-                  marks: dict[str, str], leaving: Sequence[int], weights: BinFile) -> str:
+                  marks: dict[str, str], leaving: Sequence[int],
+                  integers: Callable[[Mapping[str, str]], Sequence[int]]) -> str:
     """Why SmartReshape's matchers (``smart_reshape.PASSES``) might rewrite this layer or
     one before it ("" when none can).  ``marks`` carries, by layer id, what a later layer's
     match reads of this one: a Reshape of a rank-2 output ("flat"), a Transpose swapping the
@@ -178,7 +202,7 @@ def might_rewrite(layer: Layer, kind: str, inputs: list[tuple[Layer, Value] | No
     if kind == "reshape":
         return _reshape(layer, inputs, marks)
     if kind == "transpose":
-        _transpose(layer, inputs, marks, weights)
+        _transpose(layer, inputs, marks, integers)
     elif kind == "matmul":
         return _matmul(layer, inputs, marks, leaving)
     elif kind == "add" and inputs and inputs[0] is not None and \
@@ -204,12 +228,12 @@ def _reshape(layer: Layer, inputs: list[tuple[Layer, Value] | None], marks: dict
 
 
 def _transpose(layer: Layer, inputs: list[tuple[Layer, Value] | None], marks: dict[str, str],
-               weights: BinFile) -> None:
+               integers: Callable[[Mapping[str, str]], Sequence[int]]) -> None:
     order = inputs[1] if len(inputs) > 1 else None
     if order is None or order[0].type.lower() not in CONST_TYPES:
         return  # (TransposeMatMul reads a Const order only)
     try:
-        values = weights.integers(order[0].data)
+        values = integers(order[0].data)
     except (ConstError, OSError):
         marks[layer.id] = "swap"  # (not read: it may be one)
         return
@@ -253,8 +277,9 @@ class StreamedSymbols(StreamedWhatIf):
         self.params: list[tuple[Layer, Shape]] = []
         #: (Parameter, its shape, axis) for every axis given a symbol, in order
         self.axes: list[tuple[Layer, tuple[Dim, ...], int]] = []
-        #: every layer id, in file order (plain numbers: the stream declines others)
-        self.ids = array("i")
+        #: the ids of the layers no edge enters, in file order (plain numbers: the stream
+        #: declines others): where the whole run's order starts
+        self.roots = array("i")
 
     def parameter(self, layer: Layer) -> Shape | None:
         shapes, _, _ = outputs_of(layer)
@@ -273,7 +298,8 @@ class StreamedSymbols(StreamedWhatIf):
         return tuple(new)
 
     def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
-        self.ids.append(int(layer.id))
+        if not entering:
+            self.roots.append(int(layer.id))
         super().entering(layer, entering)
 
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
@@ -289,10 +315,11 @@ class StreamedSymbols(StreamedWhatIf):
     def in_whole_order(self) -> None:
         """The recording's conditions and unknowns in the order the whole-graph run makes
         them: its layers' (analysis.order.topological_order over the ids in file order and
-        the edges in file order), not the file's.  The answer does not depend on it, but the
-        order of the causes and the first unknown named do."""
+        the edges in file order, which starts from the layers no edge enters), not the
+        file's.  The answer does not depend on it, but the order of the causes and the first
+        unknown named do."""
         assert self.table is not None
-        ranks = order_ranks(self.ids, self.table.from_layer, self.table.to_layer)
+        ranks = order_ranks(self.roots, self.table.from_layer, self.table.to_layer)
 
         def place(cause: object) -> int:
             layer = cause.layer if isinstance(cause, Site) else cause

@@ -204,7 +204,8 @@ class Recording:
         """A layer no later layer reads (a streamed run frees it, and a layer made later may
         take its id()): what is kept of it by id() goes."""
         self.tainted.pop(id(layer), None)
-        self._starts.pop(id(layer), None)
+        if self._starts:  # (settle takes a layer's own: one is left only if it failed)
+            self._starts.pop(id(layer), None)
 
     def record(self, condition: Condition) -> None:
         if condition.symbols():  # (both sides constant: decided already)
