@@ -2,7 +2,6 @@
 file can exhaust the stack however deep its graph."""
 from __future__ import annotations
 
-from array import array
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 
@@ -94,37 +93,3 @@ def reader_order(kinds: dict[str, str], producers: dict[str, list[str]]) -> list
             stack.append((lid, True))
             stack.extend((p, False) for p in reversed(producers.get(lid, ())))
     return order
-
-
-def order_ranks(ids: Sequence[int], sources: Sequence[int], targets: Sequence[int]) -> array:
-    """``topological_order``'s order of integer layer ids (``ids`` in file order, or only
-    those no edge enters, where it starts; each edge ``sources[i] -> targets[i]`` in file
-    order), as each id's place in it (-1: not placed),
-    in arrays: a streamed run of a 100k-layer file needs it without the 50 MB that lists
-    of string pairs take."""
-    size = max(max(ids, default=-1), max(sources, default=-1), max(targets, default=-1)) + 1
-    pending = array("i", bytes(4 * size))
-    starts = array("i", bytes(4 * (size + 1)))
-    for source, target in zip(sources, targets):
-        pending[target] += 1
-        starts[source + 1] += 1
-    for node in range(size):
-        starts[node + 1] += starts[node]
-    filled = array("i", starts)
-    after = array("i", bytes(4 * len(targets)))
-    for source, target in zip(sources, targets):  # (each source's targets in file order)
-        after[filled[source]] = target
-        filled[source] += 1
-    ranks = array("i", [-1]) * size
-    ready = deque(node for node in ids if pending[node] == 0)
-    placed = 0
-    while ready:
-        node = ready.popleft()
-        ranks[node] = placed
-        placed += 1
-        for index in range(starts[node], starts[node + 1]):
-            target = after[index]
-            pending[target] -= 1
-            if pending[target] == 0:
-                ready.append(target)
-    return ranks

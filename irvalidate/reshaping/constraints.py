@@ -90,6 +90,7 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     with recording({a.symbol: a.now.lo for a in axes if a.now.is_static}) as found:
         # other sizes are asked about: Model.reshape would make its rewrites
         run = what_if(graphs, befores, weights, symbolic, smart, planned, changed=True)
+    _in_file_order(found)
     refusal = None if run.works else _refused(run)
     return _answer(parameters(graphs[0]), axes, found, refusal, _unread(weights, befores[0]))
 
@@ -102,9 +103,21 @@ def _streamed(path: str, smart: bool, bin_path: str | None) -> list[dict] | None
         watch = StreamedSymbols(path, weights, smart, found, MAX_AXES)
         if streaming.check(path, weights, [], watch) is None:
             return None
-    watch.in_whole_order()
+    _in_file_order(found)
     axes = [Axis(layer, shape, axis) for layer, shape, axis in watch.axes]
     return _answer(watch.params, axes, found, None, "")
+
+
+def _in_file_order(found: Recording) -> None:
+    """The recording's conditions and unknowns in the file order of their layers (stable:
+    a layer's own in the order it put them), however the run went through the graph: the
+    streamed run reads the file in its order, the whole run in the graph's.  The answer
+    does not depend on it; the order of the causes and the first unknown named do."""
+    def line(cause: object) -> int:
+        layer = cause.layer if isinstance(cause, Site) else cause
+        return (layer.line or 0) if isinstance(layer, Layer) else -1
+    found.conditions.sort(key=lambda c: line(c.cause))
+    found.unknowns.sort(key=lambda u: line(u.cause))
 
 
 def _answer(params: list[tuple[Layer, Shape]], axes: list[Axis], found: Recording,

@@ -16,11 +16,9 @@ upstream of the layer it starts from, and counts consumers), a superset of what 
 """
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from ..analysis.order import order_ranks
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
 from ..ir.records import CONST_TYPES, Layer
@@ -31,7 +29,7 @@ from ..ops.support.attributes import parse_bool
 from ..ops.support.memo import payload
 from ..ops.support.spec import Inferred, Value
 from ..shapes.dims import Dim, Shape, parse_shape
-from ..shapes.symdims import Recording, Site, axis_symbol, input_dim
+from ..shapes.symdims import Recording, axis_symbol, input_dim
 from .pinning import refused
 
 Request = tuple[str | None, tuple[Dim, ...]]
@@ -277,9 +275,6 @@ class StreamedSymbols(StreamedWhatIf):
         self.params: list[tuple[Layer, Shape]] = []
         #: (Parameter, its shape, axis) for every axis given a symbol, in order
         self.axes: list[tuple[Layer, tuple[Dim, ...], int]] = []
-        #: the ids of the layers no edge enters, in file order (plain numbers: the stream
-        #: declines others): where the whole run's order starts
-        self.roots = array("i")
 
     def parameter(self, layer: Layer) -> Shape | None:
         shapes, _, _ = outputs_of(layer)
@@ -297,11 +292,6 @@ class StreamedSymbols(StreamedWhatIf):
             new[axis] = input_dim(now, symbol)
         return tuple(new)
 
-    def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
-        if not entering:
-            self.roots.append(int(layer.id))
-        super().entering(layer, entering)
-
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
                  inference: Inferred | None) -> None:
         # (a Const alike one inferred before has its type, shape and size, and its bytes
@@ -311,19 +301,3 @@ class StreamedSymbols(StreamedWhatIf):
             # (what depends on its values is not known: the whole run says which answers)
             raise Decline(f"{layer.describe()}: its values cannot be read")
         super().inferred(layer, outputs, inference)
-
-    def in_whole_order(self) -> None:
-        """The recording's conditions and unknowns in the order the whole-graph run makes
-        them: its layers' (analysis.order.topological_order over the ids in file order and
-        the edges in file order, which starts from the layers no edge enters), not the
-        file's.  The answer does not depend on it, but the order of the causes and the first
-        unknown named do."""
-        assert self.table is not None
-        ranks = order_ranks(self.roots, self.table.from_layer, self.table.to_layer)
-
-        def place(cause: object) -> int:
-            layer = cause.layer if isinstance(cause, Site) else cause
-            return ranks[int(layer.id)] if isinstance(layer, Layer) else -1
-        found = self.recording
-        found.conditions.sort(key=lambda c: place(c.cause))
-        found.unknowns.sort(key=lambda u: place(u.cause))

@@ -174,13 +174,13 @@ def test_reshapeable_streamed_as_whole(monkeypatch):
     sample and corpus file: every field of every axis, the causes' layers apart (above),
     on enough files that the stream keeps."""
     kept = 0
-    made = constraints.StreamedSymbols.in_whole_order
+    made = constraints.StreamedSymbols.finish
 
     def counted(watch):
         nonlocal kept
         kept += 1
         made(watch)
-    monkeypatch.setattr(constraints.StreamedSymbols, "in_whole_order", counted)
+    monkeypatch.setattr(constraints.StreamedSymbols, "finish", counted)
     named_apart = []
     for path in SAMPLES + CORPUS_FILES:
         try:
@@ -200,7 +200,7 @@ def _recalled(monkeypatch) -> list[str]:
     """The names of the layers the streamed reshapeable recalls symbolically, as they are,
     and "kept" once the stream has kept the file to its end."""
     recalled: list[str] = []
-    made, finished = likeness.Likeness._symbolic, constraints.StreamedSymbols.in_whole_order
+    made, finished = likeness.Likeness._symbolic, constraints.StreamedSymbols.finish
 
     def counted(self, spec, layer, *args):
         recalled.append(layer.name)
@@ -210,7 +210,7 @@ def _recalled(monkeypatch) -> list[str]:
         recalled.append("kept")
         finished(watch)
     monkeypatch.setattr(likeness.Likeness, "_symbolic", counted)
-    monkeypatch.setattr(constraints.StreamedSymbols, "in_whole_order", kept)
+    monkeypatch.setattr(constraints.StreamedSymbols, "finish", kept)
     return recalled
 
 
