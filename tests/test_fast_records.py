@@ -1,7 +1,7 @@
 """The fast path builds a few named tuples with ``tuple.__new__`` (a named tuple's own
 ``__new__`` is a Python function, and these are built once per layer, or per port, of a
 large file): the scanners' Layer and Port records, the memo's Inferred and Operand, the
-likeness's Value.  Such a call passes every field in order, no default applies: this keeps
+likeness's Value, and the dims reshapeable's recall makes (symdims' SymDim).  Such a call passes every field in order, no default applies: this keeps
 it to the modules listed here, and checks each call passes as many items as its type has
 fields, so a field added to a record fails here rather than in a 100 MB file."""
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from irvalidate.ir.records import Layer, Port
 from irvalidate.ops.support.spec import Inferred, Operand, Value
+from irvalidate.shapes.symdims import SymDim
 
 PACKAGE = Path(__file__).resolve().parents[1] / "irvalidate"
 #: the modules allowed tuple.__new__, and what each builds with it
@@ -19,8 +20,9 @@ SITES = {
     "ir/scan_process.py": {"Layer", "Port"},
     "ops/support/memo.py": {"Operand", "Inferred"},
     "analysis/likeness.py": {"Value"},
+    "shapes/symdims.py": {"SymDim"},
 }
-RECORDS = {cls.__name__: cls for cls in (Layer, Port, Inferred, Operand, Value)}
+RECORDS = {cls.__name__: cls for cls in (Layer, Port, Inferred, Operand, Value, SymDim)}
 
 
 def _tree(relative: str) -> ast.AST:

@@ -17,6 +17,7 @@ when the model does not infer as it is, or when a Const's values could not be re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..analysis import analyse
 from ..analysis.what_if import parameters
@@ -29,9 +30,10 @@ from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
 from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
 from ..shapes.symdims import Recording, Site, axis_symbol, recording, with_expr
-from .reshaped import ReshapeRun, what_if
-from .smart_reshape import plan
 from .streamed import StreamedSymbols
+
+if TYPE_CHECKING:
+    from .reshaped import ReshapeRun
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,15 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
         answer = _streamed(path, smart, bin_path)
         if answer is not None:
             return answer
+    return _whole(path, smart, bin_path)
+
+
+def _whole(path: str, smart: bool, bin_path: str | None) -> list[dict]:
+    """The answer of the symbolic run over the whole graph, SmartReshape's rewrites made."""
+    # (imported here: SmartReshape's matchers and the what-if run cost 20 ms of the start-up
+    # of a streamed run, which needs neither)
+    from .reshaped import what_if
+    from .smart_reshape import plan
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)

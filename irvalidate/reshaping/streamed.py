@@ -22,7 +22,6 @@ from functools import lru_cache
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
 from ..ir.records import CONST_TYPES, Layer
-from ..ir.tensor_names import names_at
 from ..ir.weights import BinFile, ConstError, bytes_past_end, const_problems
 from ..ops.parameter_const import outputs_of
 from ..ops.support.attributes import parse_bool
@@ -72,6 +71,9 @@ class StreamedWhatIf:
         # names_at reads from the top, which many Parameters would pay again and again)
         if any(index not in self._claimed and name not in (None, layer.name)
                for index, (name, _) in enumerate(self.request)):
+            # (imported here: it reads with lxml, 20 ms of start-up that a run whose request
+            # names no tensor does not need)
+            from ..ir.tensor_names import names_at
             try:
                 aliases += names_at(self.path, layer.line)
             except (ValueError, OSError) as err:

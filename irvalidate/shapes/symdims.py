@@ -595,8 +595,13 @@ class Recording:
                                              Site(layer, tuple(makers)), condition.reason,
                                              condition.sides))
         if replay.taint is not None:
-            producers = [value.producer for value in inputs] if replay.producers else ()
-            self.tainted[id(layer)] = (replay.taint, self.first_lost(layer, producers))
+            origin, tainted = layer, self.tainted
+            for value in inputs if replay.producers else ():  # (first_lost, inline)
+                found = tainted.get(id(value.producer))
+                if found is not None:
+                    origin = found[1]
+                    break
+            tainted[id(layer)] = (replay.taint, origin)
         return out
 
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
@@ -705,13 +710,15 @@ def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int],
 def _replayed(plan: tuple[Any, ...], given: list[Dim], layer: Any,
               made: dict[int, SymDim]) -> tuple[Dim, ...]:
     out: list[Dim] = []
+    new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
     for entry in plan:
-        if type(entry) is int:
+        kind = type(entry)
+        if kind is int:
             out.append(given[entry])
-        elif type(entry) is SymDim:  # (made by the layer repeated: one of its own, once)
+        elif kind is SymDim:  # (made by the layer repeated: one of its own, once)
             mine = made.get(id(entry))
             if mine is None:
-                mine = made[id(entry)] = SymDim(entry.lo, entry.hi)
+                mine = made[id(entry)] = new(SymDim, (entry.lo, entry.hi))
                 mine.expr, mine.depends, mine.origin, mine.made_by = \
                     entry.expr, entry.depends, None, layer
             out.append(mine)
