@@ -39,6 +39,7 @@ class EdgeTable:
         #: the byte offsets of ``<edges>`` and of the end of ``</edges>``, and the newlines
         #: between them
         self.start = self.end = self.newlines = 0
+        self._leaving: array | None = None
 
     def __len__(self) -> int:
         return len(self.from_layer)
@@ -51,15 +52,19 @@ class EdgeTable:
 
     def leaving(self) -> array:
         """How many edges leave each layer id (the array is as long as the largest id + 1;
-        NotPlain when ids are far sparser than the serializer's, which count from 0)."""
-        top = max(max(self.from_layer, default=0), max(self.to_layer, default=0))
-        if top > 4 * len(self) + 4096:
-            raise NotPlain("layer ids far apart")
-        counts = array("i", bytes(4 * (top + 1)))
-        for source in self.from_layer:
-            counts[source] += 1
-        self._index(top)
-        return counts
+        NotPlain when ids are far sparser than the serializer's, which count from 0): a
+        copy of its own for each caller (the stream counts it down, a what-if's watch
+        reads it), counted and indexed once."""
+        if self._leaving is None:
+            top = max(max(self.from_layer, default=0), max(self.to_layer, default=0))
+            if top > 4 * len(self) + 4096:
+                raise NotPlain("layer ids far apart")
+            counts = array("i", bytes(4 * (top + 1)))
+            for source in self.from_layer:
+                counts[source] += 1
+            self._index(top)
+            self._leaving = counts
+        return array("i", self._leaving)
 
     def _index(self, top: int) -> None:
         """The edges sorted by consumer, file order kept within one (a stable sort, in C:
