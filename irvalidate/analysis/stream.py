@@ -98,12 +98,11 @@ class Watch(Protocol):
         """A Parameter's new shape (None: it keeps its own)."""
 
     def watches(self, kind: str) -> bool:
-        """Whether ``entering`` looks at the layers of a type (in lower case); it looks at
-        every layer no edge enters, whatever its type."""
+        """Whether ``entering`` looks at the layers of a type (in lower case)."""
 
     def entering(self, layer: Layer, entering: dict[str, tuple]) -> None:
-        """A layer read, with what reaches it (StreamAnalysis._entering), before inference
-        (those ``watches`` names, and those no edge enters)."""
+        """A layer of a type ``watches`` names, with what reaches it
+        (StreamAnalysis._entering), before inference."""
 
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
                  inference: Inferred | None) -> None:
@@ -169,8 +168,7 @@ class StreamAnalysis:
             raise Decline(f"{layer.describe()} needs the whole graph, is an extension's, or "
                           f"reaches no Result")
         entering = self._entering(number)
-        if self.watch is not None and (watched or not entering) and \
-                self._watched(layer, entering, parameter):
+        if (watched or parameter) and self._watched(layer, entering, watched, parameter):
             parts = None  # (a Parameter given a new shape is like no other)
         values: list[Value] = []
         kinds: list[int | None] = []
@@ -225,11 +223,13 @@ class StreamAnalysis:
                 done.append(source_layer)  # (forgotten once the batch is checked)
         return entering
 
-    def _watched(self, layer: Layer, entering: dict[str, tuple], parameter: bool) -> bool:
+    def _watched(self, layer: Layer, entering: dict[str, tuple], watched: bool,
+                 parameter: bool) -> bool:
         """The watch's look before inference; whether the layer is a Parameter it gives a
         new shape."""
         assert self.watch is not None
-        self.watch.entering(layer, entering)
+        if watched:
+            self.watch.entering(layer, entering)
         if not parameter:
             return False
         shape = self.watch.parameter(layer)
