@@ -26,6 +26,7 @@ from ..engine.validation import weights_of
 from ..ir.reader import parse
 from ..ir.records import Graph, Layer
 from ..ir.weights import BinFile
+from ..ops.support import memo
 from ..reporting.names import line_start, printed, shown_path
 from ..shapes.dims import INF, Dim, Shape, format_dim, format_shape
 from ..shapes.symbolic import Condition, Solution, const, ge, le, solve, sym, ties
@@ -71,6 +72,10 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
     of ``reshapeable``).  A large plain file is run as it streams (``streamed``), in the
     memory a check takes; the stream declines what it cannot run exactly as the whole
     graph runs it, and the file is then read whole."""
+    # (what one file's inferences remember is no use to the next; and a memo another file
+    # filled would be cleared midway through this one, at one layer in the streamed run and
+    # at another in the whole run, which then name different causes)
+    memo.clear()
     if streaming.wanted(path):
         answer = _streamed(path, smart, bin_path)
         if answer is not None:
@@ -84,6 +89,7 @@ def _whole(path: str, smart: bool, bin_path: str | None) -> list[dict]:
     # of a streamed run, which needs neither)
     from .reshaped import what_if
     from .smart_reshape import plan
+    memo.clear()  # (as the streamed run found it)
     doc = parse(path)
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)

@@ -19,6 +19,7 @@ from irvalidate.analysis.what_if import parameters
 from irvalidate.engine import streaming
 from irvalidate.engine.validation import weights_of
 from irvalidate.ir.reader import parse
+from irvalidate.ops.support import memo
 from irvalidate.reshaping import constraints, run
 from irvalidate.reshaping.smart_reshape import plan
 from irvalidate.reshaping.spec import parse_each
@@ -346,3 +347,19 @@ def test_a_recalled_layer_passes_on_its_inputs_sizes(tmp_path, monkeypatch):
     assert streamed == whole
     causes = whole[0]["axes"][1]["together"]["causes"]  # (with y[1], its partner)
     assert [c["layer"] for c in causes if "it makes" in c["reason"]] == ["add1"], causes
+
+
+def test_another_files_memo_is_forgotten(tmp_path, monkeypatch):
+    """The memo an earlier file filled (at most memo.SIZE inferences) is forgotten before
+    each run: left, it is cleared midway through this file, at one layer in the whole run
+    and at another in the streamed one, and the two name different causes (seen on the
+    ONNX backend models run one after another in one process)."""
+    path = _repeated_blocks(tmp_path)
+    clean = _constraints(path, False, monkeypatch)
+    for stream in (False, True):
+        for left in (memo.SIZE - 3, 3):  # (what another file left: a clear away, or little)
+            memo.clear()
+            for number in range(left):
+                memo._MEMO[("another file", number)] = ({}, [])
+            assert _constraints(path, stream, monkeypatch) == clean
+            assert ("another file", 0) not in memo._MEMO
