@@ -139,9 +139,9 @@ class Likeness:
         if not (plain or spec.source):
             rests = next((v.rests_on for v in inputs if v.rests_on is not None), None)
             loose = next((v.loose for v in inputs if v.loose is not None), None)
-        if symbolic:
-            self._symbolic(spec, layer, inputs, outputs_made, replay, rests, loose, outputs)
-            return None
+        if symbolic:  # (a layer that cannot repeat it is inferred, as one not alike)
+            return None if self._symbolic(spec, layer, inputs, outputs_made, replay, rests,
+                                          loose, outputs) else key
         # (a named tuple's own __new__ is a Python function; every field is passed, in order:
         # tests/test_fast_records.py counts them)
         new, lid, kind_of = tuple.__new__, layer.id, self.kinds
@@ -157,14 +157,16 @@ class Likeness:
 
     def _symbolic(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value],
                   outputs_made: tuple[Output, ...], replay: Replay, rests: Layer | None,
-                  loose: Layer | None, outputs: dict[tuple[str, str], Value]) -> None:
-        """reshapeable: the outputs of a layer alike one the symbols reach, as inferring it
-        would make them (``Recording.replayed``: its own sizes named as made by it, its
-        conditions and taint recorded); a computed value's origin is made if a message
-        shows it."""
+                  loose: Layer | None, outputs: dict[tuple[str, str], Value]) -> bool:
+        """reshapeable: write the outputs of a layer alike one the symbols reach, as
+        inferring it would make them (``Recording.replayed``: its own sizes named as made
+        by it, its conditions and taint recorded; a computed value's origin made if a
+        message shows it), and say so; False where it cannot repeat that one."""
         recording = dims.SYMBOLIC
         assert recording is not None
         made = recording.replayed(layer, replay, inputs)
+        if made is None:
+            return False
         new, lid, kind_of, graph = tuple.__new__, layer.id, self.kinds, self._graph
         for index, ((pid, _, et, typed, own, kind), (shape, value)) in enumerate(
                 zip(outputs_made, made)):
@@ -174,6 +176,7 @@ class Likeness:
             outputs[out] = new(Value, (shape, et, layer, tensor, layer if own else rests, typed,
                                        loose))
             kind_of[out] = kind
+        return True
 
     def _computed(self, spec: OpSpec, layer: Layer, inputs: Sequence[Value], key: tuple,
                   outputs_made: tuple[Output, ...], rests: Layer | None,
@@ -244,15 +247,15 @@ class Likeness:
                       for index in range(len(layer.outputs))])
 
     def mark(self, layer: Layer, outputs: dict[tuple[str, str], Value],
-             inputs: Sequence[Value] = (), spec: OpSpec | None = None,
-             before: tuple[int, int, int] | None = None) -> Repeat | None:
+             inputs: Sequence[Value], spec: OpSpec | None,
+             before: tuple[int, int, int] | None) -> Repeat | None:
         """The kinds of the values an inferred layer wrote on its output ports, and what a
         layer alike it repeats (``ORDINARY`` when no symbol reaches it; None: it may not be
         remembered).  ``before``: where reshapeable's recording stood before it was
         inferred."""
         kinds, kind, lid = self.kinds, self.kind, layer.id
         recording = dims.SYMBOLIC
-        if recording is not None and _owes_to_symbols(layer, outputs):
+        if recording is not None and before is not None and _owes_to_symbols(layer, outputs):
             return self._symbolic_kinds(layer, outputs, inputs, spec, before)
         for port in layer.outputs:
             out = (lid, port.id)
@@ -263,7 +266,7 @@ class Likeness:
 
     def _symbolic_kinds(self, layer: Layer, outputs: dict[tuple[str, str], Value],
                         inputs: Sequence[Value], spec: OpSpec | None,
-                        before: tuple[int, int, int] | None) -> Repeat | None:
+                        before: tuple[int, int, int]) -> Repeat | None:
         """reshapeable (shapes.symdims): the kinds of a layer's outputs that the symbols
         reach, their expressions (a computed value's too) and the layer's taint in them, and
         how a layer alike repeats it (``Recording.replay_of``).  An output with an opaque
@@ -282,9 +285,7 @@ class Likeness:
             else:
                 kinds[out] = self.kind(layer, port, value, (
                     recording.signature((value.shape, bounds)), symbols))
-        if opaque or before is None:
-            return None
-        return self._replay(layer, outputs, inputs, spec, before)
+        return None if opaque else self._replay(layer, outputs, inputs, spec, before)
 
     def _replay(self, layer: Layer, outputs: dict[tuple[str, str], Value],
                 inputs: Sequence[Value], spec: OpSpec | None,
@@ -343,7 +344,7 @@ class Likeness:
         memo.add_trace(entry[1], read, inputs, made, SIZE)
 
     def template(self, layer: Layer, outputs: dict[tuple[str, str], Value],
-                 inputs: Sequence[Value], repeat: Repeat | None = ORDINARY) -> Template | None:
+                 inputs: Sequence[Value], repeat: Repeat | None) -> Template | None:
         """What a checked layer wrote on its output ports, in the form ``apply`` repeats,
         whether its inputs rest on nothing and are not loose (their kinds say so for every
         layer alike), whether an output carries a computed value, and what ``mark`` said
@@ -370,9 +371,9 @@ class Likeness:
 
 def _owes_to_symbols(layer: Layer, outputs: dict[tuple[str, str], Value]) -> bool:
     """reshapeable (shapes.symdims): whether a layer's outputs carry the input axes'
-    symbols, in their dims or values, or its values are tainted by them.  Its consumers are
-    then never alike another: each is inferred, as the whole-graph run infers it, and puts
-    its conditions, taint and makers of its own."""
+    symbols, in their dims or values, or its values are tainted by them: their kinds then
+    hold what the symbols make of them (``_symbolic_kinds``), and a layer alike repeats it
+    as ``symdims.Replay`` says."""
     recording = dims.SYMBOLIC
     if recording is None:
         return False

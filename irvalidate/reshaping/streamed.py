@@ -17,7 +17,6 @@ upstream of the layer it starts from, and counts consumers), a superset of what 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
@@ -162,7 +161,6 @@ def _const_size(layer: Layer) -> int | None:
     return _count(layer.data.get("shape"))
 
 
-@lru_cache(maxsize=256)
 def _count(shape: str | None) -> int | None:
     """The number of elements of a shape attribute (None: not a static shape)."""
     try:

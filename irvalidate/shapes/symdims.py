@@ -48,6 +48,8 @@ class Site(NamedTuple):
     sizes it compares (their own conditions are elsewhere: a Slice's stop, a window)."""
     layer: Any
     makers: tuple[Any, ...]
+    #: the sizes it compares (a layer alike finds its own in the same places: ``Replay``)
+    sizes: tuple[Dim, ...] = ()
 
 
 class Unknown(NamedTuple):
@@ -86,7 +88,7 @@ class Replay(NamedTuple):
     likeness recalls it): its outputs, the conditions it put (each with the slots of the
     dims whose makers it names), and the symbols its values are tainted by."""
     outputs: tuple[OutputPlan, ...]
-    conditions: tuple[tuple[Condition, tuple[int, ...]], ...]
+    conditions: tuple[tuple[Condition, tuple[int | tuple[int, ...], ...]], ...]
     taint: frozenset[str] | None
     #: the taint is the producers' (settle's ``of_shapes`` reads none)
     producers: bool
@@ -98,15 +100,16 @@ def slots(inputs: Sequence[Given]) -> list[Dim]:
     """The dims a layer's inputs hand it, in one list: each input's shape, then the bounds
     of its value (a Tensor's; a value made later has none): alike layers have them in the
     same places."""
-    found: list[Dim] = []
+    return [d for d, _ in _walk(inputs)]
+
+
+def _walk(inputs: Sequence[Given]) -> Iterator[tuple[Dim, bool]]:
+    """``slots``' dims in order, each with whether it is a shape's (not a value's)."""
     for value in inputs:
-        shape = value.shape
-        if shape is not None:
-            found += shape
-        bounds = getattr(value.tensor, "bounds", None)
-        if bounds:
-            found += bounds
-    return found
+        for d in value.shape or ():
+            yield d, True
+        for d in getattr(value.tensor, "bounds", None) or ():
+            yield d, False
 
 
 def with_expr(witness: Dim, expr: Expr | None) -> Dim:
@@ -212,12 +215,7 @@ class Recording:
             self.conditions.append(condition)
 
     def _site(self, *found: Dim) -> Site:
-        makers = []
-        for d in found:
-            maker = d.made_by if type(d) is SymDim else None
-            if maker is not None and maker is not self._cause and maker not in makers:
-                makers.append(maker)
-        return Site(self._cause, tuple(makers))
+        return Site(self._cause, _makers(found, self._cause), found)
 
     def _unfollowed(self, found: Sequence[Dim], result: Dim | None) -> Dim | None:
         """A condition between dims of which one is opaque (or dynamic and plain)."""
@@ -493,13 +491,13 @@ class Recording:
             self.unknowns.append(Unknown(depends, layer, read or lost or layer, read is not None))
         return depends, read or lost or layer, unfollowed
 
-    def first_lost(self, layer: Any, producers: Sequence[Any]) -> Any:
-        """Where the values of ``layer``, made from those of ``producers``, stopped being
+    def first_lost(self, layer: Any, inputs: Sequence[Given]) -> Any:
+        """Where the values of ``layer``, made from those of ``inputs``, stopped being
         followed, as ``settle`` finds it: the first tainted producer's place, else the
         layer itself."""
         tainted = self.tainted
-        for producer in producers:
-            found = tainted.get(id(producer))
+        for value in inputs:
+            found = tainted.get(id(value.producer))
             if found is not None:
                 return found[1]
         return layer
@@ -520,9 +518,7 @@ class Recording:
         if len(self.unknowns) != unknowns_before or self.named != named_before:
             return None
         given = slots(inputs)
-        place: dict[int, int] = {}
-        for index, d in enumerate(given):
-            place.setdefault(id(d), index)
+        place = _places(given)
         # a layer the whole run's memo recalls gets the first one's dims, named by owned():
         # a size one of its inputs' shapes has is that input's (the last such), else its own
         by_key = {} if with_conditions else _shape_slots(inputs)
@@ -537,11 +533,10 @@ class Recording:
                 return None
             plans.append((shape_plan, None if bounds_plan is None else
                           (tensor.shape, tensor.et, bounds_plan)))
-        conditions = self._replayable(layer, given, conditions_before) if with_conditions else ()
+        conditions = self._replayable(layer, place, conditions_before) if with_conditions else ()
         taint = self.tainted.get(id(layer))
-        producers = () if of_shapes else [value.producer for value in inputs]
-        if conditions is None or (taint is not None and
-                                  taint[1] is not self.first_lost(layer, producers)):
+        if conditions is None or (taint is not None and taint[1] is not self.first_lost(
+                layer, () if of_shapes else inputs)):
             return None
         slotted = bool(conditions) or any(
             not plan[1] for found in plans for plan in (found[0], found[1] and found[1][2])
@@ -549,59 +544,55 @@ class Recording:
         return Replay(tuple(plans), conditions, None if taint is None else taint[0],
                       not of_shapes, slotted)
 
-    def _replayable(self, layer: Any, given: list[Dim], start: int
-                    ) -> tuple[tuple[Condition, tuple[int, ...]], ...] | None:
-        """The conditions ``layer`` put since ``start``, each with the slots of its makers'
-        sizes (None: a maker found in no slot)."""
-        made_at: dict[int, int] = {}
-        for index, d in enumerate(given):
-            if type(d) is SymDim and d.made_by is not None:
-                made_at.setdefault(id(d.made_by), index)
+    def _replayable(self, layer: Any, place: dict[int, int | tuple[int, ...]], start: int
+                    ) -> tuple[tuple[Condition, tuple[int | tuple[int, ...], ...]], ...] | None:
+        """The conditions ``layer`` put since ``start``, each with the slots of the sizes it
+        compares that another layer made (-1: one ``layer`` made, which names no maker);
+        None where such a size is in no slot."""
         found = []
         for condition in self.conditions[start:]:
             site = condition.cause
             if not isinstance(site, Site) or site.layer is not layer:
                 return None
-            at = tuple(made_at.get(id(maker), -1) for maker in site.makers)
-            if -1 in at:
-                return None
-            found.append((condition, at))
+            at = []
+            for d in site.sizes:
+                if type(d) is SymDim and d.made_by is not None and d.made_by is not layer:
+                    if id(d) not in place:
+                        return None
+                    at.append(place[id(d)])
+            found.append((condition, tuple(at)))
         return tuple(found)
 
     def replayed(self, layer: Any, replay: Replay, inputs: Sequence[Given]
-                 ) -> list[tuple[Shape, tuple[Any, Any, str] | None]]:
+                 ) -> list[tuple[Shape, tuple[Any, Any, str] | None]] | None:
         """What a layer alike repeats (``replay_of``): its outputs' shapes and values'
         (shape, bounds, element type), its own sizes named as made by it; its conditions
-        and taint recorded."""
+        and taint recorded.  None (nothing recorded) where it has two sizes in slots that
+        held one size in the layer repeated: it is to be inferred."""
         given = slots(inputs) if replay.slotted else []
         made: dict[int, SymDim] = {}
         out: list[tuple[Shape, tuple[Any, Any, str] | None]] = []
-        for shape_plan, tensor_plan in replay.outputs:
-            shape = None if shape_plan is None else \
-                shape_plan[0] if shape_plan[1] else _replayed(shape_plan[0], given, layer, made)
-            if tensor_plan is None:
-                out.append((shape, None))
-                continue
-            plan, fixed = tensor_plan[2]
-            out.append((shape, (tensor_plan[0], plan if fixed else
-                                _replayed(plan, given, layer, made), tensor_plan[1])))
-        for condition, at in replay.conditions:
-            makers: list[Any] = []
-            for index in at:
-                maker = given[index].made_by  # type: ignore[attr-defined]  # a SymDim's slot
-                if maker is not None and maker is not layer and maker not in makers:
-                    makers.append(maker)
+        try:
+            for shape_plan, tensor_plan in replay.outputs:
+                shape = None if shape_plan is None else shape_plan[0] if shape_plan[1] \
+                    else _replayed(shape_plan[0], given, layer, made)
+                if tensor_plan is None:
+                    out.append((shape, None))
+                    continue
+                plan, fixed = tensor_plan[2]
+                out.append((shape, (tensor_plan[0], plan if fixed else
+                                    _replayed(plan, given, layer, made), tensor_plan[1])))
+            compared = [tuple([_taken(index, given) for index in at])
+                        for _, at in replay.conditions]
+        except _Diverged:
+            return None
+        for (condition, _), sizes in zip(replay.conditions, compared):
             self.conditions.append(Condition(condition.kind, condition.gap, condition.options,
-                                             Site(layer, tuple(makers)), condition.reason,
-                                             condition.sides))
+                                             Site(layer, _makers(sizes, layer), sizes),
+                                             condition.reason, condition.sides))
         if replay.taint is not None:
-            origin, tainted = layer, self.tainted
-            for value in inputs if replay.producers else ():  # (first_lost, inline)
-                found = tainted.get(id(value.producer))
-                if found is not None:
-                    origin = found[1]
-                    break
-            tainted[id(layer)] = (replay.taint, origin)
+            self.tainted[id(layer)] = (replay.taint, self.first_lost(
+                layer, inputs if replay.producers else ()))
         return out
 
     def opaque_shape(self, shape: Shape, depends: frozenset[str], origin: Any) -> Shape:
@@ -671,20 +662,48 @@ def _index(bound: int, size: Expr) -> Expr:
     return maximum(size + bound, const(0))
 
 
+def _places(given: list[Dim]) -> dict[int, int | tuple[int, ...]]:
+    """The slot of each size the inputs hand a layer, by id(); every slot of one found in
+    several (a Concat of x with x): which one the op took is not known, so a layer alike
+    is repeated only where those slots hold one size too (``_taken``)."""
+    found: dict[int, list[int]] = {}
+    for index, d in enumerate(given):
+        if type(d) is SymDim:
+            found.setdefault(id(d), []).append(index)
+    return {key: at[0] if len(at) == 1 else tuple(at) for key, at in found.items()}
+
+
+class _Diverged(Exception):
+    """A layer alike has two sizes where the one repeated had one (``_places``)."""
+
+
+def _taken(entry: int | tuple[int, ...], given: list[Dim]) -> Dim:
+    """The size in a slot, or in several that must hold one (else _Diverged)."""
+    if isinstance(entry, int):
+        return given[entry]
+    first = given[entry[0]]
+    if any(given[index] is not first for index in entry[1:]):
+        raise _Diverged
+    return first
+
+
+def _makers(sizes: Sequence[Dim], layer: Any) -> tuple[Any, ...]:
+    """The layers other than ``layer`` that made ``sizes``, each once, in order."""
+    makers: list[Any] = []
+    for d in sizes:
+        maker = d.made_by if type(d) is SymDim else None
+        if maker is not None and maker is not layer and maker not in makers:
+            makers.append(maker)
+    return tuple(makers)
+
+
 def _shape_slots(inputs: Sequence[Given]) -> dict[str, int]:
     """The slot (see ``slots``) of the last dim of the inputs' shapes with each expression."""
-    found: dict[str, int] = {}
-    index = 0
-    for value in inputs:
-        for d in value.shape or ():
-            if type(d) is SymDim and d.expr is not None:
-                found[d.expr.key] = index
-            index += 1
-        index += len(getattr(value.tensor, "bounds", None) or ())
-    return found
+    return {d.expr.key: index for index, (d, shape) in enumerate(_walk(inputs))
+            if shape and type(d) is SymDim and d.expr is not None}
 
 
-def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int],
+def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ...]],
           by_key: dict[str, int]) -> Plan | None:
     """How ``Replay`` repeats the dims of ``found`` (None: it cannot, an opaque one): each
     by the slot of an input dim with its expression (``by_key``), else by the slot of the
@@ -715,6 +734,8 @@ def _replayed(plan: tuple[Any, ...], given: list[Dim], layer: Any,
         kind = type(entry)
         if kind is int:
             out.append(given[entry])
+        elif kind is tuple:
+            out.append(_taken(entry, given))
         elif kind is SymDim:  # (made by the layer repeated: one of its own, once)
             mine = made.get(id(entry))
             if mine is None:

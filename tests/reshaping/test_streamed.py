@@ -363,3 +363,35 @@ def test_another_files_memo_is_forgotten(tmp_path, monkeypatch):
                 memo._MEMO[("another file", number)] = ({}, [])
             assert _constraints(path, stream, monkeypatch) == clean
             assert ("another file", 0) not in memo._MEMO
+
+
+def test_a_size_in_two_slots_is_repeated_only_where_it_is_one_size(tmp_path, monkeypatch):
+    """Each block broadcasts a Tile p of x against the shape of a Tile q transposed; in the
+    first two blocks q is p, so the Broadcast's inputs hand it each size twice, and which
+    one it compares is not known: the later blocks, whose q is a Tile of its own, are
+    inferred where they differ, and every Broadcast names both Tiles as the makers of the
+    sizes it compares, as in the whole run."""
+    ir = IR()
+    offsets: dict[tuple, int] = {}
+
+    def small(values: list[int]):
+        return ir.const(values, offset=offsets.setdefault(tuple(values), len(ir.weights)))
+    x = ir.parameter("1,?,4", name="x")
+    for block in range(8):
+        p = ir.op("Tile", [x, small([1, 2, 3])], [[1, -1, -1]], name=f"p{block}")
+        q = p if block < 2 else ir.op("Tile", [x, small([1, 2, 3])], [[1, -1, -1]],
+                                      name=f"q{block}")
+        t = ir.op("Transpose", [q, small([0, 2, 1])], [[1, -1, -1]], name=f"t{block}")
+        s = ir.op("ShapeOf", [t], [[3]], {"output_type": "i64"}, version="opset3",
+                  out_precision="I64", name=f"s{block}")
+        ir.result(ir.op("Broadcast", [p, s], [[1, -1, -1]], {"mode": "numpy"},
+                        version="opset3", name=f"b{block}"))
+    path = ir.write(tmp_path)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    streamed = _constraints(path, True, monkeypatch)
+    assert "t7" in recalled and recalled[-1] == "kept", recalled
+    assert streamed == whole
+    makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
+    assert {"p7", "q7"} <= makers, makers
+
