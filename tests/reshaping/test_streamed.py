@@ -395,3 +395,32 @@ def test_a_size_in_two_slots_is_repeated_only_where_it_is_one_size(tmp_path, mon
     makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
     assert {"p7", "q7"} <= makers, makers
 
+
+def test_the_memo_is_not_bounded_while_recording(tmp_path, monkeypatch):
+    """A chain of layers each unlike the others fills the memo past its bound between two
+    alike tails: the whole run's memo must still recall the second tail, as the stream
+    does (bounded, it forgot the first, inferred the second again and named it too)."""
+    monkeypatch.setattr(memo, "SIZE", 16)
+    ir = IR()
+    x = ir.parameter("1,?,8", name="x")
+    axes = ir.const([1])
+    zeros = ir.const([0.0] * 32, "f32", [1, 4, 8])
+
+    def tail(source, name: str) -> None:
+        peak = ir.op("ReduceMax", [source, axes], [[1, 1, 8]], {"keep_dims": "true"},
+                     name=f"peak{name}")
+        h = ir.op("Add", [x, peak], [[1, -1, 8]], name=f"h{name}")
+        ir.result(ir.op("Add", [h, zeros], [[1, 4, 8]], name=name))
+    tail(x, "first")
+    y = x
+    for number in range(40):  # (each its own expression: a memo entry of its own)
+        y = ir.op("Concat", [y, x], [[1, -1, 8]], {"axis": "1"}, name=f"cat{number}")
+    ir.result(y)
+    tail(y, "second")
+    path = ir.write(tmp_path)
+    recalled = _recalled(monkeypatch)
+    whole = _constraints(path, False, monkeypatch)
+    streamed = _constraints(path, True, monkeypatch)
+    assert "second" in recalled and recalled[-1] == "kept", recalled
+    assert streamed == whole
+    assert [c["layer"] for c in whole[0]["axes"][1]["causes"]] == ["first"], whole

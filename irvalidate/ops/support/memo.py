@@ -17,10 +17,12 @@ the layer's own inputs.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...ir.records import Layer
+from ...shapes import dims
 from ...shapes.values import resolved
 from .spec import Inferred, Operand, Value
 
@@ -112,12 +114,17 @@ def remember(base: tuple, layer: Layer, inputs: Sequence[Value], read: tuple[int
     made = None if inferred is None else _made(inferred, inputs)
     if inferred is not None and made is None:
         return
+    # reshapeable (a recording active) bounds nothing: its streamed run repeats a layer
+    # alike one inferred as the whole run's memo recalls it (a hit records no conditions),
+    # and a bound would forget at one layer in one run and at another in the other; a file
+    # adds at most one result a layer, and the memo is cleared for each file
+    bounded = dims.SYMBOLIC is None
     entry = _MEMO.get(base)
     if entry is None or entry[0] is not layer.data:
-        if len(_MEMO) >= SIZE:
+        if len(_MEMO) >= SIZE and bounded:
             _MEMO.clear()
         entry = _MEMO[base] = (layer.data, [])
-    add_trace(entry[1], read, inputs, made, SIZE)
+    add_trace(entry[1], read, inputs, made, SIZE if bounded else sys.maxsize)
 
 
 def _made(inferred: Inferred, inputs: Sequence[Value]) -> tuple | None:
