@@ -92,8 +92,10 @@ class Replay(NamedTuple):
     taint: frozenset[str] | None
     #: the taint is the producers' (settle's ``of_shapes`` reads none)
     producers: bool
-    #: whether a plan or a condition reads a slot
+    #: whether a plan or a condition reads a slot, and whether a plan names a dim by its
+    #: expression (one the inputs' shapes pass on, as ``owned`` finds it)
     slotted: bool
+    keyed: bool
 
 
 def slots(inputs: Sequence[Given]) -> list[Dim]:
@@ -521,13 +523,14 @@ class Recording:
         place = _places(given)
         # a layer the whole run's memo recalls gets the first one's dims, named by owned():
         # a size one of its inputs' shapes has is that input's (the last such), else its own
-        by_key = {} if with_conditions else _shape_slots(inputs)
+        by_key = frozenset() if with_conditions else \
+            frozenset(_passed_on([value.shape for value in inputs])[1])
         plans: list[OutputPlan] = []
         for value in outputs:
             shape, tensor = value.shape, value.tensor
             shape_plan = None if shape is None else _plan(shape, layer, place, by_key)
             bounds = getattr(tensor, "bounds", None)
-            bounds_plan = None if bounds is None else _plan(bounds, layer, place, {})
+            bounds_plan = None if bounds is None else _plan(bounds, layer, place, frozenset())
             if (shape is not None and shape_plan is None) or (
                     tensor is not None and bounds_plan is None):
                 return None
@@ -538,17 +541,18 @@ class Recording:
         if conditions is None or (taint is not None and taint[1] is not self.first_lost(
                 layer, () if of_shapes else inputs)):
             return None
-        slotted = bool(conditions) or any(
-            not plan[1] for found in plans for plan in (found[0], found[1] and found[1][2])
-            if plan)
+        entries = [entry for found in plans for plan in (found[0], found[1] and found[1][2])
+                   if plan and not plan[1] for entry in plan[0]]
         return Replay(tuple(plans), conditions, None if taint is None else taint[0],
-                      not of_shapes, slotted)
+                      not of_shapes, bool(conditions) or any(type(e) in (int, tuple)
+                                                             for e in entries),
+                      any(type(e) is str for e in entries))
 
     def _replayable(self, layer: Any, place: dict[int, int | tuple[int, ...]], start: int
                     ) -> tuple[tuple[Condition, tuple[int | tuple[int, ...], ...]], ...] | None:
         """The conditions ``layer`` put since ``start``, each with the slots of the sizes it
-        compares that another layer made (-1: one ``layer`` made, which names no maker);
-        None where such a size is in no slot."""
+        compares that it did not make (a layer alike may have one another layer made
+        there); None where such a size is in no slot."""
         found = []
         for condition in self.conditions[start:]:
             site = condition.cause
@@ -556,7 +560,7 @@ class Recording:
                 return None
             at = []
             for d in site.sizes:
-                if type(d) is SymDim and d.made_by is not None and d.made_by is not layer:
+                if type(d) is SymDim and d.made_by is not layer:  # (an input's own too)
                     if id(d) not in place:
                         return None
                     at.append(place[id(d)])
@@ -570,18 +574,19 @@ class Recording:
         and taint recorded.  None (nothing recorded) where it has two sizes in slots that
         held one size in the layer repeated: it is to be inferred."""
         given = slots(inputs) if replay.slotted else []
+        by_key = _passed_on([value.shape for value in inputs])[1] if replay.keyed else {}
         made: dict[int, SymDim] = {}
         out: list[tuple[Shape, tuple[Any, Any, str] | None]] = []
         try:
             for shape_plan, tensor_plan in replay.outputs:
                 shape = None if shape_plan is None else shape_plan[0] if shape_plan[1] \
-                    else _replayed(shape_plan[0], given, layer, made)
+                    else _replayed(shape_plan[0], given, by_key, layer, made)
                 if tensor_plan is None:
                     out.append((shape, None))
                     continue
                 plan, fixed = tensor_plan[2]
                 out.append((shape, (tensor_plan[0], plan if fixed else
-                                    _replayed(plan, given, layer, made), tensor_plan[1])))
+                                    _replayed(plan, given, by_key, layer, made), tensor_plan[1])))
             compared = [tuple([_taken(index, given) for index in at])
                         for _, at in replay.conditions]
         except _Diverged:
@@ -608,8 +613,7 @@ class Recording:
         if shape is None or not any(type(d) is SymDim and d.expr is not None
                                     and d.made_by is not layer for d in shape):
             return shape
-        given = {id(d): d for found in inputs if found is not None for d in found}
-        by_key = {d.expr.key: d for d in given.values() if type(d) is SymDim and d.expr is not None}
+        given, by_key = _passed_on(inputs)
         out = []
         for d in shape:
             if type(d) is not SymDim or d.expr is None or d.made_by is layer or id(d) in given:
@@ -697,14 +701,15 @@ def _makers(sizes: Sequence[Dim], layer: Any) -> tuple[Any, ...]:
     return tuple(makers)
 
 
-def _shape_slots(inputs: Sequence[Given]) -> dict[str, int]:
-    """The slot (see ``slots``) of the last dim of the inputs' shapes with each expression."""
-    return {d.expr.key: index for index, (d, shape) in enumerate(_walk(inputs))
-            if shape and type(d) is SymDim and d.expr is not None}
+def _passed_on(inputs: Sequence[Shape]) -> tuple[dict[int, Dim], dict[str, Dim]]:
+    """The dims of the inputs' shapes by id(), and by expression the one ``owned`` passes
+    on: of the dims with one expression, the last met (each counted where first met)."""
+    given = {id(d): d for found in inputs if found is not None for d in found}
+    return given, {d.expr.key: d for d in given.values() if type(d) is SymDim and d.expr is not None}
 
 
 def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ...]],
-          by_key: dict[str, int]) -> Plan | None:
+          by_key: frozenset[str]) -> Plan | None:
     """How ``Replay`` repeats the dims of ``found`` (None: it cannot, an opaque one): each
     by the slot of an input dim with its expression (``by_key``), else by the slot of the
     very dim, else one like it made by the layer."""
@@ -715,8 +720,8 @@ def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ..
             plan.append(d)
             continue
         fixed = False
-        if d.expr is not None and d.expr.key in by_key:
-            plan.append(by_key[d.expr.key])
+        if d.expr is not None and d.expr.key in by_key:  # (the key: found as owned() does)
+            plan.append(d.expr.key)
         elif id(d) in place:
             plan.append(place[id(d)])
         elif d.expr is not None and d.made_by is layer:
@@ -726,7 +731,7 @@ def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ..
     return (tuple(found), True) if fixed else (tuple(plan), False)
 
 
-def _replayed(plan: tuple[Any, ...], given: list[Dim], layer: Any,
+def _replayed(plan: tuple[Any, ...], given: list[Dim], by_key: dict[str, Dim], layer: Any,
               made: dict[int, SymDim]) -> tuple[Dim, ...]:
     out: list[Dim] = []
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
@@ -734,6 +739,8 @@ def _replayed(plan: tuple[Any, ...], given: list[Dim], layer: Any,
         kind = type(entry)
         if kind is int:
             out.append(given[entry])
+        elif kind is str:
+            out.append(by_key[entry])
         elif kind is tuple:
             out.append(_taken(entry, given))
         elif kind is SymDim:  # (made by the layer repeated: one of its own, once)

@@ -424,3 +424,70 @@ def test_the_memo_is_not_bounded_while_recording(tmp_path, monkeypatch):
     assert "second" in recalled and recalled[-1] == "kept", recalled
     assert streamed == whole
     assert [c["layer"] for c in whole[0]["axes"][1]["causes"]] == ["first"], whole
+
+
+def _shared_consts(ir: IR):
+    """A maker of small Consts whose bytes are written once per value, as the serializer
+    writes equal payloads."""
+    offsets: dict[tuple, int] = {}
+
+    def small(values: list[int], shape: list[int] | None = None):
+        offset = offsets.setdefault((tuple(values), str(shape)), len(ir.weights))
+        return ir.const(values, shape=shape, offset=offset)
+    return small
+
+
+def _seq_of(ir: IR, small, source, name: str):
+    """Gather(ShapeOf(source), [1]): a decoder's sequence length."""
+    shape = ir.op("ShapeOf", [source], [[3]], {"output_type": "i64"}, version="opset3",
+                  out_precision="I64", name=f"shape{name}")
+    return ir.op("Gather", [shape, small([1]), small([0], [])], [[1]], {"batch_dims": "0"},
+                 version="opset8", name=f"seq{name}")
+
+
+def _alike_both_ways(path: Path, monkeypatch, batches=(1, 2, 3)) -> list[dict]:
+    whole = _constraints(path, False, monkeypatch)
+    for batch in batches:
+        monkeypatch.setattr(streaming, "BATCH", batch)
+        recalled = _recalled(monkeypatch)
+        assert _constraints(path, True, monkeypatch) == whole, batch
+        assert recalled and recalled[-1] == "kept", (batch, recalled)
+    return whole
+
+
+def test_a_size_with_no_maker_in_the_first_is_taken_by_slot(tmp_path, monkeypatch):
+    """The first block's Broadcast compares x[1] as the input has it (no maker), the
+    second's a size an Add made: the second names that Add, as in the whole run."""
+    ir = IR()
+    small = _shared_consts(ir)
+    x, m = ir.parameter("1,?,8", name="x"), ir.parameter("4", name="m")
+    for block in range(2):
+        source = x if block == 0 else ir.op("Add", [x, x], [[1, -1, 8]], name="add1")
+        ir.result(ir.op("Broadcast", [m, _seq_of(ir, small, source, str(block))], [[-1]],
+                        {"mode": "numpy"}, version="opset3", name=f"mask{block}"))
+    ir.result(x)
+    whole = _alike_both_ways(ir.write(tmp_path), monkeypatch)
+    assert "add1" in {c["layer"] for c in whole[0]["axes"][1]["causes"]}, whole
+
+
+def test_a_recalled_layer_passes_on_the_size_owned_would(tmp_path, monkeypatch):
+    """Where a layer's inputs hold two sizes of one expression (a Concat's and a Tile's
+    2 x[1]), the one a memo-recalled layer passes on is the last met, as ``owned`` finds
+    it in the layer's own inputs, whichever the first layer alike passed on."""
+    ir = IR()
+    small = _shared_consts(ir)
+    x, m = ir.parameter("1,?,8", name="x"), ir.parameter("4", name="m")
+    for block in range(2):
+        a = ir.op("Concat", [x, x], [[1, -1, 8]], {"axis": "1"}, name=f"cat_a{block}") \
+            if block == 0 else ir.op("Tile", [x, small([1, 2, 1])], [[1, -1, 8]],
+                                     name=f"tile_a{block}")
+        c = ir.op("Concat", [x, x], [[1, -1, 8]], {"axis": "1"}, name=f"cat_c{block}")
+        u = ir.op("MatMul", [a, c], [[1, -1, -1]], {"transpose_b": "true"}, name=f"u{block}")
+        v = ir.op("MatMul", [c, a], [[1, -1, -1]], {"transpose_b": "true"}, name=f"v{block}")
+        w = ir.op("Add", [u, v], [[1, -1, -1]], name=f"w{block}")
+        ir.result(ir.op("Broadcast", [m, _seq_of(ir, small, w, str(block))], [[-1]],
+                        {"mode": "numpy"}, version="opset3", name=f"mask{block}"))
+    ir.result(x)
+    whole = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1, 2))
+    makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
+    assert "cat_c1" in makers, makers
