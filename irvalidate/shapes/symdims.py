@@ -92,26 +92,31 @@ class Replay(NamedTuple):
     taint: frozenset[str] | None
     #: the taint is the producers' (settle's ``of_shapes`` reads none)
     producers: bool
-    #: whether a plan or a condition reads a slot, and whether a plan names a dim by its
-    #: expression (one the inputs' shapes pass on, as ``owned`` finds it)
+    #: whether a plan or a condition reads a slot
     slotted: bool
-    keyed: bool
 
 
 def slots(inputs: Sequence[Given]) -> list[Dim]:
     """The dims a layer's inputs hand it, in one list: each input's shape, then the bounds
     of its value (a Tensor's; a value made later has none): alike layers have them in the
     same places."""
-    return [d for d, _ in _walk(inputs)]
-
-
-def _walk(inputs: Sequence[Given]) -> Iterator[tuple[Dim, bool]]:
-    """``slots``' dims in order, each with whether it is a shape's (not a value's)."""
+    found: list[Dim] = []
     for value in inputs:
-        for d in value.shape or ():
-            yield d, True
-        for d in getattr(value.tensor, "bounds", None) or ():
-            yield d, False
+        shape = value.shape
+        if shape is not None:
+            found += shape
+        bounds = getattr(value.tensor, "bounds", None)
+        if bounds:
+            found += bounds
+    return found
+
+
+class Keyed(NamedTuple):
+    """A plan's dim passed on by its expression, as ``owned`` finds it in a layer's inputs:
+    the slots of the inputs' shapes that hold that expression (one size there is that
+    size; else ``owned``'s choice is made again)."""
+    key: str
+    at: tuple[int, ...]
 
 
 def with_expr(witness: Dim, expr: Expr | None) -> Dim:
@@ -523,14 +528,13 @@ class Recording:
         place = _places(given)
         # a layer the whole run's memo recalls gets the first one's dims, named by owned():
         # a size one of its inputs' shapes has is that input's (the last such), else its own
-        by_key = frozenset() if with_conditions else \
-            frozenset(_passed_on([value.shape for value in inputs])[1])
+        by_key = {} if with_conditions else _shape_keys(inputs)
         plans: list[OutputPlan] = []
         for value in outputs:
             shape, tensor = value.shape, value.tensor
             shape_plan = None if shape is None else _plan(shape, layer, place, by_key)
             bounds = getattr(tensor, "bounds", None)
-            bounds_plan = None if bounds is None else _plan(bounds, layer, place, frozenset())
+            bounds_plan = None if bounds is None else _plan(bounds, layer, place, {})
             if (shape is not None and shape_plan is None) or (
                     tensor is not None and bounds_plan is None):
                 return None
@@ -544,9 +548,8 @@ class Recording:
         entries = [entry for found in plans for plan in (found[0], found[1] and found[1][2])
                    if plan and not plan[1] for entry in plan[0]]
         return Replay(tuple(plans), conditions, None if taint is None else taint[0],
-                      not of_shapes, bool(conditions) or any(type(e) in (int, tuple)
-                                                             for e in entries),
-                      any(type(e) is str for e in entries))
+                      not of_shapes, bool(conditions) or any(type(e) in (int, tuple, Keyed)
+                                                             for e in entries))
 
     def _replayable(self, layer: Any, place: dict[int, int | tuple[int, ...]], start: int
                     ) -> tuple[tuple[Condition, tuple[int | tuple[int, ...], ...]], ...] | None:
@@ -574,19 +577,18 @@ class Recording:
         and taint recorded.  None (nothing recorded) where it has two sizes in slots that
         held one size in the layer repeated: it is to be inferred."""
         given = slots(inputs) if replay.slotted else []
-        by_key = _passed_on([value.shape for value in inputs])[1] if replay.keyed else {}
         made: dict[int, SymDim] = {}
         out: list[tuple[Shape, tuple[Any, Any, str] | None]] = []
         try:
             for shape_plan, tensor_plan in replay.outputs:
                 shape = None if shape_plan is None else shape_plan[0] if shape_plan[1] \
-                    else _replayed(shape_plan[0], given, by_key, layer, made)
+                    else _replayed(shape_plan[0], given, inputs, layer, made)
                 if tensor_plan is None:
                     out.append((shape, None))
                     continue
                 plan, fixed = tensor_plan[2]
                 out.append((shape, (tensor_plan[0], plan if fixed else
-                                    _replayed(plan, given, by_key, layer, made), tensor_plan[1])))
+                                    _replayed(plan, given, inputs, layer, made), tensor_plan[1])))
             compared = [tuple([_taken(index, given) for index in at])
                         for _, at in replay.conditions]
         except _Diverged:
@@ -708,8 +710,21 @@ def _passed_on(inputs: Sequence[Shape]) -> tuple[dict[int, Dim], dict[str, Dim]]
     return given, {d.expr.key: d for d in given.values() if type(d) is SymDim and d.expr is not None}
 
 
+def _shape_keys(inputs: Sequence[Given]) -> dict[str, tuple[int, ...]]:
+    """The slots (see ``slots``) of the inputs' shapes that hold each expression."""
+    found: dict[str, tuple[int, ...]] = {}
+    index = 0
+    for value in inputs:
+        for d in value.shape or ():
+            if type(d) is SymDim and d.expr is not None:
+                found[d.expr.key] = found.get(d.expr.key, ()) + (index,)
+            index += 1
+        index += len(getattr(value.tensor, "bounds", None) or ())
+    return found
+
+
 def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ...]],
-          by_key: frozenset[str]) -> Plan | None:
+          by_key: dict[str, tuple[int, ...]]) -> Plan | None:
     """How ``Replay`` repeats the dims of ``found`` (None: it cannot, an opaque one): each
     by the slot of an input dim with its expression (``by_key``), else by the slot of the
     very dim, else one like it made by the layer."""
@@ -720,8 +735,8 @@ def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ..
             plan.append(d)
             continue
         fixed = False
-        if d.expr is not None and d.expr.key in by_key:  # (the key: found as owned() does)
-            plan.append(d.expr.key)
+        if d.expr is not None and d.expr.key in by_key:  # (found as owned() finds it)
+            plan.append(Keyed(d.expr.key, by_key[d.expr.key]))
         elif id(d) in place:
             plan.append(place[id(d)])
         elif d.expr is not None and d.made_by is layer:
@@ -731,7 +746,7 @@ def _plan(found: Sequence[Dim], layer: Any, place: dict[int, int | tuple[int, ..
     return (tuple(found), True) if fixed else (tuple(plan), False)
 
 
-def _replayed(plan: tuple[Any, ...], given: list[Dim], by_key: dict[str, Dim], layer: Any,
+def _replayed(plan: tuple[Any, ...], given: list[Dim], inputs: Sequence[Given], layer: Any,
               made: dict[int, SymDim]) -> tuple[Dim, ...]:
     out: list[Dim] = []
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function)
@@ -739,8 +754,15 @@ def _replayed(plan: tuple[Any, ...], given: list[Dim], by_key: dict[str, Dim], l
         kind = type(entry)
         if kind is int:
             out.append(given[entry])
-        elif kind is str:
-            out.append(by_key[entry])
+        elif kind is Keyed:
+            at = entry.at
+            first = given[at[0]]
+            if len(at) > 1:
+                for index in at:
+                    if given[index] is not first:  # (several sizes: owned()'s choice)
+                        first = _passed_on([value.shape for value in inputs])[1][entry.key]
+                        break
+            out.append(first)
         elif kind is tuple:
             out.append(_taken(entry, given))
         elif kind is SymDim:  # (made by the layer repeated: one of its own, once)
