@@ -215,6 +215,38 @@ def _recalled(monkeypatch) -> list[str]:
     return recalled
 
 
+def _shared_consts(ir: IR):
+    """A maker of small Consts whose bytes are written once per value, as the serializer
+    writes equal payloads."""
+    offsets: dict[tuple, int] = {}
+
+    def small(values: list[int], shape: list[int] | None = None):
+        offset = offsets.setdefault((tuple(values), str(shape)), len(ir.weights))
+        return ir.const(values, shape=shape, offset=offset)
+    return small
+
+
+def _seq_of(ir: IR, small, source, name: str):
+    """Gather(ShapeOf(source), [1]): a decoder's sequence length."""
+    shape = ir.op("ShapeOf", [source], [[3]], {"output_type": "i64"}, version="opset3",
+                  out_precision="I64", name=f"shape{name}")
+    return ir.op("Gather", [shape, small([1]), small([0], [])], [[1]], {"batch_dims": "0"},
+                 version="opset8", name=f"seq{name}")
+
+
+def _alike_both_ways(path: Path, monkeypatch, batches=(3,)) -> tuple[list[dict], list[str]]:
+    """The whole run's answer, which the stream gives at each batch size, keeping the file
+    and recalling layers; and the layers recalled at the last."""
+    whole = _constraints(path, False, monkeypatch)
+    recalled: list[str] = []
+    for batch in batches:
+        monkeypatch.setattr(streaming, "BATCH", batch)
+        recalled = _recalled(monkeypatch)
+        assert _constraints(path, True, monkeypatch) == whole, batch
+        assert recalled and recalled[-1] == "kept", (batch, recalled)
+    return whole, recalled
+
+
 def _repeated_blocks(tmp_path: Path, blocks: int = 12) -> Path:
     """x[1,?,8] and y[1,?,8] through ``blocks`` alike blocks (a MatMul by the block's own
     weights; an Add of y, which ties the two sequence axes; a Multiply), then a Reshape
@@ -241,13 +273,8 @@ def test_alike_symbolic_layers_are_recalled_as_whole(tmp_path, monkeypatch):
     the same expressions reach them) instead of inferring each, and gives the whole run's
     answer: the same conditions (the first block puts them, as the memo recalls the
     others in the whole run) and the same taint, whose origin the answer names."""
-    path = _repeated_blocks(tmp_path)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    assert not recalled
-    streamed = _constraints(path, True, monkeypatch)
-    assert streamed == whole
-    assert len(recalled) >= 20 and "mul11" in recalled and recalled[-1] == "kept", recalled
+    whole, recalled = _alike_both_ways(_repeated_blocks(tmp_path), monkeypatch)
+    assert len(recalled) >= 20 and "mul11" in recalled, recalled
     x_seq = whole[0]["axes"][1]
     assert not x_seq["exact"] and "'add11'" in x_seq["why_inexact"], x_seq
     assert x_seq["equal_to"] == [{"input": "y", "axis": 1}], x_seq
@@ -268,12 +295,8 @@ def test_a_recalled_layer_makes_its_own_sizes(tmp_path, monkeypatch):
     ir.result(ir.op("Add", [doubled, ir.const([0.0] * 128, "f32", [1, 16, 8])], [[1, 16, 8]],
                     name="last"))
     ir.result(x)
-    path = ir.write(tmp_path)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    streamed = _constraints(path, True, monkeypatch)
-    assert "concat11" in recalled and recalled[-1] == "kept", recalled
-    assert streamed == whole
+    whole, recalled = _alike_both_ways(ir.write(tmp_path), monkeypatch)
+    assert "concat11" in recalled, recalled
     seq = whole[0]["axes"][1]
     assert seq["values"] == [8] and {c["layer"] for c in seq["causes"]} >= {"last", "concat11"}, seq
 
@@ -287,13 +310,7 @@ def test_recalled_shape_subgraphs_put_their_conditions_again(tmp_path, monkeypat
     The stream recalls them and their values, and puts the conditions again, each at its
     own Broadcast."""
     ir = IR()
-    offsets: dict[tuple, int] = {}
-
-    def small(values: list[int], shape: list[int] | None = None):
-        """A small Const of its own whose bytes are written once, as the serializer writes
-        equal payloads."""
-        offset = offsets.setdefault((tuple(values), str(shape)), len(ir.weights))
-        return ir.const(values, shape=shape, offset=offset)
+    small = _shared_consts(ir)
     x, m = ir.parameter("1,?,8", name="x"), ir.parameter("1,4", name="m")
     for block in range(12):
         x = ir.op("MatMul", [x, ir.const([0.5 + block] * 64, "f32", [8, 8])], [[1, -1, 8]],
@@ -313,13 +330,8 @@ def test_recalled_shape_subgraphs_put_their_conditions_again(tmp_path, monkeypat
                      version="opset3", name=f"mask{block}")
         ir.result(mask)
     ir.result(x)
-    path = ir.write(tmp_path)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    streamed = _constraints(path, True, monkeypatch)
+    whole, recalled = _alike_both_ways(ir.write(tmp_path), monkeypatch)
     assert {"mask11", "seq11", "target11", "shapeof11"} <= set(recalled), recalled
-    assert recalled[-1] == "kept", recalled
-    assert streamed == whole
     seq_axis = whole[0]["axes"][1]
     assert seq_axis["values"] == [2] and seq_axis["exact"], seq_axis
     # (each block's Multiply makes the size its Broadcast compares, and is named for it)
@@ -338,13 +350,9 @@ def test_a_recalled_layer_passes_on_its_inputs_sizes(tmp_path, monkeypatch):
         x = ir.op("Add", [x, y], [[1, -1, 8]], name=f"add{block}")
     ir.result(ir.op("Add", [x, ir.const([0.0] * 32, "f32", [1, 4, 8])], [[1, 4, 8]],
                     name="last"))
-    path = ir.write(tmp_path)
-    monkeypatch.setattr(streaming, "BATCH", 1)  # (the second Add is remembered at once)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    streamed = _constraints(path, True, monkeypatch)
-    assert "add11" in recalled and recalled[-1] == "kept", recalled
-    assert streamed == whole
+    # (at batches of one, the second Add is remembered at once)
+    whole, recalled = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1,))
+    assert "add11" in recalled, recalled
     causes = whole[0]["axes"][1]["together"]["causes"]  # (with y[1], its partner)
     assert [c["layer"] for c in causes if "it makes" in c["reason"]] == ["add1"], causes
 
@@ -372,10 +380,7 @@ def test_a_size_in_two_slots_is_repeated_only_where_it_is_one_size(tmp_path, mon
     inferred where they differ, and every Broadcast names both Tiles as the makers of the
     sizes it compares, as in the whole run."""
     ir = IR()
-    offsets: dict[tuple, int] = {}
-
-    def small(values: list[int]):
-        return ir.const(values, offset=offsets.setdefault(tuple(values), len(ir.weights)))
+    small = _shared_consts(ir)
     x = ir.parameter("1,?,4", name="x")
     for block in range(8):
         p = ir.op("Tile", [x, small([1, 2, 3])], [[1, -1, -1]], name=f"p{block}")
@@ -386,12 +391,8 @@ def test_a_size_in_two_slots_is_repeated_only_where_it_is_one_size(tmp_path, mon
                   out_precision="I64", name=f"s{block}")
         ir.result(ir.op("Broadcast", [p, s], [[1, -1, -1]], {"mode": "numpy"},
                         version="opset3", name=f"b{block}"))
-    path = ir.write(tmp_path)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    streamed = _constraints(path, True, monkeypatch)
-    assert "t7" in recalled and recalled[-1] == "kept", recalled
-    assert streamed == whole
+    whole, recalled = _alike_both_ways(ir.write(tmp_path), monkeypatch)
+    assert "t7" in recalled, recalled
     makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
     assert {"p7", "q7"} <= makers, makers
 
@@ -417,42 +418,9 @@ def test_the_memo_is_not_bounded_while_recording(tmp_path, monkeypatch):
         y = ir.op("Concat", [y, x], [[1, -1, 8]], {"axis": "1"}, name=f"cat{number}")
     ir.result(y)
     tail(y, "second")
-    path = ir.write(tmp_path)
-    recalled = _recalled(monkeypatch)
-    whole = _constraints(path, False, monkeypatch)
-    streamed = _constraints(path, True, monkeypatch)
-    assert "second" in recalled and recalled[-1] == "kept", recalled
-    assert streamed == whole
+    whole, recalled = _alike_both_ways(ir.write(tmp_path), monkeypatch)
+    assert "second" in recalled, recalled
     assert [c["layer"] for c in whole[0]["axes"][1]["causes"]] == ["first"], whole
-
-
-def _shared_consts(ir: IR):
-    """A maker of small Consts whose bytes are written once per value, as the serializer
-    writes equal payloads."""
-    offsets: dict[tuple, int] = {}
-
-    def small(values: list[int], shape: list[int] | None = None):
-        offset = offsets.setdefault((tuple(values), str(shape)), len(ir.weights))
-        return ir.const(values, shape=shape, offset=offset)
-    return small
-
-
-def _seq_of(ir: IR, small, source, name: str):
-    """Gather(ShapeOf(source), [1]): a decoder's sequence length."""
-    shape = ir.op("ShapeOf", [source], [[3]], {"output_type": "i64"}, version="opset3",
-                  out_precision="I64", name=f"shape{name}")
-    return ir.op("Gather", [shape, small([1]), small([0], [])], [[1]], {"batch_dims": "0"},
-                 version="opset8", name=f"seq{name}")
-
-
-def _alike_both_ways(path: Path, monkeypatch, batches=(1, 2, 3)) -> list[dict]:
-    whole = _constraints(path, False, monkeypatch)
-    for batch in batches:
-        monkeypatch.setattr(streaming, "BATCH", batch)
-        recalled = _recalled(monkeypatch)
-        assert _constraints(path, True, monkeypatch) == whole, batch
-        assert recalled and recalled[-1] == "kept", (batch, recalled)
-    return whole
 
 
 def test_a_size_with_no_maker_in_the_first_is_taken_by_slot(tmp_path, monkeypatch):
@@ -466,7 +434,7 @@ def test_a_size_with_no_maker_in_the_first_is_taken_by_slot(tmp_path, monkeypatc
         ir.result(ir.op("Broadcast", [m, _seq_of(ir, small, source, str(block))], [[-1]],
                         {"mode": "numpy"}, version="opset3", name=f"mask{block}"))
     ir.result(x)
-    whole = _alike_both_ways(ir.write(tmp_path), monkeypatch)
+    whole, _ = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1, 2, 3))
     assert "add1" in {c["layer"] for c in whole[0]["axes"][1]["causes"]}, whole
 
 
@@ -488,6 +456,6 @@ def test_a_recalled_layer_passes_on_the_size_owned_would(tmp_path, monkeypatch):
         ir.result(ir.op("Broadcast", [m, _seq_of(ir, small, w, str(block))], [[-1]],
                         {"mode": "numpy"}, version="opset3", name=f"mask{block}"))
     ir.result(x)
-    whole = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1, 2))
+    whole, _ = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1, 2))
     makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
     assert "cat_c1" in makers, makers
