@@ -316,24 +316,26 @@ RESHAPE_SPEC = "input_ids[1,64],attention_mask[1,64]"
 RESHAPING = {"check": ("--format", "json"), "reshapeable": ("reshapeable", "--format", "json"),
              "reshape": ("--reshape", RESHAPE_SPEC, "--format", "json"),
              "inspect": ("inspect", "--format", "json")}
-#: the runs compared with the check
-COMPARED = ("reshapeable", "reshape", "inspect")
+def against_check(xml: Path, kinds: dict, rounds: int) -> dict:
+    """Each run of ``kinds`` (its name -> the arguments; the first is the plain check) on
+    one file, interleaved, the order rotating: medians of wall and CPU s and of peak RSS,
+    and each run's ratios to the check."""
+    runs: dict = {k: [] for k in kinds}
+    names = list(kinds)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            runs[k].append(measure("irvalidate", xml, kinds[k]))
+    got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
+           | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
+    for k in names[1:]:
+        got[k] |= {f"{m}_ratio": got[k][m] / got[names[0]][m] for m in ("wall", "cpu", "rss_mb")}
+    return {"file": xml.name, "rounds": rounds, "kinds": names, **got}
 
 
 def reshaping(xml: Path, rounds: int) -> dict:
-    """Issue 27: ``reshapeable`` and ``--reshape`` against a plain check of the same file,
-    interleaved, the order rotating: medians of wall and CPU s and of peak RSS, and the
-    ratios to the check."""
-    runs: dict = {k: [] for k in RESHAPING}
-    names = list(RESHAPING)
-    for r in range(rounds):
-        for k in names[r % len(names):] + names[:r % len(names)]:
-            runs[k].append(measure("irvalidate", xml, RESHAPING[k]))
-    got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
-           | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
-    for k in COMPARED:
-        got[k] |= {f"{m}_ratio": got[k][m] / got["check"][m] for m in ("wall", "cpu", "rss_mb")}
-    return {"file": xml.name, "rounds": rounds, **got}
+    """Issue 27: ``reshapeable`` and ``--reshape`` (and issue 28's ``inspect``) against a
+    plain check of the same file."""
+    return against_check(xml, RESHAPING, rounds)
 
 
 def reshaping_lines(found: dict) -> list:
@@ -347,21 +349,11 @@ def reshaping_lines(found: dict) -> list:
 
 def compat_runs(xml: Path, other: Path, rounds: int) -> dict:
     """Issue 28: ``compat`` of the file against itself and against ``other`` (its fp16
-    export), beside a plain check of the file, interleaved, the order rotating: medians of
-    wall and CPU s and of peak RSS, and the ratios to the check."""
-    kinds = {"check": ("--format", "json"),
-             "compat-self": ("compat", str(xml), "--format", "json"),
-             f"compat-{other.stem}": ("compat", str(other), "--format", "json")}
-    runs: dict = {k: [] for k in kinds}
-    names = list(kinds)
-    for r in range(rounds):
-        for k in names[r % len(names):] + names[:r % len(names)]:
-            runs[k].append(measure("irvalidate", xml, kinds[k]))
-    got = {k: {m: statistics.median(x[m] for x in rs) for m in ("wall", "cpu", "rss_mb")}
-           | {"rcs": sorted({x["rc"] for x in rs})} for k, rs in runs.items()}
-    for k in names[1:]:
-        got[k] |= {f"{m}_ratio": got[k][m] / got["check"][m] for m in ("wall", "cpu", "rss_mb")}
-    return {"file": xml.name, "rounds": rounds, "kinds": names, **got}
+    export), beside a plain check of the file."""
+    return against_check(xml, {"check": ("--format", "json"),
+                               "compat-self": ("compat", str(xml), "--format", "json"),
+                               f"compat-{other.stem}": ("compat", str(other), "--format", "json")},
+                         rounds)
 
 
 def compat_lines(found: dict) -> list:

@@ -114,3 +114,20 @@ def test_compat_lines_give_each_run_against_the_check():
     assert lines[2] == "- compat-self: wall 3.00 s, CPU 3.00 s, peak RSS 140 MB (exit [0]); " \
                        "1.50x the check's CPU, 5.0x its RSS"
     assert run.compat_lines({}) == []
+
+
+def test_runs_against_the_check_rotate_and_give_ratios_to_the_check(monkeypatch):
+    """against_check (reshaping's and compat's runs): every run in every round, the order
+    rotating, each run's medians and its ratios to the first, the check."""
+    order = []
+    times = {"check": 2.0, "slow": 3.0, "fast": 1.0}
+
+    def measured(tool, xml, extra):
+        order.append(extra[0])
+        return {"wall": times[extra[0]], "cpu": times[extra[0]], "rss_mb": 10 * times[extra[0]],
+                "rc": 0}
+    monkeypatch.setattr(run, "measure", measured)
+    found = run.against_check(Path("m.xml"), {k: (k,) for k in times}, 3)
+    assert order == ["check", "slow", "fast", "slow", "fast", "check", "fast", "check", "slow"]
+    assert found["kinds"] == list(times) and found["slow"]["wall_ratio"] == 1.5
+    assert found["fast"]["rss_mb_ratio"] == 0.5 and "wall_ratio" not in found["check"]
