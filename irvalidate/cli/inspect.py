@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .options import one_line_parser
-from .shapes import file_arguments, ir_files, parse_args
+from .shapes import file_arguments, parsed_files
 
 
 def run(argv: Sequence[str]) -> int:
@@ -25,12 +25,10 @@ def run(argv: Sequence[str]) -> int:
                         "auto does so up to 3,000 layers (default: %(default)s)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the report to FILE instead of stdout")
-    args = parse_args(parser, argv)
-    if isinstance(args, int):
-        return args
-    files = ir_files(args.files, args.bin)
-    if isinstance(files, int):
-        return files
+    found = parsed_files(parser, argv)
+    if isinstance(found, int):
+        return found
+    args, files = found
     from . import output
     if args.output is not None:
         from ..engine.validation import default_bin

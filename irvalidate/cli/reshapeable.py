@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from ..reshaping.constraints import constraints_of, text_report
 from .options import one_line_parser
-from .shapes import file_arguments, ir_files, parse_args, report_files
+from .shapes import file_arguments, parsed_files, report_files
 
 
 def run(argv: Sequence[str]) -> int:
@@ -17,12 +17,10 @@ def run(argv: Sequence[str]) -> int:
     file_arguments(parser)
     parser.add_argument("--no-smart-reshape", action="store_true",
                         help="plain re-inference, without SmartReshape's rewrites")
-    args = parse_args(parser, argv)
-    if isinstance(args, int):
-        return args
-    files = ir_files(args.files, args.bin)
-    if isinstance(files, int):
-        return files
+    found = parsed_files(parser, argv)
+    if isinstance(found, int):
+        return found
+    args, files = found
     return report_files(files, args.format, "inputs",
                         lambda path: _paused(constraints_of, path, not args.no_smart_reshape,
                                              args.bin),

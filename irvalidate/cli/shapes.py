@@ -173,6 +173,17 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]):
         return int(exit_.code or 0) and 2
 
 
+def parsed_files(parser: argparse.ArgumentParser, argv: Sequence[str]
+                 ) -> tuple[argparse.Namespace, list[str]] | int:
+    """A per-file subcommand's arguments and its IR files (``parse_args``, ``ir_files``), or
+    its exit status."""
+    args = parse_args(parser, argv)
+    if isinstance(args, int):
+        return args
+    files = ir_files(args.files, args.bin)
+    return files if isinstance(files, int) else (args, files)
+
+
 def ir_files(paths: Sequence[str], bin_path: str | None = None) -> list[str] | int:
     """The IR files a per-file subcommand works on: the files named and those found under
     the folders named, as the check finds them (``files.discovery``: its exclusions, the
