@@ -73,7 +73,7 @@ def _summary(path: str, bin_path: str | None, reshapeable: Reshapeable) -> dict:
         raise InspectError(f"cannot read the file's names and rt_info: {err}") from None
     v10 = doc.version == "10"
     bin_file = bin_path or os.path.splitext(path)[0] + ".bin"  # (engine.validation's default)
-    axes = _axes(path, bin_path, reshapeable, sum(counts.values()))
+    axes = _axes(path, bin_path, reshapeable, sum(counts.values()), doc)
     consts = {t for t, _ in counts if t.lower() in CONST_TYPES}
     const_rows = weights(graphs, consts)
     return {
@@ -225,15 +225,15 @@ def _layout(details: ir_details.LayerDetails | None, port: str) -> str | None:
     return details.port_info.get(port, {}).get("layout") or details.info.get("layout")
 
 
-def _axes(path: str, bin_path: str | None, reshapeable: Reshapeable,
-          layers: int) -> dict[str, list[dict]] | None:
-    """Each input's axes by layer name, from ``reshapeable``'s analysis; None when not asked
-    (or the file is too large for ``auto``)."""
+def _axes(path: str, bin_path: str | None, reshapeable: Reshapeable, layers: int,
+          doc: Document) -> dict[str, list[dict]] | None:
+    """Each input's axes by layer name, from ``reshapeable``'s analysis of the records read
+    here (``doc``); None when not asked (or the file is too large for ``auto``)."""
     if reshapeable == "never" or (reshapeable == "auto" and layers > RESHAPEABLE_LAYERS):
         return None
     from ..reshaping.constraints import constraints_of
     try:
-        rows = constraints_of(path, bin_path=bin_path)
+        rows = constraints_of(path, bin_path=bin_path, doc=doc)
     except (ValueError, OSError, RecursionError):
         return None
     return {entry["name"]: [{k: row[k] for k in _AXIS_FIELDS} for row in entry["axes"]]

@@ -24,7 +24,7 @@ from ..analysis.what_if import parameters
 from ..engine import streaming
 from ..engine.validation import weights_of
 from ..ir.reader import parse
-from ..ir.records import Graph, Layer
+from ..ir.records import Document, Graph, Layer
 from ..ir.weights import BinFile
 from ..ops.support import memo
 from ..reporting.names import line_start, printed, shown_path
@@ -67,11 +67,13 @@ def input_axes(model: Graph) -> list[Axis]:
     return found[:MAX_AXES]
 
 
-def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -> list[dict]:
+def constraints_of(path: str, smart: bool = True, bin_path: str | None = None,
+                   doc: Document | None = None) -> list[dict]:
     """The file's inputs, each with the constraint on each of its axes (the JSON contract
     of ``reshapeable``).  A large plain file is run as it streams (``streamed``), in the
     memory a check takes; the stream declines what it cannot run exactly as the whole
-    graph runs it, and the file is then read whole."""
+    graph runs it, and the file is then read whole (``doc``: the file as a caller has read
+    it already, ``ir.reader.parse``'s records, which the whole run then takes)."""
     # (what one file's inferences remember is no use to the next; and a memo another file
     # filled would be cleared midway through this one, at one layer in the streamed run and
     # at another in the whole run, which then name different causes)
@@ -80,17 +82,17 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None) -
         answer = _streamed(path, smart, bin_path)
         if answer is not None:
             return answer
-    return _whole(path, smart, bin_path)
+    return _whole(path, smart, bin_path, doc)
 
 
-def _whole(path: str, smart: bool, bin_path: str | None) -> list[dict]:
+def _whole(path: str, smart: bool, bin_path: str | None, doc: Document | None) -> list[dict]:
     """The answer of the symbolic run over the whole graph, SmartReshape's rewrites made."""
     # (imported here: SmartReshape's matchers and the what-if run cost 20 ms of the start-up
     # of a streamed run, which needs neither)
     from .reshaped import what_if
     from .smart_reshape import plan
     memo.clear()  # (as the streamed run found it)
-    doc = parse(path)
+    doc = parse(path) if doc is None else doc
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
     weights = weights_of(path, bin_path)

@@ -76,3 +76,20 @@ def test_layers_that_share_a_line_keep_their_names(tmp_path):
     lined = interface_of(str(source), reshapeable="never")
     assert [t.names for t in one.inputs] == [t.names for t in lined.inputs] != [[]]
     assert [t.names for t in one.outputs] == [t.names for t in lined.outputs]
+
+
+def test_the_axes_are_solved_on_the_records_inspect_read(tmp_path, monkeypatch):
+    """inspect hands reshapeable's whole run the records it read: the file is not parsed a
+    second time, and the axes are those reshapeable gives."""
+    from irvalidate.reshaping import constraints
+    ir = IR()
+    x = ir.parameter("1,?,8", name="x")
+    ir.result(ir.op("Add", [x, ir.const([0.0] * 32, "f32", [1, 4, 8])], [[1, 4, 8]]))
+    path = str(ir.write(tmp_path))
+    expected = constraints.constraints_of(path)[0]["axes"][1]
+
+    def refused(_path):
+        raise AssertionError("parsed again")
+    monkeypatch.setattr(constraints, "parse", refused)
+    axis = interface_of(path).inputs[0].axes[1]
+    assert (axis.values, axis.exact) == (expected["values"], expected["exact"]) == ([1, 4], True)
