@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..engine.validation import FileResult
 from ..files.tempfiles import held, private_folder, remove_stale_private
 from ..ir.reader import net_or_broken
-from .compat import CompatError, compare, interface
+from .compat import CompatError, axes_asked, compare, interface
 from .inspect import RESHAPEABLE_LAYERS
 
 if TYPE_CHECKING:
@@ -141,6 +141,9 @@ def _compared(top: str, rev: str, change: Change, scratch: str,
               config_for: Callable[[str], Settings]) -> list[FileResult]:
     """The change's result, or none when neither side is an IR."""
     old_path = old_bin = None
+    shown = os.path.relpath(os.path.join(top, change.new or change.old or ""))
+    config = config_for(shown)
+    axes = axes_asked(config, shown)
     if change.old is not None:
         os.mkdir(scratch)
         old_path = os.path.join(scratch, os.path.basename(change.old))
@@ -148,21 +151,21 @@ def _compared(top: str, rev: str, change: Change, scratch: str,
         with open(old_path, "wb") as handle:
             handle.write(xml)
         old_path = old_path if net_or_broken(old_path) else None
-        old_bin = _old_weights(top, rev, change.old, xml, old_path) if old_path else None
+        old_bin = _old_weights(top, rev, change.old, xml, old_path) if old_path and axes \
+            else None
     new_path = None
     if change.new is not None:
         new_path = os.path.join(top, change.new)
         new_path = new_path if net_or_broken(new_path) else None
     if old_path is None and new_path is None:
         return []
-    shown = os.path.relpath(os.path.join(top, change.new or change.old or ""))
     old_name = f"{change.old} at {rev}" if change.old is not None else rev
     try:
-        old = interface(old_path, old_bin) if old_path is not None else None
-        new = interface(new_path) if new_path is not None else None
+        old = interface(old_path, old_bin, axes) if old_path is not None else None
+        new = interface(new_path, axes=axes) if new_path is not None else None
     except CompatError as err:
         raise CompatError(str(err).replace(str(old_path), old_name)) from None
-    return [compare(old, new, shown, config_for(shown), old_name=old_name)]
+    return [compare(old, new, shown, config, old_name=old_name)]
 
 
 def _old_weights(top: str, rev: str, old: str, xml: bytes, old_path: str) -> str | None:

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 # (the engine's own wording of a rule that failed, IRV000, as a check words it)
-from ..engine.validation import FileResult, _internal, clip_message
-from ..rules import COMPAT_RULES
+from ..engine.validation import FileResult, _finding, _internal
+from ..rules import COMPAT_RULES, input_axis_pinned
 from ..rules._compat import compat_context
-from ..rules.findings import Finding, LayerRef
+from ..rules.findings import Finding
 from ..settings.config import Defaults
 from ..settings.selection import plan
 
@@ -36,20 +36,25 @@ def compare(old: InterfaceModel | None, new: InterfaceModel | None, path: str,
     findings: list[Finding] = []
     for rule, rule_level in plan(config, path, rules):
         try:
-            findings += [Finding(path=path, line=p.line, code=rule.CODE, slug=rule.SLUG,
-                                 level=rule_level, message=clip_message(p.message),
-                                 layer=LayerRef.of(p.layer)) for p in rule.check(ctx)]
+            findings += [_finding(path, rule, rule_level, p, p.line) for p in rule.check(ctx)]
         except Exception as err:  # noqa: BLE001 - a rule that fails is an IRV000 finding
             findings += _internal(path, f"rule {rule.CODE} {rule.SLUG}", err, config)
     findings.sort(key=lambda f: (f.line or 0, f.code))
     return FileResult(path, findings)
 
 
-def interface(path: str, bin_path: str | None = None) -> InterfaceModel:
-    """The interface of one IR file (``inspect``'s), or CompatError saying why there is none."""
+def axes_asked(config: Settings, path: str) -> bool:
+    """Whether the rules ``path`` gets read the inputs' axes (IRV413): reshapeable's analysis
+    of both files is made only then."""
+    return any(rule is input_axis_pinned for rule, _ in plan(config, path, COMPAT_RULES))
+
+
+def interface(path: str, bin_path: str | None = None, axes: bool = True) -> InterfaceModel:
+    """The interface of one IR file (``inspect``'s; its inputs' axes only if ``axes``), or
+    CompatError saying why there is none."""
     from .inspect import interface_of
     try:
-        return interface_of(path, bin_path)
+        return interface_of(path, bin_path, reshapeable="auto" if axes else "never")
     except (OSError, ValueError) as err:
         raise CompatError(f"{path}: {getattr(err, 'strerror', None) or err}") from None
 
@@ -61,4 +66,6 @@ def compat_files(old: str, new: str, config: Settings | None = None) -> FileResu
         if not os.path.isfile(path):
             raise CompatError(f"{path}: " + ("not a file" if os.path.exists(path) else
                                              "no such file"))
-    return compare(interface(old), interface(new), new, config, old_name=old)
+    axes = axes_asked(config or Defaults(), new)
+    return compare(interface(old, axes=axes), interface(new, axes=axes), new, config,
+                   old_name=old)

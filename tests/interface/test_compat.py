@@ -254,3 +254,35 @@ def test_against_reads_the_old_bin_where_the_axes_need_it(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result, = compare_against("HEAD", ["."], lambda path: Defaults())
     assert sorted(f.code for f in result.findings) == ["IRV412", "IRV413", "IRV415"]
+
+
+def test_the_axes_are_solved_only_for_the_rule_that_reads_them(tmp_path, monkeypatch):
+    """Only IRV413 reads the inputs' axes: with it ignored, compat (and --against) makes no
+    reshapeable analysis of either file, and the other findings are the same."""
+    import shutil
+    import subprocess
+
+    from irvalidate.interface.against import compare_against
+    from irvalidate.reshaping import constraints
+    from irvalidate.settings.config import build
+    old, new = save(_sequence_model(False), tmp_path / "old.xml"), \
+        save(_sequence_model(True), tmp_path / "new.xml")
+    solved = []
+    made = constraints.constraints_of
+    monkeypatch.setattr(constraints, "constraints_of",
+                        lambda *args, **kw: solved.append(args[0]) or made(*args, **kw))
+    assert sorted(f.code for f in compat_files(old, new).findings) == ["IRV412", "IRV413", "IRV415"]
+    assert len(solved) == 2
+    ignoring = build({"ignore": ["IRV413"]}, "config")
+    solved.clear()
+    assert sorted(f.code for f in compat_files(old, new, ignoring).findings) == ["IRV412", "IRV415"]
+    assert solved == []
+    if shutil.which("git") is None:
+        return
+    for args in (("init", "-q"), ("add", "new.xml", "new.bin"), ("commit", "-q", "-m", "m")):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
+                        *args], cwd=tmp_path, check=True, capture_output=True)
+    shutil.copy(old, tmp_path / "new.xml")
+    monkeypatch.chdir(tmp_path)
+    result, = compare_against("HEAD", ["new.xml"], lambda path: ignoring)
+    assert [f.code for f in result.findings] and solved == []
