@@ -134,12 +134,13 @@ def _chunks(path: str) -> Iterable[tuple[int, bytes]]:
 
 def _by_lines(path: str, lines: dict[int, str]) -> Details:
     wanted = sorted(lines)
-    texts: dict[int, bytes] = {}
+    texts: dict[int, list[bytes]] = {}  # (joined at the end: a body may be many chunks)
     open_at: int | None = None  # the start line of a layer whose end is not read yet
+    depth = 0  # how many <layer> are open in it
     tail: bytes | None = None
     for first, block in _chunks(path):
         if open_at is not None:
-            open_at = _continue(texts, open_at, block)
+            open_at, depth = _continue(texts[open_at], open_at, block, depth)
         last = first + block.count(b"\n")
         line, offset = first, 0  # (a cursor: the lines asked about come in order)
         while wanted and wanted[0] < last:
@@ -152,8 +153,9 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
             text = block[offset:block.find(b"\n", offset) + 1]
             if text.count(b"<layer") != 1:
                 raise _Unexpected("not one layer on its line")
-            texts[start] = b""
-            open_at = _continue(texts, start, block[offset + text.index(b"<layer"):])
+            texts[start] = []
+            open_at, depth = _continue(texts[start], start,
+                                       block[offset + text.index(b"<layer"):], 0)
         edges = block.rfind(b"</edges>")
         if edges >= 0:
             tail = block[edges + len(b"</edges>"):]
@@ -162,8 +164,8 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
     if open_at is not None or tail is None or wanted:
         raise _Unexpected("the file ended early")
     layers = {}
-    for start, text in texts.items():
-        element = etree.fromstring(text, etree.XMLParser(**parser_options()))
+    for start, parts in texts.items():
+        element = etree.fromstring(b"".join(parts), etree.XMLParser(**parser_options()))
         if element.tag != "layer" or element.get("id") != lines[start]:
             raise _Unexpected("another layer than the record's")
         layers[lines[start]] = layer_details(element)
@@ -174,19 +176,18 @@ def _by_lines(path: str, lines: dict[int, str]) -> Details:
 _LAYER_TAG = re.compile(rb"<layer[\s>]|</layer>")
 
 
-def _continue(texts: dict[int, bytes], start: int, block: bytes) -> int | None:
+def _continue(text: list[bytes], start: int, block: bytes, depth: int) -> tuple[int | None, int]:
     """Add ``block`` to the layer text begun at ``start`` up to its own ``</layer>`` (a
-    TensorIterator's, Loop's or If's holds its bodies' layers); the start line while it is
-    still open, else None."""
-    depth = sum(1 if tag.group() != b"</layer>" else -1
-                for tag in _LAYER_TAG.finditer(texts[start]))
+    TensorIterator's, Loop's or If's holds its bodies' layers), ``depth`` of its <layer> tags
+    open before it: the start line while it is still open, else None, and the depth then.
+    (Only the new block is read: a chunk ends at a line's end, so no tag is cut.)"""
     for tag in _LAYER_TAG.finditer(block):
         depth += 1 if tag.group() != b"</layer>" else -1
         if depth == 0:
-            texts[start] += block[:tag.end()]
-            return None
-    texts[start] += block
-    return start
+            text.append(block[:tag.end()])
+            return None, 0
+    text.append(block)
+    return start, depth
 
 
 # ---------------------------------------------------------------------------- lxml, whole

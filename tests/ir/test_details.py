@@ -60,6 +60,16 @@ def test_a_layer_with_bodies_is_read_on_the_fast_path():
     assert details._by_lines(str(path), asked) == details._whole(str(path), set(asked.values()))
 
 
+def test_a_layer_with_bodies_read_over_many_chunks(monkeypatch):
+    """Its text spread over blocks of 64 bytes (a body of megabytes is read so): the
+    layers open are carried from block to block, and the text is the same."""
+    path = places.ROOT / "sample_models" / "valid" / "body-port-map.xml"
+    asked = _asked(reader.scan(str(path)))
+    whole = details._whole(str(path), set(asked.values()))
+    monkeypatch.setattr(details, "_CHUNK", 64)
+    assert details._by_lines(str(path), asked) == whole
+
+
 def _two_layers_on_a_line(tmp_path: Path) -> Path:
     ir = IR()
     x = ir.parameter("1,4", name="x")
