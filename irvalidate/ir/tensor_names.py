@@ -43,10 +43,7 @@ def parameter_names(path: str) -> dict[str, list[str]]:
                 top = parent is not None and parent.getparent() is not None \
                     and parent.getparent().getparent() is None
                 if top and (elem.get("type") or "").lower() == "parameter":
-                    names: list[str] = []
-                    for port in elem.iterfind("output/port"):
-                        names.extend(split_names(port.get("names") or ""))
-                    found[elem.get("id") or ""] = names
+                    found[elem.get("id") or ""] = _output_names(elem)
                 if top:
                     elem.clear()
     except (etree.XMLSyntaxError, OSError, ValueError):
@@ -75,7 +72,12 @@ def names_at(path: str, line: int) -> list[str]:
         raise ValueError(f"the layer on line {line} is not one element") from err
     if elem.tag != "layer":
         raise ValueError(f"no layer starts on line {line}")
+    return _output_names(elem)
+
+
+def _output_names(layer: etree._Element) -> list[str]:
+    """The tensor names of a layer element's output ports, in order."""
     names: list[str] = []
-    for port in elem.iterfind("output/port"):
+    for port in layer.iterfind("output/port"):
         names.extend(split_names(port.get("names") or ""))
     return names

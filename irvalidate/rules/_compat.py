@@ -45,10 +45,6 @@ class CompatContext(NamedTuple):
     #: the old file's name, as the messages give it
     old_name: str = "the old file"
 
-    @property
-    def both(self) -> bool:
-        return self.old is not None and self.new is not None
-
     def sides(self) -> tuple[tuple[str, Matching, str], ...]:
         """("input", the inputs matched, "Parameter"), then the outputs' the same way."""
         return (("input", self.inputs, "Parameter"), ("output", self.outputs, "Result"))
