@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from ..engine.validation import FileResult
 from ..files.tempfiles import held, private_folder, remove_stale_private
@@ -36,16 +36,18 @@ class Change(NamedTuple):
     new: str | None
 
 
-def git(top: str, *args: str) -> bytes:
-    """git's output; GitError with its first line of complaint."""
+def git(top: str, *args: str, into: BinaryIO | None = None) -> bytes:
+    """git's output (written to ``into`` instead, when given: a .bin of gigabytes is not
+    held in memory); GitError with its first line of complaint."""
     try:
-        done = subprocess.run(["git", *args], cwd=top, capture_output=True, check=False)
+        done = subprocess.run(["git", *args], cwd=top, check=False, stderr=subprocess.PIPE,
+                              stdout=subprocess.PIPE if into is None else into)
     except OSError as err:
         raise GitError(f"cannot run git: {err.strerror or err}") from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(said[0] if said else f"git {args[0]} failed")
-    return done.stdout
+    return done.stdout or b""
 
 
 def work_tree() -> str:
@@ -178,11 +180,11 @@ def _old_weights(top: str, rev: str, old: str, xml: bytes, old_path: str) -> str
     here = os.path.join(top, weights)
     if os.path.isfile(here) and not git(top, "diff", "--name-only", rev, "--", weights):
         return here
-    try:
-        data = git(top, "cat-file", "blob", f"{rev}:{weights}")
-    except GitError:
-        return None  # no .bin at REV: the axes say what they can without it
     path = os.path.splitext(old_path)[0] + ".bin"
-    with open(path, "wb") as handle:
-        handle.write(data)
+    try:
+        with open(path, "wb") as handle:
+            git(top, "cat-file", "blob", f"{rev}:{weights}", into=handle)
+    except GitError:
+        os.remove(path)
+        return None  # no .bin at REV: the axes say what they can without it
     return path
