@@ -78,24 +78,24 @@ def constraints_of(path: str, smart: bool = True, bin_path: str | None = None,
     # filled would be cleared midway through this one, at one layer in the streamed run and
     # at another in the whole run, which then name different causes)
     memo.clear()
+    weights = weights_of(path, bin_path)
     if streaming.wanted(path):
-        answer = _streamed(path, smart, bin_path)
+        answer = _streamed(path, smart, weights)
         if answer is not None:
             return answer
-    return _whole(path, smart, bin_path, doc)
+    return _whole(path, smart, weights, doc)
 
 
-def _whole(path: str, smart: bool, bin_path: str | None, doc: Document | None) -> list[dict]:
+def _whole(path: str, smart: bool, weights: BinFile, doc: Document | None) -> list[dict]:
     """The answer of the symbolic run over the whole graph, SmartReshape's rewrites made."""
     # (imported here: SmartReshape's matchers and the what-if run cost 20 ms of the start-up
     # of a streamed run, which needs neither)
     from .reshaped import what_if
     from .smart_reshape import plan
-    memo.clear()  # (as the streamed run found it)
+    memo.clear()  # (as the streamed run found it: one that declined filled it)
     doc = parse(path) if doc is None else doc
     if doc.fatal:
         raise ValueError(doc.fatal[0].message)
-    weights = weights_of(path, bin_path)
     graphs = doc.graphs()
     befores = analyse(graphs, weights)
     planned = plan(befores[0]) if smart else []
@@ -114,10 +114,9 @@ def _whole(path: str, smart: bool, bin_path: str | None, doc: Document | None) -
     return _answer(parameters(graphs[0]), axes, found, refusal, _unread(weights, befores[0]))
 
 
-def _streamed(path: str, smart: bool, bin_path: str | None) -> list[dict] | None:
+def _streamed(path: str, smart: bool, weights: BinFile) -> list[dict] | None:
     """The answer of the symbolic run streamed, or None (the file is read whole): with no
     refusal, no rewrite and every Const readable, or the stream declines."""
-    weights = weights_of(path, bin_path)
     with recording() as found:
         watch = StreamedSymbols(path, weights, smart, found, MAX_AXES)
         if streaming.check(path, weights, [], watch) is None:

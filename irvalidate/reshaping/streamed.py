@@ -21,12 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from ..analysis.stream import Decline
 from ..ir.edge_table import EdgeTable
 from ..ir.records import CONST_TYPES, Layer
-from ..ir.weights import BinFile, ConstError, bytes_past_end, const_problems
+from ..ir.weights import BinFile, ConstError, bytes_past_end, const_problems, const_spec
 from ..ops.parameter_const import outputs_of
 from ..ops.support.attributes import parse_bool
-from ..ops.support.memo import payload
 from ..ops.support.spec import Inferred, Value
-from ..shapes.dims import Dim, Shape, parse_shape
+from ..shapes.dims import Dim, Shape
 from ..shapes.symdims import Recording, axis_symbol, input_dim
 from .pinning import refused
 
@@ -45,7 +44,6 @@ class StreamedWhatIf:
         self.request = list(request)
         #: the request's inputs fitted so far: their index in the request -> the Parameter
         self._claimed: dict[int, Layer] = {}
-        self._new: dict[str, Shape] = {}
         self.parameters = 0
         self.changed = False
         #: the stream kept the file to its end (the engine gives its findings)
@@ -55,11 +53,9 @@ class StreamedWhatIf:
         self.outputs: list[tuple[str, Shape]] = []
         self._marks: dict[str, str] = {}
         self._leaving: Sequence[int] = ()
-        self._read: dict[tuple, Sequence[int]] = {}
-        self.table: EdgeTable | None = None
 
     def reading(self, table: EdgeTable) -> None:
-        self.table, self._leaving = table, table.leaving()
+        self._leaving = table.leaving()
 
     def parameter(self, layer: Layer) -> Shape | None:
         """The Parameter's new shape, as ``what_if.resolve`` gives it (Decline where
@@ -93,7 +89,6 @@ class StreamedWhatIf:
             raise Decline(f"input {layer.name!r} has another rank than the request's")
         if current is None or not all(d.is_static for d in current) or current != found:
             self.changed = True  # (what_if.changes_anything)
-        self._new[layer.id] = found
         return found
 
     def finish(self) -> None:
@@ -117,20 +112,9 @@ class StreamedWhatIf:
         if not self.smart or kind not in _MATCHED:
             return
         reason = might_rewrite(layer, kind, _ports(layer, entering), self._marks,
-                               self._leaving, self._integers)
+                               self._leaving, self.weights.integers)
         if reason:
             raise Decline(f"SmartReshape may rewrite {layer.describe()}: {reason}")
-
-    def _integers(self, data: Mapping[str, str]) -> Sequence[int]:
-        """A Const's integers, read once per payload (every block's Transpose reads its
-        order: one payload, as the serializer writes equal payloads once)."""
-        key = payload(data)
-        found = self._read.get(key)
-        if found is None:
-            found = self.weights.integers(data)
-            if len(self._read) < 1024:
-                self._read[key] = found
-        return found
 
     def inferred(self, layer: Layer, outputs: dict[PortKey, Value],
                  inference: Inferred | None) -> None:
@@ -157,22 +141,11 @@ def _ports(layer: Layer, entering: dict[str, tuple]) -> list[tuple[Layer, Value]
 
 
 def _const_size(layer: Layer) -> int | None:
-    """How many numbers a Const holds, from its shape attribute (None: unreadable)."""
-    return _count(layer.data.get("shape"))
-
-
-def _count(shape: str | None) -> int | None:
-    """The number of elements of a shape attribute (None: not a static shape)."""
+    """How many numbers a Const holds (None: its attributes cannot be read)."""
     try:
-        dims = parse_shape(shape or "")
-    except ValueError:
+        return const_spec(layer.data).count
+    except ConstError:
         return None
-    if dims is None or not all(d.is_static for d in dims):
-        return None
-    count = 1
-    for d in dims:
-        count *= d.lo
-    return count
 
 
 def _is(found: tuple[Layer, Value] | None, *kinds: str) -> bool:
