@@ -459,3 +459,42 @@ def test_a_recalled_layer_passes_on_the_size_owned_would(tmp_path, monkeypatch):
     whole, _ = _alike_both_ways(ir.write(tmp_path), monkeypatch, batches=(1, 2))
     makers = {c["layer"] for c in whole[0]["axes"][1]["causes"] if "it makes" in c["reason"]}
     assert "cat_c1" in makers, makers
+
+
+def _transpose_matmul(ir: IR) -> None:
+    x = ir.parameter("1,?,8", name="x")
+    swapped = ir.op("Transpose", [x, ir.const([0, 2, 1])], [[1, 8, -1]], name="swap")
+    ir.result(ir.op("MatMul", [swapped, x], [[1, 8, 8]], name="mm"))
+
+
+def _broadcast_range(ir: IR) -> None:
+    x = ir.parameter("2", et="i64", name="x")
+    ir.result(ir.op("Broadcast", [ir.const([0, 1, 2, 3], shape=[1, 4]), x], [[-1, 4]],
+                    {"mode": "bidirectional"}, version="opset3", out_precision="I64",
+                    name="bc"))
+
+
+def _squeeze_slice(ir: IR) -> None:
+    x = ir.parameter("1,?,8", name="x")
+    squeezed = ir.op("Squeeze", [x, ir.const([0])], [[-1, 8]], name="sq")
+    ir.result(ir.op("StridedSlice", [squeezed, ir.const([0, 0]), ir.const([2, 8]),
+                                     ir.const([1, 1])], [[2, 8]],
+                    {"begin_mask": "0,0", "end_mask": "0,0"}, name="ss"))
+
+
+@pytest.mark.parametrize("build, reason, rewritten", [
+    (_transpose_matmul, "TransposeMatMul", True),
+    (_broadcast_range, "BroadcastConstRangeReplacement", False),  # (not a range of the target)
+    (_squeeze_slice, "SqueezeStridedSlice", True)])
+def test_each_matcher_the_stream_fears_is_declined_by_name(build, reason, rewritten, tmp_path):
+    """might_rewrite's patterns no sample reaches: the stream declines each, naming the
+    rewrite, where SmartReshape rewrites it and where it may (a superset of its matches:
+    a file the stream keeps has none)."""
+    ir = IR()
+    build(ir)
+    path = str(ir.write(tmp_path))
+    weights = weights_of(path, None)
+    made = plan(analyse(parse(path).graphs(), weights)[0])
+    assert ({r.transformation for r in made} == {reason}) == rewritten, made
+    with pytest.raises(Decline, match=reason):
+        streaming._check(path, weights, PLANNED, StreamedWhatIf(path, [], weights))
