@@ -38,8 +38,7 @@ _FIELDS = tuple(Field(m, "ints", ()) for m in _MASKS)
 
 
 def _bounds(node: Node, index: int) -> list[tuple[int, int]] | None:
-    found = node.input_bounds(index) if index < len(node.inputs) else None
-    return None if found is None else [(b.lo, b.hi) for b in found]
+    return _pairs(_bound_dims(node, index))
 
 
 def _one_d(node: Node, index: int, what: str) -> Dim | None:

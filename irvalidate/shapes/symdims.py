@@ -323,9 +323,7 @@ class Recording:
         """What is left of ``d`` once ``taken`` is split off (VariadicSplit's -1).  Not
         followed: below ``taken`` the runtime gives ``?`` or 0 and goes on, which no
         expression says."""
-        if type(d) is not SymDim:
-            return result
-        return opaque(result, d.depends, _origin((d,)) or self.cause)
+        return self.lost(d, result)
 
     @staticmethod
     def carries(d: Dim) -> bool:
