@@ -150,17 +150,17 @@ def _answer(params: list[tuple[Layer, Shape]], axes: list[Axis], found: Recordin
     classes = _tie_classes(tied)
     rows = [_axis_row(a, axes, _conditions_of(a, axes, by_symbol, classes), found, refusal,
                       unread) for a in axes]
-    partners = _partners(axes, found.conditions, tied)
+    # (every axis that moves with it, transitively, not only its own pairs)
+    partners = _tie_classes(_partners(axes, found.conditions, tied))
     _together(axes, rows, partners, by_symbol, found, unread if refusal is None else "not inferred")
     return _by_input(params, axes, rows, partners)
 
 
-def _together(axes: list[Axis], rows: list[dict], partners: list[tuple[str, str]],
+def _together(axes: list[Axis], rows: list[dict], classes: dict[str, frozenset[str]],
               by_symbol: dict[str, list[Condition]], found: Recording, unread: str) -> None:
-    """Each axis with partners gets ``together``: the sizes that work when it and all its
-    partners (transitively) take that one size, the other inputs as they are; solved once
-    a class, for its first axis."""
-    classes = _tie_classes(partners)
+    """Each axis with partners (``classes``: its class of them) gets ``together``: the sizes
+    that work when it and all its partners take that one size, the other inputs as they
+    are; solved once a class, for its first axis."""
     solved: dict[frozenset[str], dict] = {}
     for axis, row in zip(axes, rows):
         group = classes.get(axis.symbol)
@@ -377,14 +377,13 @@ def _refused(run: ReshapeRun) -> str:
 
 
 def _by_input(params: list[tuple[Layer, Shape]], axes: list[Axis], rows: list[dict],
-              tied: list[tuple[str, str]]) -> list[dict]:
+              classes: dict[str, frozenset[str]]) -> list[dict]:
     """Every input in order (one of dynamic rank or a scalar has no axes), each with its
     axes' rows and their equal partners."""
     out: dict[str, dict] = {
         layer.id: {"name": layer.name, "shape": format_shape(shape), "axes": [],
                    "axes_not_analysed": len(shape) if shape else 0}
         for layer, shape in params}
-    classes = _tie_classes(tied)  # (every axis that moves with it, not only its own pairs)
     for a, row in zip(axes, rows):
         group = classes.get(a.symbol, frozenset())
         row["equal_to"] = [{"input": b.layer.name, "axis": b.axis} for b in axes
