@@ -59,21 +59,15 @@ def validate_files(paths: list[str], config: Config | list[Config] | tuple[Confi
     return workers.run(paths, bin_path, configs, work, min(wanted, len(paths)))
 
 
-#: objects made since the last collection past which a file's garbage is collected
-GARBAGE_OBJECTS = 100_000
-
-
 def _in_turn(paths: list[str], configs: list[Config], bin_path: str | None,
              work: Callable[..., FileResult]) -> list[FileResult]:
     """Each file in turn; before the next, the garbage the last left is collected when it is
-    large: an analysis of dangling edges leaves two cycles an edge, and with the collector
-    paused two files of 10^6 held both (0.87 GB; 0.45 GB one).  Cheap: only after files
-    that made many objects, and not after the last."""
-    import gc
+    large (``engine.collector.collect_if_large``; not after the last)."""
+    from .engine.collector import collect_if_large
     results: list[FileResult] = []
     for path, config in zip(paths, configs):
-        if results and gc.get_count()[0] > GARBAGE_OBJECTS:
-            gc.collect()
+        if results:
+            collect_if_large()
         results.append(work(path, bin_path, config))
     return results
 

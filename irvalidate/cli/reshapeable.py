@@ -32,10 +32,6 @@ def _paused(work: Callable[..., list], *args: object) -> list:
     symbolic run makes millions of objects and no cycles, and the collector's passes over
     them took a third of its time on the 100k-layer IR (10.0 s CPU against 6.6 s); the
     garbage a file left is collected before the next when it is large."""
-    import gc
-
-    from ..api import GARBAGE_OBJECTS
-    from ..engine.collector import paused
-    if gc.get_count()[0] > GARBAGE_OBJECTS:
-        gc.collect()
+    from ..engine.collector import collect_if_large, paused
+    collect_if_large()
     return paused(lambda: work(*args))

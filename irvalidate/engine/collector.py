@@ -20,3 +20,16 @@ def paused(work: Callable[[], _T]) -> _T:
     finally:
         if was_enabled:
             gc.enable()
+
+
+#: objects allocated since the last collection past which the garbage a file left is
+#: collected before the next file (api, reshapeable)
+GARBAGE_OBJECTS = 100_000
+
+
+def collect_if_large(threshold: int = GARBAGE_OBJECTS) -> None:
+    """Collect the garbage the last file left, when it made many objects: an analysis of
+    dangling edges leaves two cycles an edge, and with the collector paused two files of
+    10^6 held both (0.87 GB; 0.45 GB one).  Cheap: only after files that made many."""
+    if gc.get_count()[0] > threshold:
+        gc.collect()
